@@ -1,0 +1,385 @@
+"""The only API the page calls: JSON text in, JSON text out.
+
+One match at a time lives in this module (the worker holds one Python runtime). Every
+function takes a JSON string of parameters (or nothing) and returns a JSON string; an error
+comes back as ``{"error": {"code": ..., "message": ...}}`` and leaves the match as it was.
+
+>>> import json
+>>> snap = json.loads(start(json.dumps({"game": "crisps", "seed": 3,
+...     "seats": [{"type": "human"}, {"type": "bot", "level": "random"}]})))
+>>> snap["game"], snap["viewer"]
+('crisps', 0)
+>>> json.loads(act(json.dumps({"action": "no-such-move"})))["error"]["code"]
+'illegal_action'
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import engine
+from engine import bots
+from engine.core import Action, IllegalAction, InvalidOptions, InvalidRecord, State
+
+MAX_INPUT_CHARS = 2_000_000
+MAX_NAME_CHARS = 24
+
+
+class BridgeError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Seat:
+    type: str  # "human" or "bot"
+    level: str | None
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "level": self.level, "name": self.name}
+
+
+@dataclass
+class Session:
+    state: State
+    seats: list[Seat]
+    practice: bool = False
+    viewer: int | None = None
+    bot_rng: random.Random = field(default_factory=lambda: random.Random(0))
+    bot_cache: dict[str, Any] = field(default_factory=dict)
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.type == "human"]
+
+    def bot(self, seat: int) -> Any:
+        level = self.seats[seat].level or "normal"
+        if level not in self.bot_cache:
+            self.bot_cache[level] = bots.make(level)
+        return self.bot_cache[level]
+
+
+_session: Session | None = None
+
+
+# ----- plumbing ------------------------------------------------------------------------
+
+def _parse(params: str | None) -> dict[str, Any]:
+    if params is None or params == "":
+        return {}
+    if not isinstance(params, str):
+        raise BridgeError("bad_request", "parameters must be JSON text")
+    if len(params) > MAX_INPUT_CHARS:
+        raise BridgeError("too_large", "the request is too large")
+    try:
+        value = json.loads(params)
+    except (ValueError, RecursionError) as exc:
+        raise BridgeError("bad_json", f"the request is not valid JSON ({exc.__class__.__name__})")
+    if not isinstance(value, dict):
+        raise BridgeError("bad_request", "parameters must be a JSON object")
+    return value
+
+
+def _endpoint(fn: Callable[[dict[str, Any]], Any]) -> Callable[..., str]:
+    """Wrap a handler: parse, run, and turn every failure into an error object."""
+
+    def wrapper(params: str | None = None) -> str:
+        try:
+            result = fn(_parse(params))
+        except BridgeError as exc:
+            result = {"error": {"code": exc.code, "message": exc.message}}
+        except (IllegalAction, InvalidRecord, InvalidOptions) as exc:
+            result = {"error": {"code": exc.code, "message": exc.message}}
+        except Exception as exc:  # the page must never see a traceback
+            result = {"error": {"code": "internal_error",
+                                "message": f"the engine failed: {exc.__class__.__name__}: {exc}"[:500]}}
+        return json.dumps(result)
+
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+def _need_session() -> Session:
+    if _session is None:
+        raise BridgeError("no_match", "no match is in progress")
+    return _session
+
+
+def _text(params: dict[str, Any], key: str, default: str | None = None) -> str:
+    value = params.get(key, default)
+    if not isinstance(value, str):
+        raise BridgeError("bad_request", f"{key!r} must be text")
+    return value
+
+
+def available_levels() -> list[str]:
+    levels = []
+    for level in bots.LEVELS:
+        try:
+            bots.make(level)
+        except ValueError:
+            continue
+        levels.append(level)
+    return levels
+
+
+def _seats_from(params: dict[str, Any], players: int) -> list[Seat]:
+    raw = params.get("seats")
+    if raw is None:
+        raw = [{"type": "human"}] + [{"type": "bot", "level": "normal"}] * (players - 1)
+    if not isinstance(raw, list) or len(raw) != players:
+        raise BridgeError("bad_seats", f"give exactly {players} seats")
+    levels = available_levels()
+    seats = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict):
+            raise BridgeError("bad_seats", "each seat must be an object")
+        kind = item.get("type", "bot")
+        if kind not in ("human", "bot"):
+            raise BridgeError("bad_seats", f"seat {i + 1} must be 'human' or 'bot'")
+        level = None
+        if kind == "bot":
+            level = item.get("level", "normal")
+            level = bots.ALIASES.get(level, level) if isinstance(level, str) else level
+            if level not in levels:
+                raise BridgeError("bad_seats", f"unknown opponent level {level!r}; "
+                                               f"choose one of {', '.join(levels)}")
+        name = item.get("name")
+        if name is None or name == "":
+            name = "You" if kind == "human" and sum(
+                1 for s in raw if isinstance(s, dict) and s.get("type") == "human") == 1 \
+                else default_name(i)
+        if not isinstance(name, str):
+            raise BridgeError("bad_seats", "a seat's name must be text")
+        seats.append(Seat(kind, level, name.strip()[:MAX_NAME_CHARS] or default_name(i)))
+    return seats
+
+
+DEFAULT_NAMES = ("South", "West", "North", "East", "North-West", "North-East")
+
+
+def default_name(seat: int) -> str:
+    return DEFAULT_NAMES[seat % len(DEFAULT_NAMES)]
+
+
+def _choose_viewer(session: Session) -> int | None:
+    humans = session.humans()
+    if not humans:
+        return None
+    current = session.state.current_player
+    if current is not None and current in humans:
+        return current
+    if session.viewer in humans:
+        return session.viewer
+    return humans[0]
+
+
+def _snapshot(session: Session) -> dict[str, Any]:
+    state = session.state
+    session.viewer = _choose_viewer(session)
+    viewer = session.viewer
+    current = state.current_player
+    human_turn = current is not None and session.seats[current].type == "human"
+    legal = [a.to_json() for a in state.legal_actions()] if human_turn else []
+    return {
+        "game": state.game_id,
+        "title": engine.GAMES[state.game_id].title,
+        "players": state.players,
+        "options": state.options,
+        "seats": [s.to_json() for s in session.seats],
+        "practice": session.practice,
+        "viewer": viewer,
+        "current_player": current,
+        "human_turn": human_turn,
+        "bot_turn": current is not None and not human_turn,
+        "is_over": state.is_over,
+        "view": state.view(viewer),
+        "legal": legal,
+        "result": state.result(),
+        "log": _log(state, viewer),
+        "can_undo": bool(_undo_count(session)),
+        "moves": len(state.history),
+    }
+
+
+def _log(state: State, viewer: int | None) -> list[dict[str, Any]]:
+    return [{"player": a.player, "text": state.public_label(a, viewer)} for a in state.history]
+
+
+def _replay(record: dict[str, Any]) -> State:
+    return engine.from_record(record)
+
+
+def _undo_count(session: Session) -> int:
+    """How many trailing actions one undo removes (0: nothing may be undone).
+
+    A normal match takes back the acting human's own actions since the start of their
+    turn, never past an action that revealed a hidden card. Practice takes back
+    everything since the previous human decision, bots' replies included.
+    """
+    state = session.state
+    history = state.history
+    humans = set(session.humans())
+    if not history or not humans:
+        return 0
+    if session.practice:
+        count = 0
+        # Drop trailing bot moves, then the human action before them.
+        while count < len(history) and history[-1 - count].player not in humans:
+            count += 1
+        if count < len(history):
+            count += 1
+        return count
+    current = state.current_player
+    if current is None or current not in humans:
+        return 0
+    count = 0
+    while count < len(history):
+        action = history[-1 - count]
+        if action.player != current or state.reveals_hidden(action):
+            break
+        count += 1
+    return count
+
+
+# ----- the endpoints -------------------------------------------------------------------
+
+@_endpoint
+def games(params: dict[str, Any]) -> dict[str, Any]:
+    """Every game with its options, player counts and house clarifications; bot levels."""
+    return {"games": [spec.to_json() for spec in engine.GAMES.values()],
+            "levels": available_levels()}
+
+
+@_endpoint
+def start(params: dict[str, Any]) -> dict[str, Any]:
+    """Start a match: ``{game, players?, seats?, seed?, options?, practice?}``."""
+    global _session
+    game = _text(params, "game")
+    if game not in engine.GAMES:
+        raise BridgeError("unknown_game", f"there is no game called {game[:40]!r}")
+    spec = engine.GAMES[game]
+    players = params.get("players")
+    if players is None:
+        seats = params.get("seats")
+        players = len(seats) if isinstance(seats, list) else spec.default_players
+    seed = params.get("seed")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    practice = params.get("practice", False)
+    if not isinstance(practice, bool):
+        raise BridgeError("bad_request", "'practice' must be true or false")
+    state = engine.new_game(game, players, seed, params.get("options"))
+    seats = _seats_from(params, state.players)
+    _session = Session(state, seats, practice, bot_rng=random.Random(seed ^ 0x5EED))
+    return _snapshot(_session)
+
+
+@_endpoint
+def snapshot(params: dict[str, Any]) -> dict[str, Any]:
+    """The current match as the viewing seat sees it."""
+    return _snapshot(_need_session())
+
+
+@_endpoint
+def act(params: dict[str, Any]) -> dict[str, Any]:
+    """Take the action ``{action: id}`` for the human seat whose turn it is."""
+    session = _need_session()
+    action_id = _text(params, "action")
+    current = session.state.current_player
+    if current is None:
+        raise BridgeError("match_over", "the match is over")
+    if session.seats[current].type != "human":
+        raise BridgeError("not_your_turn", "it is not your turn: the opponent is to move")
+    session.state.apply(action_id)
+    return _snapshot(session)
+
+
+@_endpoint
+def why(params: dict[str, Any]) -> dict[str, Any]:
+    """Why ``{action: id}`` cannot be played now (``{"legal": true}`` when it can)."""
+    session = _need_session()
+    action_id = _text(params, "action")
+    try:
+        session.state.find_action(action_id)
+    except IllegalAction as exc:
+        return {"legal": False, "reason": exc.message}
+    return {"legal": True, "reason": None}
+
+
+@_endpoint
+def bot_move(params: dict[str, Any]) -> dict[str, Any]:
+    """Let the bot whose turn it is take one action."""
+    session = _need_session()
+    state = session.state
+    current = state.current_player
+    if current is None:
+        raise BridgeError("match_over", "the match is over")
+    if session.seats[current].type != "bot":
+        raise BridgeError("not_bot_turn", "it is a person's turn, not a bot's")
+    action = session.bot(current).choose(state, current, session.bot_rng)
+    taken = state.apply(action)
+    snap = _snapshot(session)
+    return {"action": {**taken.to_json(), "label": state.public_label(taken, session.viewer)},
+            "snapshot": snap}
+
+
+@_endpoint
+def hint(params: dict[str, Any]) -> dict[str, Any]:
+    """The move the strongest available bot would make for the human seat to act."""
+    session = _need_session()
+    state = session.state
+    current = state.current_player
+    if current is None or session.seats[current].type != "human":
+        raise BridgeError("not_your_turn", "there is no move of yours to suggest")
+    level = available_levels()[-1]
+    action = bots.make(level).choose(state, current, random.Random(len(state.history)))
+    return {"action": action.to_json(), "level": level}
+
+
+@_endpoint
+def undo(params: dict[str, Any]) -> dict[str, Any]:
+    """Take back the human's actions since the start of their turn (see ``_undo_count``)."""
+    session = _need_session()
+    count = _undo_count(session)
+    if not count:
+        raise BridgeError("cannot_undo", "there is nothing you may take back now")
+    record = session.state.to_record()
+    record["actions"] = record["actions"][:-count]
+    session.state = _replay(record)
+    return _snapshot(session)
+
+
+@_endpoint
+def record(params: dict[str, Any]) -> dict[str, Any]:
+    """The saved form of the match: the engine record plus the seats."""
+    session = _need_session()
+    return {"record": session.state.to_record(), "seats": [s.to_json() for s in session.seats],
+            "practice": session.practice}
+
+
+@_endpoint
+def load(params: dict[str, Any]) -> dict[str, Any]:
+    """Resume a saved match ``{record, seats?, practice?}``; the current one is kept on error."""
+    global _session
+    rec = params.get("record")
+    state = engine.from_record(rec)
+    seats = _seats_from(params, state.players)
+    practice = params.get("practice", False)
+    if not isinstance(practice, bool):
+        raise BridgeError("bad_request", "'practice' must be true or false")
+    _session = Session(state, seats, practice,
+                       bot_rng=random.Random(state.seed ^ len(state.history)))
+    return _snapshot(_session)
+
+
+def reset() -> None:
+    """Forget the match in progress (tests)."""
+    global _session
+    _session = None
+

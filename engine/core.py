@@ -1,0 +1,274 @@
+"""The engine contract shared by every game: actions, errors, specs and the State base.
+
+A game module subclasses :class:`State` and fills in a handful of hooks
+(``_legal_actions``, ``_apply``, ``view``, ``result``, ``determinize``, ``zones``,
+``deck``); everything else (legality check, records, cloning, the history) lives here
+so every game behaves the same way at the edges.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+RECORD_FORMAT = 1
+"""Version of the saved-game record layout; bumped when the layout changes."""
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in the current state. The state is unchanged."""
+
+    def __init__(self, message: str, code: str = "illegal_action") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class InvalidRecord(ValueError):
+    """A saved-game record that cannot be read or replayed."""
+
+    def __init__(self, message: str, code: str = "invalid_record") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class InvalidOptions(ValueError):
+    """Bad arguments for a new game: unknown game, player count or option."""
+
+    def __init__(self, message: str, code: str = "invalid_options") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Action:
+    """One step a seat can take. ``id`` is the stable canonical form.
+
+    ``cards`` lists the card ids the action moves from the actor's hand or piles (the page
+    uses it to light up selections); ``label`` is a short text for people.
+
+    >>> a = Action("pass", 0, "Pass")
+    >>> str(a), a.kind
+    ('pass', 'pass')
+    """
+
+    id: str
+    player: int
+    label: str
+    cards: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.id
+
+    @property
+    def kind(self) -> str:
+        return self.id.split(":", 1)[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "player": self.player, "label": self.label,
+                "kind": self.kind, "cards": list(self.cards)}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: its default, the allowed choices and words for people."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    label: str
+    description: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "default": self.default, "choices": list(self.choices),
+                "label": self.label, "description": self.description}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the registry knows about a game.
+
+    ``factory(players, seed, options)`` builds the first state of a match; ``greedy``
+    is the game's heuristic policy ``(view, legal_actions, rng) -> Action``, which by
+    construction sees only what its seat may see.
+    """
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    factory: Callable[[int, int, dict[str, Any]], "State"]
+    options: Mapping[str, Option] = field(default_factory=dict)
+    greedy: Callable[[dict[str, Any], list[Action], random.Random], Action] | None = None
+    summary: str = ""
+    clarifications: tuple[str, ...] = ()
+    variant_players: tuple[int, ...] = ()
+    """Player counts offered but labelled as variants of the text's game."""
+
+    def player_counts(self) -> list[int]:
+        return list(range(self.min_players, self.max_players + 1))
+
+    def option_sets(self) -> list[dict[str, Any]]:
+        """The defaults, then each option switched to each other choice in turn."""
+        base = {name: opt.default for name, opt in self.options.items()}
+        sets = [dict(base)]
+        for name, opt in self.options.items():
+            for choice in opt.choices:
+                if choice != opt.default:
+                    sets.append({**base, name: choice})
+        return sets
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise InvalidOptions("options must be an object of name: value")
+        out = {name: opt.default for name, opt in self.options.items()}
+        for name, value in options.items():
+            if name not in self.options:
+                raise InvalidOptions(f"{self.title} has no option {name!r}", "unknown_option")
+            opt = self.options[name]
+            if value not in opt.choices or type(value) is not type(opt.default):
+                allowed = ", ".join(repr(c) for c in opt.choices)
+                raise InvalidOptions(f"option {name!r} must be one of {allowed}, not {value!r}",
+                                     "bad_option_value")
+            out[name] = value
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "min_players": self.min_players,
+                "max_players": self.max_players, "default_players": self.default_players,
+                "variant_players": list(self.variant_players), "summary": self.summary,
+                "options": [o.to_json() for o in self.options.values()],
+                "clarifications": list(self.clarifications)}
+
+
+class State:
+    """Base class of every game's state: one whole match, all its rounds.
+
+    Subclasses set ``self.game_id``, ``self.players``, ``self.seed``, ``self.options`` and
+    ``self.rng`` (via :meth:`_init_common`) and implement the hooks below.
+    """
+
+    game_id: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    rng: random.Random
+    history: list[Action]
+
+    def _init_common(self, game_id: str, players: int, seed: int, options: dict[str, Any]) -> None:
+        self.game_id = game_id
+        self.players = players
+        self.seed = seed
+        self.options = dict(options)
+        self.rng = random.Random(seed)
+        self.history = []
+
+    # ----- hooks every game implements -------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[Action]:
+        """Legal actions of ``current_player`` in a deterministic order (match not over)."""
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:
+        """Carry out a known-legal action, including any chance it triggers."""
+        raise NotImplementedError
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """JSON-ready dict of what ``player`` may see (``None``: a spectator)."""
+        raise NotImplementedError
+
+    def result(self) -> dict[str, Any]:
+        """``{"scores": [...], "winners": [...], "rounds": [...]}``, valid at any time."""
+        raise NotImplementedError
+
+    def determinize(self, player: int, rng: random.Random) -> "State":
+        """A copy consistent with what ``player`` knows; hidden cards and the RNG re-sampled."""
+        raise NotImplementedError
+
+    def zones(self) -> dict[str, list[str]]:
+        """Every card of the match, by where it lies (hidden places included)."""
+        raise NotImplementedError
+
+    def deck(self) -> list[str]:
+        """The full multiset of cards the game uses (for the conservation check)."""
+        raise NotImplementedError
+
+    # ----- optional hooks ----------------------------------------------------------------
+    def why_illegal(self, action_id: str) -> str | None:
+        """A reason in words why ``action_id`` is refused now, or ``None`` for the generic one."""
+        return None
+
+    def public_label(self, action: Action, viewer: int | None) -> str:
+        """How ``action`` (already taken) reads in the log of ``viewer``.
+
+        Games redact what the viewer may not see (a secret bid, a drawn card)."""
+        return action.label
+
+    def reveals_hidden(self, action: Action) -> bool:
+        """True when taking ``action`` revealed a card that was hidden from its actor
+        (a draw, a random pick). Undo never goes back past such an action."""
+        return False
+
+    # ----- the contract, shared ----------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self.is_over:
+            return []
+        return self._legal_actions()
+
+    def find_action(self, action: "Action | str") -> Action:
+        """The legal action with this id, or :class:`IllegalAction` with a reason."""
+        action_id = action.id if isinstance(action, Action) else action
+        if not isinstance(action_id, str):
+            raise IllegalAction(f"an action id must be text, not {type(action_id).__name__}",
+                                "bad_action_type")
+        if self.is_over:
+            raise IllegalAction(f"the match is over; {action_id!r} cannot be played", "match_over")
+        for legal in self._legal_actions():
+            if legal.id == action_id:
+                return legal
+        reason = self.why_illegal(action_id)
+        if reason is None:
+            shown = action_id if len(action_id) <= 40 else action_id[:40] + "..."
+            reason = f"{shown!r} is not a legal action now"
+        raise IllegalAction(reason)
+
+    def apply(self, action: "Action | str") -> Action:
+        """Take a legal action (an :class:`Action` or its id); returns the action taken.
+
+        Raises :class:`IllegalAction` with a reason and leaves the state unchanged otherwise.
+        """
+        legal = self.find_action(action)
+        self._apply(legal)
+        self.history.append(legal)
+        return legal
+
+    def clone(self) -> "State":
+        return copy.deepcopy(self)
+
+    def to_record(self) -> dict[str, Any]:
+        return {"format": RECORD_FORMAT, "game": self.game_id, "players": self.players,
+                "seed": self.seed, "options": dict(self.options),
+                "actions": [a.id for a in self.history]}
+
+    def _reseeded_copy(self, rng: random.Random) -> "State":
+        """A deep copy whose future chance is drawn from ``rng`` (helper for determinize)."""
+        world = self.clone()
+        world.rng = random.Random(rng.getrandbits(64))
+        return world
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.game_id} players={self.players} seed={self.seed}"
+                f" actions={len(self.history)}>")

@@ -1,0 +1,18 @@
+"""The game registry: one module per game, each exposing ``SPEC`` (a :class:`GameSpec`)."""
+from __future__ import annotations
+
+import importlib
+
+from engine.core import GameSpec
+
+# Order is the menu order.
+GAME_MODULES: tuple[str, ...] = ("crisps",)
+
+
+def load_specs() -> dict[str, GameSpec]:
+    specs: dict[str, GameSpec] = {}
+    for name in GAME_MODULES:
+        module = importlib.import_module(f"engine.games.{name}")
+        spec: GameSpec = module.SPEC
+        specs[spec.id] = spec
+    return specs
