@@ -240,8 +240,8 @@ def _undo_count(session: Session) -> int:
         return 0
     count = 0
     while count < len(history):
-        action = history[-1 - count]
-        if action.player != current or state.reveals_hidden(action):
+        index = len(history) - 1 - count
+        if history[index].player != current or state.move_revealed_hidden(index):
             break
         count += 1
     return count

@@ -160,6 +160,9 @@ class State:
     options: dict[str, Any]
     rng: random.Random
     history: list[Action]
+    revealing_moves: frozenset[int] = frozenset()
+    """Indexes into ``history`` of moves that revealed a hidden card. Immutable, so a
+    shallow copy in a game's fast ``clone`` shares it safely."""
 
     def _init_common(self, game_id: str, players: int, seed: int, options: dict[str, Any]) -> None:
         self.game_id = game_id
@@ -182,8 +185,12 @@ class State:
         """Legal actions of ``current_player`` in a deterministic order (match not over)."""
         raise NotImplementedError
 
-    def _apply(self, action: Action) -> None:
-        """Carry out a known-legal action, including any chance it triggers."""
+    def _apply(self, action: Action) -> bool | None:
+        """Carry out a known-legal action, including any chance it triggers.
+
+        Return True when it showed the actor a card that was hidden from them (a new deal
+        after a round ends, say) and ``reveals_hidden`` cannot tell from the action alone.
+        """
         raise NotImplementedError
 
     def view(self, player: int | None) -> dict[str, Any]:
@@ -251,9 +258,15 @@ class State:
         Raises :class:`IllegalAction` with a reason and leaves the state unchanged otherwise.
         """
         legal = self.find_action(action)
-        self._apply(legal)
+        revealed = self._apply(legal) or self.reveals_hidden(legal)
+        if revealed:
+            self.revealing_moves = self.revealing_moves | {len(self.history)}
         self.history.append(legal)
         return legal
+
+    def move_revealed_hidden(self, index: int) -> bool:
+        """Whether history entry ``index`` revealed a hidden card (undo stops there)."""
+        return index in self.revealing_moves
 
     def clone(self) -> "State":
         return copy.deepcopy(self)

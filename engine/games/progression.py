@@ -1,0 +1,467 @@
+"""Progression: build rising private stacks, one per suit, and score the long ones.
+
+Wei-Hwa Huang's three-player game after Lost Cities (2 and 4 players are offered as
+variants). Each turn a seat plays one card, to its own private stack of that suit (only
+when the card's value is at least every value already there) or to the public stack of
+that suit, then draws one card: the blind top of the draw pile or the top of any public
+stack (never the card it just put there). The round stops the moment the last draw-pile
+card is drawn; only private stacks score (see :func:`stack_score`).
+
+Card values: A, J, Q, K are face cards worth 0; 2..10 are worth their number.
+
+>>> import engine
+>>> state = engine.new_game("progression", players=3, seed=1)
+>>> state.view(state.current_player)["phase"], len(state.view(0)["hand"])
+('play', 5)
+>>> stack_score(["KS", "JS", "2S", "6S", "7S", "8S"])
+33
+>>> first = state.legal_actions()[0]
+>>> _ = state.apply(first)
+>>> state.legal_actions()[0].id
+'draw:stock'
+
+Action ids: ``play:7H`` (to your private hearts stack), ``public:7H`` (to the public hearts
+stack), ``draw:stock`` (blind top of the draw pile), ``draw:7H`` (take 7H, the top of its
+public stack).
+
+Keys of ``view(player)`` (all JSON-ready; ``player`` None is a spectator):
+
+- ``game``, ``players``, ``you`` (the seat or None), ``round`` (1-based),
+  ``rounds_total`` (6, or None when playing to a target), ``target`` (200 or None)
+- ``phase``: ``"play"`` (play a card), ``"draw"`` (draw a card) or ``"over"``
+- ``current_player`` (None once over), ``dealer``, ``first_player`` (of this round)
+- ``hand``: your cards, sorted ([] for a spectator); ``hand_counts``: cards per seat
+- ``known_hands``: per seat, the cards everyone saw it take from public stacks and that
+  it still holds (public knowledge)
+- ``private_stacks``: per seat, ``{suit: [cards bottom..top]}`` for suits S H D C
+- ``public_stacks``: ``{suit: [cards bottom..top]}``
+- ``draw_pile``: number of cards left in the draw pile
+- ``just_played``: ``{"player", "card", "to": "private"|"public"}`` for the card played in the
+  turn under way (the draw step), else None; a card put on a public stack cannot be
+  taken back in the same turn
+- ``stall_count`` / ``stall_limit``: turns in a row without a draw-pile draw, and the limit
+  that ends the round
+- ``stack_scores``: per seat, ``{suit: score}`` of the private stacks as they stand;
+  ``round_scores``: per seat, their sum
+- ``scores``: match totals of the finished rounds; ``round_history``: per finished round,
+  the list of round scores by seat
+- ``last_round``: summary of the last finished round (None before the first ends):
+  ``{"round", "reason": "draw_pile"|"stall", "scores", "stack_scores", "stacks",
+  "winners", "totals"}``
+- ``winners``: seats that won the match ([] until it is over)
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import SUIT_NAMES, SUITS, card_name, is_card, rank_of, standard_deck, suit_of
+from engine.core import Action, GameSpec, Option, State
+
+FACE_RANKS = frozenset({"A", "J", "Q", "K"})
+STALL_LIMIT = 30
+"""Turns in a row without a draw-pile draw after which the round ends (engine rule)."""
+HAND_SIZE = 5
+ROUNDS = 6
+TARGET = 200
+MAX_TARGET_ROUNDS = 30
+"""When playing to 200, the match also stops after this many rounds (engine rule), so a
+match where nobody climbs (negative scores are common) still ends."""
+
+_RANK_ORDER = {r: i for i, r in enumerate(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                           "J", "Q", "K"))}
+_SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+
+
+def card_value(card_id: str) -> int:
+    """A, J, Q, K are worth 0; number cards their number.
+
+    >>> card_value("KH"), card_value("AH"), card_value("10H")
+    (0, 0, 10)
+    """
+    rank = rank_of(card_id)
+    return 0 if rank in FACE_RANKS else int(rank)
+
+
+def is_face(card_id: str) -> bool:
+    return rank_of(card_id) in FACE_RANKS
+
+
+def stack_score(cards: list[str]) -> int:
+    """The score of one private stack.
+
+    Only face cards: -10 x (faces + 1); empty or a total of 1..12: 0; a total above 12:
+    (total - 12) x (faces + 1).
+
+    >>> stack_score(["KS", "JS", "2S", "6S", "7S", "8S"])
+    33
+    >>> stack_score(["QD"]), stack_score([]), stack_score(["5C", "7C"]), stack_score(["9C", "10C"])
+    (-20, 0, 0, 7)
+    """
+    if not cards:
+        return 0
+    total = sum(card_value(c) for c in cards)
+    faces = sum(1 for c in cards if is_face(c))
+    if total == 0:
+        return -10 * (faces + 1)
+    if total <= 12:
+        return 0
+    return (total - 12) * (faces + 1)
+
+
+def card_sort_key(card_id: str) -> tuple[int, int]:
+    """Suit by suit (S H D C), then A..K: the order hands and actions are listed in."""
+    return _SUIT_ORDER[suit_of(card_id)], _RANK_ORDER[rank_of(card_id)]
+
+
+def can_add_to_private(stack: list[str], card_id: str) -> bool:
+    """True when ``card_id`` is worth at least every card already in ``stack``.
+
+    Stacks only ever rise, so the top card carries the largest value."""
+    return not stack or card_value(card_id) >= card_value(stack[-1])
+
+
+class ProgressionState(State):
+    """One whole match of Progression (all its rounds)."""
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
+        self._init_common("progression", players, seed, options)
+        self.to_target = options.get("length", "six-rounds") == "to-200"
+        self.round_number = 0
+        self.totals = [0] * players
+        self.round_history: list[list[int]] = []
+        self.last_round: dict[str, Any] | None = None
+        self.finished = False
+        self.winners: list[int] = []
+        # The first dealer is cut for at random; then the deal passes clockwise.
+        self.dealer = self.rng.randrange(players)
+        self.hands: list[list[str]] = []
+        self.known: list[list[str]] = []
+        self.private: list[dict[str, list[str]]] = []
+        self.public: dict[str, list[str]] = {}
+        self.draw_pile: list[str] = []
+        self.turn = 0
+        self.first_player = 0
+        self.phase = "play"
+        self.just_played: tuple[str, str] | None = None
+        self.stall_count = 0
+        self._dealing_actions: list[Action] = []
+        self._deal_round()
+
+    # ----- dealing and round end -----------------------------------------------------------
+    def _deal_round(self) -> None:
+        self.round_number += 1
+        deck = standard_deck()
+        self.rng.shuffle(deck)
+        n = self.players
+        self.hands = [sorted(deck[p * HAND_SIZE:(p + 1) * HAND_SIZE], key=card_sort_key)
+                      for p in range(n)]
+        self.draw_pile = deck[n * HAND_SIZE:]
+        self.known = [[] for _ in range(n)]
+        self.private = [{s: [] for s in SUITS} for _ in range(n)]
+        self.public = {s: [] for s in SUITS}
+        self.first_player = (self.dealer + 1) % n
+        self.turn = self.first_player
+        self.phase = "play"
+        self.just_played = None
+        self.stall_count = 0
+
+    def _end_round(self, reason: str) -> None:
+        stack_scores = [{s: stack_score(self.private[p][s]) for s in SUITS}
+                        for p in range(self.players)]
+        scores = [sum(d.values()) for d in stack_scores]
+        for p, score in enumerate(scores):
+            self.totals[p] += score
+        self.round_history.append(scores)
+        best = max(scores)
+        self.last_round = {
+            "round": self.round_number, "reason": reason, "scores": list(scores),
+            "stack_scores": stack_scores,
+            "stacks": [{s: list(self.private[p][s]) for s in SUITS} for p in range(self.players)],
+            "winners": [p for p, s in enumerate(scores) if s == best],
+            "totals": list(self.totals),
+        }
+        if self._match_done():
+            self.finished = True
+            self.phase = "over"
+            top = max(self.totals)
+            self.winners = [p for p, t in enumerate(self.totals) if t == top]
+            self.just_played = None
+        else:
+            self.dealer = (self.dealer + 1) % self.players
+            self._deal_round()
+
+    def _match_done(self) -> bool:
+        if self.to_target:
+            return max(self.totals) >= TARGET or self.round_number >= MAX_TARGET_ROUNDS
+        return self.round_number >= ROUNDS
+
+    # ----- the contract ------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return None if self.finished else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.finished
+
+    def _legal_actions(self) -> list[Action]:
+        p = self.turn
+        if self.phase == "play":
+            actions: list[Action] = []
+            stacks = self.private[p]
+            for c in self.hands[p]:
+                name = card_name(c)
+                if can_add_to_private(stacks[suit_of(c)], c):
+                    actions.append(Action(f"play:{c}", p, f"Play {name} to your stack", (c,)))
+                actions.append(Action(f"public:{c}", p, f"Put {name} on the public stack", (c,)))
+            return actions
+        actions = [Action("draw:stock", p, "Draw from the draw pile")]
+        blocked = self.just_played[0] if self.just_played and self.just_played[1] == "public" \
+            else None
+        for s in SUITS:
+            pile = self.public[s]
+            if pile and pile[-1] != blocked:
+                top = pile[-1]
+                actions.append(Action(f"draw:{top}", p, f"Take {card_name(top)}"))
+        return actions
+
+    def _apply(self, action: Action) -> None:
+        p = self.turn
+        kind, _, arg = action.id.partition(":")
+        if kind in ("play", "public"):
+            self.hands[p].remove(arg)
+            if arg in self.known[p]:
+                self.known[p].remove(arg)
+            if kind == "play":
+                self.private[p][suit_of(arg)].append(arg)
+                self.just_played = (arg, "private")
+            else:
+                self.public[suit_of(arg)].append(arg)
+                self.just_played = (arg, "public")
+            self.phase = "draw"
+            return
+        # A draw ends the turn.
+        if arg == "stock":
+            drawn = self.draw_pile.pop()
+            self.stall_count = 0
+        else:
+            drawn = self.public[suit_of(arg)].pop()
+            self.known[p].append(drawn)
+            self.stall_count += 1
+        self.hands[p].append(drawn)
+        self.hands[p].sort(key=card_sort_key)
+        self.just_played = None
+        self.phase = "play"
+        if not self.draw_pile:
+            self._round_over(action, "draw_pile")
+        elif self.stall_count >= STALL_LIMIT:
+            self._round_over(action, "stall")
+        else:
+            self.turn = (p + 1) % self.players
+
+    def _round_over(self, action: Action, reason: str) -> None:
+        self._end_round(reason)
+        if not self.finished:
+            # A new deal showed the actor new cards: undo must not cross this action.
+            self._dealing_actions.append(action)
+
+    def why_illegal(self, action_id: str) -> str | None:
+        kind, _, arg = action_id.partition(":")
+        if self.finished:
+            return "the match is over"
+        p = self.turn
+        if kind in ("play", "public"):
+            if not is_card(arg) or "#" in arg:
+                return None
+            if self.phase != "play":
+                return "you have already played a card this turn; now draw one"
+            if arg not in self.hands[p]:
+                return f"{card_name(arg)} is not in your hand"
+            stack = self.private[p][suit_of(arg)]
+            top = stack[-1]
+            if is_face(arg):
+                return (f"a face card can only go on a private stack that holds no number card "
+                        f"yet (your {SUIT_NAMES[suit_of(arg)]} stack has {card_name(top)})")
+            return (f"{card_name(arg)} is lower than {card_name(top)} on your "
+                    f"{SUIT_NAMES[suit_of(arg)]} stack; a private stack only goes up")
+        if kind == "draw":
+            if arg != "stock" and (not is_card(arg) or "#" in arg):
+                return None
+            if self.phase != "draw":
+                return "play a card before you draw"
+            if arg == "stock":
+                return None
+            pile = self.public[suit_of(arg)]
+            if self.just_played and self.just_played[0] == arg and self.just_played[1] == "public":
+                return f"you cannot take back {card_name(arg)}, the card you just played there"
+            if not pile or pile[-1] != arg:
+                return f"only the top card of a public stack can be taken, and {card_name(arg)} is not one"
+        return None
+
+    def reveals_hidden(self, action: Action) -> bool:
+        if action.id == "draw:stock":
+            return True
+        return any(a is action for a in self._dealing_actions)
+
+    # ----- what seats see -------------------------------------------------------------------
+    def view(self, player: int | None) -> dict[str, Any]:
+        stack_scores = [{s: stack_score(self.private[p][s]) for s in SUITS}
+                        for p in range(self.players)]
+        just = None
+        if self.just_played is not None:
+            just = {"player": self.turn, "card": self.just_played[0], "to": self.just_played[1]}
+        return {
+            "game": "progression",
+            "players": self.players,
+            "you": player,
+            "round": self.round_number,
+            "rounds_total": None if self.to_target else ROUNDS,
+            "target": TARGET if self.to_target else None,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "dealer": self.dealer,
+            "first_player": self.first_player,
+            "hand": list(self.hands[player]) if player is not None else [],
+            "hand_counts": [len(h) for h in self.hands],
+            "known_hands": [list(k) for k in self.known],
+            "private_stacks": [{s: list(d[s]) for s in SUITS} for d in self.private],
+            "public_stacks": {s: list(self.public[s]) for s in SUITS},
+            "draw_pile": len(self.draw_pile),
+            "just_played": just,
+            "stall_count": self.stall_count,
+            "stall_limit": STALL_LIMIT,
+            "stack_scores": stack_scores,
+            "round_scores": [sum(d.values()) for d in stack_scores],
+            "scores": list(self.totals),
+            "round_history": [list(r) for r in self.round_history],
+            "last_round": _copy_summary(self.last_round),
+            "winners": list(self.winners),
+        }
+
+    def result(self) -> dict[str, Any]:
+        return {"scores": list(self.totals), "winners": list(self.winners),
+                "rounds": [list(r) for r in self.round_history]}
+
+    def zones(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {"draw_pile": list(self.draw_pile)}
+        for p in range(self.players):
+            out[f"hand:{p}"] = list(self.hands[p])
+            for s in SUITS:
+                out[f"private:{p}:{s}"] = list(self.private[p][s])
+        for s in SUITS:
+            out[f"public:{s}"] = list(self.public[s])
+        return out
+
+    def deck(self) -> list[str]:
+        return standard_deck()
+
+    # ----- copies ---------------------------------------------------------------------------
+    def clone(self) -> "ProgressionState":
+        new = object.__new__(ProgressionState)
+        new.game_id = self.game_id
+        new.players = self.players
+        new.seed = self.seed
+        new.options = dict(self.options)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.history = list(self.history)
+        new.to_target = self.to_target
+        new.round_number = self.round_number
+        new.totals = list(self.totals)
+        new.round_history = [list(r) for r in self.round_history]
+        new.last_round = _copy_summary(self.last_round)
+        new.finished = self.finished
+        new.winners = list(self.winners)
+        new.dealer = self.dealer
+        new.hands = [list(h) for h in self.hands]
+        new.known = [list(k) for k in self.known]
+        new.private = [{s: list(d[s]) for s in SUITS} for d in self.private]
+        new.public = {s: list(self.public[s]) for s in SUITS}
+        new.draw_pile = list(self.draw_pile)
+        new.turn = self.turn
+        new.first_player = self.first_player
+        new.phase = self.phase
+        new.just_played = self.just_played
+        new.stall_count = self.stall_count
+        new._dealing_actions = list(self._dealing_actions)
+        return new
+
+    def determinize(self, player: int, rng: random.Random) -> "ProgressionState":
+        world = self.clone()
+        # Opponents' cards nobody has seen, plus the draw pile, are one pool to re-deal;
+        # cards an opponent was seen taking from a public stack stay in that hand.
+        pool = list(self.draw_pile)
+        unknown_counts: dict[int, int] = {}
+        for p in range(self.players):
+            if p == player:
+                continue
+            unseen = list(self.hands[p])
+            for c in self.known[p]:
+                unseen.remove(c)
+            unknown_counts[p] = len(unseen)
+            pool.extend(unseen)
+        pool.sort(key=card_sort_key)
+        rng.shuffle(pool)
+        at = 0
+        for p, count in unknown_counts.items():
+            world.hands[p] = sorted(list(self.known[p]) + pool[at:at + count], key=card_sort_key)
+            at += count
+        world.draw_pile = pool[at:]
+        world.rng = random.Random(rng.getrandbits(64))
+        return world
+
+
+def _copy_summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    if summary is None:
+        return None
+    return {
+        "round": summary["round"], "reason": summary["reason"],
+        "scores": list(summary["scores"]),
+        "stack_scores": [dict(d) for d in summary["stack_scores"]],
+        "stacks": [{s: list(v) for s, v in d.items()} for d in summary["stacks"]],
+        "winners": list(summary["winners"]), "totals": list(summary["totals"]),
+    }
+
+
+def _greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    # Imported late: the bot module imports this one for the scoring helpers.
+    from engine.games.progression_bot import greedy
+    return greedy(view, legal, rng)
+
+
+CLARIFICATIONS: tuple[str, ...] = (
+    "You may not take back, in the same turn, the card you have just put on a public stack "
+    "(as in Lost Cities, the game Progression grows from).",
+    f"If {STALL_LIMIT} turns in a row go by without anyone drawing from the draw pile, the "
+    "round ends as though the draw pile had run out.",
+    "Equal values may sit together on a private stack: a card only has to be at least as "
+    "high as everything already there, so several face cards can start a stack.",
+    "The first dealer is chosen at random; the deal then passes one seat clockwise each "
+    "round, and the player on the dealer's left starts.",
+    "When the round ends, cards still in hand are simply lost; only private stacks score.",
+    f"Playing to {TARGET}: the match ends after the round in which someone reaches {TARGET} "
+    f"points, or after {MAX_TARGET_ROUNDS} rounds at most.",
+    "The highest total wins the match; players tied for the highest total share the win.",
+    "Cards a player takes from a public stack are known to everyone until that player "
+    "plays them.",
+)
+
+SPEC = GameSpec(
+    id="progression",
+    title="Progression",
+    min_players=2,
+    max_players=4,
+    default_players=3,
+    variant_players=(2, 4),
+    factory=lambda players, seed, options: ProgressionState(players, seed, options),
+    options={
+        "length": Option(
+            "length", "six-rounds", ("six-rounds", "to-200"), "Match length",
+            f"Play {ROUNDS} rounds, or play rounds until someone reaches {TARGET} points."),
+    },
+    greedy=_greedy,
+    summary="Build rising stacks in each suit from a shared stream of cards; "
+            "long stacks score, face cards multiply.",
+    clarifications=CLARIFICATIONS,
+)

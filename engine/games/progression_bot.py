@@ -1,0 +1,199 @@
+"""The greedy Progression player: a one-step look-ahead over a hand-made position value.
+
+It reads only its seat's view and legal actions. The value of a position is, suit by
+suit, the score the seat can expect from its private stack given the cards in hand and
+the cards it has not seen yet (each worth its chance of being drawn in the turns left);
+a stack not started yet is worth at least 0, because the seat may simply never start it,
+so face cards only go down when the stack is expected to pass 12. Cards put on a public
+stack are charged with what they would give the best-placed rival; a public card is taken
+when it adds more than the average blind draw; and when one draw-pile card is left, the
+seat ends the round if it leads it and prolongs it (by taking from a public stack) if not.
+
+>>> import engine, random
+>>> state = engine.new_game("progression", players=3, seed=4)
+>>> seat = state.current_player
+>>> greedy(state.view(seat), state.legal_actions(), random.Random(0)).player == seat
+True
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from engine.cards import SUITS, standard_deck, suit_of
+from engine.core import Action
+from engine.games.progression import card_value, is_face
+
+DRAW_CHANCE_DISCOUNT = 0.7
+"""Not every drawn card fits: some arrive after the stack has passed them."""
+RIVAL_TAKE_CHANCE = 0.6
+PRIVATE_TEMPO_BONUS = 0.3
+"""Slight preference for progress over waiting when the look-ahead sees no difference."""
+
+
+def _suit_value(stack: list[str], hand: list[str], unseen: list[str], budget: float,
+                p_draw: float) -> float:
+    """Expected score of one private stack (see the module docstring)."""
+    top = card_value(stack[-1]) if stack else 0
+    has_number = top > 0
+    stack_total = sum(card_value(c) for c in stack)
+    stack_faces = sum(1 for c in stack if is_face(c))
+    hand_numbers = [card_value(c) for c in hand if not is_face(c) and card_value(c) >= top]
+    hand_faces = 0 if has_number else sum(1 for c in hand if is_face(c))
+    highest = max(hand_numbers, default=top)
+    expected_unseen = 0.0
+    number_chance = 0.0
+    for c in unseen:
+        v = card_value(c)
+        if v >= top and v > 0:
+            # A card below what we already hold is usable only if it comes early.
+            weight = 1.0 if v >= highest else 0.5
+            expected_unseen += v * p_draw * weight
+            number_chance += p_draw * weight
+    certain = stack_total + budget * sum(hand_numbers)
+    total = certain + expected_unseen
+    faces = stack_faces + (hand_faces if budget >= 1 else int(hand_faces * budget))
+    reward = (total - 12) * (faces + 1) if total > 12 else 0.0
+    if not stack:
+        return max(0.0, reward)
+    if stack_total == 0 and not hand_numbers:
+        # A stack of face cards only: the penalty stands unless a number card turns up.
+        chance = min(0.9, number_chance)
+        return chance * reward - (1 - chance) * 10 * (stack_faces + 1)
+    return reward
+
+
+def _useful_count(hand: list[str], stacks: dict[str, list[str]]) -> int:
+    count = 0
+    for c in hand:
+        stack = stacks[suit_of(c)]
+        top = card_value(stack[-1]) if stack else 0
+        if is_face(c):
+            count += 0 if top > 0 else 1
+        elif card_value(c) >= top:
+            count += 1
+    return count
+
+
+def _position(hand: list[str], stacks: dict[str, list[str]], unseen_by_suit: dict[str, list[str]],
+              plays_left: float, p_draw: float) -> dict[str, float]:
+    needed = _useful_count(hand, stacks)
+    budget = 1.0 if needed <= plays_left else max(0.0, plays_left) / needed
+    return {s: _suit_value(stacks[s], [c for c in hand if suit_of(c) == s], unseen_by_suit[s],
+                           budget, p_draw) for s in SUITS}
+
+
+def _rival_gain(card_id: str, view: dict[str, Any], me: int) -> float:
+    """What ``card_id`` on a public stack is worth to the rival it suits best."""
+    s = suit_of(card_id)
+    v = card_value(card_id)
+    best = 0.0
+    for p, stacks in enumerate(view["private_stacks"]):
+        if p == me:
+            continue
+        stack = stacks[s]
+        top = card_value(stack[-1]) if stack else 0
+        if not stack:
+            gain = 0.3 * v if v >= 7 else 0.0
+        elif is_face(card_id):
+            gain = 3.0 if top == 0 else 0.0
+        elif v >= top:
+            faces = sum(1 for c in stack if is_face(c))
+            total = sum(card_value(c) for c in stack)
+            gain = v * (faces + 1) if total + v > 12 else 0.5 * v * (faces + 1)
+        else:
+            gain = 0.0
+        best = max(best, gain)
+    return best
+
+
+def _unseen(view: dict[str, Any], me: int) -> list[str]:
+    seen = set(view["hand"])
+    for stacks in view["private_stacks"]:
+        for pile in stacks.values():
+            seen.update(pile)
+    for pile in view["public_stacks"].values():
+        seen.update(pile)
+    for p, known in enumerate(view["known_hands"]):
+        if p != me:
+            seen.update(known)
+    return [c for c in standard_deck() if c not in seen]
+
+
+def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """Pick the action with the best one-step value; ties go to the first listed."""
+    me = view["you"]
+    n = view["players"]
+    hand: list[str] = view["hand"]
+    stacks: dict[str, list[str]] = view["private_stacks"][me]
+    unseen = _unseen(view, me)
+    unseen_by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
+    for c in unseen:
+        unseen_by_suit[suit_of(c)].append(c)
+    pile = view["draw_pile"]
+    if view["phase"] == "play":
+        return _choose_play(view, legal, me, n, hand, stacks, unseen_by_suit, len(unseen), pile)
+    return _choose_draw(view, legal, me, n, hand, stacks, unseen_by_suit, len(unseen), pile)
+
+
+def _choose_play(view: dict[str, Any], legal: list[Action], me: int, n: int, hand: list[str],
+                 stacks: dict[str, list[str]], unseen_by_suit: dict[str, list[str]],
+                 unseen_count: int, pile: int) -> Action:
+    # This turn included, the seat gets about one turn in n of the draws left.
+    plays_after = max(0, math.ceil(pile / n) - 1)
+    p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_after / max(1, unseen_count))
+    best: Action | None = None
+    best_value = -math.inf
+    for action in legal:
+        kind, _, c = action.id.partition(":")
+        rest = [h for h in hand if h != c]
+        if kind == "play":
+            new_stacks = dict(stacks)
+            new_stacks[suit_of(c)] = stacks[suit_of(c)] + [c]
+            value = sum(_position(rest, new_stacks, unseen_by_suit, plays_after, p_draw).values())
+            value += PRIVATE_TEMPO_BONUS
+        else:
+            value = sum(_position(rest, stacks, unseen_by_suit, plays_after, p_draw).values())
+            value -= RIVAL_TAKE_CHANCE * _rival_gain(c, view, me)
+        if value > best_value:
+            best, best_value = action, value
+    assert best is not None
+    return best
+
+
+def _choose_draw(view: dict[str, Any], legal: list[Action], me: int, n: int, hand: list[str],
+                 stacks: dict[str, list[str]], unseen_by_suit: dict[str, list[str]],
+                 unseen_count: int, pile: int) -> Action:
+    plays_left = max(1.0, (pile - 1) / n + 1)
+    future_draws = max(0.0, plays_left - 1)
+    p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, future_draws / max(1, unseen_count))
+    base = _position(hand, stacks, unseen_by_suit, plays_left, p_draw)
+    base_total = sum(base.values())
+
+    def gain_of(c: str) -> float:
+        s = suit_of(c)
+        others = dict(unseen_by_suit)
+        others[s] = [u for u in unseen_by_suit[s] if u != c]
+        after = _position(hand + [c], stacks, others, plays_left, p_draw)
+        return sum(after.values()) - base_total
+
+    stock = next(a for a in legal if a.id == "draw:stock")
+    public = [a for a in legal if a.id != "draw:stock"]
+    if pile == 1:
+        # The last draw-pile card ends the round: take it when leading, else play on.
+        scores = view["round_scores"]
+        lead = scores[me] - max(s for p, s in enumerate(scores) if p != me)
+        if lead >= 0 or not public:
+            return stock
+        return max(public, key=lambda a: gain_of(a.id.partition(":")[2]))
+    all_unseen = [c for s in SUITS for c in unseen_by_suit[s]]
+    blind = sum(gain_of(c) for c in all_unseen) / len(all_unseen) if all_unseen else 0.0
+    best, best_value = stock, blind
+    for action in public:
+        c = action.id.partition(":")[2]
+        # Taking the card also keeps it from the rivals.
+        value = gain_of(c) + 0.5 * RIVAL_TAKE_CHANCE * _rival_gain(c, view, me)
+        if value > best_value:
+            best, best_value = action, value
+    return best
