@@ -1,0 +1,159 @@
+"""The greedy Crisps player: a heuristic that reads only its seat's view and legal actions.
+
+The measure of a hand is how many plays it still needs (:func:`plays_needed`, the fewest
+combinations that cover it). The policy sheds the play that leaves the fewest plays
+behind, leads low and long, keeps Queens and three/four of a kind for when they matter,
+passes rather than break a combination unless the opponent is about to go out, and takes
+whichever of the face-up and blind card leaves its hand in better shape.
+
+>>> plays_needed(("5C", "5D", "6H", "6S", "9C"))
+2
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+from typing import Any, Sequence
+
+from engine.core import Action
+
+SPECIAL_VALUE = 11
+SET_BREAK_PENALTY = 1.5
+
+
+def _value(card_id: str) -> int:
+    rank = card_id[:-1]
+    return SPECIAL_VALUE if rank in ("Q", "J") else int(rank)
+
+
+def _counts(cards: Sequence[str]) -> tuple[int, ...]:
+    counts = [0] * 10  # ranks 2..11
+    for c in cards:
+        counts[_value(c) - 2] += 1
+    return tuple(counts)
+
+
+@lru_cache(maxsize=200_000)
+def _needed(counts: tuple[int, ...], runs_with_special: bool) -> int:
+    """Fewest combinations covering ``counts``: the lowest rank present must start one."""
+    low = next((i for i, n in enumerate(counts) if n), None)
+    if low is None:
+        return 0
+    best = 99
+    top_index = 9 if runs_with_special else 8
+    # Sets of the lowest rank (single, pair, three, four).
+    for size in range(1, counts[low] + 1):
+        rest = list(counts)
+        rest[low] -= size
+        best = min(best, 1 + _needed(tuple(rest), runs_with_special))
+    # Runs starting at the lowest rank, of singles (3+) and of pairs (2+).
+    for width, least in ((1, 3), (2, 2)):
+        end = low
+        rest = list(counts)
+        while end <= top_index and counts[end] >= width:
+            rest[end] -= width
+            end += 1
+            if end - low >= least:
+                best = min(best, 1 + _needed(tuple(rest), runs_with_special))
+    return best
+
+
+def plays_needed(cards: Sequence[str], runs_with_special: bool = False) -> int:
+    """The fewest combinations the cards can be played out in."""
+    return _needed(_counts(cards), runs_with_special)
+
+
+def _remove(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
+    out = list(hand)
+    for c in cards:
+        out.remove(c)
+    return out
+
+
+def _play_cost(view: dict[str, Any], hand: list[str], action: Action, leading: bool,
+               runs_with_special: bool) -> float:
+    """Lower is better: plays left afterwards, minus a little for shedding many cards, plus
+    the price of spending Queens and sets while the opponent is far from going out."""
+    cards = action.cards
+    after = _remove(hand, cards)
+    if not after:
+        return -100.0
+    cost = float(plays_needed(after, runs_with_special)) - 0.05 * len(cards)
+    opponent = 1 - view["player"]
+    opponent_left = view["hand_sizes"][opponent]
+    values = [_value(c) for c in cards]
+    relaxed = opponent_left <= 3 or len(after) <= 2
+    same_rank = len(set(values)) == 1
+    if not relaxed:
+        if same_rank and len(cards) >= 3:
+            cost += 0.8  # three/four of a kind is the answer to a Queen: keep it
+        if SPECIAL_VALUE in values and not runs_with_special:
+            cost += 0.6  # a Queen wins tricks and opens the door to specials
+        if not same_rank or len(cards) < 3:
+            held = Counter(_value(c) for c in hand)
+            if any(held[v] >= 3 for v in set(values)):
+                cost += SET_BREAK_PENALTY  # splitting three/four of a kind throws away a special
+    # Lead low and keep high cards for following; follow as low as allowed.
+    cost += 0.01 * max(values)
+    if leading:
+        cost -= 0.02 * len(cards)
+    return cost
+
+
+def _draw_choice(view: dict[str, Any], legal: list[Action], runs_with_special: bool) -> Action:
+    by_id = {a.id: a for a in legal}
+    if len(legal) == 1:
+        return legal[0]
+    hand = view["hand"]
+    face_up = view["face_up"]
+    # The blind card is one of the cards nobody has seen: average over those.
+    opponent = 1 - view["player"]
+    seen = list(hand) + list(view["played"]) + [face_up] + list(view["known_cards"][opponent])
+    unseen = [4] * 10
+    for c in seen:
+        unseen[_value(c) - 2] -= 1
+    hand_counts = list(_counts(hand))
+    total = sum(max(n, 0) for n in unseen)
+    blind = 0.0
+    if total:
+        for value, n in enumerate(unseen):
+            if n > 0:
+                trial = list(hand_counts)
+                trial[value] += 1
+                blind += n * _needed(tuple(trial), runs_with_special)
+        blind /= total
+    trial = list(hand_counts)
+    trial[_value(face_up) - 2] += 1
+    open_card = _needed(tuple(trial), runs_with_special)
+    bonus = 0.4 if _value(face_up) == SPECIAL_VALUE else 0.0
+    if open_card - bonus <= blind:
+        return by_id["take:faceup"]
+    return by_id["take:blind"]
+
+
+def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """Choose an action from the seat's view and legal actions only."""
+    runs_with_special = view["special_rank"] == "J"
+    if view["phase"] == "draw":
+        return _draw_choice(view, legal, runs_with_special)
+    hand = view["hand"]
+    leading = view["to_beat"] is None
+    plays = [a for a in legal if a.kind == "play"]
+    pass_action = next((a for a in legal if a.kind == "pass"), None)
+    if not plays:
+        assert pass_action is not None
+        return pass_action
+    scored = sorted(((_play_cost(view, hand, a, leading, runs_with_special), i)
+                     for i, a in enumerate(plays)))
+    best_cost, best_index = scored[0]
+    best = plays[best_index]
+    if leading or pass_action is None:
+        return best
+    # Following keeps the initiative (the last player leads and chooses the draw), which is
+    # worth one extra play later -- but not splitting a run of pairs or spending a Queen.
+    now = plays_needed(hand, runs_with_special)
+    opponent_left = view["hand_sizes"][1 - view["player"]]
+    if best_cost < now + 1.5 or opponent_left <= 2:
+        return best
+    return pass_action

@@ -1,0 +1,494 @@
+"""Crisps: combinations, the following rule, tricks and draws, rounds, options and the bot."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import engine
+from engine.bots import make
+from engine.core import IllegalAction
+from engine.games.crisps import (SPEC, Combination, CrispsState, can_follow, classify,
+                                 combination_problem, deck_for, follow_problem,
+                                 public_could_beat, sort_cards)
+from engine.games.crisps_bot import greedy, plays_needed
+
+RUNS = {"special_rank_runs": True}
+
+
+def position(hands: list[list[str]], *, turn: int = 0, face_up: str | None = None,
+             pile: list[str] | None = None, played: tuple[str, ...] = (),
+             options: dict | None = None, scores: tuple[int, int] = (0, 0)) -> CrispsState:
+    """A match at the start of a trick led by ``turn``; unlisted cards go to the pile/removed."""
+    state = engine.new_game("crisps", 2, 1, options or {})
+    assert isinstance(state, CrispsState)
+    state.hands = [sort_cards(h) for h in hands]
+    state.played = list(played)
+    rest = [c for c in deck_for(options) if c not in set(hands[0]) | set(hands[1]) | set(played)]
+    state.face_up = face_up
+    if face_up is not None:
+        rest.remove(face_up)
+    if pile is None:
+        pile = rest[4:]
+    state.draw_pile = list(pile)
+    state.removed = [c for c in rest if c not in pile]
+    state.known = [[], []]
+    state.scores = list(scores)
+    state.trick, state.to_beat, state.phase = [], None, "play"
+    state.turn = state.leader = turn
+    return state
+
+
+def ids(state) -> list[str]:
+    return [a.id for a in state.legal_actions()]
+
+
+# ----- combinations ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cards,kind,length,rank", [
+    (["7H"], "single", 1, 7),
+    (["QS"], "single", 1, 11),
+    (["5D", "5S"], "pair", 2, 5),
+    (["3C", "4D", "5H"], "run", 3, 5),
+    (["2C", "3D", "4H", "5S", "6C", "7D", "8H", "9S", "10C"], "run", 9, 10),
+    (["5C", "5D", "6H", "6S"], "pair_run", 4, 6),
+    (["8C", "8D", "9H", "9S", "10C", "10D"], "pair_run", 6, 10),
+    (["9C", "9D", "9H"], "three", 3, 9),
+    (["QC", "QD", "QH", "QS"], "four", 4, 11),
+])
+def test_classify_every_combination(cards, kind, length, rank):
+    combo = classify(cards)
+    assert combo is not None
+    assert (combo.kind, combo.length, combo.rank) == (kind, length, rank)
+    assert combo.special == (kind in ("three", "four"))
+
+
+@pytest.mark.parametrize("cards,reason", [
+    (["9C", "10D", "QH"], "a Queen cannot be part of a run"),
+    (["10C", "10D", "QH", "QS"], "a Queen cannot be part of a run"),
+    (["3C", "5D", "6H"], "without a gap"),
+    (["3C", "4D"], "two different ranks"),
+    (["3C", "3D", "4H", "5S"], "one card of each rank"),
+    ([], "at least one card"),
+    (["3C", "3C"], "only be used once"),
+    (["JS"], "not a card of this game"),
+    (["AS"], "not a card of this game"),
+])
+def test_not_a_combination_says_why(cards, reason):
+    assert classify(cards) is None
+    assert reason in combination_problem(cards)
+
+
+def test_special_rank_runs_turns_queens_into_jacks_that_run():
+    assert classify(["9C", "10D", "JH"], RUNS) == Combination("run", 3, 11, True)
+    assert classify(["10C", "10D", "JH", "JS"], RUNS).kind == "pair_run"
+    assert classify(["QH"], RUNS) is None and classify(["JH"]) is None
+    assert deck_for(RUNS)[-4:] == ["JC", "JD", "JH", "JS"]
+    assert len(deck_for()) == 40 and Counter(c[:-1] for c in deck_for())["Q"] == 4
+
+
+# ----- the following rule -----------------------------------------------------------------
+
+@pytest.mark.parametrize("previous,play,ok", [
+    (None, ["3C"], True),
+    (None, ["9C", "9D", "9H", "9S"], True),
+    (["7H"], ["8C"], True),
+    (["7H"], ["7S"], True),                                      # equal rank follows
+    (["7H"], ["6S"], False),
+    (["10H"], ["QS"], True),                                     # the Queen tops the singles
+    (["5D", "5S"], ["5C", "5H"], True),
+    (["5D", "5S"], ["4C", "4H"], False),
+    (["3C", "4D", "5H"], ["3D", "4H", "5S"], True),
+    (["3C", "4D", "5H"], ["6C", "7D", "8H"], True),
+    (["4C", "5D", "6H"], ["3D", "4H", "5S"], False),             # a run's rank is its top
+    (["5C", "5D", "6H", "6S"], ["6C", "6D", "7H", "7S"], True),
+    (["5C", "5D", "6H", "6S"], ["4C", "4D", "5H", "5S"], False),
+    (["5C", "5D", "6H", "6S"], ["7C", "7D", "8H", "8S", "9C", "9D"], False),
+    (["3C", "3D", "3H"], ["4C", "4D", "4H"], True),              # special over special
+    (["3C", "3D", "3H"], ["2C", "2D", "2H", "2S"], True),        # more cards beat any rank
+    (["4C", "4D", "4H"], ["4S", "4C", "4D"], False),             # same size needs higher rank
+    (["8C", "8D", "8H"], ["5C", "5D", "5H"], False),
+    (["5C", "5D", "5H", "5S"], ["9C", "9D", "9H", "9S"], True),
+    (["5C", "5D", "5H", "5S"], ["QC", "QD", "QH"], False),
+    (["QH"], ["2C", "2D", "2H"], True),                          # the Queen rule
+    (["QC", "QD"], ["2C", "2D", "2H", "2S"], True),
+    (["10H"], ["2C", "2D", "2H"], False),
+    (["3C", "3D", "3H"], ["QS"], False),
+])
+def test_can_follow(previous, play, ok):
+    assert can_follow(previous, play) is ok
+
+
+@pytest.mark.parametrize("previous,play,reason", [
+    (["5D"], ["7C", "7H"], "a pair can only follow a pair"),
+    (["3C", "4D", "5H", "6S"], ["6C", "7D", "8H"], "a run of three can only follow a run of three"),
+    (["5C", "5D", "6H", "6S"], ["7C", "7D", "8H", "8S", "9C", "9D"],
+     "a run of three pairs can only follow a run of three pairs"),
+    (["10H"], ["2C", "2D", "2H"], "a special can only follow a play that contains a Queen"),
+    (["3C", "3D", "3H"], ["QS"], "nothing ordinary can follow a special"),
+    (["3C", "3D", "3H", "3S"], ["9C", "9D", "9H"], "three of a kind cannot follow four of a kind"),
+    (["8C", "8D", "8H"], ["5C", "5D", "5H"], "strictly higher rank"),
+    (["7H"], ["6S"], "equal or higher rank"),
+    (["9C"], ["9D", "10H", "QS"], "a Queen cannot be part of a run"),
+])
+def test_refusals_are_explained(previous, play, reason):
+    assert reason in follow_problem(previous, play)
+    assert not can_follow(previous, play)
+
+
+def test_in_special_rank_runs_the_jack_opens_the_door_to_specials():
+    assert can_follow(["9C", "10D", "JH"], ["2C", "2D", "2H"], RUNS)
+    assert not can_follow(["8C", "9D", "10H"], ["2C", "2D", "2H"], RUNS)
+    assert "contains a Jack" in follow_problem(["8C"], ["2C", "2D", "2H"], RUNS)
+    assert can_follow(["8C", "9D", "10H"], ["9C", "10D", "JH"], RUNS)
+
+
+# ----- the deal -----------------------------------------------------------------------------
+
+def test_deal_twelve_each_four_removed_one_face_up():
+    state = engine.new_game("crisps", 2, 5)
+    zones = state.zones()
+    assert [len(zones["hand:0"]), len(zones["hand:1"])] == [12, 12]
+    assert len(zones["removed"]) == 4 and len(zones["face_up"]) == 1
+    assert len(zones["draw_pile"]) == 11 and zones["played"] == []
+    assert sorted(c for z in zones.values() for c in z) == sorted(deck_for())
+    view = state.view(0)
+    assert view["face_up"] == zones["face_up"][0] and view["draw_pile"] == 11
+    assert view["removed"] == 4 and view["phase"] == "play" and view["round"] == 1
+
+
+def test_round_one_starter_is_random():
+    starters = {engine.new_game("crisps", 2, seed).current_player for seed in range(20)}
+    assert starters == {0, 1}
+
+
+def test_view_hides_opponent_hand_and_pile():
+    state = engine.new_game("crisps", 2, 9)
+    view = state.view(0)
+    text = repr(view)
+    assert view["hand"] == state.hands[0]
+    assert all(f"'{c}'" not in text for c in state.hands[1] + state.removed + state.draw_pile)
+    spectator = state.view(None)
+    assert spectator["hand"] is None and spectator["hand_sizes"] == [12, 12]
+
+
+# ----- tricks -------------------------------------------------------------------------------
+
+def test_leader_cannot_pass_and_follower_sees_only_followers():
+    state = position([["3C", "3D", "7H"], ["2C", "2D", "4H", "4S", "QS"]], face_up="9C")
+    assert "pass" not in ids(state)
+    assert ids(state) == ["play:3C", "play:3D", "play:7H", "play:3C,3D"]
+    assert "must play" in state.why_illegal("pass")
+    state.apply("play:3C,3D")
+    assert ids(state) == ["pass", "play:4H,4S"]
+    with pytest.raises(IllegalAction, match="a single can only follow a single"):
+        state.apply("play:QS")
+    with pytest.raises(IllegalAction, match="lower than pair of 3s"):
+        state.apply("play:2C,2D")
+    with pytest.raises(IllegalAction, match="in order: play:4H,4S"):
+        state.apply("play:4S,4H")
+
+
+def test_queen_lets_specials_in_and_special_over_special():
+    state = position([["QS", "5C", "5D", "5H", "8C"], ["2C", "2D", "2H", "9C", "9D", "9H", "9S"]])
+    state.apply("play:QS")
+    assert "play:2C,2D,2H" in ids(state) and "play:9C,9D,9H,9S" in ids(state)
+    state.apply("play:2C,2D,2H")
+    assert ids(state) == ["pass", "play:5C,5D,5H"]  # 5s beat 2s; the 8 is ordinary
+    state.apply("play:5C,5D,5H")
+    assert ids(state) == ["pass", "play:9C,9D,9H", "play:9C,9D,9S", "play:9C,9H,9S",
+                          "play:9D,9H,9S", "play:9C,9D,9H,9S"]
+
+
+def test_pass_ends_trick_and_winner_takes_face_up():
+    state = position([["3C", "8D", "8H"], ["4C", "9S", "10S"]], face_up="QH",
+                     pile=["2S", "6C", "7D"])
+    state.apply("play:3C")
+    state.apply("play:4C")
+    state.apply("pass")  # seat 0 passes: seat 1 made the last play
+    assert state.phase == "draw" and state.current_player == 1
+    view = state.view(0)
+    assert view["trick_winner"] == 1 and view["trick"][-1] == {"player": 0, "pass": True,
+                                                                "auto": False}
+    assert ids(state) == ["take:faceup", "take:blind"]
+    assert "the trick is over" in state.why_illegal("play:8D")
+    state.apply("take:faceup")
+    assert "QH" in state.hands[1] and "7D" in state.hands[0]
+    assert state.face_up == "6C" and state.draw_pile == ["2S"]
+    assert state.current_player == 1 and state.phase == "play" and state.to_beat is None
+    view = state.view(0)
+    assert view["known_cards"] == [[], ["QH"]]
+    assert view["last_draw"] == {"chooser": 1, "chooser_took": "faceup", "face_up_card": "QH",
+                                 "passer_drew": True}
+    assert [e.get("cards") for e in view["last_trick"]] == [["3C"], ["4C"], None]
+
+
+def test_blind_choice_gives_the_passer_the_face_up_card():
+    state = position([["3C", "8D"], ["4C", "9S"]], face_up="QH", pile=["2S", "6C", "7D"])
+    state.apply("play:3C")
+    state.apply("pass")
+    assert state.current_player == 0
+    state.apply("take:blind")
+    assert "7D" in state.hands[0] and "QH" in state.hands[1]
+    assert state.known == [[], ["QH"]] and state.face_up == "6C"
+    # The known card stops being known once it is played.
+    state.apply("play:7D")
+    state.apply("play:QH")
+    assert state.known == [[], []]
+
+
+def test_empty_pile_chooser_takes_face_up_passer_nothing_then_no_draw():
+    state = position([["3C", "8D"], ["4C", "9S"]], face_up="QH", pile=[])
+    state.apply("play:3C")
+    state.apply("pass")
+    assert ids(state) == ["take:faceup"]
+    assert "draw pile is empty" in state.why_illegal("take:blind")
+    state.apply("take:faceup")
+    assert state.hands == [["8D", "QH"], ["4C", "9S"]] and state.face_up is None
+    state.apply("play:8D")
+    state.apply("pass")  # nothing left to draw: straight to the next trick
+    assert state.phase == "play" and state.current_player == 0
+    assert state.view(1)["last_draw"]["chooser_took"] == "nothing"
+
+
+def test_no_faceup_draw_both_draw_blind_winner_first():
+    opts = {"no_faceup_draw": True}
+    state = position([["3C", "8D"], ["4C", "9S"]], pile=["2S", "6C", "7D"], options=opts)
+    assert state.view(0)["face_up"] is None
+    state.apply("play:3C")
+    state.apply("pass")
+    assert state.hands == [["7D", "8D"], ["4C", "6C", "9S"]]
+    assert state.phase == "play" and state.current_player == 0
+    assert "no face-up card" in state.why_illegal("take:faceup")
+    state.apply("play:7D")
+    state.apply("pass")  # one card left: only the winner draws
+    assert state.hands == [["2S", "8D"], ["4C", "6C", "9S"]]
+    assert state.view(0)["last_draw"]["passer_drew"] is False
+    fresh = engine.new_game("crisps", 2, 4, opts)
+    assert fresh.face_up is None and len(fresh.draw_pile) == 12
+
+
+# ----- rounds and the match ------------------------------------------------------------------
+
+def test_emptying_hand_mid_trick_wins_the_round_and_deals_again():
+    state = position([["5C"], ["4C", "9S", "9H"]], turn=1, face_up="2D")
+    state.apply("play:4C")
+    state.apply("play:5C")
+    assert state.scores == [1, 0] and state.round_no == 2
+    summary = state.view(None)["last_round"]
+    assert summary == {"round": 1, "starter": state.starters[0], "winner": 0, "scores": [1, 0],
+                       "cards_left": [0, 2]}
+    assert state.result()["rounds"] == [summary] and state.result()["winners"] == []
+    assert [len(h) for h in state.hands] == [12, 12] and state.played == []
+    assert state.current_player == 1  # the lower score starts
+
+
+def test_tied_scores_start_with_who_went_first_least_recently():
+    state = position([["5C"], ["4C"]], turn=0)
+    state.scores, state.starters = [1, 1], [0, 1, 0]
+    assert state.next_starter() == 1
+    state.starters = [1, 0, 0]
+    assert state.next_starter() == 1
+    state.starters = [0, 0, 1]
+    assert state.next_starter() == 0
+    state.starters = [0]
+    assert state.next_starter() == 1  # never started: least recently of all
+    state.scores = [2, 1]
+    assert state.next_starter() == 1
+
+
+def test_three_points_win_the_match():
+    state = position([["5C"], ["4C", "9S"]], scores=(2, 1))
+    state.apply("play:5C")
+    assert state.is_over and state.current_player is None and state.legal_actions() == []
+    assert state.result()["winners"] == [0] and state.result()["scores"] == [3, 1]
+    assert state.view(1)["phase"] == "over"
+    with pytest.raises(IllegalAction, match="match is over"):
+        state.apply("pass")
+
+
+# ----- options -------------------------------------------------------------------------------
+
+def test_auto_skip_when_nothing_unseen_can_beat():
+    opts = {"auto_skip": True}
+    played = ("10C", "10D", "QC", "QD", "QH")
+    state = position([["10H", "10S", "3C"], ["4C", "5D", "6H"]], face_up="QS", played=played,
+                     options=opts)
+    state.apply("play:10H,10S")
+    assert state.phase == "draw" and state.current_player == 0
+    assert state.view(1)["trick"][-1] == {"player": 1, "pass": True, "auto": True}
+
+
+def test_auto_skip_is_recorded_and_replays():
+    skipped = 0
+    for seed in range(6):
+        state = engine.new_game("crisps", 2, seed, {"auto_skip": True})
+        rng = random.Random(seed)
+        while not state.is_over:
+            before = len(state.trick)
+            state.apply(rng.choice(state.legal_actions()))
+            skipped += any(e.get("auto") for e in state.trick[before:])
+        replay = engine.from_record(state.to_record())
+        assert replay.result() == state.result() and replay.zones() == state.zones()
+    assert skipped > 0
+
+
+def test_auto_skip_never_looks_at_the_hand():
+    opts = {"auto_skip": True}
+    # A Queen lies among the removed cards: nobody saw it, so seat 1 might hold it.
+    played = ("10C", "10D", "QC", "QD")
+    state = position([["10H", "10S", "3C"], ["4C", "5D", "6H"]], face_up="2S", played=played,
+                     options=opts)
+    state.apply("play:10H,10S")
+    assert state.phase == "play" and state.current_player == 1 and ids(state) == ["pass"]
+
+
+def test_auto_skip_counts_cards_in_hand_and_specials_after_a_queen():
+    opts = {"auto_skip": True}
+    state = position([["3C", "4D", "5H", "6S", "9C"], ["7C", "8D", "QS"]], options=opts)
+    state.apply("play:3C,4D,5H,6S")  # a run of four against a three-card hand
+    assert state.phase == "draw" and state.trick[-1]["auto"] is True
+    pool = Counter({v: 4 for v in range(2, 12)})
+    queen = classify(["QS"])
+    assert public_could_beat(queen, pool, 1)  # another Queen may still be out there
+    pool[11] = 0
+    assert public_could_beat(queen, pool, 3)  # three of a kind may follow a Queen
+    assert not public_could_beat(queen, pool, 2)
+    assert public_could_beat(classify(["10S"]), pool, 1)
+    pool[10] = 0
+    assert not public_could_beat(classify(["10S"]), pool, 1)
+    assert public_could_beat(classify(["3C", "3D", "3H"]), pool, 4)
+    assert not public_could_beat(classify(["3C", "3D", "3H", "3S"]), pool, 3)
+
+
+def test_auto_skip_with_no_faceup_draw_draws_at_once():
+    opts = {"auto_skip": True, "no_faceup_draw": True}
+    state = position([["3C", "4D", "5H", "6S", "9C"], ["7C", "8D", "QS"]], options=opts,
+                     pile=["2S", "2H"])
+    action = state.apply("play:3C,4D,5H,6S")
+    assert state.phase == "play" and state.current_player == 0
+    assert "2H" in state.hands[0] and "2S" in state.hands[1]
+    assert state.reveals_hidden(action)
+
+
+def test_special_rank_runs_play_runs_through_the_jack():
+    state = position([["9C", "10D", "JH", "2C"], ["2D", "2H", "2S", "4C"]], options=RUNS)
+    assert "play:9C,10D,JH" in ids(state)
+    assert "Queens are Jacks" in state.why_illegal("play:QH")
+    state.apply("play:9C,10D,JH")
+    assert ids(state) == ["pass", "play:2D,2H,2S"]
+
+
+def test_spec_options_and_clarifications():
+    assert set(SPEC.options) == {"no_faceup_draw", "special_rank_runs", "auto_skip"}
+    assert all(o.default is False for o in SPEC.options.values())
+    text = " ".join(SPEC.clarifications)
+    assert "last play of a trick leads" in text and "draw pile is empty" in text
+    assert (SPEC.min_players, SPEC.max_players) == (2, 2)
+
+
+# ----- hidden information, undo, cloning -----------------------------------------------------
+
+def test_determinize_keeps_known_cards_and_leaves_the_original():
+    state = position([["3C", "8D"], ["4C", "9S"]], face_up="QH", pile=["2S", "6C", "7D", "7S"])
+    state.apply("play:3C")
+    state.apply("pass")
+    state.apply("take:blind")  # seat 1 now holds the Queen, and everybody knows it
+    before = (state.zones(), state.view(0))
+    for seed in range(5):
+        world = state.determinize(0, random.Random(seed))
+        assert "QH" in world.hands[1] and world.view(0) == state.view(0)
+        assert len(world.hands[1]) == 3
+    assert (state.zones(), state.view(0)) == before
+
+
+def test_reveals_hidden_marks_draws_and_new_deals_only():
+    state = position([["3C", "8D"], ["4C", "9S"]], face_up="QH", pile=["2S", "6C", "7D"])
+    play = state.apply("play:3C")
+    passing = state.apply("pass")
+    take = state.apply("take:faceup")
+    assert not state.reveals_hidden(play) and not state.reveals_hidden(passing)
+    assert state.reveals_hidden(take)
+    state.apply("play:8D")
+    follow = state.apply("play:9S")
+    assert not state.reveals_hidden(follow)
+    state = position([["5C"], ["4C", "9S"]])
+    assert state.reveals_hidden(state.apply("play:5C"))  # the last card: a new deal
+    state = position([["3C", "8D"], ["4C", "9S"]], pile=["2S", "6C"],
+                     options={"no_faceup_draw": True})
+    state.apply("play:3C")
+    assert state.reveals_hidden(state.apply("pass"))  # both drew blind
+
+
+def test_clone_is_independent():
+    state = engine.new_game("crisps", 2, 11)
+    copy = state.clone()
+    copy.apply(copy.legal_actions()[0])
+    assert state.history == [] and len(copy.history) == 1
+    assert state.view(0) != copy.view(0)
+    a, b = state.clone(), state.clone()
+    assert a.rng.random() == b.rng.random()
+
+
+# ----- the greedy bot ------------------------------------------------------------------------
+
+def _choose(state, seat=None):
+    seat = state.current_player if seat is None else seat
+    return greedy(state.view(seat), state.legal_actions(), random.Random(0)).id
+
+
+def test_plays_needed():
+    assert plays_needed([]) == 0
+    assert plays_needed(["5C", "5D", "6H", "6S", "9C"]) == 2
+    assert plays_needed(["3C", "4D", "5H", "QS"]) == 2
+    assert plays_needed(["9C", "10D", "JH"], runs_with_special=True) == 1
+    assert plays_needed(["9C", "10D", "QH"]) == 3
+
+
+def test_greedy_leads_long_and_low_keeps_queens():
+    state = position([["3C", "4D", "5H", "6S", "QS", "9C", "9D"], ["7C", "8C"]])
+    assert _choose(state) == "play:3C,4D,5H,6S"
+    state = position([["3C", "QS", "QH", "9D"], ["7C", "8C", "10C", "10D", "2D"]])
+    assert _choose(state) == "play:3C"
+
+
+def test_greedy_passes_rather_than_break_a_pair_but_follows_cheaply():
+    state = position([["3C", "4C", "5C", "6C", "7C", "8C"],
+                      ["9C", "9D", "2D", "2H", "3S", "3H", "10C"]])
+    state.apply("play:8C")
+    assert _choose(state) == "play:10C"  # a loose single is free to follow
+    state = position([["3C", "4C", "5C", "6C", "7C", "8C"],
+                      ["9C", "9D", "9H", "2D", "5S"]])
+    state.apply("play:8C")
+    assert _choose(state) == "pass"  # any follow splits three 9s, the answer to a Queen
+    state.hands[0] = ["3C"]  # ...unless the opponent is about to go out
+    assert _choose(state) == "play:9C"
+
+
+def test_greedy_takes_face_up_when_it_makes_a_combination():
+    state = position([["3C", "8D", "8H", "10C", "6D"], ["4C", "9S", "7H"]], face_up="10H",
+                     pile=["2S", "6C", "7D"])
+    state.apply("play:3C")
+    state.apply("pass")
+    assert _choose(state) == "take:faceup"
+    state = position([["3C", "8D", "8H", "10C", "6D"], ["4C", "9S", "7H"]], face_up="2C",
+                     pile=["2S", "6C", "7D"])
+    state.apply("play:3C")
+    state.apply("pass")
+    assert _choose(state) == "take:blind"
+
+
+def test_greedy_beats_random():
+    greedy_bot, random_bot = make("greedy"), make("random")
+    wins = 0
+    for seed in range(30):
+        state = engine.new_game("crisps", 2, seed)
+        rng = random.Random(seed + 500)
+        seat = seed % 2
+        while not state.is_over:
+            p = state.current_player
+            bot = greedy_bot if p == seat else random_bot
+            state.apply(bot.choose(state, p, rng))
+        wins += seat in state.result()["winners"]
+    assert wins >= 22
