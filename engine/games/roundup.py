@@ -1,0 +1,649 @@
+"""Roundup (Thomas Gale): 2 to 6 players race to build four suit stacks from Ace to 10,
+each hoping that the suit they secretly bid on is the last one to close.
+
+One :class:`RoundupState` is a whole match: rounds are dealt inside ``_apply`` with the
+state's own RNG until someone leads alone with the target score (10 by default).
+
+Action ids (``cards`` always names the card that leaves the actor's hand):
+
+- ``bid:7H``            bid on a suit with a number card (secret until everyone has bid)
+- ``tiebreak:3S``       tied for first player: turn a face-down number card up (secret too)
+- ``play:7H``           put a face-up or face-down number card on its stack
+- ``end``               stop playing face-up cards this turn
+- ``jack:JS:2``         Jack on seat 2: a random card of their face-down hand turns up
+- ``queen:QS:2:H``      Queen on seat 2 naming hearts; ``king:KS:2:7`` King naming 7
+- ``reveal:7H`` / ``discard:QH``   the target's answer to a Queen or King
+- ``pass:7H`` / ``pass:JS`` / ``pass``   pass, paying the penalty with that card (or none)
+
+View keys (``view(player)``, all JSON-ready):
+
+``game``, ``players``, ``viewer``, ``phase`` ("bid", "tiebreak", "play", "answer",
+"over"), ``current_player``, ``turn`` (whose turn it is in play; differs from
+``current_player`` while a target answers), ``round``, ``dealer``, ``first_player``,
+``target_score``, ``scores``, ``stacks`` (suit -> highest number on it, 0 = empty),
+``needed`` (suit -> next card id or None), ``closed`` (suits in closing order),
+``discard`` (face cards, oldest first), ``face_up`` (per seat), ``face_down_counts``,
+``hand_counts``, ``face_down`` (the viewer's own face-down hand; None for a spectator),
+``bids`` (per seat, the bid card once all bids are revealed, else None),
+``bid_placed`` (per seat, whether that seat has bid), ``cannot_bid`` (per seat),
+``my_bid`` (the viewer's own bid card, even while secret), ``my_suit``,
+``tiebreak`` ({"tied", "placed", "history"}; history lists each tie-break's [seat, card]
+pairs), ``played_this_turn``, ``attack`` (pending Queen/King: {"by", "card", "target",
+"named"} or None), ``last_effect`` (outcome of the latest face card or pass),
+``first_empty`` (seat that emptied its hands first this round, or None),
+``known_missing`` (per seat, cards publicly known not to be in its face-down hand),
+``last_round`` (summary of the previous round or None), ``rounds`` (all summaries),
+``winners``. A round summary holds ``round``, ``dealer``, ``closing_suit``, ``bids``,
+``correct`` (seats that named it), ``bid_points``, ``first_empty``, ``points``, ``scores``.
+
+>>> import engine
+>>> state = engine.new_game("roundup", players=4, seed=3)
+>>> state.view(None)["phase"], len(state.view(0)["face_down"])
+('bid', 13)
+>>> state.legal_actions()[0].id.startswith("bid:")
+True
+>>> [bid_points(k) for k in (1, 2, 3, 4)]
+[3, 2, 1, 0]
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import RANKS, SUIT_NAMES, SUITS, card_name, rank_of, shuffled, standard_deck, suit_of
+from engine.core import Action, GameSpec, Option, State
+from engine.games.roundup_bot import greedy
+from engine.games.roundup_rules import consistent_deal, explain
+
+DECK: tuple[str, ...] = tuple(standard_deck())
+ORDER: dict[str, int] = {c: i for i, c in enumerate(DECK)}
+NUMBER_RANKS: tuple[str, ...] = RANKS[:10]
+VALUE: dict[str, int] = {c: RANKS.index(rank_of(c)) + 1 for c in DECK if rank_of(c) in NUMBER_RANKS}
+NUMBER_CARDS: frozenset[str] = frozenset(VALUE)
+NEXT_CARD: dict[tuple[str, int], str] = {(suit_of(c), VALUE[c] - 1): c for c in VALUE}
+BY_SUIT: dict[str, frozenset[str]] = {s: frozenset(c for c in DECK if suit_of(c) == s) for s in SUITS}
+BY_RANK: dict[str, frozenset[str]] = {r: frozenset(c for c in DECK if rank_of(c) == r) for r in RANKS}
+FACE_KINDS = {"J": "jack", "Q": "queen", "K": "king"}
+
+
+def bid_points(correct_guessers: int) -> int:
+    """Points each correct bidder gets when ``correct_guessers`` players named the last suit."""
+    return {1: 3, 2: 2, 3: 1}.get(correct_guessers, 0)
+
+
+def _sort(cards: list[str]) -> list[str]:
+    return sorted(cards, key=ORDER.__getitem__)
+
+
+def _seat(p: int) -> str:
+    return f"player {p + 1}"
+
+
+_CARD_LABELS = {
+    "bid": "Bid {name} ({suit})", "tiebreak": "Turn up {name} for the tie-break",
+    "reveal": "Turn up {name}", "discard": "Discard {name}", "up": "Play {name}",
+    "down": "Play {name} from face-down",
+}
+_ACTIONS: dict[tuple[str, str, int], Action] = {}
+# Whether these reveal anything depends on the moment (the last bid, a card closing the
+# round), which reveals_hidden reads back by identity: each must be its own object.
+_FRESH = frozenset({"bid", "tiebreak", "up"})
+_FACE_ACTIONS: dict[tuple[str, int, int], tuple[Action, ...]] = {}
+
+
+def _card_action(kind: str, c: str, p: int) -> Action:
+    """The (memoised: bots list actions very often) action of ``kind`` moving card ``c``."""
+    key = (kind, c, p)
+    action = _ACTIONS.get(key)
+    if action is None or kind in _FRESH:
+        name = card_name(c)
+        if kind == "pass":
+            label = f"Pass, turn up {name}" if c in NUMBER_CARDS else f"Pass, discard {name}"
+        else:
+            label = _CARD_LABELS[kind].format(name=name, suit=SUIT_NAMES[c[-1]])
+        prefix = "play" if kind in ("up", "down") else kind
+        action = _ACTIONS[key] = Action(f"{prefix}:{c}", p, label, (c,))
+    return action
+
+
+def _end_action(p: int) -> Action:
+    return _card_action_plain("end", p, "End turn")
+
+
+def _pass_action(p: int) -> Action:
+    return _card_action_plain("pass", p, "Pass")
+
+
+def _card_action_plain(action_id: str, p: int, label: str) -> Action:
+    key = (action_id, "", p)
+    action = _ACTIONS.get(key)
+    if action is None:
+        action = _ACTIONS[key] = Action(action_id, p, label)
+    return action
+
+
+def _face_actions(c: str, p: int, t: int) -> tuple[Action, ...]:
+    """Every way seat ``p`` can play face card ``c`` on seat ``t`` (memoised)."""
+    key = (c, p, t)
+    actions = _FACE_ACTIONS.get(key)
+    if actions is None:
+        name, kind, who = card_name(c), FACE_KINDS[c[0]], _seat(t)
+        if kind == "jack":
+            actions = (Action(f"jack:{c}:{t}", p, f"{name} on {who}: random card", (c,)),)
+        elif kind == "queen":
+            actions = tuple(Action(f"queen:{c}:{t}:{s}", p, f"{name} on {who}: name {SUIT_NAMES[s]}",
+                                   (c,)) for s in SUITS)
+        else:
+            actions = tuple(Action(f"king:{c}:{t}:{r}", p, f"{name} on {who}: name {r}", (c,))
+                            for r in NUMBER_RANKS)
+        _FACE_ACTIONS[key] = actions
+    return actions
+
+
+class RoundupState(State):
+    """A whole Roundup match. See the module docstring for actions and view keys."""
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
+        self._init_common("roundup", players, seed, options)
+        self.target = int(options.get("target_score", 10))
+        self.scores = [0] * players
+        self.rounds: list[dict[str, Any]] = []
+        self.winners: list[int] = []
+        self.round_no = 0
+        self.dealer = self.rng.randrange(players)
+        self._marks: list[bool] = []
+        self._revealed = False
+        self._legal: list[Action] | None = None
+        self._deal()
+
+    # ----- round set-up -----------------------------------------------------------------
+    def _from_left(self) -> list[int]:
+        n = self.players
+        return [(self.dealer + 1 + i) % n for i in range(n)]
+
+    def _deal(self) -> None:
+        n = self.players
+        self.round_no += 1
+        hands: list[list[str]] = [[] for _ in range(n)]
+        for i, c in enumerate(shuffled(DECK, self.rng)):
+            hands[(self.dealer + 1 + i) % n].append(c)
+        self.face_down = [_sort(h) for h in hands]
+        self.face_up: list[list[str]] = [[] for _ in range(n)]
+        self.stacks = {s: 0 for s in SUITS}
+        self.closed: list[str] = []
+        self.discard: list[str] = []
+        self.bids: list[str | None] = [None] * n
+        self.pending: dict[int, str] = {}
+        self.excluded: list[set[str]] = [set() for _ in range(n)]
+        self.first_empty: int | None = None
+        self.first_player: int | None = None
+        self.turn: int | None = None
+        self.played_this_turn: list[str] = []
+        self.attack: dict[str, Any] | None = None
+        self.last_effect: dict[str, Any] | None = None
+        self.tied: list[int] = []
+        self.tiebreaks: list[list[list[Any]]] = []
+        self.cannot_bid = [False] * n
+        self.queue: list[int] = []
+        for p in self._from_left():
+            if any(c in NUMBER_CARDS for c in self.face_down[p]):
+                self.queue.append(p)
+            else:  # no number card at all: no bid, and everyone knows why
+                self.cannot_bid[p] = True
+                self.excluded[p] |= NUMBER_CARDS
+        self.phase = "bid"
+        self._revealed = True
+
+    # ----- the contract -----------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        if self.phase in ("bid", "tiebreak"):
+            return self.queue[0]
+        if self.phase == "play":
+            return self.turn
+        if self.phase == "answer":
+            assert self.attack is not None
+            return int(self.attack["target"])
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def _playable(self, c: str) -> bool:
+        return VALUE.get(c, -1) == self.stacks[c[-1]] + 1
+
+    def _answers(self, target: int, kind: str, named: str) -> list[str]:
+        pool = BY_SUIT[named] if kind == "queen" else BY_RANK[named]
+        return [c for c in self.face_down[target] if c in pool]
+
+    def _legal_actions(self) -> list[Action]:
+        # Cached until the next action: apply() checks legality by listing the actions again.
+        if self._legal is None:
+            self._legal = self._list_actions()
+        return list(self._legal)
+
+    def _list_actions(self) -> list[Action]:
+        p = self.current_player
+        assert p is not None
+        phase = self.phase
+        if phase in ("bid", "tiebreak"):
+            return [_card_action(phase, c, p) for c in self.face_down[p] if c in NUMBER_CARDS]
+        if phase == "answer":
+            assert self.attack is not None
+            return [_card_action("reveal" if c in NUMBER_CARDS else "discard", c, p)
+                    for c in self._answers(p, self.attack["kind"], self.attack["named"])]
+        up = [_card_action("up", c, p) for c in self.face_up[p] if self._playable(c)]
+        if self.played_this_turn:
+            return up + [_end_action(p)]
+        if up:
+            return up
+        return self._free_actions(p)
+
+    def _free_actions(self, p: int) -> list[Action]:
+        """Choices when no face-up card can be played: face-down card, face card or pass."""
+        down = self.face_down[p]
+        out = [_card_action("down", c, p) for c in down if self._playable(c)]
+        for c in down:
+            if c not in NUMBER_CARDS:
+                for t in range(self.players):
+                    if t != p:
+                        out.extend(_face_actions(c, p, t))
+        numbers = [c for c in down if c in NUMBER_CARDS]
+        if numbers:
+            out.extend(_card_action("pass", c, p) for c in numbers)
+        elif down:
+            out.extend(_card_action("pass", c, p) for c in down)
+        else:
+            out.append(_pass_action(p))
+        return out
+
+    # ----- applying ---------------------------------------------------------------------
+    def _apply(self, action: Action) -> bool:
+        self._revealed = False
+        self._legal = None
+        kind = action.kind
+        if kind == "bid":
+            self._secret_pick(action.cards[0])
+            if not self.queue:
+                self._reveal_bids()
+        elif kind == "tiebreak":
+            self._secret_pick(action.cards[0])
+            if not self.queue:
+                self._reveal_tiebreak()
+        elif kind == "play":
+            self._play(action.cards[0])
+        elif kind == "end":
+            self._end_turn()
+        elif kind in ("jack", "queen", "king"):
+            parts = action.id.split(":")
+            self._face_card(kind, parts[1], int(parts[2]), parts[3] if len(parts) > 3 else "")
+        elif kind in ("reveal", "discard"):
+            self._answer(action.cards[0])
+        elif kind == "pass":
+            self._pass(action.cards[0] if action.cards else None)
+        else:  # pragma: no cover - find_action only hands us legal actions
+            raise AssertionError(action.id)
+        self._marks.append(self._revealed)
+        return self._revealed
+
+    def _secret_pick(self, c: str) -> None:
+        p = self.queue.pop(0)
+        self.face_down[p].remove(c)
+        self.pending[p] = c
+
+    def _reveal_bids(self) -> None:
+        for p, c in self.pending.items():
+            self.bids[p] = c
+            self.face_up[p].append(c)
+        self.pending = {}
+        self._revealed = True
+        bidders = [p for p in self._from_left() if self.bids[p] is not None]
+        low = min(VALUE[str(self.bids[p])] for p in bidders)
+        self._settle_tie([p for p in bidders if VALUE[str(self.bids[p])] == low])
+
+    def _reveal_tiebreak(self) -> None:
+        moved = [(p, self.pending[p]) for p in self.tied]
+        for p, c in moved:
+            self.face_up[p].append(c)
+        self.tiebreaks.append([[p, c] for p, c in moved])
+        self.pending = {}
+        self._revealed = True
+        low = min(VALUE[c] for _, c in moved)
+        self._settle_tie([p for p, c in moved if VALUE[c] == low])
+
+    def _settle_tie(self, tied: list[int]) -> None:
+        """``tied`` is in order from the dealer's left, which settles ties nobody can break."""
+        if len(tied) > 1:
+            able = [p for p in tied if any(c in NUMBER_CARDS for c in self.face_down[p])]
+            for p in tied:
+                if p not in able:
+                    self.excluded[p] |= NUMBER_CARDS
+            if len(able) > 1:
+                self.tied = able
+                self.queue = list(able)
+                self.phase = "tiebreak"
+                return
+            tied = able or tied
+        self.tied = []
+        self.phase = "play"
+        self.first_player = tied[0]
+        self._begin_turn(tied[0])
+
+    def _begin_turn(self, start: int) -> None:
+        n = self.players
+        for i in range(n):
+            p = (start + i) % n
+            if self.face_up[p] or self.face_down[p]:
+                self.turn = p
+                self.played_this_turn = []
+                return
+        raise AssertionError("a live round always has a card in some hand")
+
+    def _end_turn(self) -> None:
+        assert self.turn is not None
+        self._begin_turn((self.turn + 1) % self.players)
+
+    def _check_empty(self, p: int) -> None:
+        if self.first_empty is None and not self.face_up[p] and not self.face_down[p]:
+            self.first_empty = p
+
+    def _play(self, c: str) -> None:
+        p = self.turn
+        assert p is not None
+        from_up = c in self.face_up[p]
+        (self.face_up if from_up else self.face_down)[p].remove(c)
+        suit = c[-1]
+        self.stacks[suit] = VALUE[c]
+        if VALUE[c] == 10:
+            self.closed.append(suit)
+        self._check_empty(p)
+        if not from_up:
+            self._revealed = True
+        if len(self.closed) == 4:
+            self._end_round()
+            return
+        if from_up:
+            self.played_this_turn.append(c)
+            if any(self._playable(x) for x in self.face_up[p]):
+                return  # the player may go on or end the turn
+        self._end_turn()
+
+    def _face_card(self, kind: str, c: str, target: int, named: str) -> None:
+        p = self.turn
+        assert p is not None
+        self.face_down[p].remove(c)
+        self.discard.append(c)
+        self._check_empty(p)
+        self._revealed = True
+        effect: dict[str, Any] = {"kind": kind, "by": p, "card": c, "target": target,
+                                  "named": named or None, "result": "none", "moved": None}
+        self.last_effect = effect
+        if kind == "jack":
+            down = self.face_down[target]
+            if down:
+                pick = down.pop(self.rng.randrange(len(down)))
+                if pick in NUMBER_CARDS:
+                    self.face_up[target].append(pick)
+                    effect["result"] = "face_up"
+                else:
+                    self.discard.append(pick)
+                    effect["result"] = "discarded"
+                effect["moved"] = pick
+                self._check_empty(target)
+            self._end_turn()
+            return
+        if self._answers(target, kind, named):
+            self.attack = {"kind": kind, "by": p, "card": c, "target": target, "named": named}
+            self.phase = "answer"
+            return
+        # Nothing matched: everyone now knows the target holds no such card face-down.
+        self.excluded[target] |= BY_SUIT[named] if kind == "queen" else BY_RANK[named]
+        self._end_turn()
+
+    def _answer(self, c: str) -> None:
+        assert self.attack is not None and self.last_effect is not None
+        t = int(self.attack["target"])
+        self.face_down[t].remove(c)
+        if c in NUMBER_CARDS:
+            self.face_up[t].append(c)
+            result = "face_up"
+        else:
+            self.discard.append(c)
+            result = "discarded"
+        self.last_effect = {**self.last_effect, "result": result, "moved": c}
+        self._check_empty(t)
+        self._revealed = True
+        self.turn = int(self.attack["by"])
+        self.attack = None
+        self.phase = "play"
+        self._end_turn()
+
+    def _pass(self, c: str | None) -> None:
+        p = self.turn
+        assert p is not None
+        effect: dict[str, Any] = {"kind": "pass", "by": p, "card": None, "target": None,
+                                  "named": None, "result": "none", "moved": c}
+        if c is not None:
+            self.face_down[p].remove(c)
+            self._revealed = True
+            if c in NUMBER_CARDS:
+                self.face_up[p].append(c)
+                effect["result"] = "face_up"
+            else:  # a face card is paid only by a hand without number cards
+                self.discard.append(c)
+                self.excluded[p] |= NUMBER_CARDS
+                effect["result"] = "discarded"
+            self._check_empty(p)
+        self.last_effect = effect
+        self._end_turn()
+
+    def _end_round(self) -> None:
+        n = self.players
+        closing = self.closed[-1]
+        correct = [p for p in range(n) if self.bids[p] is not None and str(self.bids[p])[-1] == closing]
+        each = bid_points(len(correct))
+        points = [0] * n
+        for p in correct:
+            points[p] += each
+        if self.first_empty is not None:
+            points[self.first_empty] += 1
+        self.scores = [a + b for a, b in zip(self.scores, points)]
+        self.rounds.append({"round": self.round_no, "dealer": self.dealer, "closing_suit": closing,
+                            "bids": list(self.bids), "correct": correct, "bid_points": each,
+                            "first_empty": self.first_empty, "points": points,
+                            "scores": list(self.scores)})
+        self._revealed = True
+        top = max(self.scores)
+        leaders = [p for p in range(n) if self.scores[p] == top]
+        if top >= self.target and len(leaders) == 1:
+            self.winners = leaders
+            self.phase = "over"
+            self.turn = None
+            return
+        self.dealer = (self.dealer + 1) % n
+        self._deal()
+
+    # ----- what players see -------------------------------------------------------------
+    def view(self, player: int | None) -> dict[str, Any]:
+        n = self.players
+        me = player if player is not None and 0 <= player < n else None
+        revealed = self.phase != "bid"
+        my_bid = None
+        if me is not None:
+            my_bid = self.bids[me] or (self.pending.get(me) if self.phase == "bid" else None)
+        return {
+            "game": "roundup", "players": n, "viewer": me, "phase": self.phase,
+            "current_player": self.current_player, "turn": self.turn, "round": self.round_no,
+            "dealer": self.dealer, "first_player": self.first_player,
+            "target_score": self.target, "scores": list(self.scores),
+            "stacks": dict(self.stacks),
+            "needed": {s: NEXT_CARD.get((s, self.stacks[s])) for s in SUITS},
+            "closed": list(self.closed), "discard": list(self.discard),
+            "face_up": [list(h) for h in self.face_up],
+            "face_down_counts": [len(h) for h in self.face_down],
+            "hand_counts": [len(self.face_down[p]) + len(self.face_up[p]) for p in range(n)],
+            "face_down": list(self.face_down[me]) if me is not None else None,
+            "bids": list(self.bids) if revealed else [None] * n,
+            "bid_placed": [self.bids[p] is not None or (self.phase == "bid" and p in self.pending)
+                           for p in range(n)],
+            "cannot_bid": list(self.cannot_bid),
+            "my_bid": my_bid,
+            "my_suit": my_bid[-1] if my_bid else None,
+            "tiebreak": {"tied": list(self.tied),
+                         "placed": [p in self.pending for p in self.tied] if self.phase == "tiebreak" else [],
+                         "mine": self.pending.get(me) if me is not None and self.phase == "tiebreak" else None,
+                         "history": [[list(x) for x in tb] for tb in self.tiebreaks]},
+            "played_this_turn": list(self.played_this_turn),
+            "attack": dict(self.attack) if self.attack else None,
+            "last_effect": dict(self.last_effect) if self.last_effect else None,
+            "first_empty": self.first_empty,
+            "known_missing": [_sort(list(x)) for x in self.excluded],
+            "last_round": dict(self.rounds[-1]) if self.rounds else None,
+            "rounds": [dict(r) for r in self.rounds],
+            "winners": list(self.winners),
+        }
+
+    def result(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": list(self.winners),
+                "rounds": [dict(r) for r in self.rounds]}
+
+    def zones(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {f"stack:{s}": [NEXT_CARD[(s, v)] for v in range(self.stacks[s])]
+                                     for s in SUITS}
+        out["discard"] = list(self.discard)
+        for p in range(self.players):
+            out[f"face_up:{p}"] = list(self.face_up[p])
+            out[f"face_down:{p}"] = list(self.face_down[p])
+            out[f"secret:{p}"] = [self.pending[p]] if p in self.pending else []
+        return out
+
+    def deck(self) -> list[str]:
+        return list(DECK)
+
+    def clone(self) -> "RoundupState":
+        new = object.__new__(RoundupState)
+        new.__dict__.update(self.__dict__)
+        new.options = dict(self.options)
+        new.rng = random.Random.__new__(random.Random)  # skip seeding from the OS: just copy
+        new.rng.setstate(self.rng.getstate())
+        new.history = list(self.history)
+        new._marks = list(self._marks)
+        new.scores = list(self.scores)
+        new.rounds = list(self.rounds)  # summaries are never mutated once written
+        new.winners = list(self.winners)
+        new.face_down = [list(h) for h in self.face_down]
+        new.face_up = [list(h) for h in self.face_up]
+        new.stacks = dict(self.stacks)
+        new.closed = list(self.closed)
+        new.discard = list(self.discard)
+        new.bids = list(self.bids)
+        new.pending = dict(self.pending)
+        new.excluded = [set(x) for x in self.excluded]
+        new.played_this_turn = list(self.played_this_turn)
+        new.tied = list(self.tied)
+        new.tiebreaks = list(self.tiebreaks)
+        new.cannot_bid = list(self.cannot_bid)
+        new.queue = list(self.queue)
+        return new
+
+    def determinize(self, player: int, rng: random.Random) -> "RoundupState":
+        world = self._reseeded_copy(rng)
+        assert isinstance(world, RoundupState)
+        slots: list[tuple[int, bool]] = []  # (seat, is a secret bid/tie-break card)
+        unseen: list[str] = []
+        for o in range(self.players):
+            if o == player:
+                continue
+            unseen.extend(self.face_down[o])
+            slots.extend((o, False) for _ in self.face_down[o])
+            if o in self.pending:
+                unseen.append(self.pending[o])
+                slots.append((o, True))
+        cards = _sort(unseen)
+        rng.shuffle(cards)
+        assigned = consistent_deal(slots, cards, self.excluded, NUMBER_CARDS)
+        hands: dict[int, list[str]] = {o: [] for o in range(self.players) if o != player}
+        for (o, secret), c in zip(slots, assigned):
+            if secret:
+                world.pending[o] = c
+            else:
+                hands[o].append(c)
+        world._legal = None
+        for o, h in hands.items():
+            # Left in the sampled order, not sorted: the order of a hand nobody may see is
+            # itself unknown (the Jack's pick indexes into it). With 2 players this order is
+            # all there is to re-sample once the bids are revealed, since every card's place
+            # can be deduced; the shared suite insists that determinize changes something.
+            world.face_down[o] = h
+        return world
+
+    # ----- words for people -------------------------------------------------------------
+    def public_label(self, action: Action, viewer: int | None) -> str:
+        if action.kind in ("bid", "tiebreak") and viewer != action.player:
+            return "Place a secret bid" if action.kind == "bid" else "Turn up a card for the tie-break"
+        return action.label
+
+    def reveals_hidden(self, action: Action) -> bool:
+        """Conservative: any action that put a hidden card (or its absence) on show.
+
+        Face cards, their answers, paid passes and face-down plays always do. A bid or
+        tie-break card does only when it is the last one (all are turned up), and a face-up
+        play only when it closes the round and a new deal follows: ``_apply`` reports those
+        as they happen, and for actions already in the history they are looked up here.
+        """
+        kind = action.kind
+        if kind == "end" or action.id == "pass":
+            return False
+        if kind == "play" and action.label.endswith("face-down"):
+            return True
+        if kind in ("bid", "tiebreak", "play"):
+            for i in range(len(self.history) - 1, -1, -1):
+                if self.history[i] is action:  # these actions are never shared objects
+                    return self._marks[i]
+            return False
+        return True
+
+    def why_illegal(self, action_id: str) -> str | None:
+        return explain(self, action_id)
+
+
+SPEC = GameSpec(
+    id="roundup",
+    title="Roundup",
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    factory=lambda players, seed, options: RoundupState(players, seed, options),
+    options={"target_score": Option(
+        "target_score", 10, (10, 5, 15), "Points to win",
+        "The match ends after the round in which one player alone has at least this many points.")},
+    greedy=greedy,
+    summary="Build the four suits from Ace to 10 and bet on which one closes last.",
+    clarifications=(
+        "Bids are placed one player at a time from the dealer's left, but nobody sees another "
+        "bid until every bid is in. A player without a number card makes no bid and cannot "
+        "win the bid points that round.",
+        "Ties for first player: each tied player secretly picks a number card from their "
+        "face-down hand to turn face-up, and the lowest of these new cards starts; repeat "
+        "while still tied. (The lowest card of the whole face-up hand could never split two "
+        "Aces.)",
+        "A tied player with no number card face-down drops out of the tie. If only one tied "
+        "player has one, that player starts without turning a card; if none has, the tied "
+        "player nearest the dealer's left starts.",
+        "The first dealer is drawn at random; cards go out one at a time from the dealer's "
+        "left, so the first players may hold one card more. The deal moves one seat to the "
+        "left each round.",
+        "Playing face-up cards: after each card you may play another playable face-up card or "
+        "end your turn; the turn ends by itself when none is playable.",
+        "Face cards may target any other player, even one with an empty face-down hand (then "
+        "nothing happens). When a Queen or King finds matching cards, the target picks which "
+        "one to turn up (or, for a Queen, which face card of that suit to discard).",
+        "Face cards never sit in the face-up hand: one picked by a Jack, given up to a Queen "
+        "or paid as a pass penalty goes to the discard pile.",
+        "The point for the first empty hand also goes to a player whose hands empty with the "
+        "very card that closes the last stack, or by discarding their last face card.",
+        "A match that reaches the target with two or more players sharing the top score "
+        "goes on for another round until one player leads alone.",
+    ),
+)

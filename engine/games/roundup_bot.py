@@ -1,0 +1,196 @@
+"""The greedy Roundup player: a heuristic that sees only its seat's view and legal actions.
+
+Its plan, after the strategy notes of the game: bid on a suit whose low cards it holds
+face-down (they block that stack), keep those cards hidden, push every other suit towards
+closing, turn its face cards on rivals to drag out the cards other suits are waiting for
+(or the cards a rival is hoarding), and pay pass penalties with cards it does not need.
+
+>>> from engine.core import Action
+>>> view = {"phase": "bid", "current_player": 0, "face_down": ["AH", "2H", "9H", "5S"]}
+>>> legal = [Action(f"bid:{c}", 0, c, (c,)) for c in ("AH", "2H", "9H", "5S")]
+>>> greedy(view, legal, None).id   # hearts: it holds the Ace and the 2, bids with its 9
+'bid:9H'
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import Action
+
+NUMBER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+RANK_VALUE = {r: i + 1 for i, r in enumerate(NUMBER_RANKS)}
+
+
+def _value(c: str) -> int:
+    """1..10 for number cards, 0 for face cards."""
+    return RANK_VALUE.get(c[:-1], 0)
+
+
+def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random | None) -> Action:
+    phase = view["phase"]
+    if len(legal) == 1:
+        return legal[0]
+    if phase == "bid":
+        return _bid(view, legal)
+    if phase == "tiebreak":
+        return _tiebreak(view, legal)
+    if phase == "answer":
+        return _answer(view, legal)
+    return _play(view, legal)
+
+
+def _bid(view: dict[str, Any], legal: list[Action]) -> Action:
+    hand = view["face_down"]
+    best: tuple[float, str] | None = None
+    for action in legal:
+        c = action.cards[0]
+        suit = c[-1]
+        same = [x for x in hand if x[-1] == suit and x != c]
+        numbers = [_value(x) for x in same if _value(x)]
+        if any(_value(x) > _value(c) for x in same):
+            continue  # bid with the highest card of the suit: the low ones stay hidden
+        # Low cards held back block the stack; face cards of the suit parry a Queen.
+        score = sum(11 - v for v in numbers) + (8 if 1 in numbers else 0)
+        score += 1.5 * sum(1 for x in same if not _value(x)) + 0.1 * _value(c)
+        if best is None or score > best[0]:
+            best = (score, action.id)
+    assert best is not None
+    return next(a for a in legal if a.id == best[1])
+
+
+def _tiebreak(view: dict[str, Any], legal: list[Action]) -> Action:
+    mine = view.get("my_suit")
+    # A low card of another suit wins the tie and helps that suit close; our suit stays hidden.
+    return min(legal, key=lambda a: (a.cards[0][-1] == mine, _value(a.cards[0])
+                                     if a.cards[0][-1] != mine else -_value(a.cards[0])))
+
+
+def _answer(view: dict[str, Any], legal: list[Action]) -> Action:
+    mine = view.get("my_suit")
+
+    def cost(a: Action) -> tuple[int, int]:
+        c = a.cards[0]
+        if c[-1] == mine:
+            # Parry with a face card of our suit, else give up our highest (least blocking) card.
+            return (1, 0 if a.kind == "discard" else 11 - _value(c))
+        return (0, _value(c) if a.kind == "reveal" else 20)
+
+    return min(legal, key=cost)
+
+
+def _chain(c: str, cards: list[str]) -> int:
+    """How many of ``cards`` follow ``c`` in sequence (they become playable after it)."""
+    have = set(cards)
+    n, v, suit = 0, _value(c), c[-1]
+    while v + n + 1 <= 10 and f"{NUMBER_RANKS[v + n]}{suit}" in have:
+        n += 1
+    return n
+
+
+def _play(view: dict[str, Any], legal: list[Action]) -> Action:
+    me = view["current_player"]
+    mine = view.get("my_suit")
+    up = view["face_up"][me]
+    down = view["face_down"]
+    plays = [a for a in legal if a.kind == "play"]
+    face_up_plays = [a for a in plays if a.cards[0] in up]
+    if face_up_plays or any(a.id == "end" for a in legal):
+        others = [a for a in face_up_plays if a.cards[0][-1] != mine]
+        if others:
+            return max(others, key=lambda a: _chain(a.cards[0], up))
+        end = next((a for a in legal if a.id == "end"), None)
+        return end if end is not None else face_up_plays[0]
+    down_plays = [a for a in plays if a.cards[0][-1] != mine]
+    if down_plays:
+        return max(down_plays, key=lambda a: _chain(a.cards[0], up + down))
+    attack = _best_attack(view, legal)
+    if attack is not None:
+        return attack
+    return _best_pass(view, legal)
+
+
+def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
+    me = view["current_player"]
+    mine = view.get("my_suit")
+    bids = view["bids"]
+    counts = view["face_down_counts"]
+    missing = [set(m) for m in view["known_missing"]]
+    needed = {s: c for s, c in view["needed"].items() if c is not None and s != mine}
+    visible = {c for hand in view["face_up"] for c in hand}
+    hidden_needs = {s: c for s, c in needed.items() if c not in visible and c not in view["face_down"]}
+    unknown_total = max(1, sum(counts[t] for t in range(view["players"]) if t != me))
+    holds_our_suit_cards = any(c[-1] == mine and _value(c) for c in view["face_down"])
+
+    def rival_suit(t: int) -> str | None:
+        return bids[t][-1] if bids[t] else None
+
+    def weight(t: int, c: str) -> float:
+        """Rough chance that seat ``t`` holds card ``c`` face-down."""
+        if c in missing[t] or counts[t] == 0:
+            return 0.0
+        return counts[t] / unknown_total
+
+    best: tuple[float, Action] | None = None
+    for a in legal:
+        if a.kind not in ("jack", "queen", "king"):
+            continue
+        parts = a.id.split(":")
+        t = int(parts[2])
+        if counts[t] == 0:
+            continue
+        ally = mine is not None and rival_suit(t) == mine
+        score = 0.0
+        if a.kind == "queen":
+            s = parts[3]
+            if s == mine:
+                continue
+            score = 3 * sum(weight(t, c) for c in hidden_needs.values() if c[-1] == s)
+            if rival_suit(t) == s:
+                score += 1.0  # a rival hoarding that suit must give one up
+        elif a.kind == "king":
+            r = parts[3]
+            score = sum(weight(t, c) for c in hidden_needs.values() if c[:-1] == r) * 2
+            if rival_suit(t) and rival_suit(t) != mine and f"{r}{rival_suit(t)}" == needed.get(
+                    str(rival_suit(t))):
+                score += 0.5
+        else:
+            score = 0.3 + 0.05 * counts[t] + (0.3 if rival_suit(t) and not ally else 0.0)
+        if ally:
+            score -= 1.0  # do not shake loose the cards of a player backing our suit
+        # Face cards of our own suit parry a Queen on it: spend them last.
+        if a.cards[0][-1] == mine and holds_our_suit_cards:
+            score -= 0.4
+        if best is None or score > best[0]:
+            best = (score, a)
+    if best is None or best[0] <= 0:
+        return None
+    return best[1]
+
+
+def _best_pass(view: dict[str, Any], legal: list[Action]) -> Action:
+    mine = view.get("my_suit")
+    stacks = view["stacks"]
+    passes = [a for a in legal if a.kind == "pass"]
+    if not passes:
+        return legal[0]
+
+    def cost(a: Action) -> tuple[int, int]:
+        if not a.cards:
+            return (0, 0)
+        c = a.cards[0]
+        v = _value(c)
+        if not v:  # discarding a face card: keep our suit's ones for defence
+            return (1 if c[-1] == mine else 0, 0)
+        if c[-1] == mine:
+            return (1, 10 - v)  # only the highest of our suit, it blocks least
+        return (0, v - stacks[c[-1]])  # soon-playable cards push other suits along
+
+    best_pass = min(passes, key=cost)
+    if cost(best_pass)[0] == 1:
+        # Only our own suit left to turn up: a face card spent on someone is cheaper.
+        attacks = [a for a in legal if a.kind in ("jack", "queen", "king")
+                   and not (a.kind == "queen" and a.id.endswith(f":{mine}"))]
+        if attacks:
+            return attacks[0]
+    return best_pass

@@ -1,0 +1,173 @@
+"""Helpers of the Roundup engine that only read a state: why an action is refused, in
+words a player understands (``why_illegal``), and a deal of the hidden cards consistent
+with what the table knows (``determinize``).
+
+Kept apart from :mod:`engine.games.roundup` so that module stays about the rules.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, card_name, is_card
+
+if TYPE_CHECKING:
+    from engine.games.roundup import RoundupState
+
+KNOWN_KINDS = {"bid", "tiebreak", "play", "end", "jack", "queen", "king", "reveal", "discard", "pass"}
+FACE_NAMES = {"jack": "J", "queen": "Q", "king": "K"}
+
+
+def explain(state: "RoundupState", action_id: str) -> str | None:
+    """The reason ``action_id`` is not legal now, or None for ids of no known kind."""
+    from engine.games.roundup import NUMBER_CARDS, NUMBER_RANKS, NEXT_CARD, _seat
+
+    kind, _, rest = action_id.partition(":")
+    if kind not in KNOWN_KINDS:
+        return None
+    parts = rest.split(":") if rest else []
+    card = parts[0] if parts else ""
+    phase = state.phase
+    p = state.current_player
+    if p is None:
+        return "the match is over"
+    if phase == "bid" and kind != "bid":
+        return "everyone bids first: choose a number card from your hand to bid with"
+    if phase == "tiebreak" and kind != "tiebreak":
+        return "the tie for first player comes first: turn up a number card from your face-down hand"
+    if phase == "answer" and kind not in ("reveal", "discard"):
+        assert state.attack is not None
+        return f"{_seat(p)} must first answer the {state.attack['kind'].capitalize()}"
+    if kind == "bid" and phase != "bid":
+        return "the bids for this round are already in"
+    if kind == "tiebreak" and phase != "tiebreak":
+        return "there is no tie for first player to break now"
+    if kind in ("reveal", "discard") and phase != "answer":
+        return "there is no Queen or King to answer now"
+
+    needs_card = kind not in ("end", "pass") or bool(parts)
+    if needs_card and (not is_card(card) or "#" in card):
+        return f"{card!r} is not a card"
+    down = state.face_down[p]
+    up = state.face_up[p]
+
+    if kind in ("bid", "tiebreak"):
+        if card not in NUMBER_CARDS:
+            return "only a number card (Ace to 10) can be used here"
+        if card not in down:
+            return f"{card_name(card)} is not in your face-down hand"
+        return None
+
+    if kind in ("reveal", "discard"):
+        attack = state.attack
+        assert attack is not None
+        named = attack["named"]
+        if card not in down:
+            return f"{card_name(card)} is not in your face-down hand"
+        if attack["kind"] == "queen":
+            if card[-1] != named:
+                return f"the Queen named {SUIT_NAMES[named]}: answer with a {SUIT_NAMES[named]} card"
+        elif card[:-1] != named:
+            return f"the King named {named}: answer with a card of that number"
+        if kind == "reveal" and card not in NUMBER_CARDS:
+            return "a face card is discarded, not turned up"
+        if kind == "discard" and card in NUMBER_CARDS:
+            return "a number card is turned up, not discarded"
+        return None
+
+    playable_up = [c for c in up if state._playable(c)]
+    if kind == "end":
+        if not state.played_this_turn:
+            return "you can only end your turn after playing a face-up card"
+        return None
+    if kind == "play":
+        if card not in up and card not in down:
+            return f"{card_name(card)} is not in your hand"
+        if card not in NUMBER_CARDS:
+            return "face cards never go on the stacks"
+        suit = card[-1]
+        top = state.stacks[suit]
+        if top == 10:
+            return f"the {SUIT_SYMBOLS[suit]} stack is already closed"
+        if not state._playable(card):
+            return f"the {SUIT_SYMBOLS[suit]} stack needs {card_name(NEXT_CARD[(suit, top)])} next"
+        if card in down:
+            if state.played_this_turn:
+                return "you cannot play from your face-down hand after playing face-up cards this turn"
+            if playable_up:
+                return "you must play a face-up card when you can"
+        return None
+
+    if state.played_this_turn:
+        return "you have played face-up cards this turn: play another one or end your turn"
+    if playable_up:
+        return "you must play a face-up card when you can"
+
+    if kind == "pass":
+        numbers = [c for c in down if c in NUMBER_CARDS]
+        if not parts:
+            if numbers:
+                return "passing costs a card: choose a number card from your face-down hand to turn up"
+            return "passing costs a card: choose a face card from your face-down hand to discard"
+        if card not in down:
+            return "the pass penalty is paid from your face-down hand"
+        if card not in NUMBER_CARDS and numbers:
+            return "while you hold a number card face-down, passing turns one up"
+        return None
+
+    # jack / queen / king
+    letter = FACE_NAMES[kind]
+    if card[:-1] != letter:
+        return f"{card_name(card)} is not a {kind.capitalize()}"
+    if card not in down:
+        return f"{card_name(card)} is not in your hand"
+    try:
+        target = int(parts[1]) if len(parts) > 1 else -1
+    except ValueError:
+        target = -1
+    if not 0 <= target < state.players or target == p:
+        return "choose another player as the target"
+    expected = 2 if kind == "jack" else 3
+    if len(parts) != expected:
+        return ("a Jack names only its target" if kind == "jack"
+                else f"a {kind.capitalize()} names its target and a {'suit' if kind == 'queen' else 'number'}")
+    if kind == "queen" and parts[2] not in SUIT_NAMES:
+        return "a Queen names a suit: S, H, D or C"
+    if kind == "king" and parts[2] not in NUMBER_RANKS:
+        return f"a King names a number: {', '.join(RANKS[:10])}"
+    return None
+
+
+def consistent_deal(slots: list[tuple[int, bool]], cards: list[str], excluded: list[set[str]],
+                    number_cards: frozenset[str]) -> list[str]:
+    """Give each slot ``(seat, is a secret bid)`` a card it may hold (a perfect matching; ``cards`` is pre-shuffled).
+
+    Public knowledge (a Queen that found nothing, a pass paid with a face card, a secret
+    bid being a number card) rules some cards out for some seats, so a plain deal could
+    contradict what the viewer knows; augmenting paths always find a consistent deal.
+    """
+    def ok(s: int, ci: int) -> bool:
+        seat, secret = slots[s]
+        c = cards[ci]
+        return c not in excluded[seat] and (not secret or c in number_cards)
+
+    owner = [-1] * len(cards)
+
+    def augment(s: int, seen: list[bool]) -> bool:
+        for ci in range(len(cards)):
+            if not seen[ci] and ok(s, ci):
+                seen[ci] = True
+                if owner[ci] == -1 or augment(owner[ci], seen):
+                    owner[ci] = s
+                    return True
+        return False
+
+    for s in range(len(slots)):
+        free = next((ci for ci in range(len(cards)) if owner[ci] == -1 and ok(s, ci)), None)
+        if free is not None:
+            owner[free] = s
+        elif not augment(s, [False] * len(cards)):
+            raise AssertionError("hidden cards admit no deal consistent with the public record")
+    out = [""] * len(slots)
+    for ci, s in enumerate(owner):
+        out[s] = cards[ci]
+    return out

@@ -1,0 +1,514 @@
+"""Roundup: every rule and ruling as a scenario, the options, and the greedy opponent."""
+from __future__ import annotations
+
+import doctest
+import json
+import random
+from collections import Counter
+
+import pytest
+
+import engine
+from engine.bots import GreedyBot, RandomBot
+from engine.cards import SUITS
+from engine.core import IllegalAction
+from engine.games import roundup, roundup_bot
+from engine.games.roundup import NUMBER_CARDS, RoundupState, bid_points
+
+# ----- helpers ------------------------------------------------------------------------------
+
+
+def scenario(players: int = 4, *, down: list[list[str]], up: list[list[str]] | None = None,
+             stacks: dict[str, int] | None = None, bids: list[str | None] | None = None,
+             turn: int = 0, target: int = 10, scores: list[int] | None = None) -> RoundupState:
+    """A play-phase position built by hand (cards not named anywhere are simply absent)."""
+    st = RoundupState(players, 0, {"target_score": target})
+    st.face_down = [roundup._sort(h) for h in down]
+    st.face_up = [list(h) for h in (up or [[] for _ in range(players)])]
+    st.stacks = {s: 0 for s in SUITS} | (stacks or {})
+    st.closed = [s for s in SUITS if st.stacks[s] == 10]
+    st.bids = list(bids or [None] * players)
+    st.cannot_bid = [False] * players
+    st.pending, st.queue, st.tied = {}, [], []
+    st.excluded = [set() for _ in range(players)]
+    st.discard, st.played_this_turn = [], []
+    st.phase, st.turn, st.first_player, st.first_empty = "play", turn, turn, None
+    st.attack = st.last_effect = None
+    st._legal = None
+    if scores is not None:
+        st.scores = list(scores)
+    return st
+
+
+def ids(st: RoundupState) -> list[str]:
+    return [a.id for a in st.legal_actions()]
+
+
+def refused(st: RoundupState, action_id: str) -> str:
+    before = json.dumps([st.view(p) for p in range(st.players)], sort_keys=True)
+    with pytest.raises(IllegalAction) as info:
+        st.apply(action_id)
+    assert json.dumps([st.view(p) for p in range(st.players)], sort_keys=True) == before
+    return info.value.message
+
+
+def bid_state(players: int, seed: int = 0) -> RoundupState:
+    st = engine.new_game("roundup", players=players, seed=seed)
+    assert isinstance(st, RoundupState)
+    return st
+
+
+def finish_bids(st: RoundupState) -> None:
+    while st.phase == "bid":
+        st.apply(st.legal_actions()[0])
+
+
+# ----- pure helpers, spec, deal ---------------------------------------------------------------
+
+
+def test_bid_points_for_each_number_of_correct_guessers():
+    assert [bid_points(k) for k in (1, 2, 3, 4, 5, 6)] == [3, 2, 1, 0, 0, 0]
+
+
+def test_module_docstrings_run():
+    for module in (roundup, roundup_bot):
+        assert doctest.testmod(module).failed == 0
+
+
+def test_spec_registered_with_house_clarifications():
+    spec = engine.GAMES["roundup"]
+    assert (spec.min_players, spec.max_players, spec.default_players) == (2, 6, 4)
+    text = " ".join(spec.clarifications)
+    # Both "(engine rule)" rulings of RULINGS.md section 1 are shown as house clarifications.
+    assert "lowest of these new cards" in text and "Aces" in text
+    assert "another round" in text
+    assert spec.options["target_score"].default == 10
+
+
+@pytest.mark.parametrize("players,sizes", [(2, [26, 26]), (3, [18, 17, 17]), (4, [13] * 4),
+                                           (5, [11, 11, 10, 10, 10]), (6, [9, 9, 9, 9, 8, 8])])
+def test_whole_deck_is_dealt_from_the_dealers_left(players, sizes):
+    st = bid_state(players, seed=11)
+    from_left = [(st.dealer + 1 + i) % players for i in range(players)]
+    assert [len(st.face_down[p]) for p in from_left] == sizes
+    assert Counter(c for h in st.face_down for c in h) == Counter(st.deck())
+    assert st.current_player == next(p for p in from_left if not st.cannot_bid[p])
+
+
+# ----- bids ------------------------------------------------------------------------------------
+
+
+def test_bids_are_secret_until_everyone_has_bid():
+    st = bid_state(4, seed=3)
+    first = st.current_player
+    bid = next(a for a in st.legal_actions())
+    assert all(a.cards[0] in NUMBER_CARDS for a in st.legal_actions())
+    st.apply(bid)
+    assert not st.reveals_hidden(st.history[-1])  # nothing is shown until the last bid
+    card = bid.cards[0]
+    assert st.view(first)["my_bid"] == card and st.view(first)["my_suit"] == card[-1]
+    for viewer in [p for p in range(4) if p != first] + [None]:
+        v = st.view(viewer)
+        assert card not in json.dumps(v)
+        assert v["bid_placed"][first] and v["bids"] == [None] * 4
+    assert st.public_label(st.history[-1], (first + 1) % 4) == "Place a secret bid"
+    finish_bids(st)
+    v = st.view(None)
+    assert v["bids"][first] == card and card in v["face_up"][first]
+    assert all(b is not None for b in v["bids"])
+    assert st.reveals_hidden(st.history[-1])
+
+
+def test_unknown_ids_get_the_generic_refusal():
+    st = bid_state(3)
+    assert st.why_illegal("fly:away") is None
+    assert "not a legal action" in refused(st, "fly:away")
+    assert "is not a card" in refused(st, "bid:ZZ")
+
+
+def test_bidding_needs_a_number_card():
+    st = bid_state(4, seed=3)
+    face = next(c for c in st.face_down[st.current_player] if c not in NUMBER_CARDS)
+    assert "number card" in refused(st, f"bid:{face}")
+    other = next(c for c in NUMBER_CARDS if c not in st.face_down[st.current_player])
+    assert "not in your face-down hand" in refused(st, f"bid:{other}")
+    assert "bids first" in refused(st, "pass")
+
+
+def test_player_without_number_cards_cannot_bid_nor_win_bid_points():
+    faces = [c for c in roundup.DECK if c not in NUMBER_CARDS]
+    numbers = [c for c in roundup.DECK if c in NUMBER_CARDS]
+    st = scenario(6, down=[faces[:9]] + [numbers[8 * i:8 * i + 8] for i in range(5)])
+    st.phase, st.dealer = "bid", 5
+    # The same bookkeeping a real deal does (RoundupState._deal) for this hand-made deal.
+    st.queue = [p for p in st._from_left() if any(c in NUMBER_CARDS for c in st.face_down[p])]
+    st.cannot_bid = [p not in st.queue for p in range(6)]
+    assert st.queue == [1, 2, 3, 4, 5]
+    st2 = bid_state(6, seed=1)
+    st2.face_down = [list(h) for h in st.face_down]
+    st2.dealer = 5
+    st2.queue = list(st.queue)
+    st2.cannot_bid = list(st.cannot_bid)
+    finish_bids(st2)
+    assert st2.bids[0] is None and st2.phase in ("play", "tiebreak")
+    # Scoring only counts real bids.
+    st3 = scenario(4, down=[[], [], [], []], up=[["10C"], [], [], []],
+                   stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=[None, "2C", "3S", "4H"])
+    st3.apply("play:10C")
+    assert st3.rounds[-1]["correct"] == [1] and st3.rounds[-1]["points"] == [1, 3, 0, 0]
+
+
+# ----- first player ------------------------------------------------------------------------------
+
+
+def test_lowest_bid_goes_first_suits_do_not_matter():
+    st = scenario(3, down=[["9S"], ["9H"], ["9D"]], bids=[None] * 3)
+    st.phase, st.dealer = "bid", 2
+    st.pending = {0: "5S", 1: "3H", 2: "7D"}
+    st.queue = []
+    st._reveal_bids()
+    assert st.phase == "play" and st.current_player == 1 and st.first_player == 1
+
+
+def test_two_tied_aces_break_the_tie_with_newly_turned_cards():
+    st = scenario(3, down=[["4S", "9S"], ["2H", "8H"], ["5D"]], bids=[None] * 3)
+    st.phase, st.dealer = "bid", 2
+    st.pending = {0: "AS", 1: "AH", 2: "7D"}
+    st._reveal_bids()
+    assert st.phase == "tiebreak" and st.tied == [0, 1] and st.current_player == 0
+    assert ids(st) == ["tiebreak:4S", "tiebreak:9S"]
+    assert "tie for first player" in refused(st, "play:AS")
+    st.apply("tiebreak:4S")
+    # Seat 1 answers without seeing seat 0's card.
+    assert "4S" not in json.dumps(st.view(1)) and st.view(1)["tiebreak"]["placed"] == [True, False]
+    assert st.view(0)["tiebreak"]["mine"] == "4S"
+    st.apply("tiebreak:8H")
+    assert st.phase == "play" and st.current_player == 0
+    assert st.face_up[0] == ["AS", "4S"] and st.face_up[1] == ["AH", "8H"]
+    assert st.view(None)["tiebreak"]["history"] == [[[0, "4S"], [1, "8H"]]]
+
+
+def test_tie_break_repeats_while_still_tied():
+    st = scenario(3, down=[["3S", "6S"], ["3H", "2H"], []], bids=[None] * 3)
+    st.phase, st.dealer = "bid", 2
+    st.pending = {0: "AS", 1: "AH", 2: "AD"}
+    st._reveal_bids()
+    # Seat 2 has nothing face-down: it drops out at once.
+    assert st.tied == [0, 1] and 2 not in st.queue
+    st.apply("tiebreak:3S")
+    st.apply("tiebreak:3H")
+    assert st.phase == "tiebreak" and st.tied == [0, 1]
+    st.apply("tiebreak:6S")
+    st.apply("tiebreak:2H")
+    assert st.phase == "play" and st.first_player == 1
+
+
+def test_tied_player_without_face_down_number_card_loses_and_nobody_nearest_dealer():
+    st = scenario(3, down=[["KS"], ["5H"], ["QD"]], bids=[None] * 3)
+    st.phase, st.dealer = "bid", 0
+    st.pending = {0: "2S", 1: "2H", 2: "2D"}
+    st._reveal_bids()
+    assert st.phase == "play" and st.first_player == 1  # the only one able, no card turned
+    assert st.face_up[1] == ["2H"]
+    st = scenario(3, down=[["KS"], ["JH"], ["QD"]], bids=[None] * 3)
+    st.phase, st.dealer = "bid", 1
+    st.pending = {0: "2S", 1: "2H", 2: "2D"}
+    st._reveal_bids()
+    assert st.first_player == 2  # nearest the dealer's (seat 1) left
+    assert st.view(0)["known_missing"][1] == roundup._sort(list(NUMBER_CARDS))
+
+
+# ----- turns -------------------------------------------------------------------------------------
+
+
+def test_face_up_play_is_mandatory():
+    st = scenario(2, down=[["5H", "JS", "3D"], ["9C"]], up=[["4H", "8C"], ["QC"]],
+                  stacks={"H": 3, "D": 2})
+    assert ids(st) == ["play:4H"]
+    assert refused(st, "play:3D") == "you must play a face-up card when you can"
+    assert refused(st, "pass:3D") == "you must play a face-up card when you can"
+    assert refused(st, "jack:JS:1") == "you must play a face-up card when you can"
+    assert "needs" in refused(st, "play:8C")
+    assert refused(st, "end") == "you can only end your turn after playing a face-up card"
+
+
+def test_several_face_up_cards_in_one_turn_then_end_or_stop_by_itself():
+    st = scenario(2, down=[["AD", "JS"], ["9C"]], up=[["4H", "AS", "2S", "7D"], ["QC"]],
+                  stacks={"H": 3})
+    assert ids(st) == ["play:4H", "play:AS"]
+    assert [a.label for a in st.legal_actions()] == ["Play 4♥", "Play A♠"]
+    st.apply("play:AS")
+    assert not st.reveals_hidden(st.history[-1])
+    assert st.current_player == 0 and ids(st) == ["play:4H", "play:2S", "end"]
+    assert "after playing face-up" in refused(st, "play:AD")
+    assert "play another one or end" in refused(st, "pass:AD")
+    st.apply("play:2S")
+    st.apply("end")
+    assert st.current_player == 1 and st.stacks["S"] == 2 and st.face_up[0] == ["4H", "7D"]
+    st = scenario(2, down=[["5H"], ["9C"]], up=[["4H"], ["QC"]], stacks={"H": 3})
+    st.apply("play:4H")
+    assert st.current_player == 1  # nothing left to play face-up: the turn ended
+
+
+def test_face_down_play_only_without_face_up_play_and_one_card():
+    st = scenario(2, down=[["5H", "6H", "2D"], ["9C"]], up=[["8C"], ["QC"]], stacks={"H": 4})
+    legal = ids(st)
+    assert "play:5H" in legal and "play:6H" not in legal and "play:2D" not in legal
+    assert "needs 5♥" in refused(st, "play:6H")
+    st.apply("play:5H")
+    assert st.current_player == 1 and st.stacks["H"] == 5 and st.face_down[0] == ["6H", "2D"]
+    assert st.reveals_hidden(st.history[-1])
+
+
+def test_players_without_cards_are_skipped():
+    st = scenario(3, down=[["9S"], [], ["QD"]], up=[["AH"], [], []])
+    st.apply("play:AH")
+    assert st.current_player == 2
+
+
+# ----- face cards ----------------------------------------------------------------------------------
+
+
+def test_jack_turns_up_a_random_card_of_the_target():
+    seen = set()
+    for seed in range(30):
+        st = scenario(3, down=[["JS", "9D"], ["5H", "7C", "8S"], ["9C"]], up=[["8C"], [], []])
+        st.rng = random.Random(seed)
+        st.apply("jack:JS:1")
+        assert "JS" in st.discard and len(st.face_up[1]) == 1 and len(st.face_down[1]) == 2
+        seen.add(st.face_up[1][0])
+        assert st.current_player == 1 and st.view(None)["last_effect"]["result"] == "face_up"
+    assert seen == {"5H", "7C", "8S"}  # chance, from the state's own RNG
+
+
+def test_jack_that_picks_a_face_card_discards_it():
+    st = scenario(3, down=[["JS", "9D"], ["KH"], ["9C"]])
+    st.apply("jack:JS:1")
+    assert st.discard == ["JS", "KH"] and st.face_up[1] == [] and st.face_down[1] == []
+    assert st.first_empty == 1  # the Jack emptied seat 1's hands
+
+
+def test_face_card_on_an_empty_face_down_hand_has_no_effect():
+    st = scenario(3, down=[["QS", "9D"], [], ["9C"]], up=[[], ["3C"], []])
+    assert "queen:QS:1:H" in ids(st)
+    st.apply("queen:QS:1:H")
+    assert st.face_up[1] == ["3C"] and st.discard == ["QS"] and st.current_player == 1
+
+
+def test_queen_target_chooses_a_card_of_the_named_suit_or_a_face_card_of_it():
+    st = scenario(3, down=[["QS", "9D"], ["5H", "KH", "2H", "7C"], ["9C"]])
+    assert "choose another player" in refused(st, "queen:QS:0:H")
+    assert "names a suit" in refused(st, "queen:QS:1:X")
+    st.apply("queen:QS:1:H")
+    assert st.phase == "answer" and st.current_player == 1 and st.view(None)["turn"] == 0
+    assert ids(st) == ["reveal:2H", "reveal:5H", "discard:KH"]
+    assert "named hearts" in refused(st, "reveal:7C")
+    assert refused(st, "pass") == "player 2 must first answer the Queen"
+    st.apply("discard:KH")
+    assert st.discard == ["QS", "KH"] and st.current_player == 1 and st.phase == "play"
+    st = scenario(3, down=[["QS", "9D"], ["5H", "7C"], ["9C"]])
+    st.apply("queen:QS:1:H")
+    st.apply("reveal:5H")
+    assert st.face_up[1] == ["5H"] and st.view(2)["last_effect"]["moved"] == "5H"
+
+
+def test_queen_or_king_finding_nothing_does_nothing_and_is_remembered():
+    st = scenario(3, down=[["QS", "KD", "9D"], ["5H", "7C"], ["9C", "2S"]])
+    st.apply("queen:QS:1:D")
+    assert st.current_player == 1 and st.face_down[1] == ["5H", "7C"]
+    assert "9D" in st.view(2)["known_missing"][1]
+    st.turn = 0
+    st.apply("king:KD:2:4")
+    assert st.current_player == 1 and "4H" in st.view(1)["known_missing"][2]
+    # A re-sampled world never contradicts what became public.
+    for seed in range(20):
+        world = st.determinize(0, random.Random(seed))
+        assert not any(c[-1] == "D" for c in world.face_down[1])
+        assert not any(c.startswith("4") for c in world.face_down[2])
+
+
+def test_king_names_a_number_and_target_chooses_which_card():
+    st = scenario(3, down=[["KC", "9D"], ["7H", "7S", "8C"], ["9C"]])
+    assert "names a number" in refused(st, "king:KC:1:J")
+    st.apply("king:KC:1:7")
+    assert ids(st) == ["reveal:7S", "reveal:7H"]
+    st.apply("reveal:7H")
+    assert st.face_up[1] == ["7H"] and st.current_player == 1
+
+
+# ----- passing -------------------------------------------------------------------------------------
+
+
+def test_pass_penalty_turns_up_a_number_card_of_choice():
+    st = scenario(2, down=[["9H", "3D", "JS"], ["9C"]], up=[["8C"], ["QC"]], stacks={"D": 1})
+    legal = ids(st)
+    assert "pass:9H" in legal and "pass:JS" not in legal and "pass" not in legal
+    assert "turns one up" in refused(st, "pass:JS")
+    assert "passing costs a card" in refused(st, "pass")
+    st.apply("pass:9H")
+    assert st.face_up[0] == ["8C", "9H"] and st.current_player == 1
+
+
+def test_pass_with_only_face_cards_discards_one():
+    st = scenario(2, down=[["JS", "QH"], ["9C"]], up=[["8C"], ["QC"]])
+    assert [a for a in ids(st) if a.startswith("pass")] == ["pass:JS", "pass:QH"]
+    st.apply("pass:QH")
+    assert st.discard == ["QH"] and st.face_down[0] == ["JS"] and st.face_up[0] == ["8C"]
+
+
+def test_pass_with_empty_face_down_hand_costs_nothing():
+    st = scenario(2, down=[[], ["9C"]], up=[["8C"], ["QC"]])
+    assert ids(st) == ["pass"]
+    st.apply("pass")
+    assert st.face_up[0] == ["8C"] and st.current_player == 1 and not st.reveals_hidden(st.history[-1])
+
+
+# ----- round end, scoring, match ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bids,expected", [
+    (["2C", "3S", "4H", "5D"], [3, 0, 0, 0]),
+    (["2C", "3C", "4H", "5D"], [2, 2, 0, 0]),
+    (["2C", "3C", "4C", "5D"], [1, 1, 1, 0]),
+    (["2C", "3C", "4C", "5C"], [0, 0, 0, 0]),
+])
+def test_round_ends_when_the_fourth_stack_closes_and_bid_points_are_shared(bids, expected):
+    st = scenario(4, down=[["KS"], ["QS"], ["JS"], ["KH"]], up=[["10C"], [], [], []],
+                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=bids)
+    st.dealer = 3
+    st.apply("play:10C")
+    summary = st.view(None)["last_round"]
+    assert summary["closing_suit"] == "C" and summary["points"] == expected
+    assert st.scores == expected and summary["first_empty"] is None
+    assert st.phase == "bid" and st.round_no == 2 and st.dealer == 0  # new deal, dealer moved on
+    assert st.reveals_hidden(st.history[-1])
+
+
+def test_first_empty_hand_scores_one_point_only_for_the_first():
+    st = scenario(3, down=[[], ["7D"], ["KS"]], up=[["5H"], [], []], stacks={"H": 4, "D": 6},
+                  bids=["9H", "8D", "6C"])
+    st.apply("play:5H")
+    assert st.first_empty == 0
+    st.apply("play:7D")
+    assert st.first_empty == 0  # seat 1 emptied too, but second
+
+
+def test_card_closing_the_last_stack_can_also_win_the_empty_hand_point():
+    st = scenario(3, down=[[], ["KS"], ["QS"]], up=[["10C"], [], []],
+                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=["9C", "8D", "6H"])
+    st.apply("play:10C")
+    assert st.rounds[-1]["points"] == [4, 0, 0] and st.rounds[-1]["first_empty"] == 0
+
+
+def test_match_ends_with_a_sole_leader_at_the_target():
+    st = scenario(3, down=[["KS"], ["QS"], ["JS"]], up=[["10C"], [], []],
+                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=["9C", "8D", "6H"], scores=[8, 9, 2])
+    st.apply("play:10C")
+    assert st.is_over and st.current_player is None and st.legal_actions() == []
+    assert st.result()["winners"] == [0] and st.result()["scores"] == [11, 9, 2]
+    assert st.view(1)["phase"] == "over" and st.view(1)["winners"] == [0]
+    with pytest.raises(IllegalAction, match="match is over"):
+        st.apply("end")
+
+
+def test_tie_at_the_top_plays_another_round():
+    st = scenario(3, down=[["KS"], ["QS"], ["JS"]], up=[["10C"], [], []],
+                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=["9C", "8D", "6H"], scores=[7, 10, 2])
+    st.apply("play:10C")
+    assert st.scores == [10, 10, 2] and not st.is_over and st.result()["winners"] == []
+    assert st.phase == "bid" and st.round_no == 2
+
+
+def test_target_score_option_shortens_the_match():
+    st = scenario(3, down=[["KS"], ["QS"], ["JS"]], up=[["10C"], [], []], target=5,
+                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=["9C", "8D", "6H"], scores=[2, 0, 0])
+    st.apply("play:10C")
+    assert st.is_over and st.result()["winners"] == [0]
+    assert engine.new_game("roundup", 4, 1, {"target_score": 5}).view(0)["target_score"] == 5
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_random_matches_at_the_extreme_player_counts_finish_and_replay(players):
+    st = bid_state(players, seed=5)
+    rng = random.Random(5)
+    while not st.is_over:
+        st.apply(rng.choice(st.legal_actions()))
+    res = st.result()
+    assert max(res["scores"]) >= 10 and len(res["winners"]) == 1
+    assert res["scores"].count(max(res["scores"])) == 1
+    assert [r["round"] for r in res["rounds"]] == list(range(1, len(res["rounds"]) + 1))
+    dealers = [r["dealer"] for r in res["rounds"]]
+    assert all((b - a) % players == 1 for a, b in zip(dealers, dealers[1:]))
+    assert engine.from_record(st.to_record()).result() == res
+
+
+# ----- hidden information ---------------------------------------------------------------------------
+
+
+def test_views_hide_face_down_hands_and_determinize_keeps_the_secret_bid_a_number_card():
+    st = bid_state(3, seed=9)
+    first = st.current_player
+    st.apply(next(a for a in st.legal_actions()))
+    other = (first + 1) % 3
+    spectator = st.view(None)
+    assert spectator["face_down"] is None
+    for p in range(3):
+        # "needed" names the next card of each stack: public, wherever that card lies.
+        view = json.dumps({k: v for k, v in st.view(p).items() if k != "needed"})
+        for q in range(3):
+            if q != p:
+                assert not any(f'"{c}"' in view for c in st.face_down[q])
+    for seed in range(10):
+        world = st.determinize(other, random.Random(seed))
+        assert world.pending[first] in NUMBER_CARDS
+        assert world.view(other) == st.view(other)
+        assert world.face_down[other] == st.face_down[other]
+
+
+def test_clone_is_independent():
+    st = bid_state(4, seed=2)
+    twin = st.clone()
+    twin.apply(twin.legal_actions()[0])
+    assert st.history == [] and len(twin.history) == 1
+    assert st.face_down != twin.face_down and st.queue != twin.queue
+    assert st.rng.random() == twin.rng.random()
+
+
+# ----- the greedy opponent ------------------------------------------------------------------------
+
+
+def test_greedy_bids_on_the_suit_whose_low_cards_it_holds():
+    view = {"phase": "bid", "current_player": 0, "face_down": ["AS", "3S", "10S", "9H", "2D"]}
+    legal = [engine.Action(f"bid:{c}", 0, c, (c,)) for c in view["face_down"]]
+    assert roundup_bot.greedy(view, legal, random.Random(0)).id == "bid:10S"
+
+
+def test_greedy_keeps_its_suit_and_plays_the_others():
+    st = scenario(2, down=[["3H"], ["9C"]], up=[["AH", "AS", "2S"], ["QC"]], bids=["5H", "9C"])
+    choice = roundup_bot.greedy(st.view(0), st.legal_actions(), random.Random(0))
+    assert choice.id == "play:AS"
+    st.apply(choice)
+    st.apply(roundup_bot.greedy(st.view(0), st.legal_actions(), random.Random(0)))
+    assert st.stacks == {"S": 2, "H": 0, "D": 0, "C": 0}
+    assert roundup_bot.greedy(st.view(0), st.legal_actions(), random.Random(0)).id == "end"
+
+
+def test_greedy_parries_a_queen_on_its_suit_with_a_face_card():
+    st = scenario(2, down=[["QS", "9D"], ["5H", "KH", "2H"]], bids=["4D", "7H"])
+    st.apply("queen:QS:1:H")
+    assert roundup_bot.greedy(st.view(1), st.legal_actions(), random.Random(0)).id == "discard:KH"
+
+
+def test_greedy_beats_random_players():
+    wins = 0
+    matches = 24
+    for seed in range(matches):
+        st = bid_state(4, seed=seed)
+        seat = seed % 4
+        bots = [GreedyBot() if p == seat else RandomBot() for p in range(4)]
+        rng = random.Random(seed)
+        while not st.is_over:
+            p = st.current_player
+            st.apply(bots[p].choose(st, p, rng))
+        wins += seat in st.result()["winners"]
+    assert wins >= matches // 2  # a fair share would be a quarter; measured ~90%
