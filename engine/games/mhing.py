@@ -1,0 +1,436 @@
+"""General Mhing: lay runs of three, score how well they match each other.
+
+2 to 4 players, one 52-card deck, 7 cards each. A turn: draw one card from the draw pile
+(or take the top discard, but only straight into a sequence laid at once), optionally swap
+wild Aces in your sequences back for the natural cards, then either discard one card or lay
+one sequence and draw two. The 4th sequence ends the round; so does a draw with nothing left
+to draw, or a second rebuild of the draw pile with no sequence laid since the first (house
+rules, see ``SPEC.clarifications``). Only the round's top scorer adds their points; the
+first to reach the target (14, or 20) ends the match.
+
+Action ids (cards listed low to high, an Ace at the position of the rank it stands for):
+``draw:stock``, ``take:7H,AH,9H`` (take the top discard into this sequence, then draw two),
+``lay:7H,8H,9H`` (after drawing; then draw two), ``swap:8H`` (the 8♥ from your hand replaces
+the Ace standing for it; the Ace comes back to your hand), ``discard:7H`` (ends the turn).
+
+View keys (``view(player)``; ``player=None`` is a spectator):
+
+- ``game``, ``players``, ``viewer``, ``round`` (1-based), ``phase`` (``"draw"``: the seat to
+  act must draw or take; ``"play"``: it has drawn and must discard or lay; ``"over"``),
+  ``current_player`` (None when over), ``round_starter``, ``target``, ``scores`` (match
+  totals), ``winners`` (seats, [] until over), ``is_over``.
+- ``hand``: the viewer's cards, sorted (``[]`` for a spectator); ``drawn``: the card the
+  viewer drew this turn, else None; ``hand_counts``: cards per seat.
+- ``known_hand_cards``: per seat, the cards everyone knows it holds (Aces swapped back).
+- ``sequences``: per seat, the laid sequences (lists of card ids, low to high);
+  ``sequence_counts``; ``round_points``: what each seat's sequences score right now.
+- ``discard_pile`` (bottom to top, all face up), ``discard_top`` (or None),
+  ``draw_pile_count``, ``reshuffled``: the cards turned into the draw pile at the last
+  reshuffle of this round, sorted (everyone saw them; the draw pile is made of them since),
+  ``rebuilt_since_sequence``: True once the pile was rebuilt with no sequence laid since (the
+  next time it runs out, the round ends).
+- ``rounds``: summaries of the finished rounds; ``last_round``: the latest one or None. A
+  summary has ``round``, ``starter``, ``reason`` (``"fourth_sequence"``,
+  ``"draw_pile_empty"`` or ``"no_progress"``), ``ended_by`` (seat or None), ``sequences``,
+  ``points`` (what each seat's sequences scored), ``sequence_counts``, ``winners``,
+  ``awarded`` (added per seat) and ``totals`` (match totals after it).
+
+>>> import engine
+>>> state = engine.new_game("mhing", players=2, seed=3)
+>>> state.view(0)["phase"], len(state.view(0)["hand"])
+('draw', 7)
+>>> first = state.current_player
+>>> state.apply("draw:stock").id
+'draw:stock'
+>>> len(state.view(first)["hand"])
+8
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import card_name, shuffled
+from engine.core import Action, GameSpec, Option, State
+from engine.games.mhing_bot import greedy_policy
+from engine.games.mhing_rules import (CARD_AT, DECK, SUIT_OF, VALUE_OF, ace_stands_for,
+                                      is_ace, score_sequences, sequence_problem,
+                                      sequence_text, sequences_in, sort_cards)
+
+__all__ = ["MhingState", "SPEC", "score_sequences"]
+
+HAND_SIZE = 7
+SEQUENCES_TO_END = 4
+TARGETS = (14, 20)
+
+
+class MhingState(State):
+    """One whole match of General Mhing."""
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
+        self._init_common("mhing", players, seed, options)
+        self.target: int = int(options.get("target", 14))
+        self.totals: list[int] = [0] * players
+        self.rounds: list[dict[str, Any]] = []
+        self.round_no = 0
+        self.over = False
+        # The text lets the oldest player start; we draw the first starter by lot.
+        self.starter = self.rng.randrange(players)
+        self._deal()
+
+    # ----- set-up and bookkeeping ------------------------------------------------------
+    def _deal(self) -> None:
+        self.round_no += 1
+        deck = shuffled(DECK, self.rng)
+        self.hands: list[list[str]] = [sort_cards(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE])
+                                       for i in range(self.players)]
+        self.draw_pile: list[str] = deck[self.players * HAND_SIZE:]  # last item is the top
+        self.discards: list[str] = []
+        self.sequences: list[list[list[str]]] = [[] for _ in range(self.players)]
+        self.known: list[list[str]] = [[] for _ in range(self.players)]
+        self.reshuffled: list[str] = []
+        self.rebuilt_since_sequence = False
+        self.turn = self.starter
+        self.phase = "draw"
+        self.drawn: str | None = None
+
+    def clone(self) -> "MhingState":
+        other = object.__new__(MhingState)
+        other.game_id, other.players, other.seed = self.game_id, self.players, self.seed
+        other.options = dict(self.options)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.history = list(self.history)
+        other.target, other.totals = self.target, list(self.totals)
+        other.rounds = list(self.rounds)  # finished summaries are never changed
+        other.round_no, other.over, other.starter = self.round_no, self.over, self.starter
+        other.hands = [list(h) for h in self.hands]
+        other.draw_pile, other.discards = list(self.draw_pile), list(self.discards)
+        other.sequences = [[list(s) for s in seqs] for seqs in self.sequences]
+        other.known = [list(k) for k in self.known]
+        other.reshuffled = list(self.reshuffled)
+        other.rebuilt_since_sequence = self.rebuilt_since_sequence
+        other.turn, other.phase, other.drawn = self.turn, self.phase, self.drawn
+        return other
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.over else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    # ----- legal actions ---------------------------------------------------------------
+    def _swaps(self, player: int) -> list[Action]:
+        hand = self.hands[player]
+        out = []
+        for seq in self.sequences[player]:
+            natural = ace_stands_for(seq)
+            if natural is not None and natural in hand:
+                ace = CARD_AT[SUIT_OF[natural], 1]
+                out.append(Action(f"swap:{natural}", player,
+                                  f"Swap {card_name(natural)} for {card_name(ace)}", (natural,)))
+        return out
+
+    def _legal_actions(self) -> list[Action]:
+        player = self.turn
+        hand = self.hands[player]
+        actions: list[Action] = []
+        if self.phase == "draw":
+            label = "Draw a card" if self.draw_pile or (
+                len(self.discards) > 1 and not self.rebuilt_since_sequence) else \
+                "Draw (nothing left: ends the round)"
+            actions.append(Action("draw:stock", player, label))
+            if self.discards:
+                top = self.discards[-1]
+                for seq in sequences_in(hand + [top], must_use=top):
+                    actions.append(Action("take:" + ",".join(seq), player,
+                                          f"Take {card_name(top)}: lay {sequence_text(seq)}",
+                                          tuple(c for c in seq if c != top)))
+            actions.extend(self._swaps(player))
+            return actions
+        for seq in sequences_in(hand):
+            actions.append(Action("lay:" + ",".join(seq), player,
+                                  f"Lay {sequence_text(seq)}", tuple(seq)))
+        actions.extend(self._swaps(player))
+        for c in hand:
+            actions.append(Action(f"discard:{c}", player, f"Discard {card_name(c)}", (c,)))
+        return actions
+
+    def why_illegal(self, action_id: str) -> str | None:
+        kind, _, arg = action_id.partition(":")
+        if kind not in ("draw", "take", "lay", "swap", "discard") or self.over:
+            return None
+        hand = self.hands[self.turn]
+        if kind == "draw":
+            if arg != "stock":
+                return "draw from the draw pile (draw:stock) or take the discard into a sequence"
+            return "you have already drawn a card this turn"
+        cards = arg.split(",") if arg else []
+        if kind in ("discard", "swap"):
+            if len(cards) != 1 or cards[0] not in VALUE_OF:
+                return f"name one card to {kind}"
+            c = cards[0]
+            if c not in hand:
+                return f"you don't hold {card_name(c)}"
+            if kind == "discard":
+                return "draw a card before you discard"
+            if is_ace(c):
+                return "an Ace cannot replace another card; swap the natural card for the Ace"
+            return f"none of your sequences has an Ace standing for {card_name(c)}"
+        if kind == "take":
+            if self.phase != "draw":
+                return "the discard can only be taken instead of drawing, at the start of your turn"
+            if not self.discards:
+                return "the discard pile is empty"
+            top = self.discards[-1]
+            problem = sequence_problem(cards)
+            if problem:
+                return problem
+            if top not in cards:
+                return f"the discard {card_name(top)} must be part of the sequence you lay with it"
+            missing = [c for c in cards if c != top and c not in hand]
+            if missing:
+                return f"you don't hold {card_name(missing[0])}"
+            return "that sequence cannot be laid"
+        if self.phase == "draw":
+            return "draw a card first (or take the discard straight into a sequence)"
+        problem = sequence_problem(cards)
+        if problem:
+            return problem
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            return f"you don't hold {card_name(missing[0])}"
+        return "that sequence cannot be laid"
+
+    # ----- applying ----------------------------------------------------------------------
+    def _draw_one(self, player: int) -> str | None:
+        """Draw for ``player``, rebuilding the draw pile first when needed.
+
+        Returns None, or why the round ends instead (nothing to draw, or no progress)."""
+        if not self.draw_pile:
+            if len(self.discards) <= 1:
+                return "draw_pile_empty"
+            if self.rebuilt_since_sequence:
+                # Every card in play went round once with nobody laying: the round is stuck.
+                return "no_progress"
+            self.rebuilt_since_sequence = True
+            # All discards but the top one become the new draw pile.
+            self.reshuffled = sort_cards(self.discards[:-1])
+            self.draw_pile = shuffled(self.reshuffled, self.rng)
+            self.discards = self.discards[-1:]
+        c = self.draw_pile.pop()
+        self.hands[player].append(c)
+        self.hands[player] = sort_cards(self.hands[player])
+        self.drawn = c
+        return None
+
+    def _end_turn(self) -> None:
+        self.turn = (self.turn + 1) % self.players
+        self.phase = "draw"
+        self.drawn = None
+
+    def _lay(self, player: int, cards: list[str]) -> None:
+        hand = self.hands[player]
+        for c in cards:
+            if c in hand:
+                hand.remove(c)
+        self.sequences[player].append(list(cards))
+        self.rebuilt_since_sequence = False
+        if len(self.sequences[player]) >= SEQUENCES_TO_END:
+            self._end_round("fourth_sequence", player)
+            return
+        for _ in range(2):
+            stop = self._draw_one(player)
+            if stop:
+                self._end_round(stop, None)
+                return
+        self._end_turn()
+
+    def _forget_known(self, player: int, cards: list[str]) -> None:
+        self.known[player] = [c for c in self.known[player] if c not in cards]
+
+    def _apply(self, action: Action) -> None:
+        player = self.turn
+        kind, _, arg = action.id.partition(":")
+        if kind == "draw":
+            stop = self._draw_one(player)
+            if stop:
+                self._end_round(stop, None)
+                return
+            self.phase = "play"
+        elif kind == "take":
+            cards = arg.split(",")
+            self.discards.pop()
+            self._forget_known(player, cards)
+            self._lay(player, cards)
+        elif kind == "lay":
+            cards = arg.split(",")
+            self._forget_known(player, cards)
+            self._lay(player, cards)
+        elif kind == "swap":
+            natural = arg
+            ace = CARD_AT[SUIT_OF[natural], 1]
+            for seq in self.sequences[player]:
+                if ace in seq:
+                    seq[seq.index(ace)] = natural
+            hand = self.hands[player]
+            hand.remove(natural)
+            hand.append(ace)
+            self.hands[player] = sort_cards(hand)
+            self.known[player] = sort_cards(self.known[player] + [ace])
+        elif kind == "discard":
+            self.hands[player].remove(arg)
+            self._forget_known(player, [arg])
+            self.discards.append(arg)
+            self._end_turn()
+        else:  # pragma: no cover - find_action only passes legal ids
+            raise AssertionError(action.id)
+
+    def _end_round(self, reason: str, ended_by: int | None) -> None:
+        points = [score_sequences(seqs) for seqs in self.sequences]
+        counts = [len(seqs) for seqs in self.sequences]
+        best = max(points)
+        top = [p for p in range(self.players) if points[p] == best]
+        fewest = min(counts[p] for p in top)
+        # A tie goes to the fewest sequences; a tie that survives that shares the points.
+        winners = [p for p in top if counts[p] == fewest]
+        awarded = [points[p] if p in winners else 0 for p in range(self.players)]
+        for p in winners:
+            self.totals[p] += points[p]
+        self.rounds.append({
+            "round": self.round_no, "starter": self.starter, "reason": reason,
+            "ended_by": ended_by, "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
+            "points": points, "sequence_counts": counts, "winners": winners, "awarded": awarded,
+            "totals": list(self.totals),
+        })
+        if max(self.totals) >= self.target:
+            self.over = True
+            self.phase = "over"
+            self.drawn = None
+            return
+        self.starter = (self.starter + 1) % self.players
+        self._deal()
+
+    # ----- what players see ----------------------------------------------------------------
+    def winners(self) -> list[int]:
+        if not self.over:
+            return []
+        best = max(self.totals)
+        return [p for p in range(self.players) if self.totals[p] == best]
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        seeing = player is not None and 0 <= player < self.players
+        return {
+            "game": self.game_id, "players": self.players, "viewer": player,
+            "round": self.round_no, "phase": self.phase, "current_player": self.current_player,
+            "round_starter": self.starter, "target": self.target, "scores": list(self.totals),
+            "winners": self.winners(), "is_over": self.over,
+            "hand": list(self.hands[player]) if seeing else [],  # type: ignore[index]
+            "drawn": self.drawn if seeing and player == self.turn and not self.over else None,
+            "hand_counts": [len(h) for h in self.hands],
+            "known_hand_cards": [list(k) for k in self.known],
+            "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
+            "sequence_counts": [len(seqs) for seqs in self.sequences],
+            "round_points": [score_sequences(seqs) for seqs in self.sequences],
+            "discard_pile": list(self.discards),
+            "discard_top": self.discards[-1] if self.discards else None,
+            "draw_pile_count": len(self.draw_pile),
+            "reshuffled": list(self.reshuffled),
+            "rebuilt_since_sequence": self.rebuilt_since_sequence,
+            "rounds": [dict(r) for r in self.rounds],
+            "last_round": dict(self.rounds[-1]) if self.rounds else None,
+        }
+
+    def result(self) -> dict[str, Any]:
+        return {"scores": list(self.totals), "winners": self.winners(),
+                "rounds": [dict(r) for r in self.rounds]}
+
+    def reveals_hidden(self, action: Action) -> bool:
+        # Drawing shows a hidden card; laying draws two (or ends the round and deals anew).
+        return action.kind in ("draw", "take", "lay")
+
+    def zones(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for p in range(self.players):
+            out[f"hand:{p}"] = list(self.hands[p])
+            out[f"sequences:{p}"] = [c for seq in self.sequences[p] for c in seq]
+        out["draw_pile"] = list(self.draw_pile)
+        out["discard_pile"] = list(self.discards)
+        return out
+
+    def deck(self) -> list[str]:
+        return list(DECK)
+
+    def determinize(self, player: int, rng: random.Random) -> "MhingState":
+        world = self.clone()
+        world.rng = random.Random(rng.getrandbits(64))
+        others = [p for p in range(self.players) if p != player]
+        hidden = sort_cards([c for p in others for c in self.hands[p] if c not in self.known[p]]
+                            + self.draw_pile)
+        # Since the last reshuffle the draw pile holds only cards from it; every other unseen
+        # card must be in an opponent's hand. Before any reshuffle anything can be anywhere.
+        if self.reshuffled:
+            pool = set(self.reshuffled)
+            pile_candidates = [c for c in hidden if c in pool]
+        else:
+            pile_candidates = list(hidden)
+        rng.shuffle(pile_candidates)
+        world.draw_pile = pile_candidates[:len(self.draw_pile)]
+        in_pile = set(world.draw_pile)
+        rest = [c for c in hidden if c not in in_pile]
+        rng.shuffle(rest)
+        for p in others:
+            free = len(self.hands[p]) - len(self.known[p])
+            world.hands[p] = sort_cards(list(self.known[p]) + rest[:free])
+            rest = rest[free:]
+        if world.turn != player:
+            world.drawn = None
+        return world
+
+
+def _policy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    return greedy_policy(view, legal, rng)
+
+
+SPEC = GameSpec(
+    id="mhing",
+    title="General Mhing",
+    min_players=2,
+    max_players=4,
+    default_players=2,
+    factory=lambda players, seed, options: MhingState(players, seed, options),
+    options={"target": Option("target", 14, TARGETS, "Match target",
+                              "Points that end the match: 14 (the text's closing rule) or 20 "
+                              "(its opening line).")},
+    greedy=_policy,
+    summary="Lay three-card runs of one suit; score for runs that match each other.",
+    variant_players=(3, 4),
+    clarifications=(
+        "When the draw pile is empty, every discard except the top one is shuffled into a new "
+        "draw pile; if even then there is nothing to draw, the round ends and is scored as it "
+        "stands.",
+        "If the draw pile would have to be rebuilt a second time with no sequence laid since "
+        "the last rebuild, the round ends and is scored as it stands (otherwise a round where "
+        "nobody can or will lay could go on for ever).",
+        "If the round's top scores tie, the tied player with the fewest sequences wins; if they "
+        "are still tied, each of them adds their score.",
+        "Taking the top discard and laying the sequence it belongs to are one move, so the "
+        "discard can never be taken and then kept.",
+        "Ace swaps may be made before or after drawing, as many as you like, but not once you "
+        "have discarded or laid a sequence (that ends your turn). Everyone sees the Ace go back "
+        "to your hand.",
+        "An Ace standing for itself (A-2-3) cannot be swapped; a wild Ace counts as the rank it "
+        "stands for, for matching and for the high/low bonus.",
+        "'In order' means one sequence starts right after the other ends (7-8-9 and 10-J-Q); "
+        "there is no wrap-around from King to Ace.",
+        "The high/low bonus needs at least one sequence; 7s count for both high and low.",
+        "Laying the 4th sequence ends the round at once: that player draws no cards.",
+        "The first round's starter is drawn by lot; the start then passes one seat clockwise "
+        "each round.",
+        "The match ends after the round in which someone reaches the target; the highest total "
+        "wins and equal highest totals share the win.",
+        "The round starts with an empty discard pile, so the first player must draw.",
+    ),
+)

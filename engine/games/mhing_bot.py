@@ -1,0 +1,145 @@
+"""The greedy General Mhing player: sees only its seat's view and its legal actions.
+
+What it does, in order of priority:
+
+1. Swaps every wild Ace in its sequences back into its hand (the score is unchanged and an
+   Ace in hand fits any run of its suit).
+2. Lays the 4th sequence only when that wins the round (it then races to end a round it
+   leads); lays any other sequence it can, picking the one that adds most points with the
+   sequences it already has (suit, ranks, in order, high/low), and keeps its Ace if a natural
+   run is as good.
+3. Takes the discard only when the sequence it completes is at least as good as anything it
+   could lay from its hand.
+4. Otherwise discards the card least likely to finish a run: a card is worth more the more of
+   its possible runs are half built in hand and still completable from unseen cards, and more
+   when those runs would match its laid sequences.
+
+>>> from engine.core import Action
+>>> view = {"viewer": 0, "phase": "play", "hand": ["2S", "7H", "8H", "9H", "KC", "5D", "JD", "3C"],
+...         "sequences": [[], []], "round_points": [0, 0], "sequence_counts": [0, 0],
+...         "discard_pile": [], "known_hand_cards": [[], []], "reshuffled": []}
+>>> legal = [Action("lay:7H,8H,9H", 0, "Lay"), Action("discard:2S", 0, "Discard")]
+>>> greedy_policy(view, legal, __import__("random").Random(1)).id
+'lay:7H,8H,9H'
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from engine.core import Action
+from engine.games.mhing_rules import (CARD_AT, DECK, SUIT_OF, VALUE_OF, score_sequences,
+                                      sequences_in)
+
+SEQUENCES_TO_END = 4
+
+
+def _marginal(mine: list[list[str]], seq: Sequence[str]) -> int:
+    return score_sequences(mine + [list(seq)]) - score_sequences(mine)
+
+
+def _lay_value(mine: list[list[str]], seq: Sequence[str]) -> float:
+    # Points it adds; spending the Ace costs a little because it is the most flexible card.
+    uses_ace = any(c[0] == "A" for c in seq) and not (seq[0][0] == "A" and seq[1][0] == "2")
+    return _marginal(mine, seq) - (0.6 if uses_ace else 0.0)
+
+
+def _wins_round(view: dict[str, Any], me: int, seq: Sequence[str]) -> bool:
+    """Whether laying ``seq`` as the 4th sequence makes ``me`` the round's winner."""
+    mine = view["sequences"][me]
+    my_points = score_sequences(mine + [list(seq)])
+    for p, points in enumerate(view["round_points"]):
+        # Rivals all have fewer sequences than four, so a tie goes to them.
+        if p != me and points >= my_points:
+            return False
+    return True
+
+
+def _unseen(view: dict[str, Any]) -> set[str]:
+    seen = set(view["hand"]) | set(view["discard_pile"])
+    for seqs in view["sequences"]:
+        for seq in seqs:
+            seen.update(seq)
+    for known in view["known_hand_cards"]:
+        seen.update(known)
+    return set(DECK) - seen
+
+
+def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
+    """How much each hand card is worth keeping (higher: keep)."""
+    me = view["viewer"]
+    hand = view["hand"]
+    mine = view["sequences"][me]
+    unseen = _unseen(view)
+    # A card below the discard top may come back after a reshuffle: half alive.
+    buried = set(view["discard_pile"][:-1])
+    held = set(hand)
+    values: dict[str, float] = {}
+    for c in hand:
+        suit, value = SUIT_OF[c], VALUE_OF[c]
+        if value == 1:
+            values[c] = 10.0  # an Ace completes almost anything of its suit
+            continue
+        has_ace = CARD_AT[suit, 1] in held
+        total = 0.0
+        for low in range(max(2, value - 2), min(value, 11) + 1):
+            run = [CARD_AT[suit, v] for v in (low, low + 1, low + 2)]
+            missing = [r for r in run if r not in held]
+            if has_ace and missing:
+                missing = missing[1:]
+            chance = 1.0
+            for r in missing:
+                chance *= 0.45 if r in unseen else 0.15 if r in buried else 0.0
+            if chance == 0.0:
+                continue
+            worth = 1.0 + 0.7 * _marginal(mine, run)
+            total += chance * worth
+        values[c] = total
+    return values
+
+
+def greedy_policy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    me = view["viewer"]
+    mine = view["sequences"][me]
+    by_kind: dict[str, list[Action]] = {}
+    for a in legal:
+        by_kind.setdefault(a.kind, []).append(a)
+
+    if "swap" in by_kind:
+        return by_kind["swap"][0]
+
+    fourth = len(mine) + 1 >= SEQUENCES_TO_END
+
+    def usable(a: Action) -> bool:
+        seq = a.id.split(":", 1)[1].split(",")
+        return not fourth or _wins_round(view, me, seq)
+
+    def best(actions: list[Action]) -> tuple[float, Action | None]:
+        top: tuple[float, Action | None] = (float("-inf"), None)
+        for a in actions:
+            if usable(a):
+                value = _lay_value(mine, a.id.split(":", 1)[1].split(","))
+                if value > top[0]:
+                    top = (value, a)
+        return top
+
+    if view["phase"] == "draw":
+        take_value, take = best(by_kind.get("take", []))
+        if take is not None:
+            # What the hand already offers without the discard.
+            hand = view["hand"]
+            own = [s for s in sequences_in(hand)
+                   if not fourth or _wins_round(view, me, s)]
+            own_value = max((_lay_value(mine, s) for s in own), default=float("-inf"))
+            if take_value >= own_value:
+                return take
+        return by_kind["draw"][0]
+
+    lay_value, lay = best(by_kind.get("lay", []))
+    if lay is not None:
+        return lay
+    values = card_keep_values(view)
+    discards = by_kind["discard"]
+    low = min(values[a.cards[0]] for a in discards)
+    worst = [a for a in discards if values[a.cards[0]] == low]
+    return worst[rng.randrange(len(worst))] if len(worst) > 1 else worst[0]

@@ -1,0 +1,168 @@
+"""General Mhing's pure rule helpers: card values, sequences and their scoring.
+
+A laid sequence is three card ids listed from low to high; an Ace may sit at any position
+and then stands for the rank that position needs (``["7H", "AH", "9H"]``: the Ace is an 8).
+``["AH", "2H", "3H"]`` is the Ace standing for itself, as 1.
+
+>>> score_sequences([["7H", "8H", "9H"], ["10H", "JH", "QH"], ["7S", "8S", "9S"]])
+5
+>>> sequence_problem(["QH", "KH", "AH"])
+'no wrap-around: nothing ranks above the King'
+>>> [s for s in sequences_in(["7H", "9H", "AH"])]
+[('7H', 'AH', '9H')]
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterable, Sequence
+
+from engine.cards import RANKS, SUITS, card_name, is_card, standard_deck
+
+RANK_VALUE: dict[str, int] = {rank: number for number, rank in enumerate(RANKS, 1)}
+"""A=1 .. K=13: the Ace's natural value, used when it stands for itself."""
+
+DECK: tuple[str, ...] = tuple(standard_deck())
+SUIT_OF: dict[str, str] = {c: c[-1] for c in DECK}
+VALUE_OF: dict[str, int] = {c: RANK_VALUE[c[:-1]] for c in DECK}
+SORT_KEY: dict[str, int] = {c: i for i, c in enumerate(DECK)}
+"""Suit by suit, Ace to King: the order hands and action lists are shown in."""
+CARD_AT: dict[tuple[str, int], str] = {(SUIT_OF[c], VALUE_OF[c]): c for c in DECK}
+
+HIGH_LOW_PIVOT = 7
+"""The rank every card must be at or below (low) or at or above (high) for the bonus."""
+
+
+def is_ace(card_id: str) -> bool:
+    return card_id[0] == "A"
+
+
+def sort_cards(cards: Iterable[str]) -> list[str]:
+    return sorted(cards, key=SORT_KEY.__getitem__)
+
+
+def sequence_ranks(sequence: Sequence[str]) -> tuple[int, int, int]:
+    """The three ranks a laid sequence stands for, an Ace taking its position's rank.
+
+    >>> sequence_ranks(["JS", "QS", "AS"])
+    (11, 12, 13)
+    """
+    for index, card_id in enumerate(sequence):
+        if not is_ace(card_id) or index == 0 and len(sequence) > 1 and VALUE_OF[sequence[1]] == 2:
+            low = VALUE_OF[card_id] - index
+            return (low, low + 1, low + 2)
+    raise ValueError(f"{list(sequence)!r} has no natural card to fix its ranks")
+
+
+def sequence_problem(cards: Sequence[str]) -> str | None:
+    """Why ``cards`` (listed low to high) is not a valid sequence, or None when it is."""
+    if len(cards) != 3:
+        return "a sequence is exactly three cards"
+    if not all(c in VALUE_OF for c in cards):
+        bad = next(c for c in cards if c not in VALUE_OF)
+        return f"{bad!r} is not a card" if not is_card(bad) else f"{bad!r} is not in this game"
+    if len(set(cards)) != 3:
+        return "a sequence needs three different cards"
+    if len({SUIT_OF[c] for c in cards}) != 1:
+        return "all three cards of a sequence must be the same suit"
+    ace_as_one = is_ace(cards[0]) and VALUE_OF[cards[1]] == 2
+    naturals = [(i, c) for i, c in enumerate(cards) if ace_as_one or not is_ace(c)]
+    index, anchor = naturals[0]
+    low = VALUE_OF[anchor] - index
+    for i, c in naturals:
+        if VALUE_OF[c] != low + i:
+            return "the ranks must follow one another with no gap, listed low to high"
+    if low < 1:
+        return "no wrap-around: nothing ranks below the Ace"
+    if low + 2 > 13:
+        return "no wrap-around: nothing ranks above the King"
+    return None
+
+
+def sequences_in(cards: Iterable[str], must_use: str | None = None) -> list[tuple[str, ...]]:
+    """Every valid sequence that can be made from ``cards``, in a fixed order.
+
+    With ``must_use``, only those containing that card (taking the discard). The order is
+    suit by suit, lowest run first, natural runs before the ones that use the Ace.
+    """
+    by_suit: dict[str, set[int]] = {}
+    for c in cards:
+        by_suit.setdefault(SUIT_OF[c], set()).add(VALUE_OF[c])
+    out: list[tuple[str, ...]] = []
+    for suit in SUITS:
+        values = by_suit.get(suit)
+        if not values or len(values) < 3 and not (len(values) == 2 and 1 in values):
+            continue
+        has_ace = 1 in values
+        if has_ace and 2 in values and 3 in values:
+            out.append((CARD_AT[suit, 1], CARD_AT[suit, 2], CARD_AT[suit, 3]))
+        for low in range(2, 12):
+            run = (low, low + 1, low + 2)
+            missing = [v for v in run if v not in values]
+            if not missing:
+                out.append(tuple(CARD_AT[suit, v] for v in run))
+            if has_ace and len(missing) <= 1:
+                # The Ace fills the gap; with a complete run it may also replace any card.
+                fills = missing if missing else list(run)
+                for gap in fills:
+                    out.append(tuple(CARD_AT[suit, 1] if v == gap else CARD_AT[suit, v]
+                                     for v in run))
+    if must_use is not None:
+        out = [s for s in out if must_use in s]
+    return out
+
+
+def _pair_matches(a: tuple[int, int, int, str], b: tuple[int, int, int, str]) -> int:
+    points = 0
+    if a[3] == b[3]:
+        points += 1
+    if a[0] == b[0]:
+        points += 1
+    if a[2] + 1 == b[0] or b[2] + 1 == a[0]:
+        points += 1
+    return points
+
+
+def score_sequences(sequences: Sequence[Sequence[str]]) -> int:
+    """A player's round score: matches over every pair of sequences, plus high/low.
+
+    Each pair scores 1 for the same suit, 1 for the same three ranks and 1 when one starts
+    right after the other ends; the bonus point comes when every rank is 7 or lower, or
+    every rank is 7 or higher (an Ace counts as the rank it stands for).
+
+    >>> score_sequences([["2H", "3H", "4H"], ["5H", "6H", "7H"],
+    ...                  ["8H", "9H", "10H"], ["JH", "QH", "KH"]])
+    9
+    """
+    facts = []
+    for seq in sequences:
+        problem = sequence_problem(list(seq))
+        if problem is not None:
+            raise ValueError(f"{list(seq)!r} is not a sequence: {problem}")
+        low, mid, high = sequence_ranks(seq)
+        facts.append((low, mid, high, SUIT_OF[seq[0]]))
+    total = 0
+    for a, b in combinations(facts, 2):
+        total += _pair_matches(a, b)
+    if facts:
+        if all(f[2] <= HIGH_LOW_PIVOT for f in facts) or all(f[0] >= HIGH_LOW_PIVOT for f in facts):
+            total += 1
+    return total
+
+
+def sequence_text(sequence: Sequence[str]) -> str:
+    """``7♥ A♥(8) 9♥``: an Ace shows the rank it stands for when it is wild."""
+    ranks = sequence_ranks(sequence)
+    parts = []
+    for card_id, value in zip(sequence, ranks):
+        name = card_name(card_id)
+        parts.append(f"{name}({RANKS[value - 1]})" if is_ace(card_id) and value != 1 else name)
+    return " ".join(parts)
+
+
+def ace_stands_for(sequence: Sequence[str]) -> str | None:
+    """The natural card a wild Ace replaces in ``sequence`` (None: no Ace, or Ace as 1)."""
+    ranks = sequence_ranks(sequence)
+    for card_id, value in zip(sequence, ranks):
+        if is_ace(card_id) and value != 1:
+            return CARD_AT[SUIT_OF[card_id], value]
+    return None
