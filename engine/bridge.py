@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import engine
 from engine import bots
-from engine.core import Action, IllegalAction, InvalidOptions, InvalidRecord, State
+from engine.core import Action, IllegalAction, InvalidOptions, InvalidRecord, State, name_seats
 
 MAX_INPUT_CHARS = 2_000_000
 MAX_NAME_CHARS = 24
@@ -52,6 +52,16 @@ class Session:
     viewer: int | None = None
     bot_rng: random.Random = field(default_factory=lambda: random.Random(0))
     bot_cache: dict[str, Any] = field(default_factory=dict)
+
+    def names(self, text: str) -> str:
+        """``text`` with seat tokens replaced by the seats' names."""
+        return name_seats(text, [s.name for s in self.seats])
+
+    def action_json(self, action: Action, viewer: int | None = None, public: bool = False) -> dict[str, Any]:
+        out = action.to_json()
+        label = self.state.public_label(action, viewer) if public else action.label
+        out["label"] = self.names(label)
+        return out
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.type == "human"]
@@ -185,7 +195,7 @@ def _snapshot(session: Session) -> dict[str, Any]:
     viewer = session.viewer
     current = state.current_player
     human_turn = current is not None and session.seats[current].type == "human"
-    legal = [a.to_json() for a in state.legal_actions()] if human_turn else []
+    legal = [session.action_json(a) for a in state.legal_actions()] if human_turn else []
     return {
         "game": state.game_id,
         "title": engine.GAMES[state.game_id].title,
@@ -201,14 +211,11 @@ def _snapshot(session: Session) -> dict[str, Any]:
         "view": state.view(viewer),
         "legal": legal,
         "result": state.result(),
-        "log": _log(state, viewer),
+        "log": [{"player": a.player, "text": session.names(state.public_label(a, viewer))}
+                for a in state.history],
         "can_undo": bool(_undo_count(session)),
         "moves": len(state.history),
     }
-
-
-def _log(state: State, viewer: int | None) -> list[dict[str, Any]]:
-    return [{"player": a.player, "text": state.public_label(a, viewer)} for a in state.history]
 
 
 def _replay(record: dict[str, Any]) -> State:
@@ -296,7 +303,10 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("match_over", "the match is over")
     if session.seats[current].type != "human":
         raise BridgeError("not_your_turn", "it is not your turn: the opponent is to move")
-    session.state.apply(action_id)
+    try:
+        session.state.apply(action_id)
+    except IllegalAction as exc:
+        raise BridgeError(exc.code, session.names(exc.message)) from exc
     return _snapshot(session)
 
 
@@ -308,7 +318,7 @@ def why(params: dict[str, Any]) -> dict[str, Any]:
     try:
         session.state.find_action(action_id)
     except IllegalAction as exc:
-        return {"legal": False, "reason": exc.message}
+        return {"legal": False, "reason": session.names(exc.message)}
     return {"legal": True, "reason": None}
 
 
@@ -325,8 +335,7 @@ def bot_move(params: dict[str, Any]) -> dict[str, Any]:
     action = session.bot(current).choose(state, current, session.bot_rng)
     taken = state.apply(action)
     snap = _snapshot(session)
-    return {"action": {**taken.to_json(), "label": state.public_label(taken, session.viewer)},
-            "snapshot": snap}
+    return {"action": session.action_json(taken, session.viewer, public=True), "snapshot": snap}
 
 
 @_endpoint
@@ -339,7 +348,7 @@ def hint(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("not_your_turn", "there is no move of yours to suggest")
     level = available_levels()[-1]
     action = bots.make(level).choose(state, current, random.Random(len(state.history)))
-    return {"action": action.to_json(), "level": level}
+    return {"action": session.action_json(action), "level": level}
 
 
 @_endpoint

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -41,6 +42,28 @@ class InvalidOptions(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+SEAT_TOKEN = re.compile(r"\{seat(\d+)\}")
+
+
+def seat_token(seat: int) -> str:
+    """How a label names another seat: ``"{seat2}"``; the page shows the seat's name there.
+
+    >>> name_seats("Jack on " + seat_token(2), ["Ann", "Bo", "Cy"])
+    'Jack on Cy'
+    """
+    return f"{{seat{seat}}}"
+
+
+def name_seats(text: str, names: list[str]) -> str:
+    """Replace seat tokens in ``text`` by ``names`` (``"player N"`` when a name is missing)."""
+
+    def name(match: "re.Match[str]") -> str:
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else f"player {seat + 1}"
+
+    return SEAT_TOKEN.sub(name, text)
 
 
 @dataclass(frozen=True)

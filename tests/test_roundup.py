@@ -303,7 +303,7 @@ def test_queen_target_chooses_a_card_of_the_named_suit_or_a_face_card_of_it():
     assert st.phase == "answer" and st.current_player == 1 and st.view(None)["turn"] == 0
     assert ids(st) == ["reveal:2H", "reveal:5H", "discard:KH"]
     assert "named hearts" in refused(st, "reveal:7C")
-    assert refused(st, "pass") == "player 2 must first answer the Queen"
+    assert refused(st, "pass") == "{seat1} must first answer the Queen"
     st.apply("discard:KH")
     assert st.discard == ["QS", "KH"] and st.current_player == 1 and st.phase == "play"
     st = scenario(3, down=[["QS", "9D"], ["5H", "7C"], ["9C"]])

@@ -51,7 +51,7 @@ import random
 from typing import Any
 
 from engine.cards import RANKS, SUIT_NAMES, SUITS, card_name, rank_of, shuffled, standard_deck, suit_of
-from engine.core import Action, GameSpec, Option, State
+from engine.core import seat_token, Action, GameSpec, Option, State
 from engine.games.roundup_bot import greedy
 from engine.games.roundup_rules import consistent_deal, explain
 
@@ -76,7 +76,8 @@ def _sort(cards: list[str]) -> list[str]:
 
 
 def _seat(p: int) -> str:
-    return f"player {p + 1}"
+    # A seat token: the bridge writes the seat's name in its place (engine.core.seat_token).
+    return seat_token(p)
 
 
 _CARD_LABELS = {
