@@ -1,0 +1,120 @@
+"""Crisps in the browser: a whole match against a bot, selecting cards, the "why not" reason.
+
+Runs against the built site with ``?speed=0`` (no animation or bot delay). The page marks the
+table ``data-busy="false"`` once no request is in flight and no bot is moving, which is when
+the person can act (or a round/match is over).
+"""
+from __future__ import annotations
+
+import random
+import re
+
+IDLE = "[data-testid=table][data-busy=false]"
+SIDE_ACTIONS = "[data-testid=actions] [data-action]"
+HAND_CARDS = "[data-testid=hand] [data-card]"
+
+
+def start_crisps(page, site, open_app, order: str | None = None, options: tuple[str, ...] = ()):
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=crisps]")
+    for name in options:
+        page.check(f"[data-option={name}]")
+    if order is not None:
+        page.select_option("[data-testid=order]", order)
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    return page
+
+
+def side_action_ids(page) -> list[str]:
+    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
+
+
+def hand_ids(page) -> list[str]:
+    return page.locator(HAND_CARDS).evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+
+
+def rank(card: str) -> str:
+    return card[:-1]
+
+
+def play_match(page, rng: random.Random, max_steps: int = 1500) -> int:
+    """Click side-panel actions until the match is over; the number of rounds seen end."""
+    rounds_seen = 0
+    for _ in range(max_steps):
+        page.wait_for_selector(IDLE)
+        if page.locator("[data-testid=match-over]").is_visible():
+            return rounds_seen
+        if page.locator("[data-testid=round-over]").is_visible():
+            rounds_seen += 1
+            page.click("[data-testid=round-over] [data-testid=continue]")
+            continue
+        ids = side_action_ids(page)
+        assert ids, "the person's turn should list legal actions in the side panel"
+        plays = [a for a in ids if a != "pass"]
+        choice = "pass" if "pass" in ids and (not plays or rng.random() < 0.25) else plays[0]
+        page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
+    raise AssertionError("the match did not end")
+
+
+def test_whole_match_against_a_bot_then_play_again(page, site, open_app):
+    start_crisps(page, site, open_app)
+    rounds = play_match(page, random.Random(7))
+    over = page.locator("[data-testid=match-over]")
+    text = over.inner_text()
+    assert re.search(r"win", text, re.IGNORECASE), text
+    scores = over.locator(".final-scores li strong").all_inner_texts()
+    assert "3" in scores and all(int(s) <= 3 for s in scores), scores
+    assert rounds == sum(int(s) for s in scores) - 1, "every round but the last shows round-over"
+    assert not page.locator("[data-testid=resume]").count()
+
+    page.click("[data-testid=play-again]")
+    page.wait_for_selector(IDLE)
+    assert not page.locator("[data-testid=match-over]").is_visible()
+    scores = page.locator(".scores .score-value").all_inner_texts()
+    assert scores == ["0", "0"], scores
+
+
+def test_select_cards_and_confirm_the_lit_play(page, site, open_app):
+    start_crisps(page, site, open_app, order="0")  # you lead the first trick
+    hand = hand_ids(page)
+    assert len(hand) == 12
+    by_rank: dict[str, list[str]] = {}
+    for card in hand:
+        by_rank.setdefault(rank(card), []).append(card)
+    pair = next((cards[:2] for cards in by_rank.values() if len(cards) >= 2), None)
+    chosen = pair or hand[:1]
+    for card in chosen:
+        page.click(f"{HAND_CARDS}[data-card='{card}']")
+    for card in chosen:
+        assert page.get_attribute(f"{HAND_CARDS}[data-card='{card}']", "aria-pressed") == "true"
+    confirm = page.locator("[data-testid=controls] .confirm-play[data-action]")
+    assert confirm.count() == 1
+    action = confirm.get_attribute("data-action")
+    assert action.startswith("play:") and sorted(action[5:].split(",")) == sorted(chosen)
+    assert action in side_action_ids(page), "the confirm button must carry a legal action's id"
+    confirm.click()
+    page.wait_for_selector(IDLE)
+    log = page.locator(".log-list").inner_text()
+    assert "You" in log
+    if not page.locator("[data-testid=round-over], [data-testid=match-over]").count():
+        remaining = hand_ids(page)
+        assert not set(chosen) & set(remaining), "the played cards left the hand"
+
+
+def test_illegal_selection_explains_why(page, site, open_app):
+    start_crisps(page, site, open_app, order="0")
+    hand = hand_ids(page)
+    values = {r: (11 if r in ("Q", "J") else int(r)) for r in {rank(c) for c in hand}}
+    # Two cards of different ranks never make a combination.
+    first = hand[0]
+    second = next(c for c in hand if values[rank(c)] != values[rank(first)])
+    page.click(f"{HAND_CARDS}[data-card='{first}']")
+    page.click(f"{HAND_CARDS}[data-card='{second}']")
+    assert page.locator("[data-testid=controls] .confirm-play[data-action]").count() == 0
+    page.click("[data-testid=why-play]")
+    error = page.locator("[data-testid=table] [data-testid=error]")
+    error.wait_for(state="visible")
+    message = error.inner_text()
+    assert re.search(r"run|combination|gap", message), message
+    assert len(hand_ids(page)) == 12, "an illegal selection changes nothing"

@@ -1,0 +1,486 @@
+// Parlour's page: wires the engine client, the storage manager and the screens together.
+// Screens are drawn from `state` alone (render() rebuilds them); input only calls intents.
+import { startEngine } from "./engine-client.js";
+import { h, clear } from "./ui/dom.js";
+import * as storage from "./storage.js";
+import { renderMenu } from "./ui/menu.js";
+import { renderSetup } from "./ui/setup.js";
+import { renderRules, fetchRules } from "./ui/rules.js";
+import { renderTable, seatName } from "./ui/table.js";
+import { renderLoading, renderFatal, setProgress } from "./ui/loading.js";
+import { createUi } from "./ui/kit.js";
+import { pruneSelection } from "./ui/selection.js";
+import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed } from "./ui/setup-model.js";
+
+const query = new URLSearchParams(window.location.search);
+const speed = query.has("speed") ? Number(query.get("speed")) : 1;
+const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+if (!(speed > 0)) document.documentElement.classList.add("no-motion");
+
+/** Pause before a bot moves so a person can follow the play. */
+function botDelay() {
+  if (!(speed > 0)) return 0;
+  return Math.round((reducedMotion ? 150 : 600) / speed);
+}
+
+const root = document.getElementById("app");
+const state = {
+  screen: "loading",      // loading | fatal | menu | setup | rules | table
+  loading: { fraction: 0, message: "Setting the table\u2026" },
+  fatal: null,            // {title, message}
+  games: [], levels: [],
+  notice: null,           // a message on the menu (e.g. a save set aside)
+  save: null,             // the saved match offered for resuming
+  setupGame: null, setup: null,
+  rulesGame: null, rulesContent: undefined, rulesReturn: "menu",
+  snapshot: null, matchSetup: null, renderer: null,
+  selection: new Set(), error: null, message: null, lastMove: null, freshAt: 0,
+  thinking: null, roundOver: null, handoffTo: null, shownViewer: null,
+  busy: false,
+};
+
+let client = null;
+let requestChain = Promise.resolve();
+let pending = 0;
+let botLoopRunning = false;
+let matchToken = 0;
+let lastScreen = null;
+const rulesCache = new Map();
+const renderers = new Map();
+
+// ----- talking to the engine -------------------------------------------------------------
+
+/** One request at a time, in order; resolves to the bridge's parsed reply. */
+function call(method, params = {}) {
+  pending += 1;
+  updateBusy();
+  const run = requestChain.then(() => client.call(method, params));
+  requestChain = run.catch(() => undefined);
+  return run.then(
+    (reply) => reply,
+    (err) => { engineFailed(err); throw err; },
+  ).finally(() => { pending -= 1; updateBusy(); });
+}
+
+function updateBusy() {
+  const busy = pending > 0 || botLoopRunning;
+  if (busy !== state.busy) {
+    state.busy = busy;
+    render();
+  }
+}
+
+function engineFailed(err) {
+  state.screen = "fatal";
+  state.fatal = {
+    title: "The game engine stopped",
+    message: "The game engine stopped unexpectedly. Reload the page to carry on: your match is saved after every move.",
+    detail: (err && err.message) || "it stopped answering",
+  };
+  matchToken += 1;
+  render();
+}
+
+// ----- rendering ---------------------------------------------------------------------------
+
+function render() {
+  if (state.screen === "loading") {
+    if (!root.querySelector("[data-testid=loading]")) { clear(root); root.append(renderLoading(state)); }
+    setProgress(root, state.loading);
+    return;
+  }
+  const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
+  let screen;
+  switch (state.screen) {
+    case "fatal": screen = renderFatal(state, intents); break;
+    case "menu": screen = renderMenu(state, intents); break;
+    case "setup": screen = renderSetup(state, intents); break;
+    case "rules": screen = renderRules(state, intents); break;
+    case "table": screen = renderTableScreen(); break;
+    default: screen = h("p", {}, "Unknown screen");
+  }
+  clear(root);
+  root.append(screen);
+  if (state.screen !== lastScreen) {
+    lastScreen = state.screen;
+    window.scrollTo(0, 0);
+    const heading = root.querySelector("h1");
+    if (heading) { heading.tabIndex = -1; heading.focus({ preventScroll: true }); }
+  } else if (focusKey) {
+    const target = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+    if (target && !target.disabled) target.focus({ preventScroll: true });
+  }
+  const dialog = root.querySelector(".overlay [data-focus]");
+  if (dialog && !root.querySelector(".overlay").contains(document.activeElement)) dialog.focus({ preventScroll: true });
+}
+
+function renderTableScreen() {
+  const gameRoot = h("div", { class: `game-root game-${state.snapshot.game}` });
+  const ui = createUi(state, intents);
+  try {
+    (state.renderer || fallbackRenderer).render(gameRoot, state.snapshot, ui);
+  } catch (err) {
+    // A drawing bug must not take the table down: the side panel still plays the game.
+    clear(gameRoot);
+    gameRoot.append(h("p", { class: "notice" }, "This table could not be drawn; use the moves listed beside it."));
+    console.warn("renderer failed", err);
+  }
+  return renderTable(state, intents, gameRoot);
+}
+
+let fallbackRenderer = { render() {} };
+
+async function rendererFor(gameId) {
+  if (renderers.has(gameId)) return renderers.get(gameId);
+  let mod;
+  try {
+    mod = await import(`./games/${gameId}.js`);
+  } catch {
+    mod = await import("./games/generic.js");
+  }
+  renderers.set(gameId, mod);
+  return mod;
+}
+
+// ----- snapshots, moves, bots ---------------------------------------------------------------
+
+function roundsOf(snap) {
+  return (snap && snap.result && Array.isArray(snap.result.rounds)) ? snap.result.rounds.length : 0;
+}
+
+function applySnapshot(snap, move) {
+  const prev = state.snapshot;
+  state.snapshot = snap;
+  const hand = snap.view && Array.isArray(snap.view.hand) ? snap.view.hand : [];
+  state.selection = pruneSelection(state.selection, hand);
+  if (move) {
+    state.lastMove = { player: move.player, id: move.id, label: move.label, cards: move.cards || [], kind: move.kind };
+    state.message = moveMessage(snap, move);
+    state.freshAt = performance.now();
+  }
+  if (prev && prev.game === snap.game && roundsOf(snap) > roundsOf(prev) && !snap.is_over) {
+    state.roundOver = roundSummary(prev, snap);
+  }
+  const humans = snap.seats.filter((s) => s.type === "human").length;
+  if (humans > 1 && snap.human_turn && snap.viewer !== state.shownViewer && !snap.is_over) state.handoffTo = snap.viewer;
+  else if (humans <= 1) state.shownViewer = snap.viewer;
+}
+
+function moveMessage(snap, move) {
+  const mod = state.renderer;
+  if (mod && typeof mod.describeMove === "function") {
+    try { const text = mod.describeMove(move, snap, (seat) => seatName(snap, seat)); if (text) return text; } catch { /* fall through */ }
+  }
+  return `${seatName(snap, move.player)}: ${move.label}`;
+}
+
+function roundSummary(prev, snap) {
+  const mod = state.renderer;
+  if (mod && typeof mod.roundSummary === "function") {
+    try { const s = mod.roundSummary(prev, snap, (seat) => seatName(snap, seat)); if (s) return s; } catch { /* fall through */ }
+  }
+  const before = prev.result.scores || [];
+  const after = snap.result.scores || [];
+  const gained = after.map((v, i) => v - (before[i] || 0));
+  const best = Math.max(...gained);
+  const names = gained.map((g, i) => (g === best && best > 0 ? seatName(snap, i) : null)).filter(Boolean);
+  return {
+    title: `Round ${roundsOf(snap)} is over`,
+    lines: names.length ? [`${names.join(" and ")} scored the most this round.`] : [],
+  };
+}
+
+async function persist(token) {
+  const snap = state.snapshot;
+  if (!snap) return;
+  if (snap.is_over) { storage.clearMatch(); return; }
+  const reply = await call("record");
+  if (token !== matchToken || !reply || reply.error) return;
+  storage.saveMatch(snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function runBots() {
+  if (botLoopRunning) return;
+  botLoopRunning = true;
+  updateBusy();
+  const token = matchToken;
+  const going = () => token === matchToken && state.screen === "table" && state.snapshot
+    && state.snapshot.bot_turn && !state.roundOver;
+  try {
+    while (going()) {
+      state.thinking = state.snapshot.current_player;
+      render();
+      await sleep(botDelay());
+      if (!going()) break;
+      const reply = await call("bot_move");
+      if (token !== matchToken) break;
+      state.thinking = null;
+      if (!reply || reply.error) {
+        state.error = reply ? reply.error.message : "The computer could not move.";
+        break;
+      }
+      applySnapshot(reply.snapshot, reply.action);
+      render();
+      await persist(token);
+    }
+  } catch {
+    // engineFailed has already shown the problem.
+  } finally {
+    botLoopRunning = false;
+    state.thinking = null;
+    updateBusy();
+    render();
+  }
+}
+
+async function enterTable(snap, gameId, setup) {
+  matchToken += 1;
+  const token = matchToken;
+  state.renderer = await rendererFor(gameId);
+  if (token !== matchToken) return;
+  Object.assign(state, {
+    screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
+    error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, handoffTo: null, shownViewer: null, notice: null,
+  });
+  applySnapshot(snap, null);
+  render();
+  await persist(token);
+  runBots();
+}
+
+function setupFromSnapshot(snap) {
+  const spec = state.games.find((g) => g.id === snap.game);
+  const raw = { players: snap.players, seats: snap.seats.map((s) => ({ type: s.type, level: s.level })), options: snap.options, order: "random" };
+  return spec ? normalizeSetup(spec, state.levels, raw) : raw;
+}
+
+// ----- intents: what the person asked for ---------------------------------------------------
+
+const intents = {
+  showMenu() {
+    matchToken += 1;
+    state.screen = "menu";
+    state.error = null;
+    refreshSave();
+    render();
+  },
+  openSetup(gameId) {
+    const spec = state.games.find((g) => g.id === gameId);
+    if (!spec) return;
+    matchToken += 1;
+    state.setupGame = gameId;
+    state.setup = normalizeSetup(spec, state.levels, storage.loadSetup(gameId));
+    state.screen = "setup";
+    state.error = null;
+    render();
+  },
+  updateSetup(change) {
+    const spec = state.games.find((g) => g.id === state.setupGame);
+    state.setup = normalizeSetup(spec, state.levels, { ...state.setup, ...change });
+    storage.saveSetup(state.setupGame, state.setup);
+    render();
+  },
+  setPlayers(n) {
+    const spec = state.games.find((g) => g.id === state.setupGame);
+    state.setup = withPlayers(spec, state.levels, state.setup, n);
+    storage.saveSetup(state.setupGame, state.setup);
+    render();
+  },
+  async startMatch() {
+    await startNew(state.setupGame, state.setup);
+  },
+  async playAgain() {
+    const ms = state.matchSetup;
+    if (!ms) return;
+    await startNew(ms.game, ms.setup || setupFromSnapshot(state.snapshot));
+  },
+  async openRules(gameId) {
+    if (state.screen !== "rules") state.rulesReturn = state.screen;
+    state.screen = "rules";
+    state.rulesGame = gameId;
+    state.rulesContent = rulesCache.get(gameId);
+    render();
+    if (!rulesCache.has(gameId)) {
+      let content = null;
+      try { content = await fetchRules(gameId); } catch { content = null; }
+      rulesCache.set(gameId, content);
+      if (state.screen === "rules" && state.rulesGame === gameId) { state.rulesContent = content; render(); }
+    }
+  },
+  closeRules() {
+    state.screen = state.rulesReturn === "rules" ? "menu" : state.rulesReturn || "menu";
+    if (state.screen === "table" && !state.snapshot) state.screen = "menu";
+    if (state.screen === "menu") refreshSave();
+    render();
+    if (state.screen === "table") runBots();
+  },
+  async send(actionId) {
+    if (state.busy || !state.snapshot) return;
+    const token = matchToken;
+    const taken = (state.snapshot.legal || []).find((a) => a.id === actionId);
+    let reply;
+    try { reply = await call("act", { action: actionId }); } catch { return; }
+    if (token !== matchToken) return;
+    if (reply.error) { state.error = reply.error.message; render(); return; }
+    state.error = null;
+    state.selection = new Set();
+    applySnapshot(reply, taken || { player: state.snapshot.viewer, id: actionId, label: actionId, cards: [] });
+    render();
+    await persist(token).catch(() => undefined);
+    runBots();
+  },
+  async why(actionId) {
+    let reply;
+    try { reply = await call("why", { action: actionId }); } catch { return; }
+    if (reply.error) state.error = reply.error.message;
+    else if (reply.legal === false) state.error = sentence(reply.reason || "That move is not allowed now.");
+    else state.error = null;
+    render();
+  },
+  async undo() {
+    if (state.busy) return;
+    const token = matchToken;
+    let reply;
+    try { reply = await call("undo"); } catch { return; }
+    if (token !== matchToken) return;
+    if (reply.error) { state.error = reply.error.message; render(); return; }
+    state.error = null;
+    state.message = "Move taken back.";
+    applySnapshot(reply, null);
+    render();
+    await persist(token).catch(() => undefined);
+    runBots();
+  },
+  toggleCard(cardId) {
+    const next = new Set(state.selection);
+    if (next.has(cardId)) next.delete(cardId); else next.add(cardId);
+    state.selection = next;
+    state.error = null;
+    render();
+  },
+  setSelection(cards) {
+    state.selection = new Set(cards);
+    state.error = null;
+    render();
+  },
+  continueRound() {
+    state.roundOver = null;
+    state.message = null;
+    render();
+    runBots();
+  },
+  handoffReady() {
+    state.shownViewer = state.handoffTo;
+    state.handoffTo = null;
+    render();
+  },
+  async resume() {
+    const save = state.save;
+    if (!save || state.busy) return;
+    let reply;
+    try { reply = await call("load", save.data); } catch { return; }
+    if (reply.error) {
+      storage.setAsideMatch();
+      state.save = null;
+      state.notice = `Your saved ${save.title || save.game} match could not be resumed (${reply.error.message}), so it was set aside.`;
+      render();
+      return;
+    }
+    await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply));
+    state.message = "Welcome back: your match is where you left it.";
+    render();
+  },
+  discardSave() {
+    storage.clearMatch();
+    state.save = null;
+    state.notice = null;
+    render();
+  },
+  reload() {
+    window.location.reload();
+  },
+};
+
+async function startNew(gameId, setup) {
+  if (state.busy) return;
+  storage.saveSetup(gameId, setup);
+  state.error = null;
+  const seed = randomSeed();
+  let reply;
+  try {
+    reply = await call("start", startParams(gameId, setup, seed, 0));
+    if (!reply.error) {
+      const rotation = rotationFor(setup, reply.current_player, 0);
+      if (rotation !== 0) reply = await call("start", startParams(gameId, setup, seed, rotation));
+    }
+  } catch { return; }
+  if (reply.error) {
+    state.error = reply.error.message;
+    render();
+    return;
+  }
+  await enterTable(reply, gameId, setup);
+}
+
+function sentence(text) {
+  const t = String(text).trim();
+  if (!t) return t;
+  return t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
+}
+
+function refreshSave() {
+  const loaded = storage.loadMatch();
+  if (!loaded.ok) { state.save = null; state.notice = loaded.problem; return; }
+  const save = loaded.save;
+  state.save = save && state.games.some((g) => g.id === save.game) ? save : null;
+}
+
+// ----- start-up ------------------------------------------------------------------------------
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && state.screen === "rules") intents.closeRules();
+});
+
+async function boot() {
+  render();
+  try {
+    client = await startEngine((progress) => {
+      if (state.screen !== "loading") return;
+      state.loading = { fraction: Number(progress.fraction) || 0, message: progress.message || state.loading.message, stage: progress.stage };
+      render();
+    });
+  } catch (err) {
+    state.screen = "fatal";
+    const offline = navigator.onLine === false;
+    state.fatal = {
+      title: offline ? "You are offline" : "Parlour could not start",
+      message: "Parlour needs a network connection once to download the game; after that it works offline. "
+        + (offline ? "Connect to the internet and reload the page." : "Check your connection and reload the page."),
+      detail: (err && err.message) || "unknown error",
+    };
+    render();
+    return;
+  }
+  if (typeof client.onCrash === "function") {
+    client.onCrash((info) => engineFailed(new Error((info && info.message) || (typeof info === "string" ? info : "the engine's worker stopped"))));
+  }
+  let reply;
+  try { reply = await call("games"); } catch { return; }
+  if (!reply || reply.error) {
+    engineFailed(new Error(reply ? reply.error.message : "no list of games"));
+    return;
+  }
+  state.games = reply.games || [];
+  state.levels = reply.levels || [];
+  state.screen = "menu";
+  refreshSave();
+  render();
+}
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("./sw.js").catch(() => { /* offline play is a bonus, not a requirement */ });
+}
+
+boot();

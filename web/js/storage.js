@@ -1,0 +1,72 @@
+// The storage manager: everything the page keeps in localStorage, behind one small API.
+// Nothing here throws: storage may be full, disabled or hold something unreadable.
+
+const PREFIX = "parlour.";
+const SAVE_KEY = PREFIX + "save";
+const SAVE_VERSION = 1;
+
+function getRaw(key) {
+  try { return window.localStorage.getItem(key); } catch { return null; }
+}
+
+function setRaw(key, value) {
+  try { window.localStorage.setItem(key, value); return true; } catch { return false; }
+}
+
+function remove(key) {
+  try { window.localStorage.removeItem(key); } catch { /* nothing to do */ }
+}
+
+/** The last set-up chosen for a game, or null. */
+export function loadSetup(gameId) {
+  const raw = getRaw(PREFIX + "setup." + gameId);
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+  } catch {
+    remove(PREFIX + "setup." + gameId);
+    return null;
+  }
+}
+
+export function saveSetup(gameId, setup) {
+  setRaw(PREFIX + "setup." + gameId, JSON.stringify(setup));
+}
+
+/**
+ * The saved match: {ok: true, save} | {ok: false, problem} | {ok: true, save: null}.
+ * A save that cannot be read is set aside (kept under another key) so it never blocks the menu.
+ */
+export function loadMatch() {
+  const raw = getRaw(SAVE_KEY);
+  if (!raw) return { ok: true, save: null };
+  let save = null;
+  try { save = JSON.parse(raw); } catch { /* handled below */ }
+  const valid = save && typeof save === "object" && save.v === SAVE_VERSION && typeof save.game === "string"
+    && save.data && typeof save.data === "object" && save.data.record && typeof save.data.record === "object";
+  if (!valid) {
+    setAside(raw);
+    return { ok: false, problem: "Your saved match could not be read, so it was set aside. You can start a new one." };
+  }
+  return { ok: true, save };
+}
+
+export function saveMatch(game, title, data, setup) {
+  return setRaw(SAVE_KEY, JSON.stringify({ v: SAVE_VERSION, game, title, savedAt: Date.now(), data, setup: setup || null }));
+}
+
+export function clearMatch() {
+  remove(SAVE_KEY);
+}
+
+/** Move the current save out of the way (it failed to load). */
+export function setAsideMatch() {
+  const raw = getRaw(SAVE_KEY);
+  if (raw) setAside(raw);
+}
+
+function setAside(raw) {
+  setRaw(PREFIX + "setaside", raw);
+  remove(SAVE_KEY);
+}

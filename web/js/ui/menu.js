@@ -1,0 +1,33 @@
+// The menu: one tile per registered game, in the bridge's order, plus the resume offer.
+import { h, button } from "./dom.js";
+
+export function renderMenu(state, intents) {
+  const tiles = state.games.map((spec) => h("li", { class: "game-tile" },
+    button([
+      h("span", { class: "tile-title" }, spec.title),
+      h("span", { class: "tile-summary" }, spec.summary || ""),
+      h("span", { class: "tile-players" }, playersText(spec)),
+    ], { class: "tile-play", dataset: { game: spec.id }, "aria-label": `Play ${spec.title}`, onclick: () => intents.openSetup(spec.id) }),
+    button("Rules", { class: "tile-rules link-button", dataset: { testid: "rules", rulesGame: spec.id },
+      "aria-label": `Rules of ${spec.title}`, onclick: () => intents.openRules(spec.id) }),
+  ));
+  const save = state.save;
+  return h("section", { class: "screen menu-screen", dataset: { testid: "menu" }, "aria-labelledby": "menu-title" },
+    h("header", { class: "menu-header" },
+      h("h1", { id: "menu-title", class: "brand" }, "Parlour"),
+      h("p", { class: "tagline" }, "Card games against the computer. No account, no server, works offline.")),
+    state.notice ? h("p", { class: "notice", role: "status", dataset: { testid: "notice" } }, state.notice) : null,
+    save ? h("div", { class: "resume" },
+      h("p", {}, `You have a ${save.title || save.game} match in progress.`),
+      button(`Resume your ${save.title || save.game} match`, { class: "primary", dataset: { testid: "resume", focus: "resume" }, onclick: intents.resume }),
+      button("Discard it", { class: "quiet", dataset: { testid: "discard-save" }, onclick: intents.discardSave }),
+    ) : null,
+    h("ul", { class: "game-list", "aria-label": "Games" }, tiles),
+    h("footer", { class: "menu-footer" }, h("p", {}, "Everything runs in your browser.")),
+  );
+}
+
+function playersText(spec) {
+  if (spec.min_players === spec.max_players) return `${spec.min_players} players`;
+  return `${spec.min_players}\u2013${spec.max_players} players`;
+}

@@ -1,0 +1,41 @@
+// The rules page: the game's own rules fragment (web/rules/<id>.html) and the engine's
+// house clarifications.
+import { h, button } from "./dom.js";
+
+/** Fetch and clean a rules fragment: a DocumentFragment, or null when there is none. */
+export async function fetchRules(gameId) {
+  const response = await fetch(`./rules/${encodeURIComponent(gameId)}.html`);
+  if (!response.ok) return null;
+  const text = await response.text();
+  const template = document.createElement("template");
+  template.innerHTML = text;
+  // The fragments are ours, but keep them inert all the same.
+  template.content.querySelectorAll("script, style, iframe, object, embed, link, meta").forEach((el) => el.remove());
+  template.content.querySelectorAll("*").forEach((el) => {
+    for (const attr of [...el.attributes]) {
+      if (attr.name.startsWith("on") || attr.name === "style") el.removeAttribute(attr.name);
+    }
+  });
+  return template.content;
+}
+
+export function renderRules(state, intents) {
+  const spec = state.games.find((g) => g.id === state.rulesGame) || { title: state.rulesGame, clarifications: [] };
+  const body = h("div", { class: "rules-text" });
+  if (state.rulesContent === undefined) body.append(h("p", { class: "field-note" }, "Loading the rules\u2026"));
+  else if (state.rulesContent === null) body.append(h("p", {}, `The full rules of ${spec.title} are not written up yet.`));
+  else body.append(state.rulesContent.cloneNode(true));
+  const clarifications = spec.clarifications || [];
+  return h("section", { class: "screen rules-screen", dataset: { testid: "rules-page" }, "aria-labelledby": "rules-title" },
+    h("header", { class: "screen-bar" },
+      button("\u2190 Back", { class: "quiet", dataset: { testid: "back", focus: "back" }, onclick: intents.closeRules }),
+      h("h1", { id: "rules-title" }, `How to play ${spec.title}`)),
+    h("article", { class: "rules-article" },
+      body,
+      clarifications.length ? h("section", { class: "clarifications", dataset: { testid: "clarifications" } },
+        h("h2", {}, "House clarifications"),
+        h("p", { class: "field-note" }, "Where the original rules leave a question open, Parlour plays it this way."),
+        h("ul", {}, clarifications.map((c) => h("li", {}, c)))) : null,
+      h("p", {}, button("Back", { class: "primary", onclick: intents.closeRules }))),
+  );
+}

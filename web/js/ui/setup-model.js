@@ -1,0 +1,95 @@
+// The set-up of a match as plain data, and how it becomes the bridge's start() parameters.
+// setup = {players, seats: [{type: "human"|"bot", level}], order: "random"|"<n>", options}
+
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
+const OPPONENT_NAMES = {
+  1: ["North"],
+  2: ["West", "East"],
+  3: ["West", "North", "East"],
+  4: ["West", "North-West", "North-East", "East"],
+  5: ["West", "North-West", "North", "North-East", "East"],
+};
+
+export function ordinal(n) {
+  return ORDINALS[n] || `number ${n + 1}`;
+}
+
+/** A valid set-up for `spec`, keeping whatever of `saved` still fits. */
+export function normalizeSetup(spec, levels, saved) {
+  const s = saved && typeof saved === "object" ? saved : {};
+  const defaultLevel = levels.includes("normal") ? "normal" : levels[Math.floor(levels.length / 2)] || "normal";
+  let players = Number.isInteger(s.players) ? s.players : spec.default_players;
+  if (players < spec.min_players || players > spec.max_players) players = spec.default_players;
+  const seats = [];
+  for (let i = 0; i < players; i++) {
+    const old = Array.isArray(s.seats) ? s.seats[i] : null;
+    const type = old && (old.type === "human" || old.type === "bot") ? old.type : i === 0 ? "human" : "bot";
+    const level = old && levels.includes(old.level) ? old.level : defaultLevel;
+    seats.push({ type, level });
+  }
+  const options = {};
+  for (const opt of spec.options || []) {
+    const value = s.options ? s.options[opt.name] : undefined;
+    options[opt.name] = opt.choices.some((c) => c === value) ? value : opt.default;
+  }
+  let order = typeof s.order === "string" ? s.order : "random";
+  if (order !== "random" && !(Number(order) >= 0 && Number(order) < players)) order = "random";
+  return { players, seats, order, options };
+}
+
+/** Change the number of players, keeping the seats that remain. */
+export function withPlayers(spec, levels, setup, players) {
+  return normalizeSetup(spec, levels, { ...setup, players });
+}
+
+export function humanSeats(setup) {
+  return setup.seats.map((s, i) => (s.type === "human" ? i : -1)).filter((i) => i >= 0);
+}
+
+/** Names: the one person is "You", computers are named by where they sit from that person. */
+export function seatNames(seats) {
+  const humans = seats.map((s, i) => (s.type === "human" ? i : -1)).filter((i) => i >= 0);
+  const n = seats.length;
+  if (humans.length !== 1) return seats.map((s, i) => (s.type === "human" ? `Player ${i + 1}` : null));
+  const me = humans[0];
+  const others = OPPONENT_NAMES[n - 1] || [];
+  return seats.map((s, i) => (i === me ? "You" : others[(i - me - 1 + n) % n] || null));
+}
+
+/** The bridge's start() parameters; `arrange` rotates the seats (see app.js startMatch). */
+export function startParams(gameId, setup, seed, rotation = 0) {
+  const n = setup.seats.length;
+  const seats = new Array(n);
+  setup.seats.forEach((seat, i) => { seats[(i + rotation + n) % n] = { ...seat }; });
+  const names = seatNames(seats);
+  return {
+    game: gameId,
+    players: n,
+    seed,
+    options: { ...setup.options },
+    seats: seats.map((s, i) => {
+      const out = { type: s.type };
+      if (s.type === "bot") out.level = s.level;
+      if (names[i]) out.name = names[i];
+      return out;
+    }),
+  };
+}
+
+/**
+ * How far to rotate the seats so that the one person plays `order`-th, given the seat that
+ * starts (the engine picks the first player from the seed alone, whoever sits there).
+ */
+export function rotationFor(setup, starter, rotation) {
+  const humans = humanSeats(setup);
+  if (setup.order === "random" || humans.length !== 1 || starter === null || starter === undefined) return rotation;
+  const n = setup.seats.length;
+  const want = (starter + Number(setup.order)) % n;
+  return (want - humans[0] + n) % n;
+}
+
+export function randomSeed() {
+  const buf = new Uint32Array(1);
+  crypto.getRandomValues(buf);
+  return buf[0] & 0x7fffffff;
+}

@@ -1,0 +1,101 @@
+// The set-up screen: players, who sits where, opponents' levels and the game's options.
+import { h, button } from "./dom.js";
+import { humanSeats, ordinal } from "./setup-model.js";
+
+const LEVEL_WORDS = { random: "Random moves", easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
+
+export function renderSetup(state, intents) {
+  const spec = state.games.find((g) => g.id === state.setupGame);
+  const setup = state.setup;
+  const levels = state.levels;
+  const variants = new Set(spec.variant_players || []);
+  const update = (change) => intents.updateSetup(change);
+
+  const playerField = spec.min_players === spec.max_players
+    ? h("p", { class: "field-note" }, `${spec.title} is for ${spec.min_players} players.`)
+    : field("Number of players", h("select", {
+      id: "setup-players", dataset: { testid: "players", focus: "players" },
+      onchange: (e) => intents.setPlayers(Number(e.target.value)),
+    }, spec_counts(spec).map((n) => h("option", { value: n, selected: n === setup.players },
+      `${n} players${variants.has(n) ? " (variant)" : ""}`))), "setup-players");
+
+  const seatRows = setup.seats.map((seat, i) => {
+    const id = `seat-${i}`;
+    const value = seat.type === "human" ? "human" : "bot:" + seat.level;
+    return h("li", { class: "seat-row" },
+      h("label", { for: id }, `Seat ${i + 1}`),
+      h("select", {
+        id, dataset: { testid: `seat-${i}`, focus: id },
+        onchange: (e) => {
+          const v = e.target.value;
+          const seats = setup.seats.map((s) => ({ ...s }));
+          seats[i] = v === "human" ? { type: "human", level: seat.level } : { type: "bot", level: v.slice(4) };
+          update({ seats });
+        },
+      },
+      h("option", { value: "human", selected: value === "human" }, i === 0 ? "You" : "A person (pass and play)"),
+      levels.map((level) => h("option", { value: "bot:" + level, selected: value === "bot:" + level },
+        `Computer: ${LEVEL_WORDS[level] || level}`))));
+  });
+
+  const humans = humanSeats(setup);
+  let orderField = null;
+  if (humans.length === 1) {
+    const id = "setup-order";
+    orderField = field("Turn order", h("select", {
+      id, dataset: { testid: "order", focus: id }, onchange: (e) => update({ order: e.target.value }),
+    },
+    setup.seats.map((_, k) => h("option", { value: String(k), selected: setup.order === String(k) }, `You play ${ordinal(k)}`)),
+    h("option", { value: "random", selected: setup.order === "random" }, "Random")), id,
+    "Who leads the first round; the engine decides the rounds after that.");
+  }
+
+  const optionFields = (spec.options || []).map((opt) => optionField(opt, setup.options[opt.name], (v) => update({ options: { ...setup.options, [opt.name]: v } })));
+
+  return h("section", { class: "screen setup-screen", dataset: { testid: "setup" }, "aria-labelledby": "setup-title" },
+    h("header", { class: "screen-bar" },
+      button("\u2190 Menu", { class: "quiet", dataset: { testid: "back", focus: "back" }, onclick: intents.showMenu }),
+      h("h1", { id: "setup-title" }, `New game of ${spec.title}`),
+      button("Rules", { class: "quiet", dataset: { testid: "rules", focus: "rules" }, onclick: () => intents.openRules(spec.id) })),
+    h("form", { class: "setup-form", onsubmit: (e) => { e.preventDefault(); intents.startMatch(); } },
+      spec.summary ? h("p", { class: "setup-summary" }, spec.summary) : null,
+      h("fieldset", {}, h("legend", {}, "Players"), playerField,
+        h("ol", { class: "seat-list" }, seatRows), orderField),
+      optionFields.length ? h("fieldset", {}, h("legend", {}, "Options"), optionFields) : null,
+      errorArea(state.error),
+      h("div", { class: "form-actions" },
+        h("button", { type: "submit", class: "primary big", dataset: { testid: "start", focus: "start" }, disabled: state.busy }, state.busy ? "Dealing\u2026" : "Start the match"))),
+  );
+}
+
+function spec_counts(spec) {
+  const out = [];
+  for (let n = spec.min_players; n <= spec.max_players; n++) out.push(n);
+  return out;
+}
+
+function field(labelText, control, id, note) {
+  return h("div", { class: "field" }, h("label", { for: id }, labelText), control,
+    note ? h("p", { class: "field-note" }, note) : null);
+}
+
+function optionField(opt, value, onChange) {
+  const id = `opt-${opt.name}`;
+  const isBool = opt.choices.length === 2 && opt.choices.every((c) => typeof c === "boolean");
+  if (isBool) {
+    return h("div", { class: "field option-field" },
+      h("input", { type: "checkbox", id, checked: value === true, dataset: { option: opt.name, focus: id },
+        onchange: (e) => onChange(e.target.checked) }),
+      h("label", { for: id }, h("span", { class: "option-label" }, opt.label || opt.name),
+        opt.description ? h("span", { class: "option-description" }, opt.description) : null));
+  }
+  return h("div", { class: "field" },
+    h("label", { for: id }, opt.label || opt.name),
+    h("select", { id, dataset: { option: opt.name, focus: id }, onchange: (e) => onChange(opt.choices[Number(e.target.value)]) },
+      opt.choices.map((c, i) => h("option", { value: i, selected: c === value }, String(c)))),
+    opt.description ? h("p", { class: "field-note" }, opt.description) : null);
+}
+
+export function errorArea(message) {
+  return h("div", { class: "error-area", role: "alert", dataset: { testid: "error" }, hidden: !message }, message || "");
+}

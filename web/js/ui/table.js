@@ -1,0 +1,122 @@
+// The table frame every game shares: title bar, scores, whose turn, messages, the side
+// panel of legal actions and the log. The game's own layout goes into `.game-root`.
+import { h, button } from "./dom.js";
+import { errorArea } from "./setup.js";
+
+export function seatName(snapshot, seat) {
+  if (seat === null || seat === undefined) return "";
+  const s = snapshot.seats[seat];
+  return (s && s.name) || `Seat ${seat + 1}`;
+}
+
+function turnText(state) {
+  const snap = state.snapshot;
+  if (snap.is_over) return "The match is over";
+  if (state.roundOver) return "The round is over";
+  const cur = snap.current_player;
+  if (cur === null || cur === undefined) return "";
+  const name = seatName(snap, cur);
+  if (snap.human_turn) {
+    const humans = snap.seats.filter((s) => s.type === "human").length;
+    return humans > 1 ? `${name}'s turn` : "Your turn";
+  }
+  return state.thinking === cur ? `${name} is thinking\u2026` : `${name} to play`;
+}
+
+export function renderTable(state, intents, gameRoot) {
+  const snap = state.snapshot;
+  const scores = (snap.result && snap.result.scores) || [];
+  const scoreItems = snap.seats.map((seat, i) => h("li", {
+    class: ["score", i === snap.current_player && !snap.is_over && "is-current", i === snap.viewer && "is-viewer"],
+  }, h("span", { class: "score-name" }, seatName(snap, i)), " ", h("span", { class: "score-value" }, scores[i] ?? "")));
+  const busy = state.busy;
+  const actions = (snap.legal || []).filter((a) => a.player === snap.viewer || snap.human_turn);
+  const hidden = Boolean(state.handoffTo !== null && state.handoffTo !== undefined);
+
+  return h("section", {
+    class: ["screen", "table-screen", busy && "is-busy"], dataset: { testid: "table", tableGame: snap.game, busy: busy ? "true" : "false" },
+    "aria-labelledby": "table-title",
+  },
+  h("header", { class: "table-bar" },
+    button("\u2190 Menu", { class: "quiet", dataset: { testid: "menu-button", focus: "menu-button" }, onclick: intents.showMenu }),
+    h("h1", { id: "table-title" }, snap.title),
+    h("div", { class: "bar-actions" },
+      button("Rules", { class: "quiet", dataset: { testid: "rules", focus: "rules" }, onclick: () => intents.openRules(snap.game) }),
+      button("New game", { class: "quiet", dataset: { testid: "new-game", focus: "new-game" }, onclick: () => intents.openSetup(snap.game) }))),
+  h("div", { class: "status-line" },
+    h("ul", { class: "scores", "aria-label": "Score" }, scoreItems),
+    h("p", { class: ["turn", snap.human_turn && !state.roundOver && "is-you"], dataset: { testid: "turn" }, "aria-live": "polite" }, turnText(state))),
+  errorArea(state.error),
+  h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !state.message }, state.message || ""),
+  h("div", { class: "table-main" },
+    hidden ? h("div", { class: "game-root is-hidden" }) : gameRoot,
+    h("aside", { class: "side-panel", "aria-label": "Moves and log" },
+      h("h2", {}, snap.human_turn && !hidden ? "Your moves" : "Moves"),
+      h("div", { class: "action-list", dataset: { testid: "actions" } },
+        hidden || state.roundOver ? null : actions.map((a) => button(a.label, {
+          class: ["action-button", a.kind === "pass" && "is-pass"], dataset: { action: a.id, focus: "side:" + a.id },
+          disabled: busy, onclick: () => intents.send(a.id),
+        })),
+        !actions.length || hidden ? h("p", { class: "field-note" }, snap.is_over ? "The match is over."
+          : state.roundOver ? "The round is over." : `Waiting for ${seatName(snap, snap.current_player) || "the other players"}\u2026`) : null),
+      snap.can_undo && !hidden ? button("Undo", { class: "quiet", dataset: { testid: "undo", focus: "undo" }, disabled: busy, onclick: intents.undo }) : null,
+      renderLog(snap))),
+  state.handoffTo !== null && state.handoffTo !== undefined ? handoff(state, intents) : null,
+  state.roundOver && !snap.is_over ? roundOverDialog(snap, state.roundOver, intents) : null,
+  snap.is_over ? matchOver(state, intents) : null,
+  );
+}
+
+function renderLog(snap) {
+  const log = snap.log || [];
+  const items = log.slice(-60).reverse().map((entry) => h("li", {},
+    h("span", { class: "log-who" }, entry.player === null || entry.player === undefined ? "" : seatName(snap, entry.player) + ": "),
+    entry.text));
+  return h("details", { class: "game-log", open: true },
+    h("summary", {}, `Game log (${log.length})`),
+    h("ol", { class: "log-list", reversed: true, start: log.length }, items));
+}
+
+function handoff(state, intents) {
+  const name = seatName(state.snapshot, state.handoffTo);
+  return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "handoff-title", dataset: { testid: "handoff" } },
+    h("div", { class: "overlay-card" },
+      h("h2", { id: "handoff-title" }, `Pass the device to ${name}`),
+      h("p", {}, "The cards stay hidden until they are ready."),
+      h("div", { class: "form-actions" },
+        button(`I am ${name}: show my cards`, { class: "primary", dataset: { testid: "handoff-ready", focus: "handoff-ready" }, onclick: intents.handoffReady }),
+        button("Menu", { class: "quiet", onclick: intents.showMenu }))));
+}
+
+/** The round-over dialog; summary = {title, lines} (from the game's renderer or the scores). */
+export function roundOverDialog(snapshot, summary, intents) {
+  return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "round-title", dataset: { testid: "round-over" } },
+    h("div", { class: "overlay-card" },
+      h("h2", { id: "round-title" }, summary.title),
+      (summary.lines || []).map((line) => h("p", {}, line)),
+      scoreTable(snapshot),
+      button("Continue", { class: "primary big", dataset: { testid: "continue", focus: "continue" }, onclick: intents.continueRound })));
+}
+
+function scoreTable(snapshot) {
+  const scores = snapshot.result.scores || [];
+  return h("ul", { class: "final-scores" }, snapshot.seats.map((_, i) => h("li", {},
+    h("span", {}, seatName(snapshot, i)), h("strong", {}, String(scores[i] ?? "")))));
+}
+
+function matchOver(state, intents) {
+  const snap = state.snapshot;
+  const winners = (snap.result && snap.result.winners) || [];
+  const names = winners.map((w) => seatName(snap, w));
+  let title = "The match is over";
+  if (names.length === 1) title = names[0] === "You" ? "You win the match!" : `${names[0]} wins the match`;
+  else if (names.length > 1) title = `${names.join(" and ")} share the win`;
+  return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "match-title", dataset: { testid: "match-over" } },
+    h("div", { class: "overlay-card" },
+      h("h2", { id: "match-title", dataset: { testid: "winner" } }, title),
+      h("p", { class: "field-note" }, "Final score"),
+      scoreTable(snap),
+      h("div", { class: "form-actions" },
+        button("Play again", { class: "primary big", dataset: { testid: "play-again", focus: "play-again" }, disabled: state.busy, onclick: intents.playAgain }),
+        button("Back to the menu", { class: "quiet", dataset: { focus: "over-menu" }, onclick: intents.showMenu }))));
+}
