@@ -1,0 +1,605 @@
+"""Spite and Malice for two players: race to empty your pay-off pile onto shared centre stacks.
+
+Cards. Two decks are in play, so every id is unique within the game:
+
+* the pay-off deck, 52 plain ids (``"7H"``, ``"KS"``), 26 per player in the pay-off piles;
+* the hand deck, 52 ids with the suffix ``#2`` (``"7H#2"``) plus four jokers ``"JK1"``..``"JK4"``;
+  it gives the 5-card hands and the stock.
+
+Once completed centre stacks are shuffled back into the stock, pay-off cards can reach the hands
+too; the suffix only keeps ids unique. Ranks run A (1) to K (13), suits never matter and jokers
+are wild on the centre.
+
+Actions (ids) of the seat to move:
+
+* ``build:<card>:<n>`` plays ``<card>`` (from the hand, the top of one of the player's discard
+  piles, or the upcard) onto centre stack ``n`` (0-based); ``build:<card>:new`` starts a stack;
+* ``discard:<card>:<pile>`` puts a hand card on discard pile ``pile`` (0..3) and ends the turn;
+* ``end`` ends the turn without discarding.
+
+View keys (``view(player)``; ``player=None`` is a spectator): ``game``, ``phase`` (``"play"`` or
+``"over"``), ``current_player``, ``you``, ``round`` (game number within the match), ``target``
+(points to win the match, 0 = a single game), ``scores``, ``hand`` (own cards, ``None`` for a
+spectator), ``hand_counts``, ``upcards`` (each seat's face-up pay-off card or ``None``),
+``payoff_counts`` (cards left in each pay-off pile, upcard included), ``discard_piles``
+(``[seat][pile]`` lists, bottom to top, all public), ``discard_ranks`` (rank each pile accepts
+at most: 1..13, or ``None`` for any), ``centre`` (stacks, bottom to top), ``stack_ranks`` (rank
+each stack shows, 13 = complete), ``max_stacks``, ``stock_count``, ``turn`` (turns begun in this
+game), ``played_this_turn``, ``must_play_ace`` (the seat to move still owes an Ace),
+``stall_turns``, ``turns_without_payoff``, ``last_turn`` (``{"player", "played", "discarded", "pile"}`` of the previous
+turn or ``None``), ``last_round`` (summary of the last finished game or ``None``), ``rounds``
+(all summaries) and ``winners``.
+
+>>> import engine
+>>> state = engine.new_game("spite", seed=3)
+>>> view = state.view(state.current_player)
+>>> len(view["hand"]), view["payoff_counts"], view["stock_count"]
+(5, [26, 26], 46)
+>>> state.apply("end").id
+'end'
+>>> can_build(["AS", "2H#2"], "JK1"), can_discard(["9C", "2D"], "JK2")
+(True, False)
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import RANKS, card_name, shuffled, standard_deck
+from engine.core import Action, GameSpec, Option, State
+
+PLAYERS = 2
+PAYOFF_SIZE = 26
+HAND_SIZE = 5
+DISCARD_PILES = 4
+MAX_STACKS = 8
+KING = 13
+REBUILD_AT = 12
+STALL_TURNS = 2
+DROUGHT_TURNS = 200
+"""A game with this many turns in a row without a pay-off card played is drawn (house rule)."""
+MAX_DRAWN_GAMES = 3
+"""A match to N points also stops after this many drawn games in a row."""
+
+PAYOFF_DECK: tuple[str, ...] = tuple(standard_deck())
+HAND_DECK: tuple[str, ...] = tuple(f"{c}#2" for c in standard_deck()) + tuple(
+    f"JK{i}" for i in range(1, 5))
+
+JOKER = 0
+"""Rank value of a joker: it has no rank of its own."""
+
+RANK_VALUE: dict[str, int] = {}
+for _deck in (PAYOFF_DECK, HAND_DECK):
+    for _card in _deck:
+        RANK_VALUE[_card] = JOKER if _card.startswith("JK") else RANKS.index(
+            _card.split("#", 1)[0][:-1]) + 1
+CARD_NAME: dict[str, str] = {c: card_name(c) for c in RANK_VALUE}
+RANK_NAME = {v: ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen",
+                 "King")[v - 1] for v in range(1, 14)}
+
+
+def rank_value(card: str) -> int:
+    """1 (Ace) .. 13 (King); 0 for a joker."""
+    return RANK_VALUE[card]
+
+
+def is_joker(card: str) -> bool:
+    return RANK_VALUE.get(card) == JOKER
+
+
+def _hand_order(card: str) -> tuple[int, str]:
+    value = RANK_VALUE[card]
+    return (value if value else 14, card)
+
+
+def pile_rank(pile: list[str]) -> int | None:
+    """The rank a discard pile shows: its top card's, a joker taking the rank beneath it.
+
+    ``None`` when the pile is empty or holds only jokers (then it accepts anything)."""
+    for card in reversed(pile):
+        value = RANK_VALUE[card]
+        if value != JOKER:
+            return value
+    return None
+
+
+def can_build(stack: list[str], card: str) -> bool:
+    """May ``card`` go on this centre stack (``[]`` = starting a new one)?
+
+    A stack runs A up to K; its rank is its length because every card was the next rank.
+
+    >>> can_build([], "AS"), can_build([], "JK3"), can_build([], "2S")
+    (True, True, False)
+    >>> can_build(["AS#2"], "2D"), can_build(["AS"] * 13, "JK1")
+    (True, False)
+    """
+    height = len(stack)
+    if height >= KING:
+        return False
+    value = RANK_VALUE[card]
+    return value == JOKER or value == height + 1
+
+
+def can_discard(pile: list[str], card: str) -> bool:
+    """May ``card`` go on this discard pile? Piles go down (equal ranks allowed); a joker
+    goes anywhere except onto a 2 and counts as the rank beneath it.
+
+    >>> can_discard([], "KS"), can_discard(["9C"], "9D#2"), can_discard(["9C"], "10D")
+    (True, True, False)
+    >>> can_discard(["JK1"], "KS"), can_discard(["5C", "JK1"], "6D"), can_discard(["2C"], "JK2")
+    (True, False, False)
+    """
+    if not pile:
+        return True
+    shown = pile_rank(pile)
+    value = RANK_VALUE[card]
+    if value == JOKER:
+        return shown != 2
+    return shown is None or value <= shown
+
+
+class SpiteState(State):
+    """One Spite and Malice match for two seats (a single game, or games to N points)."""
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any],
+                 _blank: bool = False) -> None:
+        if _blank:
+            return
+        self._init_common("spite", players, seed, options)
+        self.target: int = int(options.get("target", 0))
+        self.scores: list[int] = [0] * PLAYERS
+        self.rounds: list[dict[str, Any]] = []
+        self.round = 0
+        self.match_over = False
+        self.match_winners: list[int] = []
+        self.drawn_in_row = 0
+        self._applying: Action | None = None
+        self._deal()
+
+    # ----- dealing and drawing ---------------------------------------------------------------
+    def _deal(self) -> None:
+        """A new game of the match: shuffle both decks, pay-off piles, hands, first player."""
+        self.round += 1
+        payoff_deck = shuffled(PAYOFF_DECK, self.rng)
+        self.payoff: list[list[str]] = [payoff_deck[:PAYOFF_SIZE], payoff_deck[PAYOFF_SIZE:]]
+        # Equal upcards: both piles are reshuffled until the upcards differ.
+        while RANK_VALUE[self.payoff[0][-1]] == RANK_VALUE[self.payoff[1][-1]]:
+            for pile in self.payoff:
+                self.rng.shuffle(pile)
+        self.stock: list[str] = shuffled(HAND_DECK, self.rng)
+        self.hands: list[list[str]] = [[], []]
+        for _ in range(HAND_SIZE):
+            for seat in range(PLAYERS):
+                self.hands[seat].append(self.stock.pop())
+        for hand in self.hands:
+            hand.sort(key=_hand_order)
+        self.discards: list[list[list[str]]] = [[[] for _ in range(DISCARD_PILES)]
+                                                for _ in range(PLAYERS)]
+        self.centre: list[list[str]] = []
+        up0, up1 = (RANK_VALUE[p[-1]] for p in self.payoff)
+        self.current = 0 if up0 > up1 else 1
+        self.turn = 1
+        self.played_this_turn: list[str] = []
+        self.drew_this_turn = False
+        self.stall_turns = 0
+        self.drought_turns = 0
+        self.last_turn: dict[str, Any] | None = None
+
+    def _rebuild_stock_if_needed(self) -> None:
+        if len(self.stock) > REBUILD_AT:
+            return
+        complete = [s for s in self.centre if len(s) == KING]
+        if complete:
+            pool = list(self.stock)
+            for stack in complete:
+                pool.extend(stack)
+            self.centre = [s for s in self.centre if len(s) < KING]
+        elif not self.stock and self.centre:
+            # House rule: an empty stock with no complete stack takes every centre stack.
+            pool = [c for stack in self.centre for c in stack]
+            self.centre = []
+        else:
+            return
+        self.stock = shuffled(pool, self.rng)
+
+    def _refill(self, seat: int) -> None:
+        hand = self.hands[seat]
+        drew = False
+        while len(hand) < HAND_SIZE:
+            self._rebuild_stock_if_needed()
+            if not self.stock:
+                break
+            hand.append(self.stock.pop())
+            drew = True
+        if drew:
+            hand.sort(key=_hand_order)
+            self.drew_this_turn = True
+
+    # ----- the contract ----------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return None if self.match_over else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.match_over
+
+    def must_play_ace(self, seat: int | None = None) -> bool:
+        """Does ``seat`` still owe an Ace from its upcard or a discard-pile top?"""
+        seat = self.current if seat is None else seat
+        if len(self.centre) >= MAX_STACKS:
+            return False
+        if RANK_VALUE[self.payoff[seat][-1]] == 1:
+            return True
+        return any(pile and RANK_VALUE[pile[-1]] == 1 for pile in self.discards[seat])
+
+    def _sources(self, seat: int) -> list[tuple[str, str]]:
+        """Cards ``seat`` may build with, as (card, where) in a fixed order."""
+        out = [(self.payoff[seat][-1], "upcard")]
+        out.extend((pile[-1], f"pile {i + 1}") for i, pile in enumerate(self.discards[seat]) if pile)
+        out.extend((card, "hand") for card in self.hands[seat])
+        return out
+
+    def _legal_actions(self) -> list[Action]:
+        seat = self.current
+        actions: list[Action] = []
+        centre = self.centre
+        room = len(centre) < MAX_STACKS
+        for card, where in self._sources(seat):
+            value = RANK_VALUE[card]
+            name = CARD_NAME[card]
+            prefix = "upcard " if where == "upcard" else ""
+            suffix = f" from {where}" if where.startswith("pile") else ""
+            for index, stack in enumerate(centre):
+                height = len(stack)
+                if height < KING and (value == JOKER or value == height + 1):
+                    as_rank = f" as {RANK_NAME[height + 1]}" if value == JOKER else ""
+                    actions.append(Action(f"build:{card}:{index}", seat,
+                                          f"Play {prefix}{name}{as_rank}{suffix} on stack "
+                                          f"{index + 1}", (card,)))
+            if room and value in (1, JOKER):
+                as_rank = " as Ace" if value == JOKER else ""
+                actions.append(Action(f"build:{card}:new", seat,
+                                      f"Start a stack with {prefix}{name}{as_rank}{suffix}",
+                                      (card,)))
+        if self.must_play_ace(seat):
+            return actions
+        # What each pile accepts: None = anything, else (highest rank, joker allowed).
+        accepts = []
+        for pile in self.discards[seat]:
+            shown = pile_rank(pile)
+            accepts.append(None if not pile else (shown or KING, shown != 2))
+        ace_blocked = len(centre) < MAX_STACKS
+        for card in self.hands[seat]:
+            value = RANK_VALUE[card]
+            if ace_blocked and value == 1:
+                continue
+            name = CARD_NAME[card]
+            for index, rule in enumerate(accepts):
+                if rule is None or (rule[1] if value == JOKER else value <= rule[0]):
+                    actions.append(Action(f"discard:{card}:{index}", seat,
+                                          f"Discard {name} to pile {index + 1}", (card,)))
+        actions.append(Action("end", seat, "End turn without discarding"))
+        return actions
+
+    def _apply(self, action: Action) -> bool:
+        self._applying = action
+        seat = self.current
+        kind, _, rest = action.id.partition(":")
+        reveals = False
+        if kind == "build":
+            card, _, target = rest.rpartition(":")
+            reveals = self._build(seat, card, target)
+        else:
+            if kind == "discard":
+                card, _, pile = rest.rpartition(":")
+                self.hands[seat].remove(card)
+                self.discards[seat][int(pile)].append(card)
+                self.last_turn = {"player": seat, "played": self.played_this_turn,
+                                  "discarded": card, "pile": int(pile)}
+            else:
+                self.last_turn = {"player": seat, "played": self.played_this_turn,
+                                  "discarded": None, "pile": None}
+            stuck = kind == "end" and not self._can_discard_any(seat)
+            reveals = self._end_turn(seat, stuck)
+        return reveals
+
+    def _build(self, seat: int, card: str, target: str) -> bool:
+        payoff = self.payoff[seat]
+        if payoff[-1] == card:
+            payoff.pop()
+            from_upcard = True
+        else:
+            from_upcard = False
+            for pile in self.discards[seat]:
+                if pile and pile[-1] == card:
+                    pile.pop()
+                    break
+            else:
+                self.hands[seat].remove(card)
+        if target == "new":
+            self.centre.append([card])
+        else:
+            self.centre[int(target)].append(card)
+        self.played_this_turn.append(card)
+        if from_upcard:
+            self.drought_turns = -1  # this turn counts as one that played a pay-off card
+        if from_upcard and not payoff:
+            self._game_won(seat)
+            return True
+        reveals = from_upcard
+        if not self.hands[seat]:
+            # Playing out the hand mid-turn draws a fresh five and the turn goes on.
+            before = self.drew_this_turn
+            self.drew_this_turn = False
+            self._refill(seat)
+            reveals = reveals or self.drew_this_turn
+            self.drew_this_turn = self.drew_this_turn or before
+        return reveals
+
+    def _can_discard_any(self, seat: int) -> bool:
+        piles = self.discards[seat]
+        ace_blocked = len(self.centre) < MAX_STACKS
+        return any(can_discard(pile, card) for card in self.hands[seat]
+                   if not (ace_blocked and RANK_VALUE[card] == 1) for pile in piles)
+
+    def stock_exhausted(self) -> bool:
+        """Nothing left to draw: the stock is empty and no centre card could rebuild it."""
+        return not self.stock and not self.centre
+
+    def _end_turn(self, seat: int, stuck: bool) -> bool:
+        before = self.drew_this_turn
+        self.drew_this_turn = False
+        self._refill(seat)
+        reveals = self.drew_this_turn
+        # A turn stalls when it moved nothing to the centre and drew nothing, and nothing
+        # could be drawn (stock exhausted) or the player had no discard to make.
+        stalled = (not self.played_this_turn and not before and not self.drew_this_turn
+                   and (stuck or self.stock_exhausted()))
+        self.stall_turns = self.stall_turns + 1 if stalled else 0
+        self.drought_turns += 1
+        if self.stall_turns >= STALL_TURNS or self.drought_turns >= DROUGHT_TURNS:
+            self._finish_game(None, "stall" if self.stall_turns >= STALL_TURNS else "drought")
+            return reveals
+        self.current = 1 - seat
+        self.turn += 1
+        self.played_this_turn = []
+        self.drew_this_turn = False
+        return reveals
+
+    def _finish_game(self, winner: int | None, reason: str) -> None:
+        left = [len(p) for p in self.payoff]
+        points = [0, 0]
+        if winner is not None:
+            points[winner] = left[1 - winner]
+            self.scores[winner] += points[winner]
+        summary = {"round": self.round, "winner": winner, "reason": reason, "points": points,
+                   "payoff_left": left, "turns": self.turn}
+        self.rounds.append(summary)
+        self.drawn_in_row = self.drawn_in_row + 1 if winner is None else 0
+        if winner is None and (self.target == 0 or self.drawn_in_row >= MAX_DRAWN_GAMES):
+            best = max(self.scores)
+            self.match_over = True
+            self.match_winners = [s for s in range(PLAYERS) if self.scores[s] == best]
+        elif winner is not None and (self.target == 0 or self.scores[winner] >= self.target):
+            self.match_over, self.match_winners = True, [winner]
+        else:
+            self._deal()
+
+    def _game_won(self, seat: int) -> None:
+        self.last_turn = {"player": seat, "played": self.played_this_turn, "discarded": None,
+                          "pile": None}
+        self._finish_game(seat, "payoff")
+
+    # ----- information -----------------------------------------------------------------------
+    def view(self, player: int | None) -> dict[str, Any]:
+        over = self.match_over
+        return {
+            "game": "spite",
+            "phase": "over" if over else "play",
+            "current_player": self.current_player,
+            "you": player,
+            "round": self.round,
+            "target": self.target,
+            "scores": list(self.scores),
+            "hand": list(self.hands[player]) if player is not None else None,
+            "hand_counts": [len(h) for h in self.hands],
+            "upcards": [p[-1] if p else None for p in self.payoff],
+            "payoff_counts": [len(p) for p in self.payoff],
+            "discard_piles": [[list(pile) for pile in piles] for piles in self.discards],
+            "discard_ranks": [[pile_rank(pile) for pile in piles] for piles in self.discards],
+            "centre": [list(s) for s in self.centre],
+            "stack_ranks": [len(s) for s in self.centre],
+            "max_stacks": MAX_STACKS,
+            "stock_count": len(self.stock),
+            "turn": self.turn,
+            "played_this_turn": list(self.played_this_turn),
+            "must_play_ace": (not over) and self.must_play_ace(),
+            "stall_turns": self.stall_turns,
+            "turns_without_payoff": max(self.drought_turns, 0),
+            "last_turn": None if self.last_turn is None else {
+                **self.last_turn, "played": list(self.last_turn["played"])},
+            "last_round": dict(self.rounds[-1]) if self.rounds else None,
+            "rounds": [dict(r) for r in self.rounds],
+            "winners": list(self.match_winners),
+        }
+
+    def result(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": list(self.match_winners),
+                "rounds": [dict(r) for r in self.rounds]}
+
+    def zones(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {"stock": list(self.stock)}
+        for seat in range(PLAYERS):
+            out[f"payoff{seat}"] = list(self.payoff[seat])
+            out[f"hand{seat}"] = list(self.hands[seat])
+            for i, pile in enumerate(self.discards[seat]):
+                out[f"discard{seat}_{i}"] = list(pile)
+        for i, stack in enumerate(self.centre):
+            out[f"centre{i}"] = list(stack)
+        return out
+
+    def deck(self) -> list[str]:
+        return list(PAYOFF_DECK) + list(HAND_DECK)
+
+    def determinize(self, player: int, rng: random.Random) -> "SpiteState":
+        world = self.clone()
+        world.rng = random.Random(rng.getrandbits(64))
+        if self.match_over:
+            return world
+        # Every pay-off card that ever left a pile was turned up first, so the cards still
+        # face down in the two pay-off piles are public as a set; only their split and order
+        # are unknown.
+        buried = sorted(c for p in self.payoff for c in p[:-1])
+        rng.shuffle(buried)
+        for seat in range(PLAYERS):
+            size = len(self.payoff[seat]) - 1
+            world.payoff[seat] = buried[:size] + [self.payoff[seat][-1]]
+            buried = buried[size:]
+        other = 1 - player
+        unseen = sorted(self.hands[other] + self.stock)
+        rng.shuffle(unseen)
+        count = len(self.hands[other])
+        world.hands[other] = sorted(unseen[:count], key=_hand_order)
+        world.stock = unseen[count:]
+        return world
+
+    def reveals_hidden(self, action: Action) -> bool:
+        # Whether a move showed a hidden card depends on the position (an empty hand, the
+        # last pay-off card), so ``_apply`` reports it and this looks the move up.
+        if action is self._applying and not (self.history and self.history[-1] is action):
+            return False  # asked by State.apply right after _apply already answered
+        for index in range(len(self.history) - 1, -1, -1):
+            if self.history[index] is action:
+                return self.move_revealed_hidden(index)
+        return False
+
+    def why_illegal(self, action_id: str) -> str | None:
+        if not isinstance(action_id, str):
+            return None
+        kind, _, rest = action_id.partition(":")
+        if kind == "end" and not rest:
+            return self._why_not_end()
+        if kind == "build":
+            card, _, target = rest.rpartition(":")
+            return self._why_not_build(card, target) if card in RANK_VALUE else None
+        if kind == "discard":
+            card, _, pile = rest.rpartition(":")
+            return self._why_not_discard(card, pile) if card in RANK_VALUE else None
+        return None
+
+    def _why_not_end(self) -> str:
+        if self.must_play_ace():
+            return "you must play the Ace showing on your upcard or discard pile before ending your turn"
+        return "you cannot end your turn now"
+
+    def _why_not_build(self, card: str, target: str) -> str:
+        seat = self.current
+        if card not in [c for c, _ in self._sources(seat)]:
+            if any(card in pile for pile in self.discards[seat]):
+                return "only the top card of a discard pile can be played"
+            if card in self.payoff[seat]:
+                return "only the face-up card of your pay-off pile can be played"
+            return f"{card_name(card)} is not in your hand, on your discard piles or your upcard"
+        value = RANK_VALUE[card]
+        if target == "new":
+            if len(self.centre) >= MAX_STACKS:
+                return f"there are already {MAX_STACKS} centre stacks"
+            if value not in (1, JOKER):
+                return "a new centre stack must start with an Ace (or a joker as an Ace)"
+            return "that stack cannot be started now"
+        if not target.isdigit() or int(target) >= len(self.centre):
+            return f"there is no centre stack {target}"
+        stack = self.centre[int(target)]
+        if len(stack) >= KING:
+            return "that stack is complete: nothing goes on a King"
+        need = RANK_NAME[len(stack) + 1]
+        return f"that stack needs a{'n' if need == 'Ace' else ''} {need}, not a {RANK_NAME[value]}"
+
+    def _why_not_discard(self, card: str, pile: str) -> str:
+        seat = self.current
+        if card not in self.hands[seat]:
+            return "you can only discard a card from your hand"
+        if not pile.isdigit() or int(pile) >= DISCARD_PILES:
+            return f"you have discard piles 0 to {DISCARD_PILES - 1} only"
+        if self.must_play_ace():
+            return "you must play the Ace showing on your upcard or discard pile before discarding"
+        if RANK_VALUE[card] == 1 and len(self.centre) < MAX_STACKS:
+            return "an Ace must be played to the centre while there is room for a new stack"
+        if is_joker(card):
+            return "a joker may not be discarded onto a 2"
+        shown = pile_rank(self.discards[seat][int(pile)])
+        return (f"discard piles go down: a {RANK_NAME[RANK_VALUE[card]]} cannot go on a "
+                f"{RANK_NAME[shown or KING]}")
+
+    def clone(self) -> "SpiteState":
+        other = SpiteState(0, 0, {}, _blank=True)
+        other.game_id, other.players, other.seed = self.game_id, self.players, self.seed
+        other.options = dict(self.options)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.history = list(self.history)
+        other.revealing_moves = self.revealing_moves
+        other._applying = None
+        other.target, other.scores = self.target, list(self.scores)
+        other.rounds = [dict(r) for r in self.rounds]
+        other.round, other.match_over = self.round, self.match_over
+        other.match_winners = list(self.match_winners)
+        other.drawn_in_row = self.drawn_in_row
+        other.payoff = [list(p) for p in self.payoff]
+        other.stock = list(self.stock)
+        other.hands = [list(h) for h in self.hands]
+        other.discards = [[list(p) for p in piles] for piles in self.discards]
+        other.centre = [list(s) for s in self.centre]
+        other.current, other.turn = self.current, self.turn
+        other.played_this_turn = list(self.played_this_turn)
+        other.drew_this_turn, other.stall_turns = self.drew_this_turn, self.stall_turns
+        other.drought_turns = self.drought_turns
+        other.last_turn = None if self.last_turn is None else {
+            **self.last_turn, "played": list(self.last_turn["played"])}
+        return other
+
+
+def _greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    from engine.games.spite_bot import choose
+    return choose(view, legal, rng)
+
+
+CLARIFICATIONS: tuple[str, ...] = (
+    "When both upcards show the same rank, each pay-off pile is shuffled again and new upcards "
+    "are compared, until one is higher; the higher upcard moves first (Kings high).",
+    "A joker on a centre stack stands for whatever rank that stack needs next, Ace included.",
+    "A joker may go on any discard pile except one showing a 2; on a pile it takes the rank of "
+    "the nearest real card beneath it, and a pile with only jokers takes any card.",
+    "Your hand is refilled to five when you play its last card during your turn, and at the end "
+    "of every turn.",
+    "Ending the turn without a discard is allowed. An Ace showing as your upcard or on one of "
+    "your discard piles must be played before the turn ends while fewer than eight stacks "
+    "stand, so an Ace may not be discarded then either.",
+    "Each time a card must be drawn while the stock holds 12 or fewer cards, the completed "
+    "stacks are shuffled into the stock. If the stock is empty and no stack is complete, every "
+    "centre stack is shuffled into a new stock.",
+    "If both players, one after the other, end a turn without playing a card to the centre and "
+    "without drawing a card (for example because the stock cannot be refilled), the game is a "
+    "draw: nobody scores, and in a match to N points a new game is dealt. After three drawn "
+    "games in a row the match stops and the higher total wins (equal totals share the win).",
+    "A game in which 200 turns in a row pass without either player playing a pay-off card is "
+    "also a draw, so that a blocked game cannot go on for ever.",
+    "The winner scores one point per card left in the other pay-off pile, its upcard included.",
+)
+
+SPEC = GameSpec(
+    id="spite",
+    title="Spite and Malice",
+    min_players=2,
+    max_players=2,
+    default_players=2,
+    factory=lambda players, seed, options: SpiteState(players, seed, options),
+    options={"target": Option("target", 0, (0, 10, 25, 50), "Match length",
+                              "0 plays a single game; otherwise games are dealt until a player "
+                              "reaches this many points (one per card left in the loser's "
+                              "pay-off pile).")},
+    greedy=_greedy,
+    summary="Two players race to play out their pay-off piles onto shared stacks from Ace to King.",
+    clarifications=CLARIFICATIONS,
+)

@@ -1,0 +1,197 @@
+"""The greedy Spite and Malice player: sees only its seat's view and its legal actions.
+
+Priorities, re-planned at every step of the turn:
+
+1. play the upcard when it fits;
+2. otherwise look for a chain onto one stack that reaches the upcard, using discard-pile tops
+   first, then hand cards, and jokers only to fill gaps (they are saved for the upcard);
+3. otherwise make "safe" builds that clear discard-pile tops and hand cards, never taking a
+   stack to just below the opponent's upcard (or to where the opponent's own discard tops
+   would carry it there), and never spending a joker;
+4. after 30 builds in one turn, only the upcard itself is played (see ``BUILD_BUDGET``);
+5. then discard, keeping piles descending and long (same rank or one below the top), high
+   cards on empty piles, jokers and cards that bridge towards the upcard in hand; when no
+   discard is possible, make the least harmful build rather than pass and stall.
+
+>>> import random
+>>> from engine.games.spite import SpiteState
+>>> state = SpiteState(2, 5, {})
+>>> seat = state.current_player
+>>> choose(state.view(seat), state.legal_actions(), random.Random(0)).player == seat
+True
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import Action
+from engine.games.spite import JOKER, MAX_STACKS, RANK_VALUE, pile_rank
+
+BUILD_BUDGET = 30
+"""Builds per turn beyond which only the upcard itself is played: refills that shuffle the
+centre back into the stock could otherwise let a turn go round in circles for ever."""
+
+
+def _rank(card: str | None) -> int:
+    return RANK_VALUE[card] if card is not None else 0
+
+
+def _upcard_chain(up: int, stacks: list[int], hand: list[str],
+                  piles: list[list[str]]) -> tuple[str, str] | None:
+    """First step (card, target) of the cheapest chain that lets the upcard be played."""
+    best: tuple[tuple[int, int], tuple[str, str]] | None = None
+    targets = [(str(i), r) for i, r in enumerate(stacks) if r < up - 1]
+    if len(stacks) < MAX_STACKS and up > 1:
+        targets.append(("new", 0))
+    for target, start in targets:
+        hand_left = list(hand)
+        piles_left = [list(p) for p in piles]
+        jokers = 0
+        first: str | None = None
+        for needed in range(start + 1, up):
+            used = None
+            for pile in piles_left:
+                if pile and RANK_VALUE[pile[-1]] == needed:
+                    used = pile.pop()
+                    break
+            if used is None:
+                for card in hand_left:
+                    if RANK_VALUE[card] == needed:
+                        used = card
+                        hand_left.remove(card)
+                        break
+            if used is None:
+                for pile in piles_left:
+                    if pile and RANK_VALUE[pile[-1]] == JOKER:
+                        used = pile.pop()
+                        break
+                else:
+                    for card in hand_left:
+                        if RANK_VALUE[card] == JOKER:
+                            used = card
+                            hand_left.remove(card)
+                            break
+                if used is not None:
+                    jokers += 1
+            if used is None:
+                break
+            if first is None:
+                first = used
+        else:
+            if first is not None:
+                cost = (jokers, up - start)
+                if best is None or cost < best[0]:
+                    best = (cost, (first, target))
+    return None if best is None else best[1]
+
+
+def _feeds_opponent(rank: int, opp_up: int, opp_tops: list[int]) -> bool:
+    """Would a stack showing ``rank`` let the opponent reach its upcard from its pile tops?"""
+    if rank >= opp_up:
+        return False
+    tops = list(opp_tops)
+    for needed in range(rank + 1, opp_up):
+        if needed in tops:
+            tops.remove(needed)
+        else:
+            return False
+    return True
+
+
+def _build_score(action: Action, view: dict[str, Any], me: int,
+                 allow_feeding: bool = False) -> float | None:
+    """Value of a non-upcard build, or None when it should not be made."""
+    card = action.cards[0]
+    value = RANK_VALUE[card]
+    if value == JOKER:
+        return None
+    stacks: list[int] = view["stack_ranks"]
+    target = action.id.rsplit(":", 1)[1]
+    before = 0 if target == "new" else stacks[int(target)]
+    after = before + 1
+    opp = 1 - me
+    opp_up = _rank(view["upcards"][opp])
+    opp_tops = [RANK_VALUE[p[-1]] for p in view["discard_piles"][opp] if p]
+    score = 2.0
+    if _feeds_opponent(after, opp_up, opp_tops):
+        if not allow_feeding:
+            return None
+        score -= 1.5
+    if card not in view["hand"]:
+        score += 1.5  # clears a discard top and exposes the card beneath
+    if after == opp_up - 2:
+        score -= 1.5  # one unknown hand card away from feeding the opponent
+    up = _rank(view["upcards"][me])
+    below_up = [r for r in stacks if r < up]
+    if before < up <= after and len(below_up) <= 1 and len(stacks) >= MAX_STACKS:
+        score -= 3  # the last stack that could still take the upcard would pass it
+    if after == up - 1:
+        score += 1
+    if len(view["hand"]) == 1 and card in view["hand"]:
+        score += 1  # playing out the hand draws five fresh cards
+    return score
+
+
+def _discard_score(action: Action, view: dict[str, Any], me: int) -> float:
+    card = action.cards[0]
+    value = RANK_VALUE[card]
+    if value == JOKER:
+        return -50.0
+    pile = view["discard_piles"][me][int(action.id.rsplit(":", 1)[1])]
+    shown = pile_rank(pile) if pile else None
+    if shown is None:
+        empties = sum(1 for p in view["discard_piles"][me] if not p)
+        score = value - 9.0 - (0 if empties > 1 else 2)
+    elif value == shown:
+        score = 8.0
+    elif value == shown - 1:
+        score = 7.0
+    else:
+        score = 6.0 - (shown - value)
+    up = _rank(view["upcards"][me])
+    stacks: list[int] = view["stack_ranks"]
+    if value < up and any(r < value for r in stacks):
+        score -= 2.0  # a bridge towards the upcard is worth keeping in hand
+    return score
+
+
+def choose(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """The greedy policy ``(view, legal, rng) -> Action`` for the seat in ``view["you"]``."""
+    me = view["you"]
+    up_card = view["upcards"][me]
+    by_id = {a.id: a for a in legal}
+    builds = [a for a in legal if a.kind == "build"]
+    for action in builds:
+        if action.cards[0] == up_card:
+            return action
+    if len(view["played_this_turn"]) >= BUILD_BUDGET:
+        builds = []
+    elif up_card is not None:
+        step = _upcard_chain(RANK_VALUE[up_card], view["stack_ranks"], view["hand"],
+                             view["discard_piles"][me])
+        if step is not None and f"build:{step[0]}:{step[1]}" in by_id:
+            return by_id[f"build:{step[0]}:{step[1]}"]
+    best: tuple[float, Action] | None = None
+    for action in builds:
+        score = _build_score(action, view, me)
+        if score is not None and score > 0 and (best is None or score > best[0]):
+            best = (score, action)
+    if best is not None:
+        return best[1]
+    discards = [a for a in legal if a.kind == "discard"]
+    if discards:
+        return max(discards, key=lambda a: _discard_score(a, view, me))
+    # No discard is possible: rather than pass (and let the game stall), make the least
+    # harmful build even if it helps the opponent.
+    for action in builds:
+        score = _build_score(action, view, me, allow_feeding=True)
+        if score is not None and (best is None or score > best[0]):
+            best = (score, action)
+    if best is not None:
+        return best[1]
+    if "end" in by_id:
+        return by_id["end"]
+    # An Ace is owed and every safe option is gone: play one anyway.
+    aces = [a for a in legal if a.kind == "build" and RANK_VALUE[a.cards[0]] == 1]
+    return (aces or builds or legal)[0]
