@@ -6,7 +6,7 @@ import importlib
 from engine.core import GameSpec
 
 # Order is the menu order.
-GAME_MODULES: tuple[str, ...] = ("crisps",)
+GAME_MODULES: tuple[str, ...] = ("roundup", "progression", "mhing", "crisps", "spite")
 
 
 def load_specs() -> dict[str, GameSpec]:
