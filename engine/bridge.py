@@ -59,7 +59,13 @@ class Session:
 
     def action_json(self, action: Action, viewer: int | None = None, public: bool = False) -> dict[str, Any]:
         out = action.to_json()
-        label = self.state.public_label(action, viewer) if public else action.label
+        label = action.label
+        if public:
+            label = self.state.public_label(action, viewer)
+            if label != action.label:
+                # The viewer may not know what exactly was done (a secret bid, a drawn card):
+                # the id and the cards would tell, so only the redacted words go out.
+                out["id"], out["cards"] = None, []
         out["label"] = self.names(label)
         return out
 

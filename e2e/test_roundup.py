@@ -1,0 +1,181 @@
+"""Roundup in the browser: whole matches against bots, played from the side panel and from
+the table's own controls (select a card, pick a target, name a suit or number), and the
+rules page.
+
+Runs against the built site with ``?speed=0``. Opponents are "random" bots and the target
+is 5 points so that a match stays short; ``[data-testid=table][data-busy=false]`` marks the
+moments the person can act (or a round or the match is over).
+"""
+from __future__ import annotations
+
+import random
+import re
+
+IDLE = "[data-testid=table][data-busy=false]"
+SIDE_ACTIONS = "[data-testid=actions] [data-action]"
+CONTROLS = "[data-testid=you] [data-testid=controls]"
+MY_CARDS = "[data-testid=you] button.card"
+MAX_STEPS = 2500
+
+
+def start_roundup(page, site, open_app, players: int, target: int = 5, rules: bool = False):
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=roundup]")
+    if rules:
+        check_rules_page(page)
+    page.select_option("[data-testid=players]", str(players))
+    for seat in range(1, players):
+        page.select_option(f"[data-testid=seat-{seat}]", "bot:random")
+    page.select_option("[data-option=target_score]", label=str(target))
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    return page
+
+
+def side_action_ids(page) -> list[str]:
+    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
+
+
+def between_rounds(page) -> str | None:
+    """"over" at match over, "round" after clicking through a round-over dialog, else None."""
+    page.wait_for_selector(IDLE)
+    if page.locator("[data-testid=match-over]").is_visible():
+        return "over"
+    if page.locator("[data-testid=round-over]").is_visible():
+        text = page.locator("[data-testid=round-over]").inner_text()
+        assert re.search(r"closed last", text), text
+        assert re.search(r"Bids: ", text) and re.search(r"point", text), text
+        page.click("[data-testid=round-over] [data-testid=continue]")
+        return "round"
+    return None
+
+
+def side_panel_step(page, rng: random.Random) -> None:
+    ids = side_action_ids(page)
+    assert ids, "the person's turn should list legal actions in the side panel"
+    assert not any(re.search(r"player \d", label, re.IGNORECASE)
+                   for label in page.locator(SIDE_ACTIONS).all_inner_texts()), "labels name seats"
+    plays = [a for a in ids if a.startswith("play:") or a.startswith("bid:") or a.startswith("tiebreak:")]
+    faces = [a for a in ids if a.split(":")[0] in ("jack", "queen", "king", "reveal", "discard")]
+    if plays and rng.random() < 0.85:
+        choice = rng.choice(plays)
+    elif "end" in ids and rng.random() < 0.5:
+        choice = "end"
+    elif faces and rng.random() < 0.5:
+        choice = rng.choice(faces)
+    else:
+        choice = rng.choice(ids)
+    page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
+
+
+def table_step(page, rng: random.Random) -> None:
+    """One move made the way a person does it on the table: select a lit card, then pick
+    a target, a suit or number, or the move's button under "You"."""
+    legal = set(side_action_ids(page))
+    lit = page.locator(f"{MY_CARDS}.is-playable")
+    cards = lit if lit.count() else page.locator(MY_CARDS)
+    buttons = page.locator(f"{CONTROLS} [data-action]")
+    if cards.count() and (not buttons.count() or rng.random() < 0.8):
+        card = cards.nth(rng.randrange(cards.count()))
+        card_id = card.get_attribute("data-card")
+        card.click()
+        assert page.get_attribute(f"{MY_CARDS}[data-card='{card_id}']", "aria-pressed") == "true"
+        targets = page.locator(f"{CONTROLS} [data-testid=target]")
+        if targets.count():
+            targets.nth(rng.randrange(targets.count())).click()
+        buttons = page.locator(f"{CONTROLS} [data-action]")
+        assert buttons.count(), f"selecting {card_id} should offer a move"
+        for i in range(buttons.count()):
+            assert buttons.nth(i).get_attribute("data-action").split(":")[1] == card_id or \
+                buttons.nth(i).get_attribute("data-action") in ("end", "pass")
+    button = buttons.nth(0)
+    action = button.get_attribute("data-action")
+    assert action in legal, f"the table offered {action!r}, which is not a legal move"
+    button.click()
+
+
+def play_match(page, step, rng: random.Random) -> int:
+    rounds = 0
+    for _ in range(MAX_STEPS):
+        state = between_rounds(page)
+        if state == "over":
+            return rounds
+        if state == "round":
+            rounds += 1
+            continue
+        step(page, rng)
+    raise AssertionError("the match did not end")
+
+
+def check_match_over(page, players: int) -> list[int]:
+    over = page.locator("[data-testid=match-over]")
+    text = over.inner_text()
+    assert re.search(r"win", text, re.IGNORECASE), text
+    scores = [int(s) for s in over.locator(".final-scores li strong").all_inner_texts()]
+    assert len(scores) == players
+    top = max(scores)
+    assert top >= 5 and scores.count(top) == 1, scores
+    return scores
+
+
+def bid_from_the_table(page) -> str:
+    # The bots before you have bid in secret; bid from the table: a lit face-down card,
+    # then the bid button it offers.
+    assert page.locator("[data-testid=roundup]").get_attribute("data-phase") == "bid"
+    assert "Bid \u2660" not in page.locator("[data-testid=seats]").inner_text()
+    card = page.locator("[data-testid=my-face-down] button.card.is-playable").first
+    card_id = card.get_attribute("data-card")
+    card.click()
+    bid = page.locator(f"{CONTROLS} [data-action='bid:{card_id}']")
+    assert bid.count() == 1
+    bid.click()
+    page.wait_for_selector(IDLE)
+    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[card_id[-1]]
+    assert suit in page.locator("[data-testid=my-bid]").inner_text()
+    # Every bid is shown once all are in: each seat shows a suit or "No bid".
+    assert page.locator("[data-testid=roundup]").get_attribute("data-phase") != "bid"
+    for seat in page.locator("[data-testid=seats] .ru-seat").all():
+        assert re.search(r"Bid|No bid", seat.inner_text()), seat.inner_text()
+    face_up = page.locator("[data-testid=my-face-up] [data-card]").evaluate_all("n => n.map(x => x.dataset.card)")
+    played = page.locator("[data-testid=stacks] [data-card]").evaluate_all("n => n.map(x => x.dataset.card)")
+    assert card_id in face_up or card_id in played, "the bid card joins the face-up hand"
+    return card_id
+
+
+def check_rules_page(page) -> None:
+    page.click("[data-testid=rules]")
+    rules = page.locator("[data-testid=rules-page]")
+    rules.wait_for(state="visible")
+    page.wait_for_selector("[data-testid=rules-page] .rules-text h2")
+    headings = rules.locator(".rules-text h2").all_inner_texts()
+    for word in ("aim", "deal", "turn", "face cards", "end of a round", "scoring", "winning", "options"):
+        assert any(word in h.lower() for h in headings), (word, headings)
+    assert rules.locator("[data-testid=clarifications] li").count() >= 5
+    page.click("[data-testid=rules-page] [data-testid=back]")
+
+
+def test_two_player_match_on_the_table_controls(page, site, open_app):
+    """The rules page from the set-up screen, a bid placed on the table, then the whole
+    match by selecting cards, targets and names on the table."""
+    start_roundup(page, site, open_app, players=2, rules=True)
+    assert page.locator("[data-testid=seats] .ru-seat").count() == 1
+    assert page.locator("[data-testid=stacks] .ru-stack").count() == 4
+    assert page.locator("[data-testid=my-face-down] [data-card]").count() == 26
+    bid_from_the_table(page)
+    rounds = play_match(page, table_step, random.Random(11))
+    check_match_over(page, 2)
+    sheet = page.locator("[data-testid=score-sheet] tbody tr")
+    assert sheet.count() == rounds + 1, "the score sheet lists every round"
+
+
+def test_four_player_match_from_the_side_panel(page, site, open_app):
+    start_roundup(page, site, open_app, players=4)
+    assert page.locator("[data-testid=seats] .ru-seat").count() == 3
+    rounds = play_match(page, side_panel_step, random.Random(5))
+    scores = check_match_over(page, 4)
+    assert rounds >= 1 or max(scores) >= 5
+
+    page.click("[data-testid=play-again]")
+    page.wait_for_selector(IDLE)
+    assert not page.locator("[data-testid=match-over]").is_visible()
+    assert page.locator(".scores .score-value").all_inner_texts() == ["0"] * 4
