@@ -113,6 +113,20 @@ def test_round_score_is_sum_of_private_stacks_only():
     assert state.result()["scores"] == [13, 7, 0]
     assert state.result()["rounds"] == [[13, 7, 0]]
     assert state.view(2)["last_round"]["totals"] == [13, 7, 0]
+    assert state.last_round["stack_values"][0]["S"] == 23
+    assert state.last_round["stack_faces"][0] == {"S": 2, "H": 1, "D": 0, "C": 0}
+
+
+def test_view_gives_each_stack_its_value_and_face_count():
+    # The table shows a stack's running value and multiplier without knowing card values.
+    state = position(hands=[["3H", "4H", "5H", "6H", "7H"], ["AC"], ["2C"]])
+    place(state, "private", ["KS", "JS", "2S", "6S", "7S", "8S"], player=0)
+    place(state, "private", ["9C", "10C"], player=1)
+    view = state.view(2)
+    assert view["stack_values"][0] == {"S": 23, "H": 0, "D": 0, "C": 0}
+    assert view["stack_faces"][0] == {"S": 2, "H": 0, "D": 0, "C": 0}
+    assert view["stack_values"][1]["C"] == 19 and view["stack_faces"][1]["C"] == 0
+    assert view["stack_scores"][0]["S"] == 33 and view["stack_scores"][1]["C"] == 7
 
 
 # ----- dealing and turns -------------------------------------------------------------------
@@ -442,3 +456,11 @@ def test_greedy_beats_random():
         wins += seat in state.result()["winners"]
     # A random seat wins a third of the time; the greedy one should win nearly always.
     assert wins >= 10
+
+
+def test_rules_page_worked_example():
+    # web/rules/progression.html: Maria's four stacks at the end of a round.
+    hearts, clubs, diamonds, spades = ["AH", "QH", "3H", "5H", "9H"], ["4C", "8C"], ["KD"], []
+    scores = [stack_score(s) for s in (hearts, clubs, diamonds, spades)]
+    assert scores == [15, 0, -20, 0] and sum(scores) == -5
+    assert stack_score(clubs + ["10C"]) == 10

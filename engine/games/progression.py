@@ -42,18 +42,20 @@ Keys of ``view(player)`` (all JSON-ready; ``player`` None is a spectator):
 - ``stall_count`` / ``stall_limit``: turns in a row without a draw-pile draw, and the limit
   that ends the round
 - ``stack_scores``: per seat, ``{suit: score}`` of the private stacks as they stand;
-  ``round_scores``: per seat, their sum
+  ``round_scores``: per seat, their sum; ``stack_values``: per seat, ``{suit: total card
+  value}``; ``stack_faces``: per seat, ``{suit: face cards in the stack}`` (the multiplier
+  is faces + 1), so the table never has to know card values
 - ``scores``: match totals of the finished rounds; ``round_history``: per finished round,
   the list of round scores by seat
 - ``last_round``: summary of the last finished round (None before the first ends):
-  ``{"round", "reason": "draw_pile"|"stall", "scores", "stack_scores", "stacks",
-  "winners", "totals"}``
+  ``{"round", "reason": "draw_pile"|"stall", "scores", "stack_scores", "stack_values",
+  "stack_faces", "stacks", "winners", "totals"}``
 - ``winners``: seats that won the match ([] until it is over)
 """
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from engine.cards import SUIT_NAMES, SUITS, card_name, is_card, rank_of, standard_deck, suit_of
 from engine.core import Action, GameSpec, Option, State
@@ -100,13 +102,27 @@ def stack_score(cards: list[str]) -> int:
     """
     if not cards:
         return 0
-    total = sum(card_value(c) for c in cards)
-    faces = sum(1 for c in cards if is_face(c))
+    total = stack_value(cards)
+    faces = stack_faces(cards)
     if total == 0:
         return -10 * (faces + 1)
     if total <= 12:
         return 0
     return (total - 12) * (faces + 1)
+
+
+def stack_value(cards: list[str]) -> int:
+    """The running total of a stack's card values (face cards add nothing).
+
+    >>> stack_value(["KS", "JS", "2S", "6S", "7S", "8S"])
+    23
+    """
+    return sum(card_value(c) for c in cards)
+
+
+def stack_faces(cards: list[str]) -> int:
+    """How many face cards a stack holds: its score multiplier is this plus one."""
+    return sum(1 for c in cards if is_face(c))
 
 
 def card_sort_key(card_id: str) -> tuple[int, int]:
@@ -177,6 +193,8 @@ class ProgressionState(State):
         self.last_round = {
             "round": self.round_number, "reason": reason, "scores": list(scores),
             "stack_scores": stack_scores,
+            "stack_values": self._per_suit(stack_value),
+            "stack_faces": self._per_suit(stack_faces),
             "stacks": [{s: list(self.private[p][s]) for s in SUITS} for p in range(self.players)],
             "winners": [p for p, s in enumerate(scores) if s == best],
             "totals": list(self.totals),
@@ -190,6 +208,9 @@ class ProgressionState(State):
         else:
             self.dealer = (self.dealer + 1) % self.players
             self._deal_round()
+
+    def _per_suit(self, measure: Callable[[list[str]], int]) -> list[dict[str, int]]:
+        return [{s: measure(self.private[p][s]) for s in SUITS} for p in range(self.players)]
 
     def _match_done(self) -> bool:
         if self.to_target:
@@ -333,6 +354,8 @@ class ProgressionState(State):
             "stall_limit": STALL_LIMIT,
             "stack_scores": stack_scores,
             "round_scores": [sum(d.values()) for d in stack_scores],
+            "stack_values": self._per_suit(stack_value),
+            "stack_faces": self._per_suit(stack_faces),
             "scores": list(self.totals),
             "round_history": [list(r) for r in self.round_history],
             "last_round": _copy_summary(self.last_round),
@@ -419,6 +442,8 @@ def _copy_summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
         "round": summary["round"], "reason": summary["reason"],
         "scores": list(summary["scores"]),
         "stack_scores": [dict(d) for d in summary["stack_scores"]],
+        "stack_values": [dict(d) for d in summary["stack_values"]],
+        "stack_faces": [dict(d) for d in summary["stack_faces"]],
         "stacks": [{s: list(v) for s, v in d.items()} for d in summary["stacks"]],
         "winners": list(summary["winners"]), "totals": list(summary["totals"]),
     }

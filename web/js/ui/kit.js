@@ -5,6 +5,7 @@
 //   render(root, snapshot, ui)                      required: append the game's layout to root
 //   describeMove(move, snapshot, seatName) -> text  optional: "North plays 7♥ 7♠"
 //   roundSummary(prev, snapshot, seatName)          optional: {title, lines[]} for round-over
+//   matchSummary(snapshot, seatName) -> Node|null   optional: extra content for match-over
 // The frame around it (scores, turn, error area, side panel of every legal action, log,
 // round-over / match-over dialogs) is drawn by ui/table.js for every game.
 import { h, button } from "./dom.js";

@@ -104,6 +104,13 @@ function scoreTable(snapshot) {
     h("span", {}, seatName(snapshot, i)), h("strong", {}, String(scores[i] ?? "")))));
 }
 
+/** The game module's optional matchSummary(snapshot, seatName) -> Node for the match-over dialog. */
+function gameMatchSummary(state) {
+  const mod = state.renderer;
+  if (!mod || typeof mod.matchSummary !== "function") return null;
+  try { return mod.matchSummary(state.snapshot, (seat) => seatName(state.snapshot, seat)) || null; } catch { return null; }
+}
+
 function matchOver(state, intents) {
   const snap = state.snapshot;
   const winners = (snap.result && snap.result.winners) || [];
@@ -116,6 +123,7 @@ function matchOver(state, intents) {
       h("h2", { id: "match-title", dataset: { testid: "winner" } }, title),
       h("p", { class: "field-note" }, "Final score"),
       scoreTable(snap),
+      gameMatchSummary(state),
       h("div", { class: "form-actions" },
         button("Play again", { class: "primary big", dataset: { testid: "play-again", focus: "play-again" }, disabled: state.busy, onclick: intents.playAgain }),
         button("Back to the menu", { class: "quiet", dataset: { focus: "over-menu" }, onclick: intents.showMenu }))));
