@@ -10,8 +10,8 @@ from engine.bots import make
 from engine.core import Action, IllegalAction
 from engine.games.mhing import SPEC, MhingState, score_sequences
 from engine.games.mhing_bot import greedy_policy
-from engine.games.mhing_rules import (DECK, ace_stands_for, sequence_problem, sequence_ranks,
-                                      sequences_in)
+from engine.games.mhing_rules import (DECK, ace_stands_for, score_breakdown, sequence_problem,
+                                      sequence_ranks, sequences_in)
 from tests.invariants import check_conservation, play_checked_match
 
 
@@ -74,6 +74,46 @@ def test_each_match_counts_separately():
     assert score_sequences([["7H", "8H", "9H"], ["10H", "JH", "QH"]]) == 3
     # Same suit and same ranks cannot both happen (one card of each), in order is one way only.
     assert score_sequences([["8S", "9S", "10S"], ["8D", "9D", "10D"]]) == 2
+
+
+def test_breakdown_lists_every_point_of_worked_example_one():
+    # The text's first example, point by point: the table lists exactly these.
+    matches = score_breakdown([["7H", "8H", "9H"], ["10H", "JH", "QH"], ["7S", "8S", "9S"]])
+    assert matches == [
+        {"kind": "suit", "between": [0, 1]}, {"kind": "order", "between": [0, 1]},
+        {"kind": "ranks", "between": [0, 2]}, {"kind": "order", "between": [1, 2]},
+        {"kind": "high", "between": []}]
+
+
+def test_rules_page_worked_example_scores_5():
+    # web/rules/mhing.html: two clubs runs in order, a diamonds run with a wild Ace as the 3.
+    sequences = [["2C", "3C", "4C"], ["5C", "6C", "7C"], ["2D", "AD", "4D"]]
+    assert score_sequences(sequences) == 5
+    assert [(m["kind"], m["between"]) for m in score_breakdown(sequences)] == [
+        ("suit", [0, 1]), ("order", [0, 1]), ("ranks", [0, 2]), ("order", [1, 2]), ("low", [])]
+
+
+@pytest.mark.parametrize("sequences", [
+    [], [["5H", "6H", "7H"]], [["2H", "3H", "4H"], ["5S", "6S", "7S"]],
+    [["7H", "AH", "9H"], ["AS", "2S", "3S"], ["JC", "QC", "AC"]],
+    [["2H", "3H", "4H"], ["5H", "6H", "7H"], ["8H", "9H", "10H"], ["JH", "QH", "KH"]],
+])
+def test_breakdown_adds_up_to_the_score(sequences):
+    matches = score_breakdown(sequences)
+    assert len(matches) == score_sequences(sequences)
+    assert [m["kind"] for m in matches if not m["between"]] in ([], ["high"], ["low"])
+
+
+def test_view_and_round_summary_show_ace_ranks_and_matches():
+    state = _end_with([[["7H", "AH", "9H"], ["10H", "JH", "QH"]], [["2D", "3D", "4D"]]])
+    last = state.rounds[-1]
+    assert last["sequence_ranks"] == [[[7, 8, 9], [10, 11, 12]], [[2, 3, 4]]]
+    assert [m["kind"] for m in last["matches"][0]] == ["suit", "order", "high"]
+    assert last["matches"][1] == [{"kind": "low", "between": []}]
+    live = position(hands=[FILLER, OTHER], sequences=[[["AS", "2S", "3S"]], [["JC", "QC", "AC"]]])
+    view = live.view(1)
+    assert view["sequence_ranks"] == [[[1, 2, 3]], [[11, 12, 13]]]
+    assert view["matches"] == [[{"kind": "low", "between": []}], [{"kind": "high", "between": []}]]
 
 
 def test_ace_counts_as_the_rank_it_stands_for():

@@ -23,7 +23,10 @@ View keys (``view(player)``; ``player=None`` is a spectator):
   viewer drew this turn, else None; ``hand_counts``: cards per seat.
 - ``known_hand_cards``: per seat, the cards everyone knows it holds (Aces swapped back).
 - ``sequences``: per seat, the laid sequences (lists of card ids, low to high);
-  ``sequence_counts``; ``round_points``: what each seat's sequences score right now.
+  ``sequence_counts``; ``sequence_ranks``: per seat, per sequence, the three ranks (1-13) it
+  stands for, a wild Ace's included; ``round_points``: what each seat's sequences score right
+  now; ``matches``: per seat, every point of it (``mhing_rules.score_breakdown``:
+  ``{"kind": "suit" | "ranks" | "order" | "high" | "low", "between": [i, j] or []}``).
 - ``discard_pile`` (bottom to top, all face up), ``discard_top`` (or None),
   ``draw_pile_count``, ``reshuffled``: the cards turned into the draw pile at the last
   reshuffle of this round, sorted (everyone saw them; the draw pile is made of them since),
@@ -33,7 +36,8 @@ View keys (``view(player)``; ``player=None`` is a spectator):
   summary has ``round``, ``starter``, ``reason`` (``"fourth_sequence"``,
   ``"draw_pile_empty"`` or ``"no_progress"``), ``ended_by`` (seat or None), ``sequences``,
   ``points`` (what each seat's sequences scored), ``sequence_counts``, ``winners``,
-  ``awarded`` (added per seat) and ``totals`` (match totals after it).
+  ``awarded`` (added per seat), ``totals`` (match totals after it), ``sequence_ranks`` and
+  ``matches`` (as in the view, for the sequences at the round's end).
 
 >>> import engine
 >>> state = engine.new_game("mhing", players=2, seed=3)
@@ -54,8 +58,9 @@ from engine.cards import card_name, shuffled
 from engine.core import Action, GameSpec, Option, State
 from engine.games.mhing_bot import greedy_policy
 from engine.games.mhing_rules import (CARD_AT, DECK, SUIT_OF, VALUE_OF, ace_stands_for,
-                                      is_ace, score_sequences, sequence_problem,
-                                      sequence_text, sequences_in, sort_cards)
+                                      is_ace, score_breakdown, score_sequences,
+                                      sequence_problem, sequence_ranks, sequence_text,
+                                      sequences_in, sort_cards)
 
 __all__ = ["MhingState", "SPEC", "score_sequences"]
 
@@ -303,6 +308,8 @@ class MhingState(State):
             "round": self.round_no, "starter": self.starter, "reason": reason,
             "ended_by": ended_by, "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
             "points": points, "sequence_counts": counts, "winners": winners, "awarded": awarded,
+            "sequence_ranks": _ranks_of(self.sequences),
+            "matches": [score_breakdown(seqs) for seqs in self.sequences],
             "totals": list(self.totals),
         })
         if max(self.totals) >= self.target:
@@ -333,7 +340,9 @@ class MhingState(State):
             "known_hand_cards": [list(k) for k in self.known],
             "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
             "sequence_counts": [len(seqs) for seqs in self.sequences],
+            "sequence_ranks": _ranks_of(self.sequences),
             "round_points": [score_sequences(seqs) for seqs in self.sequences],
+            "matches": [score_breakdown(seqs) for seqs in self.sequences],
             "discard_pile": list(self.discards),
             "discard_top": self.discards[-1] if self.discards else None,
             "draw_pile_count": len(self.draw_pile),
@@ -388,6 +397,11 @@ class MhingState(State):
         if world.turn != player:
             world.drawn = None
         return world
+
+
+def _ranks_of(sequences: list[list[list[str]]]) -> list[list[list[int]]]:
+    """Per seat, per laid sequence, the three ranks it stands for (a wild Ace's included)."""
+    return [[list(sequence_ranks(seq)) for seq in seqs] for seqs in sequences]
 
 
 def _policy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:

@@ -122,6 +122,40 @@ def _pair_matches(a: tuple[int, int, int, str], b: tuple[int, int, int, str]) ->
     return points
 
 
+def score_breakdown(sequences: Sequence[Sequence[str]]) -> list[dict[str, object]]:
+    """Every point ``sequences`` score, one entry each, in the order the table lists them.
+
+    A pair match is ``{"kind": "suit" | "ranks" | "order", "between": [i, j]}`` (indexes
+    into ``sequences``, i < j); the bonus is ``{"kind": "high" | "low", "between": []}``
+    (``"low"`` when every rank is 7 or lower, else ``"high"``).
+    ``len(score_breakdown(s)) == score_sequences(s)``.
+
+    >>> [m["kind"] for m in score_breakdown([["7H", "8H", "9H"], ["10H", "JH", "QH"]])]
+    ['suit', 'order', 'high']
+    """
+    facts = []
+    for seq in sequences:
+        problem = sequence_problem(list(seq))
+        if problem is not None:
+            raise ValueError(f"{list(seq)!r} is not a sequence: {problem}")
+        low, mid, high = sequence_ranks(seq)
+        facts.append((low, mid, high, SUIT_OF[seq[0]]))
+    out: list[dict[str, object]] = []
+    for (i, a), (j, b) in combinations(enumerate(facts), 2):
+        if a[3] == b[3]:
+            out.append({"kind": "suit", "between": [i, j]})
+        if a[0] == b[0]:
+            out.append({"kind": "ranks", "between": [i, j]})
+        if a[2] + 1 == b[0] or b[2] + 1 == a[0]:
+            out.append({"kind": "order", "between": [i, j]})
+    if facts:
+        if all(f[2] <= HIGH_LOW_PIVOT for f in facts):
+            out.append({"kind": "low", "between": []})
+        elif all(f[0] >= HIGH_LOW_PIVOT for f in facts):
+            out.append({"kind": "high", "between": []})
+    return out
+
+
 def score_sequences(sequences: Sequence[Sequence[str]]) -> int:
     """A player's round score: matches over every pair of sequences, plus high/low.
 
