@@ -1,0 +1,188 @@
+"""Browser-test fixtures: the built site served on 127.0.0.1, driven in Chromium.
+
+- ``site``: builds dist/ once (``python build.py``) and serves it; the base URL ends in "/".
+- ``site_subpath``: the same dist/ served only under /parlour/ on another port.
+- ``page``: a fresh Chromium page in a fresh context per test. Its teardown fails the test
+  on any console error, any uncaught error (page or worker), any HTTP error response and
+  any request to an origin other than 127.0.0.1. A test that provokes one on purpose
+  removes it from ``page.problems``.
+- ``open_app(page, site, query="?speed=0")``: opens the app and waits for the menu.
+- ``serve_with({path: content})``: dist/ with some files replaced, plus e2e/harness/ under
+  /__harness__/, on its own port (failure tests).
+
+Chromium: $PARLOUR_CHROMIUM, else ``chromium`` on PATH (Debian's), else Playwright's own.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import urllib.parse
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (the repository's build.py: its server is the one we test)
+
+MENU = "[data-testid=menu] [data-game]"
+# Loading Pyodide is the slow part: seconds warm, more on a busy 2-core machine.
+APP_TIMEOUT_MS = 90_000
+LOCAL_HOSTS = {"127.0.0.1"}
+HARMLESS_SCHEMES = {"data", "blob", "about", "chrome-extension", "devtools"}
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """dist/, built once per session (build.py test has built it already), then copied, so
+    that a rebuild while the tests run cannot change the site under them."""
+    if not os.environ.get("PARLOUR_DIST_READY"):
+        subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True,
+                       stdin=subprocess.DEVNULL)
+    assert (build.DIST / "index.html").is_file(), "dist/ has no index.html"
+    copy = tmp_path_factory.mktemp("site") / "dist"
+    shutil.copytree(build.DIST, copy)
+    return copy
+
+
+@pytest.fixture(scope="session")
+def site(dist: Path) -> Iterator[str]:
+    server, url = build.start_server([("/", dist)])
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site_subpath(dist: Path) -> Iterator[str]:
+    """The site as a static host would serve it under a sub-path: only /parlour/ exists."""
+    server, url = build.start_server([("/parlour/", dist)])
+    yield url + "parlour/"
+    server.shutdown()
+    server.server_close()
+
+
+HARNESS = Path(__file__).resolve().parent / "harness"
+
+
+@pytest.fixture
+def serve_with(dist: Path, tmp_path: Path) -> Iterator[Callable[[dict[str, str | bytes]], str]]:
+    """``serve_with({"worker.js": "throw ..."})``: dist/ with some files replaced, plus the
+    test harness pages under /__harness__/; returns the base URL. For failure tests."""
+    servers = []
+
+    def serve(replaced: dict[str, str | bytes]) -> str:
+        overlay = tmp_path / f"overlay{len(servers)}"
+        overlay.mkdir()
+        for rel, text in replaced.items():
+            (overlay / rel).parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(text, bytes):
+                (overlay / rel).write_bytes(text)
+            else:
+                (overlay / rel).write_text(text)
+        server, url = build.start_server([("/__harness__/", HARNESS), ("/", overlay),
+                                          ("/", dist)])
+        servers.append(server)
+        return url
+
+    yield serve
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Playwright]:
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance: Playwright) -> Iterator[Browser]:
+    executable = build.find_chromium()
+    try:
+        browser = playwright_instance.chromium.launch(executable_path=executable,
+                                                      args=build.CHROMIUM_ARGS)
+    except Exception as exc:  # say what to do, not just what broke
+        pytest.fail(f"could not start Chromium ({executable or 'Playwright bundled'}): {exc}\n"
+                    "Run 'python3 build.py test' (it installs Debian's chromium), or set "
+                    "PARLOUR_CHROMIUM=/path/to/chromium", pytrace=False)
+    yield browser
+    browser.close()
+
+
+class Problems:
+    """What a page did wrong during a test; the page fixture fails the test on any."""
+
+    def __init__(self) -> None:
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.foreign_requests: list[str] = []
+        self.failed_responses: list[str] = []
+
+    def all(self) -> list[str]:
+        return ([f"console error: {m}" for m in self.console_errors]
+                + [f"uncaught error: {m}" for m in self.page_errors]
+                + [f"request to another origin: {u}" for u in self.foreign_requests]
+                + [f"failed response: {r}" for r in self.failed_responses])
+
+
+def is_foreign(url: str) -> bool:
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme in HARMLESS_SCHEMES:
+        return False
+    return parts.hostname not in LOCAL_HOSTS
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context()
+    context.set_default_timeout(APP_TIMEOUT_MS)
+    context.problems = Problems()  # type: ignore[attr-defined]
+
+    def on_request(request) -> None:
+        if is_foreign(request.url):
+            context.problems.foreign_requests.append(request.url)  # type: ignore[attr-defined]
+
+    def on_response(response) -> None:
+        if response.status >= 400:
+            context.problems.failed_responses.append(  # type: ignore[attr-defined]
+                f"HTTP {response.status} {response.url}")
+
+    context.on("request", on_request)
+    context.on("response", on_response)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Iterator[Page]:
+    """A fresh page; the test fails on console errors, uncaught errors, foreign requests."""
+    problems: Problems = context.problems  # type: ignore[attr-defined]
+    page = context.new_page()
+    # page "console"/"pageerror" include the page's dedicated workers.
+    page.on("console", lambda msg: problems.console_errors.append(
+        f"{msg.text} ({msg.location.get('url', '')}:{msg.location.get('lineNumber', '')})")
+        if msg.type == "error" else None)
+    page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
+    page.problems = problems  # type: ignore[attr-defined]
+    yield page
+    found = problems.all()
+    if found:
+        pytest.fail("the page misbehaved:\n  " + "\n  ".join(found), pytrace=False)
+
+
+@pytest.fixture
+def open_app() -> Callable[..., Page]:
+    """``open_app(page, site, query="?speed=0")``: open the app, wait for the menu."""
+
+    def open_app(page: Page, site: str, query: str = "?speed=0") -> Page:
+        page.goto(site + query)
+        page.locator(MENU).first.wait_for(state="visible", timeout=APP_TIMEOUT_MS)
+        return page
+
+    return open_app

@@ -1,0 +1,199 @@
+"""The built site as a browser gets it: loading, the engine worker, offline, sub-paths.
+
+Every test runs against dist/ served on 127.0.0.1 under the site's Content-Security-Policy;
+the ``page`` fixture fails a test on any console error, uncaught error or foreign request.
+"""
+from __future__ import annotations
+
+import io
+import json
+import urllib.parse
+import urllib.request
+import zipfile
+
+import pytest
+
+import engine
+
+MENU = "[data-testid=menu] [data-game]"
+
+
+def wait_for_service_worker(page) -> dict:
+    """Wait until the service worker is active (its precache is complete); its details."""
+    return page.evaluate("""async () => {
+        const registration = await navigator.serviceWorker.ready;
+        const names = await caches.keys();
+        return {scope: registration.scope, script: registration.active.scriptURL, caches: names};
+    }""")
+
+
+def build_info(site: str) -> dict:
+    with urllib.request.urlopen(site + "build-info.json", timeout=10) as response:
+        return json.load(response)
+
+
+def record_requests(page) -> list[str]:
+    seen: list[str] = []
+    page.context.on("request", lambda request: seen.append(request.url))
+    return seen
+
+
+def record_failures(page) -> list[str]:
+    failed: list[str] = []
+    page.context.on("response", lambda response: failed.append(
+        f"{response.status} {response.url}") if response.status >= 400 else None)
+    page.context.on("requestfailed", lambda request: failed.append(
+        f"failed {request.url}: {request.failure}"))
+    return failed
+
+
+def test_page_loads_and_shows_every_game(page, site, open_app):
+    failures = record_failures(page)
+    open_app(page, site)
+    shown = page.locator(MENU).evaluate_all("nodes => nodes.map(n => n.dataset.game)")
+    assert set(shown) == set(engine.GAMES), "the menu should list exactly the engine's games"
+    assert not page.locator("[data-testid=loading]").is_visible()
+    assert failures == []
+
+
+def test_engine_is_installed_from_the_wheel_without_micropip(page, site, open_app):
+    requests = record_requests(page)
+    open_app(page, site)
+    info = build_info(site)
+    paths = {urllib.parse.urlsplit(url).path for url in requests}
+    assert f"/wheels/{info['engine_wheel']}" in paths
+    assert "/build-info.json" in paths
+    assert "/pyodide/pyodide.asm.wasm" in paths
+    assert not [p for p in paths if "micropip" in p], "start-up must not load micropip"
+    pyodide_files = {p.rsplit("/", 1)[-1] for p in paths if p.startswith("/pyodide/")}
+    assert pyodide_files <= {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
+                             "python_stdlib.zip", "pyodide-lock.json"}
+
+
+def test_service_worker_caches_this_build(page, site, open_app):
+    open_app(page, site)
+    worker = wait_for_service_worker(page)
+    assert worker["scope"] == site
+    assert worker["script"] == site + "sw.js"
+    assert f"parlour-{build_info(site)['build_id']}" in worker["caches"]
+
+
+def test_offline_reload_shows_the_menu_again(page, site, open_app):
+    open_app(page, site)
+    wait_for_service_worker(page)
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        page.locator(MENU).first.wait_for(state="visible")
+        # Query strings and fragments are served from the cached index.html as well.
+        page.goto(site + "?speed=0&offline=1#menu")
+        page.locator(MENU).first.wait_for(state="visible")
+    finally:
+        page.context.set_offline(False)
+
+
+@pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
+def test_site_works_under_a_sub_path(page, site_subpath, open_app, offline):
+    requests = record_requests(page)
+    failures = record_failures(page)
+    open_app(page, site_subpath)
+    worker = wait_for_service_worker(page)
+    assert worker["scope"] == site_subpath
+    if offline:
+        page.context.set_offline(True)
+        try:
+            page.reload()
+            page.locator(MENU).first.wait_for(state="visible")
+        finally:
+            page.context.set_offline(False)
+    outside = [url for url in requests
+               if not urllib.parse.urlsplit(url).path.startswith("/parlour/")
+               and urllib.parse.urlsplit(url).scheme in ("http", "https")]
+    assert outside == [], "every URL must be relative to the page"
+    assert failures == []
+
+
+def test_no_request_leaves_the_machine(page, site, open_app):
+    requests = record_requests(page)
+    open_app(page, site)
+    wait_for_service_worker(page)
+    origin = site.rstrip("/")
+    foreign = [url for url in requests
+               if urllib.parse.urlsplit(url).scheme in ("http", "https", "ws", "wss")
+               and not url.startswith(origin + "/")]
+    assert foreign == []
+
+
+# ----- js/engine-client.js and worker.js, through a harness page -------------------------
+
+def run_harness(page, base: str) -> dict:
+    page.goto(base + "__harness__/client.html")
+    page.locator("body[data-done]").wait_for(state="attached")
+    return json.loads(page.locator("#out").text_content())
+
+
+def test_engine_client_answers_requests(page, serve_with):
+    base = serve_with({})
+    out = run_harness(page, base)
+    assert "failure" not in out, out.get("failure")
+    stages = [p["stage"] for p in out["progress"]]
+    assert stages[0] == "runtime" and stages[-1] == "ready" and "engine" in stages
+    fractions = [p["fraction"] for p in out["progress"]]
+    assert fractions == sorted(fractions) and 0 <= fractions[0] and fractions[-1] == 1
+    assert all(isinstance(p["message"], str) and p["message"] for p in out["progress"])
+    assert out["info"] == {"build_id": build_info(base)["build_id"],
+                           "pyodide_version": build_info(base)["pyodide_version"]}
+    assert [g["id"] for g in out["games"]["games"]] == list(engine.GAMES)
+    assert out["start"]["game"] == "crisps"
+    assert out["illegal"]["error"]["code"] == "illegal_action"
+    assert out["unknown"]["error"]["code"] == "unknown_method"
+    assert out["notJson"]["error"]["code"] == "bad_request"
+    assert out["together"] == [sorted(out["start"]), ["legal", "reason"],
+                               ["practice", "record", "seats"], ["games", "levels"]]
+    assert out["afterTerminate"] == "The game engine was stopped"
+    assert out["crashCallbackOnTerminate"] is None
+
+
+def expect_problems(page, *fragments: str) -> None:
+    """Remove the errors a test provoked on purpose; fail if one did not happen."""
+    problems = page.problems
+    for fragment in fragments:
+        found = False
+        for bucket in (problems.console_errors, problems.page_errors,
+                       problems.failed_responses):
+            hits = [m for m in bucket if fragment in m]
+            for hit in hits:
+                bucket.remove(hit)
+            found = found or bool(hits)
+        assert found, f"expected a problem mentioning {fragment!r}: {problems.all()}"
+
+
+def test_a_missing_engine_wheel_fails_start_up_readably(page, serve_with):
+    base = serve_with({"build-info.json": json.dumps(
+        {"build_id": "x", "engine_wheel": "missing-0-py3-none-any.whl",
+         "pyodide_version": "314.0.7"})})
+    out = run_harness(page, base)
+    assert out["failure"] == ("The game engine could not start: could not download the "
+                              "engine (HTTP 404)")
+    expect_problems(page, "missing-0-py3-none-any.whl", "Parlour engine failed to load")
+
+
+def test_a_broken_engine_fails_start_up_readably(page, serve_with, dist):
+    # A wheel whose engine cannot be imported: the Python error's last line is shown.
+    info = json.loads((dist / "build-info.json").read_text())
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as wheel:
+        wheel.writestr("engine/__init__.py", "raise RuntimeError('the engine is broken')\n")
+        wheel.writestr("engine/bridge.py", "")
+    base = serve_with({f"wheels/{info['engine_wheel']}": buffer.getvalue()})
+    out = run_harness(page, base)
+    assert out["failure"] == ("The game engine could not start: "
+                              "RuntimeError: the engine is broken")
+    expect_problems(page, "Parlour engine failed to load")
+
+
+def test_a_worker_that_dies_rejects_start_up(page, serve_with):
+    base = serve_with({"worker.js": "throw new Error('worker exploded');\n"})
+    out = run_harness(page, base)
+    assert out["failure"].startswith("The game engine stopped:")
+    assert "worker exploded" in out["failure"]
