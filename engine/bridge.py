@@ -25,6 +25,7 @@ from engine.core import Action, IllegalAction, InvalidOptions, InvalidRecord, St
 
 MAX_INPUT_CHARS = 2_000_000
 MAX_NAME_CHARS = 24
+HINT_TIME_MS = 1000
 
 
 class BridgeError(Exception):
@@ -52,6 +53,7 @@ class Session:
     viewer: int | None = None
     bot_rng: random.Random = field(default_factory=lambda: random.Random(0))
     bot_cache: dict[str, Any] = field(default_factory=dict)
+    rounds: "RoundMarks" = field(default_factory=lambda: RoundMarks())
 
     def names(self, text: str) -> str:
         """``text`` with seat tokens replaced by the seats' names."""
@@ -217,8 +219,7 @@ def _snapshot(session: Session) -> dict[str, Any]:
         "view": state.view(viewer),
         "legal": legal,
         "result": state.result(),
-        "log": [{"player": a.player, "text": session.names(state.public_label(a, viewer))}
-                for a in state.history],
+        "log": _log_entries(session, viewer),
         "can_undo": bool(_undo_count(session)),
         "moves": len(state.history),
     }
@@ -353,7 +354,9 @@ def hint(params: dict[str, Any]) -> dict[str, Any]:
     if current is None or session.seats[current].type != "human":
         raise BridgeError("not_your_turn", "there is no move of yours to suggest")
     level = available_levels()[-1]
-    action = bots.make(level).choose(state, current, random.Random(len(state.history)))
+    # A suggestion should come as fast as a Hard opponent moves, whatever the level.
+    action = bots.make(level, time_ms=HINT_TIME_MS).choose(state, current,
+                                                          random.Random(len(state.history)))
     return {"action": session.action_json(action), "level": level}
 
 
@@ -398,3 +401,193 @@ def reset() -> None:
     global _session
     _session = None
 
+
+
+# ===== issue 8a: the game log by round, and replays ======================================
+# Additions only: every earlier endpoint keeps its behaviour; snapshots' log entries gain
+# a "round" (1-based) so the page can group the log by round.
+
+@dataclass
+class RoundMarks:
+    """The round (1-based) of each action in a match's history, kept in step with it.
+
+    An action belongs to the round that was in play when it was taken: the number of rounds
+    completed before it, plus one. Extending by the actions the page takes one at a time is
+    free; after an undo the marks are cut back; anything else (a load) replays the record once.
+    """
+
+    marks: list[int] = field(default_factory=list)
+    completed: int = 0  # rounds completed after the last marked action
+
+    def sync(self, state: State) -> list[int]:
+        history = state.history
+        if len(self.marks) > len(history):
+            del self.marks[len(history):]
+            self.completed = len(state.result().get("rounds") or [])
+        elif len(self.marks) == len(history) - 1:
+            self.marks.append(self.completed + 1)
+            self.completed = len(state.result().get("rounds") or [])
+        elif len(self.marks) != len(history):
+            self.marks, self.completed = _marks_by_replay(state.to_record())
+        return self.marks
+
+
+def _completed_rounds(state: State) -> int:
+    return len(state.result().get("rounds") or [])
+
+
+def _marks_by_replay(record: dict[str, Any]) -> tuple[list[int], int]:
+    """Round marks of a record's actions (replays it once)."""
+    rec = dict(record)
+    actions = list(rec.get("actions") or [])
+    rec["actions"] = []
+    state = engine.from_record(rec)
+    marks = []
+    for action_id in actions:
+        marks.append(_completed_rounds(state) + 1)
+        state.apply(action_id)
+    return marks, _completed_rounds(state)
+
+
+def _log_entries(session: Session, viewer: int | None) -> list[dict[str, Any]]:
+    """Every action in words as ``viewer`` may know it, with the seat and the round."""
+    state = session.state
+    marks = session.rounds.sync(state)
+    return [{"player": a.player, "text": session.names(state.public_label(a, viewer)),
+             "round": marks[i]} for i, a in enumerate(state.history)]
+
+
+@dataclass
+class _ReplayTape:
+    """A finished or unfinished record replayed once, with clones every few steps so that
+    stepping backwards or jumping does not replay from the start each time."""
+
+    key: str
+    actions: list[str]
+    final: State
+    marks: list[int]
+    checkpoints: dict[int, State]
+
+    EVERY = 24
+
+    @classmethod
+    def of(cls, record: Any) -> "_ReplayTape":
+        if not isinstance(record, dict):
+            raise InvalidRecord("a replay needs a record object")
+        key = json.dumps(record, sort_keys=True)
+        final = engine.from_record(record)  # validates the whole record
+        rec = dict(record)
+        actions = [a.id for a in final.history]
+        rec["actions"] = []
+        state = engine.from_record(rec)
+        checkpoints = {0: state.clone()}
+        marks = []
+        for i, action_id in enumerate(actions):
+            marks.append(_completed_rounds(state) + 1)
+            state.apply(action_id)
+            if (i + 1) % cls.EVERY == 0:
+                checkpoints[i + 1] = state.clone()
+        return cls(key, actions, final, marks, checkpoints)
+
+    def state_at(self, step: int) -> State:
+        if step == len(self.actions):
+            return self.final.clone()
+        base = max(k for k in self.checkpoints if k <= step)
+        state = self.checkpoints[base].clone()
+        for action_id in self.actions[base:step]:
+            state.apply(action_id)
+        return state
+
+
+_tape: _ReplayTape | None = None
+
+
+def _tape_for(record: Any) -> _ReplayTape:
+    global _tape
+    key = json.dumps(record, sort_keys=True) if isinstance(record, dict) else None
+    if _tape is None or key is None or _tape.key != key:
+        _tape = _ReplayTape.of(record)
+    return _tape
+
+
+def revealed_hands(state: State) -> list[dict[str, Any]]:
+    """What each seat alone could see, for every seat: the parts of ``view(seat)`` that a
+    spectator's view does not show (a hand, a drawn card, a secret bid). Generic over games."""
+    public = state.view(None)
+    out = []
+    for seat in range(state.players):
+        own = state.view(seat)
+        private = {key: value for key, value in own.items()
+                   if key not in public or public[key] != value}
+        # The seat's own identity (``you``, ``viewer``, ``player``) is not a secret.
+        private = {key: value for key, value in private.items()
+                   if not (isinstance(value, int) and not isinstance(value, bool) and value == seat)}
+        out.append({"seat": seat, "private": private})
+    return out
+
+
+@_endpoint
+def replay(params: dict[str, Any]) -> dict[str, Any]:
+    """A recorded match at one step: ``{record, seats?, step?, viewer?, reveal?}``.
+
+    Returns a snapshot-shaped reply (no legal actions: a replay is read-only) for the
+    viewer (default: the first human seat) after ``step`` actions (default: the end; out of
+    range steps are clamped), plus ``replay``: ``{step, steps, finished, reveal, last,
+    hands}``. ``reveal`` shows every seat's hidden cards and the full log; it is refused
+    unless the recorded match is over. The match in progress, if any, is untouched.
+    """
+    tape = _tape_for(params.get("record"))
+    steps = len(tape.actions)
+    finished = tape.final.is_over
+    step = params.get("step", steps)
+    if isinstance(step, bool) or not isinstance(step, int):
+        raise BridgeError("bad_step", "'step' must be a whole number of moves")
+    step = max(0, min(steps, step))
+    reveal = params.get("reveal", False)
+    if not isinstance(reveal, bool):
+        raise BridgeError("bad_request", "'reveal' must be true or false")
+    if reveal and not finished:
+        raise BridgeError("not_finished",
+                          "the hands can only be shown once the match is over")
+    seats = _seats_from(params, tape.final.players)
+    humans = [i for i, s in enumerate(seats) if s.type == "human"]
+    viewer = params.get("viewer", humans[0] if humans else None)
+    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
+                               or not 0 <= viewer < tape.final.players):
+        raise BridgeError("bad_request", "'viewer' must be a seat number")
+    state = tape.state_at(step)
+    session = Session(state, seats)
+    last = None
+    if step:
+        taken = state.history[step - 1]
+        last = session.action_json(taken, viewer, public=not reveal)
+        last["player"] = taken.player
+        last["round"] = tape.marks[step - 1]
+    log = [{"player": a.player, "round": tape.marks[i],
+            "text": session.names(a.label if reveal else state.public_label(a, viewer))}
+           for i, a in enumerate(state.history)]
+    return {
+        "game": state.game_id,
+        "title": engine.GAMES[state.game_id].title,
+        "players": state.players,
+        "options": state.options,
+        "seats": [s.to_json() for s in seats],
+        "practice": bool(params.get("practice", False) is True),
+        "viewer": viewer,
+        "current_player": state.current_player,
+        "human_turn": False,
+        "bot_turn": False,
+        "is_over": state.is_over,
+        "view": state.view(viewer),
+        "legal": [],
+        "result": state.result(),
+        "log": log,
+        "can_undo": False,
+        "moves": step,
+        "replay": {
+            "step": step, "steps": steps, "finished": finished, "reveal": reveal, "last": last,
+            "round": tape.marks[step - 1] if step else 1,
+            "hands": [{**h, "name": seats[h["seat"]].name} for h in revealed_hands(state)]
+            if reveal else None,
+        },
+    }

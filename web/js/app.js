@@ -11,14 +11,14 @@ import { renderLoading, renderFatal, setProgress } from "./ui/loading.js";
 import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
 import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed } from "./ui/setup-model.js";
+import * as features from "./features/hooks.js";
 
 const query = new URLSearchParams(window.location.search);
-const speed = query.has("speed") ? Number(query.get("speed")) : 1;
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-if (!(speed > 0)) document.documentElement.classList.add("no-motion");
 
-/** Pause before a bot moves so a person can follow the play. */
+/** Pause before a bot moves so a person can follow the play (?speed= or the Speed setting). */
 function botDelay() {
+  const speed = features.motionSpeed();
   if (!(speed > 0)) return 0;
   return Math.round((reducedMotion ? 150 : 600) / speed);
 }
@@ -97,6 +97,8 @@ function render() {
     case "setup": screen = renderSetup(state, intents); break;
     case "rules": screen = renderRules(state, intents); break;
     case "table": screen = renderTableScreen(); break;
+    case "settings": screen = features.renderSettings(state, intents); break;
+    case "stats": screen = features.renderStats(state, intents); break;
     default: screen = h("p", {}, "Unknown screen");
   }
   clear(root);
@@ -164,6 +166,7 @@ function applySnapshot(snap, move) {
   const humans = snap.seats.filter((s) => s.type === "human").length;
   if (humans > 1 && snap.human_turn && snap.viewer !== state.shownViewer && !snap.is_over) state.handoffTo = snap.viewer;
   else if (humans <= 1) state.shownViewer = snap.viewer;
+  features.afterSnapshot(prev, snap, move, state);
 }
 
 function moveMessage(snap, move) {
@@ -402,6 +405,7 @@ const intents = {
     window.location.reload();
   },
 };
+features.install({ root, state, intents, render });
 
 async function startNew(gameId, setup) {
   if (state.busy) return;
@@ -477,10 +481,15 @@ async function boot() {
   state.screen = "menu";
   refreshSave();
   render();
+  registerServiceWorker();
 }
 
-if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("./sw.js").catch(() => { /* offline play is a bonus, not a requirement */ });
+function registerServiceWorker() {
+  // Registered once the menu shows, so its precache does not compete with the runtime's
+  // own download on a first visit.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("./sw.js").catch(() => { /* offline play is a bonus, not a requirement */ });
+  }
 }
 
 boot();
