@@ -1,12 +1,35 @@
 """Opponents. Every bot answers ``choose(state, player, rng) -> Action`` and uses only what
 ``player`` may know: ``state.view(player)`` and the seat's legal actions, or a world from
-``state.determinize(player, rng)``.
+``state.determinize(player, rng)``. A turn of several steps is several calls.
+
+Levels (:func:`make`):
+
+- ``random``: uniformly random legal actions.
+- ``easy``: the game's greedy policy, but :data:`EASY_MISTAKE_RATE` of its decisions
+  (those with a choice) are random.
+- ``normal`` (alias ``greedy``): the game's greedy policy.
+- ``hard``: ISMCTS (:mod:`engine.bots.ismcts`) with the game's iteration budget from
+  :data:`HARD_ITERATIONS`, tuned to about 0.4 s per decision in CPython (about 1 s in
+  Pyodide, which runs 1.5-3x slower).
+- ``expert``: ISMCTS with :data:`EXPERT_FACTOR` times that budget.
+
+With the default budgets a search also stops after :data:`SAFETY_MS` (a slow device never
+waits minutes); passing ``iterations`` removes the clock altogether, so the same state and rng
+give the same choice; passing ``time_ms`` searches for that long instead.
+
+>>> import random, engine
+>>> state = engine.new_game("crisps", players=2, seed=1)
+>>> bot = make("easy")
+>>> bot.choose(state, state.current_player, random.Random(0)).id in \\
+...     {a.id for a in state.legal_actions()}
+True
 """
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Generator, Protocol
 
+from engine.bots.ismcts import Search, SearchConfig
 from engine.core import Action, State
 
 
@@ -16,44 +39,143 @@ class Bot(Protocol):
     def choose(self, state: State, player: int, rng: random.Random) -> Action: ...
 
 
+def _legal_for(state: State, player: int) -> list[Action]:
+    legal = state.legal_actions()
+    if not legal or state.current_player != player:
+        raise ValueError(f"seat {player} has no move to make now")
+    return legal
+
+
 class RandomBot:
     """Uniformly random among the legal actions."""
 
     level = "random"
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
-        legal = state.legal_actions()
-        if not legal or state.current_player != player:
-            raise ValueError(f"seat {player} has no move to make now")
+        legal = _legal_for(state, player)
         return legal[rng.randrange(len(legal))]
 
 
 class GreedyBot:
-    """The game's own heuristic policy, fed only the seat's view and legal actions."""
+    """The game's own heuristic policy, fed only the seat's view and legal actions.
 
-    level = "normal"
+    ``mistake_rate`` is the chance that a decision with a choice is made at random instead.
+    """
+
+    def __init__(self, mistake_rate: float = 0.0, level: str = "normal") -> None:
+        self.mistake_rate = mistake_rate
+        self.level = level
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
         import engine
 
-        legal = state.legal_actions()
-        if not legal or state.current_player != player:
-            raise ValueError(f"seat {player} has no move to make now")
+        legal = _legal_for(state, player)
+        if len(legal) == 1:
+            return legal[0]
+        if self.mistake_rate and rng.random() < self.mistake_rate:
+            return legal[rng.randrange(len(legal))]
         policy = engine.GAMES[state.game_id].greedy
         if policy is None:
             return legal[rng.randrange(len(legal))]
         return policy(state.view(player), legal, rng)
 
 
+class ISMCTSBot:
+    """Information Set MCTS (see :mod:`engine.bots.ismcts`) to a budget.
+
+    ``iterations`` fixes the work (no clock: deterministic for a given rng); else
+    ``time_ms`` fixes the time; else the game's default iterations, capped at
+    :data:`SAFETY_MS`. ``last`` keeps the figures of the latest search (iterations,
+    seconds) for the arena's statistics.
+    """
+
+    def __init__(self, level: str = "hard", iterations: int | None = None,
+                 time_ms: float | None = None, factor: float = 1.0,
+                 config: SearchConfig | None = None) -> None:
+        self.level = level
+        self.iterations = iterations
+        self.time_ms = time_ms
+        self.factor = factor
+        self.config = config
+        self.last: dict[str, Any] = {}
+
+    def budget(self, game_id: str) -> tuple[int | None, float | None]:
+        """``(iterations, time_ms)`` for a search in ``game_id``."""
+        if self.iterations is not None:
+            return self.iterations, None
+        if self.time_ms is not None:
+            return None, self.time_ms
+        return int(HARD_ITERATIONS.get(game_id, DEFAULT_ITERATIONS) * self.factor), \
+            SAFETY_MS * self.factor
+
+    def think(self, state: State, player: int,
+              rng: random.Random) -> Generator[float, None, Action]:
+        """Search in chunks, yielding the fraction done; the generator returns the action."""
+        import time
+
+        legal = _legal_for(state, player)
+        if len(legal) == 1:
+            self.last = {"iterations": 0, "seconds": 0.0}
+            return legal[0]
+        iterations, time_ms = self.budget(state.game_id)
+        config = self.config or CONFIGS.get(state.game_id) or SearchConfig()
+        start = time.perf_counter()
+        search = Search(state, player, rng, config)
+        for fraction in search.chunks(iterations, time_ms):
+            yield fraction
+        self.last = {"iterations": search.iterations,
+                     "seconds": time.perf_counter() - start}
+        return search.best()
+
+    def choose(self, state: State, player: int, rng: random.Random) -> Action:
+        thinking = self.think(state, player, rng)
+        while True:
+            try:
+                next(thinking)
+            except StopIteration as done:
+                return done.value
+
+
 LEVELS = ("random", "easy", "normal", "hard", "expert")
 ALIASES = {"greedy": "normal"}
+EASY_MISTAKE_RATE = 0.3
+DEFAULT_ITERATIONS = 400
+HARD_ITERATIONS: dict[str, int] = {
+    "crisps": 450, "roundup": 300, "progression": 600, "mhing": 170, "spite": 200,
+}
+"""Iterations per decision for ``hard``, per game: about 0.4 s of CPython (measured with
+``python -m engine arena``, iterations/s column), so about 1 s in the page."""
+EXPERT_FACTOR = 3.0
+SAFETY_MS = 2500.0
+"""Clock cap of the default budgets (only when neither iterations nor time_ms is given)."""
+CONFIGS: dict[str, SearchConfig] = {
+    # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round.
+    "crisps": SearchConfig(rollout="greedy"),
+    "roundup": SearchConfig(rollout="greedy"),
+    "mhing": SearchConfig(rollout="mixed", greedy_steps=12),
+    # Long rounds and a costly greedy policy: a few random turns, then the stacks as they
+    # stand (see engine.bots.evaluation).
+    "progression": SearchConfig(rollout="random", max_rollout_steps=24),
+    "spite": SearchConfig(rollout="greedy", max_rollout_steps=40),
+}
+"""Per-game search settings (rollout policy); games not listed use ``SearchConfig()``."""
 
 
-def make(level: str, iterations: int | None = None, time_ms: int | None = None) -> Bot:
-    """A bot of the given level (``greedy`` is another name for ``normal``)."""
+def make(level: str, iterations: int | None = None, time_ms: float | None = None) -> Bot:
+    """A bot of the given level (``greedy`` is another name for ``normal``).
+
+    ``iterations`` and ``time_ms`` set the budget of the searching levels (hard, expert)
+    and are ignored by the others.
+    """
     level = ALIASES.get(level, level)
     if level == "random":
         return RandomBot()
+    if level == "easy":
+        return GreedyBot(EASY_MISTAKE_RATE, "easy")
     if level == "normal":
         return GreedyBot()
+    if level == "hard":
+        return ISMCTSBot("hard", iterations, time_ms)
+    if level == "expert":
+        return ISMCTSBot("expert", iterations, time_ms, factor=EXPERT_FACTOR)
     raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")

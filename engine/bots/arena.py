@@ -1,0 +1,150 @@
+"""Bots against bots: whole matches with the seats rotated, in parallel processes.
+
+A line-up names one bot level per seat; a list shorter than the table is filled with its
+last entry (``["hard", "normal"]`` at four players is one Hard seat and three Normal ones).
+Match ``m`` uses game seed ``seed + m`` and rotates the line-up by ``m`` seats, so every
+level sits in every seat equally often. A win is shared among tied winners (each gets
+``1 / len(winners)``); the 95% interval is Wilson's.
+
+>>> summary = run_arena("crisps", 2, ["normal", "random"], matches=2, seed=5, jobs=1)
+>>> sorted(summary["levels"])
+['normal', 'random']
+>>> round(sum(s["wins"] for s in summary["levels"].values()), 6)
+2.0
+>>> [round(x, 3) for x in wilson(60, 100)]
+[0.502, 0.691]
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+import engine
+from engine.core import State
+
+
+def lineup(levels: list[str], players: int) -> list[str]:
+    """``levels`` stretched (with its last entry) or cut to ``players`` seats."""
+    if not levels:
+        raise ValueError("give at least one bot level")
+    return [levels[min(i, len(levels) - 1)] for i in range(players)]
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_match(game: str, players: int, seats: list[str], seed: int,
+               bot_seed: int | None = None, iterations: int | None = None,
+               time_ms: float | None = None, max_rounds: int | None = None,
+               options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One match with ``seats[i]`` the level of seat ``i``; per-seat figures.
+
+    ``max_rounds`` stops the match once that many rounds are finished (quick tests); the
+    winners are then the seats with the best match score so far.
+    """
+    from engine import bots
+
+    state = engine.new_game(game, players=players, seed=seed, options=options)
+    made = [bots.make(level, iterations=iterations, time_ms=time_ms) for level in seats]
+    base = seed if bot_seed is None else bot_seed
+    rngs = [random.Random(base * 7919 + 104729 * seat + 1) for seat in range(players)]
+    think = [0.0] * players
+    decisions = [0] * players
+    searched = [0] * players
+    search_seconds = [0.0] * players
+    steps = 0
+    while not state.is_over:
+        if max_rounds is not None and len(state.result()["rounds"]) >= max_rounds:
+            break
+        seat = state.current_player
+        assert seat is not None
+        bot = made[seat]
+        start = time.perf_counter()
+        action = bot.choose(state, seat, rngs[seat])
+        think[seat] += time.perf_counter() - start
+        decisions[seat] += 1
+        last = getattr(bot, "last", None)
+        if last:
+            searched[seat] += last.get("iterations", 0)
+            search_seconds[seat] += last.get("seconds", 0.0)
+        state.apply(action)
+        steps += 1
+    return _outcome(state, seats, think, decisions, searched, search_seconds, steps)
+
+
+def _outcome(state: State, seats: list[str], think: list[float], decisions: list[int],
+             searched: list[int], search_seconds: list[float], steps: int) -> dict[str, Any]:
+    result = state.result()
+    scores = list(result["scores"])
+    winners = list(result["winners"]) if state.is_over else []
+    if not winners:
+        best = max(scores)
+        winners = [p for p, s in enumerate(scores) if s == best]
+    return {"seats": seats, "scores": scores, "winners": winners, "think": think,
+            "decisions": decisions, "iterations": searched, "search_seconds": search_seconds,
+            "steps": steps, "finished": state.is_over}
+
+
+def _match_job(args: tuple[Any, ...]) -> dict[str, Any]:
+    game, players, levels, m, seed, iterations, time_ms, max_rounds, options = args
+    shift = m % players
+    seats = [levels[(seat - shift) % players] for seat in range(players)]
+    return play_match(game, players, seats, seed + m, bot_seed=seed * 1_000_003 + m,
+                      iterations=iterations, time_ms=time_ms, max_rounds=max_rounds,
+                      options=options)
+
+
+def run_arena(game: str, players: int, levels: list[str], matches: int, seed: int = 0,
+              jobs: int = 1, iterations: int | None = None, time_ms: float | None = None,
+              max_rounds: int | None = None,
+              options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play ``matches`` matches (rotating seats) on ``jobs`` processes; figures per level."""
+    seats = lineup(levels, players)
+    work = [(game, players, seats, m, seed, iterations, time_ms, max_rounds, options)
+            for m in range(matches)]
+    if jobs > 1 and matches > 1:
+        import multiprocessing
+
+        with multiprocessing.Pool(min(jobs, matches)) as pool:
+            outcomes = pool.map(_match_job, work, chunksize=1)
+    else:
+        outcomes = [_match_job(w) for w in work]
+    return summarize(outcomes, players)
+
+
+def summarize(outcomes: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    levels: dict[str, dict[str, Any]] = {}
+    for out in outcomes:
+        share = 1.0 / len(out["winners"])
+        for seat, level in enumerate(out["seats"]):
+            row = levels.setdefault(level, {"seats": 0, "wins": 0.0, "score": 0.0,
+                                            "think": 0.0, "decisions": 0, "iterations": 0,
+                                            "search_seconds": 0.0})
+            row["seats"] += 1
+            row["wins"] += share if seat in out["winners"] else 0.0
+            row["score"] += out["scores"][seat]
+            row["think"] += out["think"][seat]
+            row["decisions"] += out["decisions"][seat]
+            row["iterations"] += out["iterations"][seat]
+            row["search_seconds"] += out["search_seconds"][seat]
+    for row in levels.values():
+        n = row["seats"]
+        row["win_rate"] = row["wins"] / n
+        row["ci"] = wilson(row["wins"], n)
+        row["fair_share"] = 1.0 / players
+        row["avg_score"] = row["score"] / n
+        row["avg_decision_ms"] = 1000.0 * row["think"] / max(1, row["decisions"])
+        row["iterations_per_s"] = (row["iterations"] / row["search_seconds"]
+                                   if row["search_seconds"] else 0.0)
+    return {"matches": len(outcomes), "players": players, "levels": levels,
+            "unfinished": sum(1 for o in outcomes if not o["finished"])}

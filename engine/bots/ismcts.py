@@ -1,0 +1,289 @@
+"""Information Set Monte Carlo Tree Search, generic over every registered game.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo
+Tree Search"): one tree for the searching seat. Every iteration
+
+1. samples a world with ``state.determinize(player, rng)`` (hidden cards and the future
+   re-sampled from what ``player`` knows; the true hidden cards are never read),
+2. descends the tree: a node is reached by a sequence of action ids from the root (so an
+   opponent's node stands for every world in which that sequence happened) and its children
+   are keyed by action id. Different worlds allow different actions, so each child counts its
+   *availability* (how often it was legal when its parent was visited) and UCB1 uses that
+   count in place of the parent's visits,
+3. expands one untried action, then plays a rollout with a cheap policy (see
+   :class:`SearchConfig`) and scores it with the game's evaluator
+   (:mod:`engine.bots.evaluation`): a value in [0, 1] *per seat*, so the backed-up value
+   is a vector and every seat maximises its own share, which is right for 3 to 6 players,
+4. backs the vector up the path; each node's UCB uses the value of the seat acting there.
+
+The final choice is the root action with the most visits. Forced moves (a single legal
+action) are stepped through without spending the iteration's one expansion.
+
+The search runs in chunks: :meth:`Search.step` runs ``n`` iterations and returns, so a worker
+can report progress between chunks. Randomness comes only from the injected rng; with an
+iteration budget the clock is never read and the same state and rng give the same choice.
+
+>>> import random, engine
+>>> state = engine.new_game("crisps", players=2, seed=4)
+>>> search = Search(state, state.current_player, random.Random(1), SearchConfig())
+>>> search.step(20)
+20
+>>> search.best().id in {a.id for a in state.legal_actions()}
+True
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from engine.bots.evaluation import Evaluator, evaluator_for
+from engine.core import Action, State
+
+Policy = Callable[[State, list[Action], random.Random], Action]
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How one search behaves.
+
+    ``rollout``: ``"greedy"`` (the game's heuristic, fed the acting seat's view of the
+    sampled world), ``"random"``, or ``"mixed"`` (greedy for the first ``greedy_steps``
+    rollout steps, then random). ``max_rollout_steps`` cuts a rollout short; the evaluator
+    then scores the position as it stands. ``exploration`` is the UCB1 constant.
+    ``greedy_trust``: when the search has no clear signal (a flat evaluation, a small
+    budget) the seat plays the game's greedy move, computed from its own view.
+    """
+
+    rollout: str = "mixed"
+    greedy_steps: int = 12
+    max_rollout_steps: int = 400
+    exploration: float = 0.7
+    evaluator: Evaluator | None = None
+    greedy_trust: float | None = 1.0
+    """Keep the greedy policy's move unless the most visited one beats its mean value by
+    more than ``greedy_trust`` standard errors (None: always the most visited)."""
+
+
+class _Child:
+    """The edge to one action: visits, availability and the per-seat value sums."""
+
+    __slots__ = ("visits", "available", "totals", "node")
+
+    def __init__(self, players: int) -> None:
+        self.visits = 0
+        self.available = 0
+        self.totals = [0.0] * players
+        self.node: _Node | None = None
+
+
+class _Node:
+    __slots__ = ("children",)
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Child] = {}
+
+
+class Search:
+    """One ISMCTS search for ``player`` from ``state``; run it with :meth:`step`."""
+
+    def __init__(self, state: State, player: int, rng: random.Random,
+                 config: SearchConfig | None = None) -> None:
+        import engine
+
+        if state.current_player != player:
+            raise ValueError(f"seat {player} has no move to make now")
+        self.config = config or SearchConfig()
+        self.player = player
+        self.players = state.players
+        self.state = state
+        self.legal = state.legal_actions()
+        self.rng = random.Random(rng.getrandbits(64))
+        self.root = _Node()
+        self.iterations = 0
+        self.rollout_steps = 0
+        spec = engine.GAMES[state.game_id]
+        self.greedy = spec.greedy
+        self.evaluator = self.config.evaluator or evaluator_for(state.game_id)
+        self._baseline: Any = None
+        self.prior: str | None = None
+        if self.greedy is not None and self.config.greedy_trust is not None \
+                and len(self.legal) > 1:
+            prior_rng = random.Random(self.rng.getrandbits(64))
+            self.prior = self.greedy(state.view(player), self.legal, prior_rng).id
+
+    # ----- the public face ---------------------------------------------------------------
+    def step(self, n: int = 1) -> int:
+        """Run ``n`` more iterations; returns the total run so far."""
+        for _ in range(n):
+            self._iterate()
+        return self.iterations
+
+    def run(self, iterations: int | None = None, time_ms: float | None = None,
+            chunk: int = 16) -> int:
+        """Run to a budget: ``iterations`` (the clock is ignored) or else ``time_ms``."""
+        for _ in self.chunks(iterations, time_ms, chunk):
+            pass
+        return self.iterations
+
+    def chunks(self, iterations: int | None = None, time_ms: float | None = None,
+               chunk: int = 16) -> Iterator[float]:
+        """Run to a budget in chunks, yielding the fraction done after each chunk.
+
+        ``iterations`` alone: exactly that many, the clock never read. ``time_ms`` alone:
+        until that much time has passed (at least one iteration). Both: whichever comes
+        first. Neither: 500 ms.
+        """
+        if iterations is not None and time_ms is None:
+            while self.iterations < iterations:
+                self.step(min(chunk, iterations - self.iterations))
+                yield self.iterations / iterations
+            return
+        budget = (time_ms if time_ms is not None else 500.0) / 1000.0
+        start = time.perf_counter()
+        self.step(1)  # at least one iteration, whatever the budget
+        while True:
+            elapsed = time.perf_counter() - start
+            if elapsed >= budget or (iterations is not None and self.iterations >= iterations):
+                break
+            yield max(elapsed / budget, self.iterations / iterations if iterations else 0.0)
+            # The clock is read every iteration so the budget is kept within one iteration.
+            for _ in range(chunk):
+                if iterations is not None and self.iterations >= iterations:
+                    break
+                self.step(1)
+                if time.perf_counter() - start >= budget:
+                    break
+        yield 1.0
+
+    def visits(self) -> dict[str, int]:
+        """Visits per root action id."""
+        out = {}
+        for action in self.legal:
+            child = self.root.children.get(action.id)
+            out[action.id] = child.visits if child else 0
+        return out
+
+    def values(self) -> dict[str, float]:
+        """Mean value for the searching seat per root action id (0.0 when unvisited)."""
+        out = {}
+        for action in self.legal:
+            child = self.root.children.get(action.id)
+            out[action.id] = child.totals[self.player] / child.visits if child and child.visits \
+                else 0.0
+        return out
+
+    def best(self) -> Action:
+        """The most visited root action (ties: the better mean value, then legal order),
+        unless the greedy move holds up (see ``SearchConfig.greedy_trust``)."""
+        best_action = self.legal[0]
+        best_key = (-1, -1.0)
+        for action in self.legal:
+            child = self.root.children.get(action.id)
+            if child is None or child.visits == 0:
+                key = (0, 0.0)
+            else:
+                key = (child.visits, child.totals[self.player] / child.visits)
+            if key > best_key:
+                best_key, best_action = key, action
+        prior = self.root.children.get(self.prior) if self.prior else None
+        if prior is not None and prior.visits and best_action.id != self.prior:
+            trust = self.config.greedy_trust or 0.0
+            best_visits, best_mean = best_key
+            prior_mean = prior.totals[self.player] / prior.visits
+            error = 0.5 * math.sqrt(1.0 / best_visits + 1.0 / prior.visits)
+            if best_mean - prior_mean <= trust * error:
+                return next(a for a in self.legal if a.id == self.prior)
+        return best_action
+
+    # ----- one iteration -----------------------------------------------------------------
+    def _iterate(self) -> None:
+        rng = self.rng
+        world = self.state.determinize(self.player, rng)
+        if self._baseline is None:
+            # Computed from a world, never from the true state: the baseline is public
+            # (scores so far), and this keeps the search a function of what the seat knows.
+            self._baseline = self.evaluator.baseline(world)
+        node = self.root
+        path: list[_Child] = []
+        expanded = False
+        c = self.config.exploration
+        while not world.is_over:
+            legal = world.legal_actions()
+            actor = world.current_player
+            assert actor is not None
+            children = node.children
+            if len(legal) == 1:
+                action = legal[0]
+                child = children.get(action.id)
+                if child is None:
+                    child = children[action.id] = _Child(self.players)
+                child.available += 1
+            else:
+                untried = []
+                for a in legal:
+                    ch = children.get(a.id)
+                    if ch is None:
+                        untried.append(a)
+                    else:
+                        ch.available += 1
+                if untried:
+                    if expanded:
+                        break  # one expansion per iteration; the rollout starts here
+                    action = untried[rng.randrange(len(untried))]
+                    child = children[action.id] = _Child(self.players)
+                    child.available += 1
+                    expanded = True
+                else:
+                    action = legal[0]
+                    child = children[action.id]
+                    best = -1.0
+                    for a in legal:
+                        ch = children[a.id]
+                        score = ch.totals[actor] / ch.visits + \
+                            c * math.sqrt(math.log(ch.available) / ch.visits) if ch.visits \
+                            else 1e9
+                        if score > best:
+                            best, action, child = score, a, ch
+            world._apply(action)  # legal by construction: skip apply()'s id lookup
+            world.history.append(action)
+            path.append(child)
+            if child.node is None:
+                child.node = _Node()
+            node = child.node
+            if expanded:
+                break
+        values = self._rollout(world)
+        for child in path:
+            child.visits += 1
+            totals = child.totals
+            for seat in range(self.players):
+                totals[seat] += values[seat]
+        self.iterations += 1
+
+    def _rollout(self, world: State) -> list[float]:
+        config = self.config
+        rng = self.rng
+        evaluator = self.evaluator
+        greedy = self.greedy if config.rollout in ("greedy", "mixed") else None
+        greedy_steps = config.max_rollout_steps if config.rollout == "greedy" \
+            else config.greedy_steps
+        baseline = self._baseline
+        steps = 0
+        while not world.is_over and steps < config.max_rollout_steps:
+            if evaluator.stop(world, baseline):
+                break
+            legal = world.legal_actions()
+            if len(legal) == 1:
+                action = legal[0]
+            elif greedy is not None and steps < greedy_steps:
+                action = greedy(world.view(world.current_player), legal, rng)
+            else:
+                action = legal[rng.randrange(len(legal))]
+            world._apply(action)
+            world.history.append(action)
+            steps += 1
+        self.rollout_steps += steps
+        return evaluator.evaluate(world, baseline)

@@ -1,0 +1,170 @@
+"""The bots, on every registered game: they never peek, they are deterministic, they keep
+to their budget, they leave the state alone, and the search beats random play."""
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+import engine
+from engine import bots
+from engine.bots.arena import lineup, play_match, run_arena, wilson
+from engine.bots.evaluation import Evaluator
+from engine.bots.ismcts import Search, SearchConfig
+from tests.invariants import snapshot
+
+GAMES = list(engine.GAMES)
+SEARCH_ITERATIONS = 12
+
+
+def make(level: str) -> bots.Bot:
+    """Bots with small budgets so the suite stays fast."""
+    if level in ("hard", "expert"):
+        return bots.make(level, iterations=SEARCH_ITERATIONS)
+    return bots.make(level)
+
+
+def positions(game: str, players: int, seed: int, count: int = 3) -> list[engine.State]:
+    """States taken along a seeded random match, each with a real choice to make."""
+    state = engine.new_game(game, players=players, seed=seed)
+    rng = random.Random(seed)
+    found = []
+    step = 0
+    while not state.is_over and len(found) < count:
+        legal = state.legal_actions()
+        if len(legal) > 1 and step % 9 == 4:
+            found.append(state.clone())
+        state.apply(legal[rng.randrange(len(legal))])
+        step += 1
+    return found
+
+
+def player_counts(game: str) -> list[int]:
+    spec = engine.GAMES[game]
+    return sorted({spec.min_players, spec.default_players, spec.max_players})
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize("game", GAMES)
+def test_bots_never_peek(game, level):
+    """The choice is the same in the true state and in any world the seat cannot tell
+    apart from it: the bot reads nothing but what its seat knows."""
+    bot = make(level)
+    for players in player_counts(game):
+        for state in positions(game, players, seed=11 + players, count=2):
+            p = state.current_player
+            for s, k in ((1, 100), (2, 200)):
+                truth = bot.choose(state, p, random.Random(s)).id
+                world = state.determinize(p, random.Random(k))
+                assert bot.choose(world, p, random.Random(s)).id == truth, \
+                    f"{level} in {game} ({players}p) chose differently in a re-dealt world"
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize("game", GAMES)
+def test_bots_are_deterministic_legal_and_leave_the_state_alone(game, level):
+    bot = make(level)
+    for state in positions(game, engine.GAMES[game].default_players, seed=5):
+        p = state.current_player
+        before = snapshot(state)
+        first = bot.choose(state, p, random.Random(9))
+        second = bot.choose(state, p, random.Random(9))
+        assert first.id == second.id
+        assert first.id in {a.id for a in state.legal_actions()}
+        assert snapshot(state) == before, "the bot changed the state it was shown"
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_a_single_legal_action_is_returned_at_once(level):
+    for game in GAMES:
+        state = engine.new_game(game, seed=3)
+        rng = random.Random(3)
+        for _ in range(3000):
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                bot = bots.make(level, iterations=10**9)  # would never finish if it searched
+                assert bot.choose(state, state.current_player, rng).id == legal[0].id
+                break
+            state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_bots_refuse_to_move_for_the_wrong_seat():
+    state = engine.new_game(GAMES[0], seed=1)
+    other = (state.current_player + 1) % state.players
+    for level in bots.LEVELS:
+        with pytest.raises(ValueError):
+            make(level).choose(state, other, random.Random(0))
+
+
+def test_make_knows_every_level_and_the_alias():
+    for level in bots.LEVELS:
+        assert bots.make(level).level == level
+    assert bots.make("greedy").level == "normal"
+    with pytest.raises(ValueError):
+        bots.make("grandmaster")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_time_budget_is_kept(game):
+    state = positions(game, engine.GAMES[game].default_players, seed=2, count=1)[0]
+    bot = bots.make("hard", time_ms=60)
+    start = time.perf_counter()
+    bot.choose(state, state.current_player, random.Random(1))
+    elapsed = time.perf_counter() - start
+    assert elapsed < 0.06 + 1.0, f"asked for 60 ms, took {elapsed:.2f} s"
+    assert bot.last["iterations"] >= 1
+
+
+def test_search_runs_in_chunks_and_reports_progress():
+    game = GAMES[0]
+    state = positions(game, engine.GAMES[game].default_players, seed=4, count=1)[0]
+    p = state.current_player
+    thinking = bots.make("hard", iterations=20).think(state, p, random.Random(5))
+    fractions = []
+    while True:
+        try:
+            fractions.append(next(thinking))
+        except StopIteration as done:
+            chosen = done.value
+            break
+    assert fractions and fractions[-1] == 1.0 and fractions == sorted(fractions)
+    # The same search run in one go chooses the same.
+    assert chosen.id == bots.make("hard", iterations=20).choose(state, p, random.Random(5)).id
+    search = Search(state, p, random.Random(5), SearchConfig())
+    assert search.step(7) == 7 and search.step(3) == 10
+    assert sum(search.visits().values()) == 10
+
+
+def test_evaluator_values_are_per_seat_and_in_range():
+    ev = Evaluator(rank_weight=0.5, scale=3.0)
+    for gains in ([0, 0], [5, 1], [3, 0, -2], [1, 1, 1, 4], [0, 2, 2, 2, 9, -1]):
+        values = ev.from_gains(gains)
+        assert len(values) == len(gains) and all(0.0 <= v <= 1.0 for v in values)
+        best = max(range(len(gains)), key=gains.__getitem__)
+        assert values[best] == max(values)
+    assert ev.from_gains([0, 0]) == [0.5, 0.5]
+
+
+def test_arena_helpers():
+    assert lineup(["hard", "normal"], 4) == ["hard", "normal", "normal", "normal"]
+    low, high = wilson(30, 100)
+    assert 0.2 < low < 0.3 < high < 0.4
+    out = play_match(GAMES[0], engine.GAMES[GAMES[0]].default_players,
+                     ["random"] * engine.GAMES[GAMES[0]].default_players, seed=3)
+    assert out["finished"] and out["winners"]
+    json.dumps(out)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_hard_beats_random(game):
+    """A few short matches (seeded, so never flaky): one Hard seat against Random seats
+    takes well over its fair share of the wins."""
+    players = engine.GAMES[game].min_players
+    summary = run_arena(game, players, ["hard", "random"], matches=2, seed=21,
+                        iterations=25, max_rounds=1)
+    hard = summary["levels"]["hard"]
+    assert hard["win_rate"] >= min(1.0, 1.5 / players), summary

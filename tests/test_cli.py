@@ -1,0 +1,104 @@
+"""The command line: a scripted game on stdin, and the simulate, arena and bench reports."""
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import engine
+from engine.__main__ import main, render
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "crisps" if "crisps" in engine.GAMES else next(iter(engine.GAMES))
+
+
+def run(argv: list[str], stdin_text: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin_text), out=out)
+    return code, out.getvalue()
+
+
+def test_play_to_the_end_answering_the_first_action_every_time():
+    code, text = run(["play", GAME, "--seed", "1", "--level", "random"], "1\n" * 5000)
+    assert code == 0
+    assert "Match over. Scores:" in text
+    assert "Your move (1-" in text and "You: " in text and "Seat 2: " in text
+
+
+def test_play_ends_cleanly_on_end_of_input_and_on_q():
+    code, text = run(["play", GAME, "--seed", "2"], "")
+    assert code == 0 and "Match left unfinished." in text
+    code, text = run(["play", GAME, "--seed", "2"], "q\n")
+    assert code == 0 and "Match left unfinished." in text
+
+
+def test_play_accepts_ids_and_explains_refusals():
+    code, text = run(["play", GAME, "--seed", "3"], "no-such-move\n99999\n")
+    assert "Not allowed:" in text
+    listed = re.search(r"^\s+\d+\. .*\[([^\]]+)\]$", text, re.M)
+    assert listed
+    code, text = run(["play", GAME, "--seed", "3"], listed.group(1) + "\n")
+    assert "You: " in text
+
+
+def test_no_arguments_asks_for_the_game():
+    code, text = run([], "nonsense\n1\n")
+    assert code == 0
+    assert "Choose a game:" in text and "Type a number" in text
+    assert "Match left unfinished." in text
+
+
+def test_every_game_can_be_chosen_and_shown():
+    for game_id in engine.GAMES:
+        code, text = run(["play", game_id, "--seed", "4", "--level", "random"], "1\n1\n1\n")
+        assert code == 0 and "Your move" in text, game_id
+
+
+def test_render_names_cards():
+    assert render(["10H", "QS"]) == "10\u2665 Q\u2660"
+    assert render({"a": [1, 2], "b": None}) == "{a: 1, 2, b: -}"
+
+
+def test_simulate_prints_a_rate_per_bot():
+    code, text = run(["simulate", GAME, "--matches", "3", "--bots", "greedy,random",
+                      "--seed", "1"])
+    assert code == 0
+    assert text.startswith(f"simulate {GAME}: 3 matches")
+    rates = re.findall(r"^\s*(\w+): win rate (\d\.\d{3}) over (\d+) seats", text, re.M)
+    assert [r[0] for r in rates] == ["normal", "random"]
+    assert abs(sum(float(r[1]) * int(r[2]) for r in rates) - 3) < 0.01
+
+
+def test_arena_prints_rates_intervals_and_speed():
+    code, text = run(["arena", GAME, "--players", "2", "--bots", "hard,random", "--matches",
+                      "2", "--seed", "3", "--jobs", "2", "--iterations", "8"])
+    assert code == 0
+    lines = text.splitlines()
+    assert lines[0].startswith(f"arena {GAME}: 2 matches, 2 players, seed 3")
+    assert lines[1].split() == ["level", "seats", "win", "rate", "95%", "CI", "x", "fair",
+                                "avg", "score", "ms/decision", "iter/s"]
+    row = re.compile(r"^\s*(\w+)\s+(\d+)\s+(\d\.\d{3})\s+\[(\d\.\d{3}), (\d\.\d{3})\]\s+"
+                     r"(\d+\.\d\d)\s+(-?\d+\.\d\d)\s+(\d+\.\d)\s+(\d+)$")
+    rows = {m.group(1): m for m in map(row.match, lines[2:]) if m}
+    assert set(rows) == {"hard", "random"}
+    assert int(rows["hard"].group(9)) > 0 and int(rows["random"].group(9)) == 0
+    low, rate, high = (float(rows["hard"].group(i)) for i in (4, 3, 5))
+    assert low <= rate <= high
+
+
+def test_bad_arguments_are_reported_not_raised():
+    code, _ = run(["simulate", "no-such-game", "--matches", "1"])
+    assert code == 2
+    code, _ = run(["arena", GAME, "--bots", "grandmaster", "--matches", "1"])
+    assert code == 2
+
+
+def test_bench_and_the_module_entry_point():
+    code, text = run(["bench", GAME, "--seconds", "0.05"])
+    assert code == 0 and re.match(rf"\s*{GAME}:\s+\d+ steps/s", text)
+    done = subprocess.run([sys.executable, "-m", "engine", "play", GAME, "--seed", "5"],
+                          input="1\n1\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Match left unfinished." in done.stdout
