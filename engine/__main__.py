@@ -8,7 +8,10 @@ an action id (or ``q``) is read from stdin; end of input ends the match quietly.
 ``python -m engine simulate crisps --matches 20 --bots greedy,random`` prints win rates;
 ``python -m engine arena crisps --players 2 --bots hard,normal --matches 100 --seed 1
 --jobs 2`` adds 95% intervals, average scores, decision times and search speed;
-``python -m engine bench`` prints engine steps per second for random matches.
+``python -m engine bench`` prints engine steps per second for random matches;
+``python -m engine soak --minutes 30`` plays seeded random and greedy matches of every game,
+player count and option set with the invariant checks on, and prints matches, steps and
+failures (each with the seed that reproduces it).
 
 >>> main(["simulate", "crisps", "--matches", "2", "--bots", "normal,random"])  # doctest: +ELLIPSIS
 simulate crisps: 2 matches, 2 players, seed 0
@@ -234,6 +237,41 @@ def bench(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def soak_cases() -> list[tuple[str, int, dict[str, Any]]]:
+    """Every game, player count and option set the invariant suite knows."""
+    return [(game, players, options) for game, spec in engine.GAMES.items()
+            for players in spec.player_counts() for options in spec.option_sets()]
+
+
+def soak(args: argparse.Namespace, out: TextIO) -> int:
+    """Seeded random and greedy matches with every invariant check on, for a while."""
+    from engine.checks import play_checked_match
+
+    cases = soak_cases()
+    deadline = time.perf_counter() + args.minutes * 60
+    matches = steps = failures = 0
+    seed = args.seed
+    out.write(f"soak: {len(cases)} game set-ups, random and greedy seats, "
+              f"{args.minutes:g} minutes\n")
+    while time.perf_counter() < deadline or matches == 0:
+        game, players, options = cases[matches % len(cases)]
+        policy = "greedy" if (matches // len(cases)) % 2 else "random"
+        try:
+            state = play_checked_match(game, players, options, seed, policy=policy)
+            steps += len(state.history)
+        except Exception as exc:  # every failure is reported with what reproduces it
+            failures += 1
+            out.write(f"FAIL {game} players={players} options={options} seed={seed} "
+                      f"policy={policy}: {exc.__class__.__name__}: {str(exc)[:300]}\n")
+        matches += 1
+        seed += 1
+        if matches % 50 == 0:
+            out.write(f"  ... {matches} matches, {steps} steps, {failures} failures\n")
+            out.flush()
+    out.write(f"soak done: {matches} matches, {steps} steps, {failures} failures\n")
+    return 1 if failures else 0
+
+
 # ----- argument parsing ----------------------------------------------------------------
 
 def parser() -> argparse.ArgumentParser:
@@ -262,6 +300,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--players", type=int)
     b.add_argument("--seconds", type=float, default=1.0)
     b.add_argument("--seed", type=int, default=0)
+    k = sub.add_parser("soak", help="seeded matches of every game with invariant checks on")
+    k.add_argument("--minutes", type=float, default=1.0)
+    k.add_argument("--seed", type=int, default=0)
     return top
 
 
@@ -280,6 +321,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
             return simulate(args, out)
         if args.command == "arena":
             return arena(args, out)
+        if args.command == "soak":
+            return soak(args, out)
         return bench(args, out)
     except (engine.InvalidOptions, ValueError) as exc:
         sys.stderr.write(f"error: {exc}\n")
