@@ -308,6 +308,27 @@ def test_match_to_n_points_deals_new_games_until_reached():
     assert state.scores[state.rounds[-1]["winner"]] >= 10
 
 
+def test_rules_page_worked_example_match_to_25():
+    """web/rules/spite.html: North wins game 1 with 7 of your cards left, you win games 2 and 3
+    with 19 and then 8 of North's left: 27 to 7, and 27 passes 25."""
+    state = engine.new_game("spite", seed=1, options={"target": 25})
+
+    def go_out(seat, loser_left):
+        state.current = seat
+        state.payoff[seat] = ["AD"]
+        state.payoff[1 - seat] = state.payoff[1 - seat][:loser_left]
+        state.centre = []
+        state.apply("build:AD:new")
+
+    go_out(1, 7)
+    assert state.scores == [0, 7] and not state.is_over
+    go_out(0, 19)
+    assert state.scores == [19, 7] and not state.is_over
+    go_out(0, 8)
+    assert state.scores == [27, 7] and state.is_over and state.result()["winners"] == [0]
+    assert [r["points"] for r in state.rounds] == [[0, 7], [19, 0], [8, 0]]
+
+
 def test_three_drawn_games_in_a_row_end_a_match():
     state = engine.new_game("spite", seed=4, options={"target": 10})
     for _ in range(3):

@@ -1,0 +1,275 @@
+"""Spite and Malice in the browser: a whole game against a bot, building and discarding with
+the table's own controls (click a card, then a lit target), dragging a card onto a target,
+and the "why not" reason for a target that does not take the card.
+
+Runs against the built site with ``?speed=0``. The page marks the table ``data-busy="false"``
+once no request is in flight and no bot is moving, which is when the person can act (or the
+match is over). A game of Spite and Malice can run to thousands of moves, so the whole-game
+test picks a deal that a plain player finishes in a few minutes' worth of clicks: it replays
+candidate deals through the engine's own bridge (the same calls the page makes) and opens the
+chosen one the way a person gets back to a match, a saved record and "Resume".
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from engine import bridge
+
+IDLE = "[data-testid=table][data-busy=false]"
+SIDE_ACTIONS = "[data-testid=actions] [data-action]"
+TABLE = "[data-testid=spite]"
+HAND_CARDS = "[data-testid=hand] [data-card]"
+LIT_TARGETS = f"{TABLE} .spite-target.is-legal[data-action]"
+OVER = "[data-testid=match-over]"
+SAVE_KEY = "parlour.save"
+SEATS = [{"type": "human", "name": "You"}, {"type": "bot", "level": "normal", "name": "North"}]
+POLICY_SEED = 5
+MAX_PERSON_MOVES = 120
+
+
+def start_spite(page, site, open_app, level: str = "normal", order: str | None = None):
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=spite]")
+    page.select_option("[data-testid=seat-1]", f"bot:{level}")
+    if order is not None:
+        page.select_option("[data-testid=order]", order)
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    return page
+
+
+def side_action_ids(page) -> list[str]:
+    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
+
+
+def hand_ids(page) -> list[str]:
+    return page.locator(HAND_CARDS).evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+
+
+def card_of(action_id: str) -> str:
+    return action_id.split(":")[1]
+
+
+def target_key(action_id: str) -> str:
+    kind, _, where = action_id.rpartition(":")
+    return f"stack:{where}" if kind.startswith("build:") else f"pile:{where}"
+
+
+BUILD_BUDGET = 30
+"""Builds per turn after which only the upcard is built (as the engine's own greedy bot does):
+a refill that shuffles the centre back into the stock could let a turn go round for ever."""
+
+
+def choose(ids: list[str], upcard: str | None, rng: random.Random, builds: int = 0) -> str:
+    """A plain player: pay-off card first, then other builds (jokers last), then a discard."""
+    builds_open = [a for a in ids if a.startswith("build:")]
+    for a in builds_open:
+        if card_of(a) == upcard:
+            return a
+    plain = [a for a in builds_open if not card_of(a).startswith("JK")]
+    if plain and builds < BUILD_BUDGET:
+        return plain[0]
+    discards = [a for a in ids if a.startswith("discard:")]
+    if discards:
+        return rng.choice(discards)
+    if "end" in ids:
+        return "end"
+    return ids[0]
+
+
+def record_for(seed: int) -> dict:
+    return {"game": "spite", "players": 2, "seed": seed, "options": {}, "actions": []}
+
+
+def replay_in_engine(seed: int, limit: int = MAX_PERSON_MOVES) -> dict | None:
+    """The match ``choose`` plays from this deal against the normal bot, through the bridge
+    exactly as the page drives it after "Resume"; its result, or None if it runs too long."""
+    snap = json.loads(bridge.load(json.dumps({"record": record_for(seed), "seats": SEATS})))
+    rng, builds, moves = random.Random(POLICY_SEED), 0, 0
+    while not snap["is_over"]:
+        if snap["human_turn"]:
+            ids = [a["id"] for a in snap["legal"]]
+            action = choose(ids, snap["view"]["upcards"][snap["viewer"]], rng, builds)
+            builds = builds + 1 if action.startswith("build:") else 0
+            snap = json.loads(bridge.act(json.dumps({"action": action})))
+            moves += 1
+            if moves > limit:
+                return None
+        else:
+            snap = json.loads(bridge.bot_move())["snapshot"]
+    bridge.reset()
+    return snap["result"]
+
+
+def short_deal() -> tuple[int, dict]:
+    for seed in range(1, 200):
+        result = replay_in_engine(seed)
+        if result and result["winners"] and result["rounds"][-1]["reason"] == "payoff":
+            return seed, result
+    raise AssertionError("no deal short enough")
+
+
+def resume_deal(page, site, open_app, seed: int) -> None:
+    """Open the deal ``seed`` (seat 0 = you) through the resume offer, as a saved match."""
+    save = {"v": 1, "game": "spite", "title": "Spite and Malice", "savedAt": 0,
+            "data": {"record": record_for(seed), "seats": SEATS, "practice": False}, "setup": None}
+    page.add_init_script(
+        f"if (!sessionStorage.getItem('spite-test')) {{ sessionStorage.setItem('spite-test', '1');"
+        f" localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))}); }}")
+    open_app(page, site)
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(IDLE)
+
+
+# What the person sees when the table is idle, in one look.
+LOOK = """() => ({
+  over: !!document.querySelector('[data-testid=match-over]'),
+  roundOver: !!document.querySelector('[data-testid=round-over]'),
+  ids: [...document.querySelectorAll('[data-testid=actions] [data-action]')].map(n => n.dataset.action),
+  upcard: (document.querySelector('[data-testid=my-payoff] [data-card]') || {dataset: {}}).dataset.card || null,
+})"""
+
+
+def play_match(page, rng: random.Random, max_steps: int = 2500) -> int:
+    """Click side-panel actions until the match is over; the number of moves made."""
+    builds = 0
+    for step in range(max_steps):
+        page.wait_for_selector(IDLE)
+        look = page.evaluate(LOOK)
+        if look["over"]:
+            return step
+        if look["roundOver"]:
+            page.click("[data-testid=round-over] [data-testid=continue]")
+            continue
+        assert look["ids"], "the person's turn should list legal actions in the side panel"
+        action = choose(look["ids"], look["upcard"], rng, builds)
+        builds = builds + 1 if action.startswith("build:") else 0
+        page.click(f"{SIDE_ACTIONS}[data-action='{action}']")
+    raise AssertionError("the match did not end")
+
+
+def my_turn(page) -> bool:
+    page.wait_for_selector(IDLE)
+    return bool(side_action_ids(page))
+
+
+def test_whole_game_against_a_bot_then_play_again(page, site, open_app):
+    seed, expected = short_deal()
+    resume_deal(page, site, open_app, seed)
+    # The table shows both pay-off piles with their counts and the stock.
+    counts = [int(c) for c in page.locator("[data-testid=payoff-count]").all_inner_texts()]
+    assert len(counts) == 2 and all(20 < c <= 26 for c in counts), counts
+    assert 0 < int(page.locator("[data-testid=stock]").inner_text().split()[-1]) <= 46
+    moves = play_match(page, random.Random(POLICY_SEED))
+    assert moves > 10
+    over = page.locator(OVER)
+    title = over.locator("[data-testid=winner]").inner_text()
+    winner = expected["winners"][0]
+    assert title == ("You win the match!" if winner == 0 else "North wins the match"), title
+    games = over.locator("[data-testid=games] li").all_inner_texts()
+    assert len(games) == 1 and games[0].startswith("Game 1:"), games
+    scores = [int(s) for s in over.locator(".final-scores li strong").all_inner_texts()]
+    assert scores == expected["scores"], "the page played the same game as the engine"
+    assert str(max(scores)) in games[0]
+
+    page.click("[data-testid=play-again]")
+    page.wait_for_selector(IDLE)
+    assert not page.locator(OVER).is_visible()
+    assert page.locator(".scores .score-value").all_inner_texts() == ["0", "0"]
+
+
+def test_build_and_discard_by_clicking_the_table(page, site, open_app):
+    start_spite(page, site, open_app, level="random", order="0")
+    built = discarded = False
+    for _ in range(60):
+        if built and discarded:
+            break
+        if page.locator(f"{OVER}, [data-testid=round-over]").count():
+            break
+        if not my_turn(page):
+            continue
+        ids = side_action_ids(page)
+        builds = [a for a in ids if a.startswith("build:")]
+        discards = [a for a in ids if a.startswith("discard:")]
+        if builds and not built:
+            action = builds[0]
+        elif discards:
+            action = discards[0]
+        else:
+            page.click(f"{TABLE} [data-action=end]")  # the table's own end-turn button
+            continue
+        card = card_of(action)
+        page.click(f"{TABLE} button[data-card='{card}']")
+        assert page.get_attribute(f"{TABLE} button[data-card='{card}']", "aria-pressed") == "true"
+        lit = page.locator(LIT_TARGETS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
+        expected = [a for a in ids if a.startswith(("build:", "discard:")) and card_of(a) == card]
+        assert sorted(lit) == sorted(expected), "exactly the legal targets light up"
+        page.click(f"{LIT_TARGETS}[data-action='{action}']")
+        page.wait_for_selector(IDLE)
+        log = page.locator(".log-list").inner_text()
+        assert "You:" in log
+        if action.startswith("build:"):
+            built = True
+            if not page.locator(OVER).count():
+                tops = page.locator(f"[data-testid=centre] [data-testid=stack] [data-card]").evaluate_all(
+                    "nodes => nodes.map(n => n.dataset.card)")
+                assert card in tops or page.locator("[data-testid=centre] [data-testid=stack]").count() == 0 \
+                    or card not in hand_ids(page), "the built card left the hand for the centre"
+        else:
+            discarded = True
+            pile = page.locator(f"[data-testid=my-piles] [data-target='{target_key(action)}'] [data-card]")
+            assert card in pile.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+    assert built and discarded, "a build and a discard were both made on the table"
+
+
+def test_a_target_that_refuses_the_card_says_why(page, site, open_app):
+    start_spite(page, site, open_app, level="random", order="0")
+    hand = hand_ids(page)
+    plain = [c for c in hand if not c.startswith(("JK", "A"))]
+    assert plain, "a five-card hand with only Aces and jokers is too unlikely to plan for"
+    card = plain[0]
+    page.click(f"{HAND_CARDS}[data-card='{card}']")
+    page.click("[data-testid=new-stack]")  # a new stack needs an Ace
+    error = page.locator("[data-testid=table] [data-testid=error]")
+    error.wait_for(state="visible")
+    assert "Ace" in error.inner_text()
+    assert hand_ids(page) == hand, "a refused target changes nothing"
+    page.click("[data-testid=clear-selection]")
+    assert page.get_attribute(f"{HAND_CARDS}[data-card='{card}']", "aria-pressed") == "false"
+
+
+def drag(page, source: str, target: str) -> None:
+    """Press on the source, move in steps (pointer events), release over the target."""
+    page.locator(source).scroll_into_view_if_needed()
+    start = page.locator(source).bounding_box()
+    end = page.locator(target).bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=12)
+    page.mouse.up()
+
+
+def test_drag_a_card_onto_a_target(page, site, open_app):
+    page.set_viewport_size({"width": 1280, "height": 1000})  # the hand and every target in view
+    start_spite(page, site, open_app, level="random", order="0")
+    error = page.locator("[data-testid=table] [data-testid=error]")
+    hand = hand_ids(page)
+    plain = [c for c in hand if not c.startswith(("JK", "A"))]
+    if plain:
+        # Dropped where it may not go: the engine's reason shows and nothing moves.
+        drag(page, f"{HAND_CARDS}[data-card='{plain[0]}']", "[data-testid=new-stack]")
+        error.wait_for(state="visible")
+        assert "Ace" in error.inner_text()
+        assert hand_ids(page) == hand
+        assert page.locator(f"{TABLE} [aria-pressed=true]").count() == 0, "a drag selects nothing"
+    ids = side_action_ids(page)
+    action = next(a for a in ids if a.startswith(("build:", "discard:")))
+    label = page.locator(f"{SIDE_ACTIONS}[data-action='{action}']").inner_text()
+    card = card_of(action)
+    drag(page, f"{TABLE} button[data-card='{card}']", f"{TABLE} [data-target='{target_key(action)}']")
+    page.wait_for_selector(IDLE)
+    log = page.locator(".log-list li").all_inner_texts()
+    assert log and log[-1] == f"You: {label}", log[-3:]
+    assert card not in hand_ids(page), "the dragged card left the hand"
