@@ -9,9 +9,7 @@ from __future__ import annotations
 import random
 import re
 
-IDLE = "[data-testid=table][data-busy=false]"
-SIDE_ACTIONS = "[data-testid=actions] [data-action]"
-HAND_CARDS = "[data-testid=hand] [data-card]"
+from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids
 
 
 def start_crisps(page, site, open_app, order: str | None = None, options: tuple[str, ...] = ()):
@@ -24,14 +22,6 @@ def start_crisps(page, site, open_app, order: str | None = None, options: tuple[
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
     return page
-
-
-def side_action_ids(page) -> list[str]:
-    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
-
-
-def hand_ids(page) -> list[str]:
-    return page.locator(HAND_CARDS).evaluate_all("nodes => nodes.map(n => n.dataset.card)")
 
 
 def rank(card: str) -> str:

@@ -10,9 +10,8 @@ import json
 import random
 import re
 
-IDLE = "[data-testid=table][data-busy=false]"
-SIDE_ACTIONS = "[data-testid=actions] [data-action]"
-HAND_CARDS = "[data-testid=hand] [data-card]"
+from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids
+
 CONFIRM = "[data-testid=controls] .confirm-play[data-action]"
 SAVE_KEY = "parlour.save"
 SEATS = [{"type": "human"}, {"type": "bot", "level": "normal"}]
@@ -42,14 +41,6 @@ def resume_record(page, site, open_app, seed: int, actions: list[str]):
     open_app(page, site)
     page.click("[data-testid=resume]")
     page.wait_for_selector(IDLE)
-
-
-def side_action_ids(page) -> list[str]:
-    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
-
-
-def hand_ids(page) -> list[str]:
-    return page.locator(HAND_CARDS).evaluate_all("nodes => nodes.map(n => n.dataset.card)")
 
 
 def choose(ids: list[str], rng: random.Random) -> str:

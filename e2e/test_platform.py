@@ -15,6 +15,8 @@ import pytest
 
 import engine
 
+from pagehelpers import IDLE, SIDE_ACTIONS
+
 MENU = "[data-testid=menu] [data-game]"
 
 
@@ -111,6 +113,76 @@ def test_site_works_under_a_sub_path(page, site_subpath, open_app, offline):
                and urllib.parse.urlsplit(url).scheme in ("http", "https")]
     assert outside == [], "every URL must be relative to the page"
     assert failures == []
+
+
+def play_crisps_to_the_end(page, max_steps: int = 2000) -> None:
+    """Start Crisps against the default bot and click side-panel actions until match over."""
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.click("[data-testid=start]")
+    for _ in range(max_steps):
+        page.wait_for_selector(IDLE)
+        if page.locator("[data-testid=match-over]").is_visible():
+            return
+        if page.locator("[data-testid=round-over]").is_visible():
+            page.click("[data-testid=round-over] [data-testid=continue]")
+            continue
+        ids = page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(a => a.dataset.action)")
+        choice = next((a for a in ids if a != "pass"), ids[0])
+        page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
+def test_a_whole_match_under_a_sub_path(page, site_subpath, open_app, offline):
+    requests = record_requests(page)
+    open_app(page, site_subpath)
+    wait_for_service_worker(page)
+    if offline:
+        page.context.set_offline(True)
+    try:
+        if offline:
+            page.reload()
+            page.locator(MENU).first.wait_for(state="visible")
+        play_crisps_to_the_end(page)
+    finally:
+        page.context.set_offline(False)
+    outside = [url for url in requests
+               if not urllib.parse.urlsplit(url).path.startswith("/parlour/")
+               and urllib.parse.urlsplit(url).scheme in ("http", "https")]
+    assert outside == []
+
+
+def test_the_page_can_be_installed(page, site, open_app):
+    """A linked web app manifest with our own icons, PNG ones of 192 and 512 pixels."""
+    open_app(page, site)
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest_url = urllib.parse.urljoin(site, href)
+    with urllib.request.urlopen(manifest_url, timeout=10) as response:
+        assert response.headers["Content-Type"] == "application/manifest+json"
+        manifest = json.load(response)
+    assert manifest["name"] and manifest["short_name"] and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "./" and manifest["scope"] == "./"
+    sizes = set()
+    for icon in manifest["icons"]:
+        url = urllib.parse.urljoin(manifest_url, icon["src"])
+        assert url.startswith(site), "icons are our own files"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            data = response.read()
+            assert response.headers["Content-Type"] == icon["type"]
+        if icon["type"] == "image/png":
+            assert data[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+            assert icon["sizes"] == f"{width}x{height}"
+            sizes.add((width, icon.get("purpose", "any")))
+    assert {(192, "any"), (512, "any"), (512, "maskable")} <= sizes
+    # The service worker caches them, so an installed page works offline.
+    precached = page.evaluate("""async () => {
+        await navigator.serviceWorker.ready;
+        const names = await caches.keys();
+        const cache = await caches.open(names.find((n) => n.startsWith("parlour-")));
+        return (await cache.keys()).map((r) => r.url);
+    }""")
+    assert manifest_url in precached and site + "icons/icon-512.png" in precached
 
 
 def test_no_request_leaves_the_machine(page, site, open_app):

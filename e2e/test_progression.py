@@ -11,9 +11,8 @@ from __future__ import annotations
 import random
 import re
 
-IDLE = "[data-testid=table][data-busy=false]"
-SIDE_ACTIONS = "[data-testid=actions] [data-action]"
-HAND_CARDS = "[data-testid=hand] [data-card]"
+from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids
+
 ROUND_OVER = "[data-testid=round-over]"
 MATCH_OVER = "[data-testid=match-over]"
 
@@ -28,14 +27,6 @@ def start_progression(page, site, open_app, order: str | None = None, bots: str 
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
     return page
-
-
-def side_action_ids(page) -> list[str]:
-    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
-
-
-def hand_ids(page) -> list[str]:
-    return page.locator(HAND_CARDS).evaluate_all("nodes => nodes.map(n => n.dataset.card)")
 
 
 def wait_for_my_turn(page) -> None:

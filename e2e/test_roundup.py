@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 import re
 
-IDLE = "[data-testid=table][data-busy=false]"
-SIDE_ACTIONS = "[data-testid=actions] [data-action]"
+from pagehelpers import IDLE, SIDE_ACTIONS, side_action_ids
+
 CONTROLS = "[data-testid=you] [data-testid=controls]"
 MY_CARDS = "[data-testid=you] button.card"
 MAX_STEPS = 2500
@@ -30,10 +30,6 @@ def start_roundup(page, site, open_app, players: int, target: int = 5, rules: bo
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
     return page
-
-
-def side_action_ids(page) -> list[str]:
-    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
 
 
 def between_rounds(page) -> str | None:

@@ -17,10 +17,9 @@ import re
 
 from engine import bridge
 
-IDLE = "[data-testid=table][data-busy=false]"
-SIDE_ACTIONS = "[data-testid=actions] [data-action]"
+from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids
+
 TABLE = "[data-testid=spite]"
-HAND_CARDS = "[data-testid=hand] [data-card]"
 LIT_TARGETS = f"{TABLE} .spite-target.is-legal[data-action]"
 OVER = "[data-testid=match-over]"
 SAVE_KEY = "parlour.save"
@@ -38,14 +37,6 @@ def start_spite(page, site, open_app, level: str = "normal", order: str | None =
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
     return page
-
-
-def side_action_ids(page) -> list[str]:
-    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
-
-
-def hand_ids(page) -> list[str]:
-    return page.locator(HAND_CARDS).evaluate_all("nodes => nodes.map(n => n.dataset.card)")
 
 
 def card_of(action_id: str) -> str:

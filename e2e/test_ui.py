@@ -5,9 +5,9 @@ import json
 
 import engine
 
+from pagehelpers import IDLE, SIDE_ACTIONS
+
 MENU = "[data-testid=menu] [data-game]"
-IDLE = "[data-testid=table][data-busy=false]"
-SIDE_ACTIONS = "[data-testid=actions] [data-action]"
 SAVE_KEY = "parlour.save"
 
 
