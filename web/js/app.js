@@ -12,6 +12,7 @@ import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
 import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed } from "./ui/setup-model.js";
 import * as features from "./features/hooks.js";
+import * as play from "./features/play.js";
 
 const query = new URLSearchParams(window.location.search);
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -58,7 +59,8 @@ function call(method, params = {}) {
   requestChain = run.catch(() => undefined);
   return run.then(
     (reply) => reply,
-    (err) => { engineFailed(err); throw err; },
+    // A dead worker is dealt with by recoverEngine (the client's crash callback).
+    (err) => { if (!client || !client.dead) engineFailed(err); throw err; },
   ).finally(() => { pending -= 1; updateBusy(); });
 }
 
@@ -81,6 +83,66 @@ function engineFailed(err) {
   render();
 }
 
+// ----- a dead or silent engine: start a new one and restore the match ------------------------
+
+let recovering = false;
+const recoveryTimes = [];
+
+function onLoadingProgress(progress) {
+  if (state.screen !== "loading") return;
+  state.loading = { fraction: Number(progress.fraction) || 0, message: progress.message || state.loading.message, stage: progress.stage };
+  render();
+}
+
+function watchEngine(current) {
+  current.onCrash((err) => {
+    if (current === client) recoverEngine(err);
+  });
+}
+
+/** The worker died or stopped answering: say so, start a new one, restore the saved match. */
+async function recoverEngine(err) {
+  if (recovering) return;
+  const now = Date.now();
+  while (recoveryTimes.length && now - recoveryTimes[0] > 60_000) recoveryTimes.shift();
+  if (recoveryTimes.length >= 3) { engineFailed(err); return; }
+  recoveryTimes.push(now);
+  recovering = true;
+  const snap = state.snapshot;
+  const resumeMatch = Boolean(snap && !snap.is_over && !["menu", "setup", "fatal", "loading"].includes(state.screen));
+  console.warn("Parlour: the game engine stopped; restarting it:", (err && err.message) || err);
+  matchToken += 1;
+  requestChain = Promise.resolve();
+  Object.assign(state, {
+    screen: "loading", thinking: null, roundOver: null,
+    loading: { fraction: 0, message: "The game engine stopped. Restarting it\u2026" },
+  });
+  render();
+  try {
+    client = await startEngine(onLoadingProgress);
+    watchEngine(client);
+    const saved = resumeMatch ? storage.loadMatch() : null;
+    const save = saved && saved.ok ? saved.save : null;
+    if (save) {
+      const reply = await call("load", save.data);
+      if (reply && !reply.error) {
+        await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply));
+        state.message = "The game engine stopped and was restarted: your match is exactly where it was.";
+        render();
+        return;
+      }
+    }
+    state.screen = "menu";
+    refreshSave();
+    state.notice = "The game engine stopped and was restarted.";
+    render();
+  } catch (error) {
+    engineFailed(error);
+  } finally {
+    recovering = false;
+  }
+}
+
 // ----- rendering ---------------------------------------------------------------------------
 
 function render() {
@@ -99,6 +161,7 @@ function render() {
     case "table": screen = renderTableScreen(); break;
     case "settings": screen = features.renderSettings(state, intents); break;
     case "stats": screen = features.renderStats(state, intents); break;
+    case "replay": screen = play.renderReplay(state, intents); break;
     default: screen = h("p", {}, "Unknown screen");
   }
   clear(root);
@@ -114,6 +177,7 @@ function render() {
   }
   const dialog = root.querySelector(".overlay [data-focus]");
   if (dialog && !root.querySelector(".overlay").contains(document.activeElement)) dialog.focus({ preventScroll: true });
+  play.afterRenderPlay(root, state);
 }
 
 function renderTableScreen() {
@@ -326,10 +390,20 @@ const intents = {
     let reply;
     try { reply = await call("act", { action: actionId }); } catch { return; }
     if (token !== matchToken) return;
-    if (reply.error) { state.error = reply.error.message; render(); return; }
+    if (reply.error) { state.error = sentence(reply.error.message); render(); return; }
     state.error = null;
     state.selection = new Set();
-    applySnapshot(reply, taken || { player: state.snapshot.viewer, id: actionId, label: actionId, cards: [] });
+    let move = taken || { player: state.snapshot.viewer, id: actionId, label: actionId, cards: [] };
+    if (reply.viewer !== move.player) {
+      // Pass-and-play: the next person must not read the previous one's move in that
+      // person's own words (a secret bid, a drawn card); show the log's public text instead.
+      const log = reply.log || [];
+      const last = log[log.length - 1];
+      if (!last || last.text !== move.label) {
+        move = { player: move.player, id: null, label: last ? last.text : "", cards: [], kind: move.kind };
+      }
+    }
+    applySnapshot(reply, move);
     render();
     await persist(token).catch(() => undefined);
     runBots();
@@ -406,6 +480,10 @@ const intents = {
   },
 };
 features.install({ root, state, intents, render });
+play.installPlay({
+  state, intents, call, render, enterTable, loadRenderer: rendererFor,
+  speed: () => features.motionSpeed(), token: () => matchToken,
+});
 
 async function startNew(gameId, setup) {
   if (state.busy) return;
@@ -450,11 +528,7 @@ document.addEventListener("keydown", (event) => {
 async function boot() {
   render();
   try {
-    client = await startEngine((progress) => {
-      if (state.screen !== "loading") return;
-      state.loading = { fraction: Number(progress.fraction) || 0, message: progress.message || state.loading.message, stage: progress.stage };
-      render();
-    });
+    client = await startEngine(onLoadingProgress);
   } catch (err) {
     state.screen = "fatal";
     const offline = navigator.onLine === false;
@@ -467,8 +541,13 @@ async function boot() {
     render();
     return;
   }
-  if (typeof client.onCrash === "function") {
-    client.onCrash((info) => engineFailed(new Error((info && info.message) || (typeof info === "string" ? info : "the engine's worker stopped"))));
+  watchEngine(client);
+  if (query.get("test") === "1") {
+    // Test-only hook (?test=1): kill the worker as if it had crashed.
+    window.__parlourTest = {
+      killWorker: () => client.kill("The game engine's worker was killed (test)"),
+      call: (method, params, timeoutMs) => client.call(method, params, { timeoutMs }).catch((err) => err.message),
+    };
   }
   let reply;
   try { reply = await call("games"); } catch { return; }
@@ -482,6 +561,7 @@ async function boot() {
   refreshSave();
   render();
   registerServiceWorker();
+  intents.checkChallenge();
 }
 
 function registerServiceWorker() {

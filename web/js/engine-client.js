@@ -7,11 +7,23 @@
 //
 // call() rejects only when the worker itself fails (Python could not start, the worker
 // crashed); its Error message is readable. Replies from the engine, errors included, resolve.
+//
+// A watchdog guards every call: a worker that does not answer in time (QUICK_MS for the
+// calls that should be instant, SLOW_MS for the ones that think or replay a whole match;
+// call(method, params, {timeoutMs}) overrides it) is treated as dead: it is terminated and
+// the crash callbacks run, so the page can start a new engine and restore the match.
+// client.kill() does the same on purpose (the page's test hook uses it).
 
 const WORKER_URL = new URL("../worker.js", import.meta.url);
+const QUICK_MS = 30_000;
+const SLOW_MS = 180_000;
+const SLOW_METHODS = new Set(["bot_move", "hint", "load", "start", "replay", "undo"]);
 
 export async function startEngine(onProgress = () => {}) {
-  const worker = new Worker(WORKER_URL, { type: "module", name: "parlour-engine" });
+  // ?snapshot=0 on the page: the worker starts without its memory snapshot (see worker.js).
+  const url = new URL(WORKER_URL);
+  if (new URLSearchParams(self.location.search).get("snapshot") === "0") url.search = "?snapshot=0";
+  const worker = new Worker(url, { type: "module", name: "parlour-engine" });
   const pending = new Map();
   const crashCallbacks = [];
   let nextId = 1;
@@ -32,7 +44,7 @@ export async function startEngine(onProgress = () => {}) {
     if (dead) return;
     dead = new Error(message);
     settleStart.reject(dead);
-    for (const { reject } of pending.values()) reject(dead);
+    for (const { reject, timer } of pending.values()) { clearTimeout(timer); reject(dead); }
     pending.clear();
     worker.terminate();
     if (!notify) return;
@@ -43,6 +55,17 @@ export async function startEngine(onProgress = () => {}) {
         console.error("crash callback failed:", error);
       }
     }
+  }
+
+  // The worker answers in order, one request at a time, so only the oldest request waiting
+  // is timed: a quick call queued behind a bot's long think is not mistaken for a hang.
+  function armWatchdog() {
+    const oldest = pending.values().next();
+    if (oldest.done || oldest.value.timer !== null) return;
+    const waiter = oldest.value;
+    waiter.timer = setTimeout(() => {
+      die(`The game engine stopped answering (no reply to ${waiter.method} in ${Math.round(waiter.limit / 1000)} s)`);
+    }, waiter.limit);
   }
 
   worker.addEventListener("message", (event) => {
@@ -65,6 +88,8 @@ export async function startEngine(onProgress = () => {}) {
         const waiter = pending.get(data.id);
         if (!waiter) break;
         pending.delete(data.id);
+        clearTimeout(waiter.timer);
+        armWatchdog();
         if ("error" in data) waiter.reject(new Error(String(data.error)));
         else waiter.resolve(data.result);
         break;
@@ -85,13 +110,20 @@ export async function startEngine(onProgress = () => {}) {
 
   return {
     get info() { return info; },
-    call(method, params = {}) {
+    call(method, params = {}, { timeoutMs } = {}) {
       if (dead) return Promise.reject(dead);
       const id = nextId++;
+      const limit = timeoutMs || (SLOW_METHODS.has(method) ? SLOW_MS : QUICK_MS);
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        pending.set(id, { resolve, reject, timer: null, method, limit });
         worker.postMessage({ id, method, params });
+        armWatchdog();
       });
+    },
+    get dead() { return dead; },
+    /** Terminate the worker as if it had died: pending calls reject, crash callbacks run. */
+    kill(message = "The game engine's worker was stopped") {
+      die(message);
     },
     onCrash(callback) {
       crashCallbacks.push(callback);

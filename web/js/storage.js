@@ -70,3 +70,20 @@ function setAside(raw) {
   setRaw(PREFIX + "setaside", raw);
   remove(SAVE_KEY);
 }
+
+// ----- small JSON values kept by the page's features (settings, statistics) -----------------
+
+/** The JSON value stored under parlour.<name>, or null (an unreadable one is removed). */
+export function loadValue(name) {
+  const raw = getRaw(PREFIX + name);
+  if (!raw) return null;
+  try { return JSON.parse(raw); } catch { remove(PREFIX + name); return null; }
+}
+
+export function saveValue(name, value) {
+  return setRaw(PREFIX + name, JSON.stringify(value));
+}
+
+export function removeValue(name) {
+  remove(PREFIX + name);
+}

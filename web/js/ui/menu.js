@@ -1,5 +1,6 @@
 // The menu: one tile per registered game, in the bridge's order, plus the resume offer.
 import { h, button } from "./dom.js";
+import { menuShare } from "../features/play.js";
 
 export function renderMenu(state, intents) {
   const tiles = state.games.map((spec) => h("li", { class: "game-tile" },
@@ -22,7 +23,11 @@ export function renderMenu(state, intents) {
       button(`Resume your ${save.title || save.game} match`, { class: "primary", dataset: { testid: "resume", focus: "resume" }, onclick: intents.resume }),
       button("Discard it", { class: "quiet", dataset: { testid: "discard-save" }, onclick: intents.discardSave }),
     ) : null,
+    menuShare(state, intents),
     h("ul", { class: "game-list", "aria-label": "Games" }, tiles),
+    h("nav", { class: "menu-links", "aria-label": "More" },
+      button("Statistics", { class: "quiet", dataset: { testid: "stats", focus: "stats" }, onclick: intents.openStats }),
+      button("Settings", { class: "quiet", dataset: { testid: "settings", focus: "settings" }, onclick: intents.openSettings })),
     h("footer", { class: "menu-footer" }, h("p", {}, "Everything runs in your browser.")),
   );
 }

@@ -1,6 +1,7 @@
 // The set-up of a match as plain data, and how it becomes the bridge's start() parameters.
 // setup = {players, seats: [{type: "human"|"bot", level}], order: "random"|"<n>", options}
 
+const MAX_NAME = 24;   // engine/bridge.py MAX_NAME_CHARS
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 const OPPONENT_NAMES = {
   1: ["North"],
@@ -25,7 +26,8 @@ export function normalizeSetup(spec, levels, saved) {
     const old = Array.isArray(s.seats) ? s.seats[i] : null;
     const type = old && (old.type === "human" || old.type === "bot") ? old.type : i === 0 ? "human" : "bot";
     const level = old && levels.includes(old.level) ? old.level : defaultLevel;
-    seats.push({ type, level });
+    const name = old && typeof old.name === "string" ? old.name.slice(0, MAX_NAME) : "";
+    seats.push({ type, level, name });
   }
   const options = {};
   for (const opt of spec.options || []) {
@@ -34,7 +36,7 @@ export function normalizeSetup(spec, levels, saved) {
   }
   let order = typeof s.order === "string" ? s.order : "random";
   if (order !== "random" && !(Number(order) >= 0 && Number(order) < players)) order = "random";
-  return { players, seats, order, options };
+  return { players, seats, order, options, practice: s.practice === true };
 }
 
 /** Change the number of players, keeping the seats that remain. */
@@ -67,10 +69,13 @@ export function startParams(gameId, setup, seed, rotation = 0) {
     players: n,
     seed,
     options: { ...setup.options },
+    practice: setup.practice === true,
     seats: seats.map((s, i) => {
       const out = { type: s.type };
       if (s.type === "bot") out.level = s.level;
-      if (names[i]) out.name = names[i];
+      const own = typeof s.name === "string" ? s.name.trim() : "";
+      if (own) out.name = own;
+      else if (names[i]) out.name = names[i];
       return out;
     }),
   };

@@ -1,6 +1,6 @@
 // The set-up screen: players, who sits where, opponents' levels and the game's options.
 import { h, button } from "./dom.js";
-import { humanSeats, ordinal } from "./setup-model.js";
+import { humanSeats, ordinal, seatNames } from "./setup-model.js";
 
 const LEVEL_WORDS = { random: "Random moves", easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
 
@@ -19,8 +19,10 @@ export function renderSetup(state, intents) {
     }, spec_counts(spec).map((n) => h("option", { value: n, selected: n === setup.players },
       `${n} players${variants.has(n) ? " (variant)" : ""}`))), "setup-players");
 
+  const defaultNames = seatNames(setup.seats);
   const seatRows = setup.seats.map((seat, i) => {
     const id = `seat-${i}`;
+    const nameId = `seat-name-${i}`;
     const value = seat.type === "human" ? "human" : "bot:" + seat.level;
     return h("li", { class: "seat-row" },
       h("label", { for: id }, `Seat ${i + 1}`),
@@ -35,7 +37,14 @@ export function renderSetup(state, intents) {
       },
       h("option", { value: "human", selected: value === "human" }, i === 0 ? "You" : "A person (pass and play)"),
       levels.map((level) => h("option", { value: "bot:" + level, selected: value === "bot:" + level },
-        `Computer: ${LEVEL_WORDS[level] || level}`))));
+        `Computer: ${LEVEL_WORDS[level] || level}`))),
+      h("input", {
+        type: "text", id: nameId, class: "seat-name-input", maxlength: 24, autocomplete: "off", spellcheck: "false",
+        value: seat.name || "", placeholder: defaultNames[i] || `Seat ${i + 1}`, "aria-label": `Name for seat ${i + 1}`,
+        dataset: { testid: `seat-name-${i}`, focus: nameId },
+        // Kept as typed, without a re-render (that would swallow a click on Start).
+        oninput: (e) => intents.renameSeat(i, e.target.value),
+      }));
   });
 
   const humans = humanSeats(setup);
@@ -62,6 +71,11 @@ export function renderSetup(state, intents) {
       h("fieldset", {}, h("legend", {}, "Players"), playerField,
         h("ol", { class: "seat-list" }, seatRows), orderField),
       optionFields.length ? h("fieldset", {}, h("legend", {}, "Options"), optionFields) : null,
+      h("div", { class: "field option-field" },
+        h("input", { type: "checkbox", id: "setup-practice", checked: setup.practice === true, dataset: { testid: "practice-option", focus: "setup-practice" },
+          onchange: (e) => update({ practice: e.target.checked }) }),
+        h("label", { for: "setup-practice" }, h("span", { class: "option-label" }, "Practice match"),
+          h("span", { class: "option-description" }, "Take back any move, as often as you like; the match is marked as practice."))),
       errorArea(state.error),
       h("div", { class: "form-actions" },
         h("button", { type: "submit", class: "primary big", dataset: { testid: "start", focus: "start" }, disabled: state.busy }, state.busy ? "Dealing\u2026" : "Start the match"))),

@@ -2,6 +2,7 @@
 // panel of legal actions and the log. The game's own layout goes into `.game-root`.
 import { h, button } from "./dom.js";
 import { errorArea } from "./setup.js";
+import { playTools, shareTools, challengeDialog, renderLog } from "../features/play.js";
 
 export function seatName(snapshot, seat) {
   if (seat === null || seat === undefined) return "";
@@ -59,22 +60,14 @@ export function renderTable(state, intents, gameRoot) {
         })),
         !actions.length || hidden ? h("p", { class: "field-note" }, snap.is_over ? "The match is over."
           : state.roundOver ? "The round is over." : `Waiting for ${seatName(snap, snap.current_player) || "the other players"}\u2026`) : null),
-      snap.can_undo && !hidden ? button("Undo", { class: "quiet", dataset: { testid: "undo", focus: "undo" }, disabled: busy, onclick: intents.undo }) : null,
-      renderLog(snap))),
+      playTools(state, intents),
+      renderLog(snap),
+      shareTools(state, intents))),
+  challengeDialog(state, intents),
   state.handoffTo !== null && state.handoffTo !== undefined ? handoff(state, intents) : null,
   state.roundOver && !snap.is_over ? roundOverDialog(snap, state.roundOver, intents) : null,
   snap.is_over ? matchOver(state, intents) : null,
   );
-}
-
-function renderLog(snap) {
-  const log = snap.log || [];
-  const items = log.slice(-60).reverse().map((entry) => h("li", {},
-    h("span", { class: "log-who" }, entry.player === null || entry.player === undefined ? "" : seatName(snap, entry.player) + ": "),
-    entry.text));
-  return h("details", { class: "game-log", open: true },
-    h("summary", {}, `Game log (${log.length})`),
-    h("ol", { class: "log-list", reversed: true, start: log.length }, items));
 }
 
 function handoff(state, intents) {
@@ -126,5 +119,7 @@ function matchOver(state, intents) {
       gameMatchSummary(state),
       h("div", { class: "form-actions" },
         button("Play again", { class: "primary big", dataset: { testid: "play-again", focus: "play-again" }, disabled: state.busy, onclick: intents.playAgain }),
+        button("Watch the replay", { class: "quiet-ink", dataset: { testid: "replay-open", focus: "replay-open" }, disabled: state.busy, onclick: intents.openFinishedReplay }),
+        button("Export match", { class: "quiet-ink", dataset: { testid: "export-over", focus: "export-over" }, disabled: state.busy, onclick: () => intents.exportMatch() }),
         button("Back to the menu", { class: "quiet", dataset: { focus: "over-menu" }, onclick: intents.showMenu }))));
 }

@@ -1,0 +1,398 @@
+"""Around the table, in the browser: undo (allowed, refused after a draw, practice), the
+suggested move, the "why not" message, the log by round, replays, export/import and
+challenge links.
+
+Positions are set up the way a person gets back to a match: a saved record in
+localStorage (computed here with the engine) and "Resume".
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.parse
+
+import engine
+
+IDLE = "[data-testid=table][data-busy=false]"
+SIDE_ACTIONS = "[data-testid=actions] [data-action]"
+HAND = "[data-testid=hand] [data-card]"
+SAVE_KEY = "parlour.save"
+MENU = "[data-testid=menu] [data-game]"
+REPLAY_IDLE = "[data-testid=replay][data-busy=false]"
+HUMAN = {"type": "human", "name": "You"}
+
+
+def bot(level: str = "random", name: str = "North") -> dict:
+    return {"type": "bot", "level": level, "name": name}
+
+
+def side_ids(page) -> list[str]:
+    return page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(a => a.dataset.action)")
+
+
+def log_texts(page) -> list[str]:
+    return page.locator(".log-list li").all_inner_texts()
+
+
+def resume(page, site, open_app, record: dict, seats: list[dict], practice: bool = False,
+           query: str = "?speed=0"):
+    """Open the app with ``record`` saved (once per tab) and resume it."""
+    spec = engine.GAMES[record["game"]]
+    save = {"v": 1, "game": record["game"], "title": spec.title, "savedAt": 0,
+            "data": {"record": record, "seats": seats, "practice": practice}, "setup": None}
+    page.add_init_script(
+        "if (!sessionStorage.getItem('play-test')) { sessionStorage.setItem('play-test', '1');"
+        f" localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))}); }}")
+    open_app(page, site, query)
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(IDLE)
+
+
+def play_until(game: str, players: int, seed: int, want, limit: int = 4000):
+    """A random playout of ``game`` until ``want(state)``; returns the state (or None)."""
+    state = engine.new_game(game, players, seed, {})
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.is_over:
+            return None
+        if want(state):
+            return state
+        state.apply(rng.choice(state.legal_actions()))
+    return None
+
+
+def quiet_and_revealing(state):
+    """Seat 0's actions that keep the turn: (one revealing nothing, one revealing a card)."""
+    quiet = revealing = None
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        if after.current_player != 0:
+            continue
+        if after.move_revealed_hidden(len(after.history) - 1):
+            revealing = revealing or action.id
+        else:
+            quiet = quiet or action.id
+    return quiet, revealing
+
+
+def finished_crisps(seed: int = 21):
+    """A whole Crisps match whose last action is seat 0's (so a person can end it)."""
+    for s in range(seed, seed + 200):
+        state = engine.new_game("crisps", 2, s, {})
+        rng = random.Random(s)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        if state.history[-1].player == 0:
+            return state.to_record()
+    raise AssertionError("no suitable match")
+
+
+# ----- undo ----------------------------------------------------------------------------------
+
+def test_undo_is_allowed_for_own_moves_and_refused_after_a_draw(page, site, open_app):
+    state = None
+    for seed in range(1, 60):
+        state = play_until("mhing", 2, seed, lambda s: s.current_player == 0
+                           and all(quiet_and_revealing(s)))
+        if state:
+            break
+    assert state, "no position with both a quiet and a revealing move"
+    quiet, revealing = quiet_and_revealing(state)
+    resume(page, site, open_app, state.to_record(), [HUMAN, bot("normal")])
+    before_ids, before_log = side_ids(page), log_texts(page)
+    assert page.locator("[data-testid=undo]").count() == 0, "nothing of yours to take back yet"
+
+    page.click(f"{SIDE_ACTIONS}[data-action='{quiet}']")
+    page.wait_for_selector(IDLE)
+    assert len(log_texts(page)) == len(before_log) + 1
+    page.click("[data-testid=undo]")
+    page.wait_for_selector(IDLE)
+    assert side_ids(page) == before_ids and log_texts(page) == before_log
+    assert "taken back" in page.locator("[data-testid=message]").inner_text()
+
+    page.click(f"{SIDE_ACTIONS}[data-action='{revealing}']")  # a draw: it shows a card
+    page.wait_for_selector(IDLE)
+    assert page.locator("[data-testid=undo]").count() == 0, "no undo past a drawn card"
+    assert page.locator("[data-testid=practice]").count() == 0
+    saved = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    assert saved["data"]["record"]["actions"][-1] == revealing
+
+
+def test_practice_match_is_marked_and_undo_crosses_a_draw(page, site, open_app):
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=mhing]")
+    page.check("[data-testid=practice-option]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    assert "Practice" in page.locator("[data-testid=practice]").inner_text()
+    ids = side_ids(page)
+    if "draw:stock" not in ids:  # the bot started: wait for our turn
+        page.wait_for_selector(f"{SIDE_ACTIONS}[data-action='draw:stock']")
+        ids = side_ids(page)
+    before = log_texts(page)
+    page.click(f"{SIDE_ACTIONS}[data-action='draw:stock']")
+    page.wait_for_selector(IDLE)
+    page.click("[data-testid=undo]")
+    page.wait_for_selector(IDLE)
+    assert log_texts(page) == before and "draw:stock" in side_ids(page)
+    saved = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    assert saved["data"]["practice"] is True
+    # Practice survives a reload.
+    open_app(page, site)
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(IDLE)
+    assert page.locator("[data-testid=practice]").is_visible()
+
+
+# ----- hint and "why not" ----------------------------------------------------------------------
+
+def test_suggested_move_is_highlighted_not_played(page, site, open_app):
+    state = play_until("crisps", 2, 4, lambda s: s.current_player == 0
+                       and s.view(0)["phase"] == "play"
+                       and any(a.id.startswith("play:") for a in s.legal_actions()))
+    resume(page, site, open_app, state.to_record(), [HUMAN, bot("normal")])
+    before = log_texts(page)
+    page.click("[data-testid=hint]")
+    hinted = page.locator(f"{SIDE_ACTIONS}.is-hinted")
+    hinted.wait_for()
+    assert hinted.count() == 1
+    action = hinted.get_attribute("data-action")
+    assert action in [a.id for a in state.legal_actions()]
+    assert "Suggested move" in page.locator("[data-testid=message]").inner_text()
+    assert log_texts(page) == before, "a suggestion plays nothing"
+    if action.startswith("play:"):
+        cards = action[5:].split(",")
+        lit = page.locator(f"{HAND}.is-hinted").evaluate_all("n => n.map(c => c.dataset.card)")
+        assert sorted(lit) == sorted(cards)
+    # Playing it clears the highlight.
+    page.click(f"{SIDE_ACTIONS}[data-action='{action}']")
+    page.wait_for_selector(IDLE)
+    assert page.locator(".is-hinted").count() == 0
+
+
+def crisps_order(card: str):
+    rank, suit = card[:-1], card[-1]
+    return (11 if rank in "QJ" else int(rank), "CDHS".index(suit))
+
+
+def test_why_not_says_the_engines_reason(page, site, open_app):
+    found = None
+    for seed in range(9, 60):
+        state = play_until("crisps", 2, seed, lambda s: s.current_player == 0
+                           and s.view(0)["phase"] == "play" and not s.view(0)["trick"])
+        if not state:
+            continue
+        hand = sorted(state.view(0)["hand"], key=crisps_order)
+        for i, a in enumerate(hand):
+            for b in hand[i + 1:]:
+                if crisps_order(b)[0] - crisps_order(a)[0] >= 2:
+                    try:
+                        state.find_action(f"play:{a},{b}")
+                    except engine.IllegalAction as exc:
+                        found = (state, [a, b], exc.message)
+                        break
+            if found:
+                break
+        if found:
+            break
+    assert found, "no illegal pair found"
+    state, cards, reason = found
+    resume(page, site, open_app, state.to_record(), [HUMAN, bot("normal")])
+    for card in cards:
+        page.click(f"{HAND}[data-card='{card}']")
+    page.click("[data-testid=why-play]")
+    error = page.locator("[data-testid=error]")
+    error.wait_for(state="visible")
+    expected = engine.core.name_seats(reason, ["You", "North"]).rstrip(".").lower()
+    assert error.inner_text().strip().rstrip(".").lower() == expected
+    assert len(log_texts(page)) == len(state.history), "nothing was played"
+
+
+# ----- the log by round, replay -----------------------------------------------------------
+
+def test_log_is_grouped_by_round(page, site, open_app):
+    state = play_until("crisps", 2, 5, lambda s: s.current_player == 0
+                       and len(s.result()["rounds"]) >= 1 and s.view(0)["phase"] == "play")
+    resume(page, site, open_app, state.to_record(), [HUMAN, bot("normal", "North")])
+    rounds = page.locator(".log-list .log-round").evaluate_all("n => n.map(s => s.dataset.round)")
+    assert rounds[0] == "1" and rounds[-1] == str(len(state.result()["rounds"]) + 1)
+    assert page.locator(".log-round-title").first.text_content() == "Round 1"
+    assert page.locator(".log-list li").count() == len(state.history)
+    assert page.locator(".log-list li").first.inner_text().startswith(("You: ", "North: "))
+    overflow = page.locator(".log-list").evaluate("e => getComputedStyle(e).overflowY")
+    assert overflow == "auto"
+
+
+def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, open_app):
+    record = finished_crisps()
+    last = record["actions"][-1]
+    steps = len(record["actions"])
+    resume(page, site, open_app, {**record, "actions": record["actions"][:-1]},
+           [HUMAN, bot("normal")])
+    page.click(f"{SIDE_ACTIONS}[data-action='{last}']")
+    page.wait_for_selector("[data-testid=match-over]")
+    page.click("[data-testid=replay-open]")
+    page.wait_for_selector(REPLAY_IDLE)
+    step = page.locator("[data-testid=replay-step]")
+    assert step.inner_text().startswith(f"Move 0 of {steps}")
+    assert page.locator("[data-testid=replay] [data-action]").count() == 0, "read-only"
+    assert page.locator("[data-testid=replay-table] [data-card]").count() > 0, "drawn by the game"
+    start_hand = page.locator("[data-testid=replay-table] [data-testid=hand] [data-card]").evaluate_all(
+        "n => n.map(c => c.dataset.card)")
+    assert sorted(start_hand) == sorted(engine.new_game("crisps", 2, record["seed"], {}).view(0)["hand"])
+
+    def go(button: str, expect: int):
+        page.click(f"[data-testid=replay-{button}]")
+        page.wait_for_function(
+            f"() => document.querySelector('[data-testid=replay-step]')?.textContent.startsWith('Move {expect} of')")
+        page.wait_for_selector(REPLAY_IDLE)
+        assert page.locator(".log-list li").count() == expect
+
+    go("forward", 1)
+    go("forward", 2)
+    go("back", 1)
+    go("end", steps)
+    go("back", steps - 1)
+    go("start", 0)
+    assert page.locator("[data-testid=replay-back]").is_disabled()
+    page.click("[data-testid=replay-play]")  # autoplay to the end
+    page.wait_for_function(
+        f"() => document.querySelector('[data-testid=replay-step]')?.textContent.startsWith('Move {steps} of')",
+        timeout=120_000)
+    assert page.locator("[data-testid=replay-forward]").is_disabled()
+
+    # The match is over: every hand may be shown, at any step.
+    go("start", 0)
+    assert page.locator("[data-testid=replay-hands]").count() == 0
+    page.check("[data-testid=replay-reveal]")
+    hands = page.locator("[data-testid=replay-hands]")
+    hands.wait_for()
+    opponent = hands.locator("[data-seat='1'] [data-card]").evaluate_all("n => n.map(c => c.dataset.card)")
+    assert sorted(opponent) == sorted(engine.new_game("crisps", 2, record["seed"], {}).view(1)["hand"])
+    page.click("[data-testid=replay-close]")
+    page.wait_for_selector("[data-testid=match-over]")
+
+
+def test_replay_of_an_unfinished_import_cannot_reveal(page, site, open_app, tmp_path):
+    record = finished_crisps(40)
+    open_app(page, site)
+    path = tmp_path / "done.json"
+    path.write_text(json.dumps({"record": record, "seats": [HUMAN, bot("easy")]}))
+    page.set_input_files("[data-testid=import]", str(path))
+    page.wait_for_selector(REPLAY_IDLE)
+    assert page.locator("[data-testid=replay-reveal]").count() == 1, "finished: may reveal"
+    page.click("[data-testid=replay-close]")
+    page.locator(MENU).first.wait_for()
+
+
+# ----- export, import, challenge ------------------------------------------------------------
+
+def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
+    state = play_until("crisps", 2, 12, lambda s: len(s.history) >= 9 and s.current_player == 0)
+    resume(page, site, open_app, state.to_record(), [HUMAN, bot("easy", "North")])
+    before_log, before_ids = log_texts(page), side_ids(page)
+    with page.expect_download() as info:
+        page.click("[data-testid=export]")
+    download = info.value
+    assert re.fullmatch(r"parlour-crisps-[\d-]+\.json", download.suggested_filename)
+    exported = json.loads(open(download.path()).read())
+    assert exported["record"]["actions"] == state.to_record()["actions"]
+    assert exported["seats"][1]["level"] == "easy"
+
+    # A different match on the table, then the file brings the exported one back.
+    page.click("[data-testid=menu-button]")
+    page.click("[data-testid=discard-save]")
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    page.click("[data-testid=menu-button]")
+    page.set_input_files("[data-testid=import]", files=[{
+        "name": "match.json", "mimeType": "application/json",
+        "buffer": json.dumps(exported).encode()}])
+    page.wait_for_selector(IDLE)
+    assert log_texts(page) == before_log and side_ids(page) == before_ids
+    assert "North" in page.locator("[data-testid=table] .scores").inner_text()
+
+    # Bad files: a clear message on the menu, and the match in progress is untouched.
+    page.click("[data-testid=menu-button]")
+    saved = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
+    bad_record = {**exported, "record": {**exported["record"], "actions": ["play:ZZ"]}}
+    for name, content, words in (
+            ("junk.json", b"this is not json", "not readable"),
+            ("empty.json", b"{}", "no record"),
+            ("wrong.json", json.dumps(bad_record).encode(), "cannot be used")):
+        page.set_input_files("[data-testid=import]", files=[{
+            "name": name, "mimeType": "application/json", "buffer": content}])
+        error = page.locator("[data-testid=menu] [data-testid=error]")
+        page.wait_for_function(
+            "w => document.querySelector('[data-testid=menu] [data-testid=error]')?.textContent.includes(w)",
+            arg=words)
+        assert "Nothing was changed" in error.inner_text()
+        assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") == saved
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(IDLE)
+    assert log_texts(page) == before_log
+
+
+def test_a_challenge_link_deals_the_same_cards(page, site, open_app):
+    options = {"auto_skip": True}
+    hash_ = "#game=crisps&seed=4242&players=human,random&options=" + \
+        urllib.parse.quote("auto_skip:true")
+    page.goto(site + "?speed=0" + hash_)
+    page.wait_for_selector(IDLE, timeout=90_000)
+    expected = engine.new_game("crisps", 2, 4242, options)
+    # The person has not played yet (a computer may have led): the hand is the dealt one.
+    hand = page.locator(HAND).evaluate_all("n => n.map(c => c.dataset.card)")
+    assert sorted(hand) == sorted(expected.view(0)["hand"])
+    assert "#" not in page.url, "the link is read once"
+    saved = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    record = saved["data"]["record"]
+    assert (record["seed"], record["options"]["auto_skip"]) == (4242, True)
+    assert [s["type"] for s in saved["data"]["seats"]] == ["human", "bot"]
+    assert saved["data"]["seats"][1]["level"] == "random"
+
+    # The table's challenge button gives the link for this very deal.
+    page.click("[data-testid=challenge]")
+    link = page.locator("[data-testid=challenge-link]").input_value()
+    fragment = urllib.parse.parse_qs(urllib.parse.urlsplit(link).fragment)
+    assert fragment["game"] == ["crisps"] and fragment["seed"] == ["4242"]
+    assert fragment["players"] == ["human,random"]
+    assert "auto_skip:true" in fragment["options"][0]
+    page.click("[data-testid=close-challenge]")
+    assert page.locator("[data-testid=challenge-dialog]").count() == 0
+
+
+def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_app):
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    saved = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
+    assert saved
+    for fragment, words in (
+            ("game=chess&seed=1", 'no game called "chess"'),
+            ("game=crisps&seed=banana", "not a whole number"),
+            ("game=crisps&seed=5&players=human,wizard", '"wizard" is not a player'),
+            ("game=crisps&seed=5&players=human,normal,normal", "for 2 players"),
+            ("game=crisps&seed=5&options=colour:blue", 'no option "colour"'),
+            ("game=crisps&seed=5&options=auto_skip:maybe", 'cannot be "maybe"'),
+            ("game=crisps&seed=5&options=%7Bbroken", "not readable")):
+        page.goto(site + "?speed=0#" + fragment)
+        page.locator(MENU).first.wait_for()
+        error = page.locator("[data-testid=menu] [data-testid=error]")
+        page.wait_for_function(
+            "w => document.querySelector('[data-testid=menu] [data-testid=error]')?.textContent.includes(w)",
+            arg=words)
+        assert "cannot be used" in error.inner_text() and words in error.inner_text(), fragment
+        assert page.locator("[data-testid=resume]").is_visible(), "the saved match is still offered"
+        assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") == saved
+
+    # A good link while a match is saved is offered, not forced.
+    page.goto(site + "?speed=0#game=crisps&seed=5&players=2")
+    page.locator("[data-testid=challenge-offer]").wait_for()
+    page.click("[data-testid=accept-challenge]")
+    page.wait_for_selector(IDLE)
+    record = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    assert record["data"]["record"]["seed"] == 5

@@ -1,0 +1,418 @@
+"""Around the table, for every game: resume after reload (mid-turn too), a save that cannot be
+read, pass-and-play hand-off, settings and names remembered, statistics, keyboard-only play,
+the screen-reader live region, reduced motion, and phone/desktop layouts without sideways
+scrolling.
+
+Runs against the built site with ``?speed=0``; the table says ``data-busy="false"`` when the
+person can act.
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import engine
+
+IDLE = "[data-testid=table][data-busy=false]"
+SIDE_ACTIONS = "[data-testid=actions] [data-action]"
+SAVE_KEY = "parlour.save"
+GAMES = list(engine.GAMES)
+SHOTS = Path(__file__).resolve().parent.parent / ".cache" / "e2e-screens"   # ignored by git
+
+
+def side_action_ids(page) -> list[str]:
+    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
+
+
+def table_cards(page) -> list[str]:
+    return page.locator(".game-root [data-card]").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+
+
+def saved_actions(page) -> list[str] | None:
+    raw = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
+    return json.loads(raw)["data"]["record"]["actions"] if raw else None
+
+
+def no_horizontal_overflow(page) -> bool:
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def start(page, game: str, seats: dict[int, str] | None = None, names: dict[int, str] | None = None):
+    page.click(f"[data-testid=menu] [data-game={game}]")
+    for seat, value in (seats or {}).items():
+        page.select_option(f"[data-testid=seat-{seat}]", value)
+    for seat, name in (names or {}).items():
+        page.fill(f"[data-testid=seat-name-{seat}]", name)
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+
+
+def settle(page):
+    """Wait until the person can act, clicking through round-over dialogs."""
+    for _ in range(20):
+        page.wait_for_selector(IDLE)
+        if page.locator("[data-testid=round-over]").is_visible():
+            page.click("[data-testid=round-over] [data-testid=continue]")
+            continue
+        return
+
+
+def plain_choice(ids: list[str]) -> str:
+    """Something that keeps the turn going if it can (a play, a draw), not an ending."""
+    enders = ("pass", "end", "discard", "stop", "done", "knock")
+    keep = [a for a in ids if not a.split(":")[0].startswith(enders)]
+    return (keep or ids)[0]
+
+
+# ----- never lose a game ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resume_after_reload_every_game_even_mid_turn(page, site, open_app, game):
+    open_app(page, site)
+    start(page, game)
+    mid_turn = False
+    for _ in range(40):   # deals are random: act until the person acts twice in a row
+        settle(page)
+        ids = side_action_ids(page)
+        assert ids, "the person's turn lists the legal actions"
+        before = saved_actions(page) or []
+        page.click(f"{SIDE_ACTIONS}[data-action='{plain_choice(ids)}']")
+        settle(page)
+        after = saved_actions(page)
+        assert after is not None and len(after) > len(before), "saved after every action"
+        if len(after) == len(before) + 1 and side_action_ids(page):
+            mid_turn = True   # the same person acts again: a turn of several steps, or the next turn
+            break
+    assert page.locator("[data-testid=match-over]").count() == 0
+    actions, cards, record = side_action_ids(page), table_cards(page), saved_actions(page)
+
+    open_app(page, site)
+    resume = page.locator("[data-testid=resume]")
+    assert engine.GAMES[game].title in resume.inner_text()
+    resume.click()
+    page.wait_for_selector(IDLE)
+    assert saved_actions(page) == record
+    assert side_action_ids(page) == actions, "the same choices, exactly where they were"
+    assert table_cards(page) == cards, "the same cards on the table"
+    assert mid_turn
+
+
+def test_unreadable_saves_are_set_aside_with_a_message(page, site, open_app):
+    open_app(page, site)
+    page.evaluate(f"() => localStorage.setItem({json.dumps(SAVE_KEY)}, '{{not json')")
+    open_app(page, site)
+    assert page.locator("[data-testid=resume]").count() == 0
+    assert "could not be read" in page.locator("[data-testid=notice]").inner_text()
+    assert page.evaluate("() => localStorage.getItem('parlour.setaside')") == "{not json"
+
+    # Well-formed, but the engine refuses the record: offered, then set aside on resume.
+    bad = {"v": 1, "game": "crisps", "title": "Crisps", "savedAt": 0, "setup": None,
+           "data": {"record": {"game": "crisps", "players": 2, "seed": 3, "options": {},
+                               "actions": ["play:not-a-card"]},
+                    "seats": [{"type": "human"}, {"type": "bot", "level": "normal"}]}}
+    page.evaluate(f"() => localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(bad))})")
+    open_app(page, site)
+    page.click("[data-testid=resume]")
+    notice = page.locator("[data-testid=notice]")
+    notice.wait_for()
+    assert "set aside" in notice.inner_text()
+    assert page.locator("[data-testid=resume]").count() == 0
+    assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") is None
+    start(page, "crisps")   # and the page carries on
+
+
+# ----- pass and play ----------------------------------------------------------------------------
+
+def assert_nothing_private_shows(page):
+    handoff = page.locator("[data-testid=handoff]")
+    assert handoff.is_visible()
+    assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 0, \
+        "no card of any seat is in the page behind the hand-off screen"
+    assert page.locator("[data-testid=hand]").count() == 0
+    assert not page.locator(SIDE_ACTIONS).count()
+    log = page.locator(".game-log")
+    assert not log.count() or not log.first.is_visible(), "the log (which names the viewer's draws) is hidden"
+
+
+def test_pass_and_play_hand_off_hides_both_hands(page, site, open_app):
+    open_app(page, site)
+    start(page, "crisps", seats={1: "human"}, names={0: "Ann", 1: "Bob"})
+    seen: dict[str, list[str]] = {}
+    handoffs = 0
+    for _ in range(20):
+        if page.locator("[data-testid=handoff]").count():
+            assert_nothing_private_shows(page)
+            handoffs += 1
+            if handoffs == 3:
+                # A reload in the middle of pass and play: the hand-off comes first again.
+                open_app(page, site)
+                page.click("[data-testid=resume]")
+                page.wait_for_selector(IDLE)
+                assert_nothing_private_shows(page)
+            ready = page.locator("[data-testid=handoff-ready]")
+            who = "Ann" if "Ann" in ready.inner_text() else "Bob"
+            assert f"I am {who}" in ready.inner_text()
+            ready.click()
+            page.wait_for_selector("[data-testid=hand] [data-card]")
+            seen[who] = page.locator("[data-testid=hand] [data-card]").evaluate_all("n => n.map(c => c.dataset.card)")
+            assert seen[who]
+            if handoffs >= 4:
+                break
+        ids = side_action_ids(page)
+        choice = next((a for a in ids if a.startswith("play:")), ids[0])
+        page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
+        settle(page)
+    assert handoffs >= 4
+    assert set(seen) == {"Ann", "Bob"}
+    assert not set(seen["Ann"]) & set(seen["Bob"])
+
+
+# ----- settings ---------------------------------------------------------------------------------
+
+def test_settings_and_seat_names_are_remembered(page, site, open_app):
+    open_app(page, site)
+    page.click("[data-testid=settings]")
+    page.select_option("[data-testid=setting-speed]", "slow")
+    page.check("[data-testid=setting-four-colour]")
+    page.check("[data-testid=setting-sound]")
+    assert page.evaluate("() => document.body.classList.contains('four-colour')")
+
+    open_app(page, site)   # a later visit
+    assert page.evaluate("() => document.body.classList.contains('four-colour')")
+    page.click("[data-testid=settings]")
+    assert page.locator("[data-testid=setting-speed]").input_value() == "slow"
+    assert page.is_checked("[data-testid=setting-four-colour]")
+    assert page.is_checked("[data-testid=setting-sound]")
+    page.click("[data-testid=settings-page] [data-testid=back]")
+
+    start(page, "crisps", names={1: "Grandma"})
+    assert "Grandma" in page.locator(".scores").inner_text()
+    ids = side_action_ids(page)
+    page.click(f"{SIDE_ACTIONS}[data-action='{ids[0]}']")
+    page.wait_for_selector(IDLE)
+    cues = page.evaluate("() => (window.__parlourSounds || []).map(s => s.name)")
+    assert "card" in cues and "turn" in cues, cues
+    diamonds = page.locator(".game-root .card[data-card*='D']")
+    if diamonds.count():
+        assert diamonds.first.evaluate("e => getComputedStyle(e).color") == "rgb(27, 95, 180)"
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=crisps]")
+    assert page.locator("[data-testid=seat-name-1]").input_value() == "Grandma"
+
+    page.click("[data-testid=back]")
+    page.click("[data-testid=settings]")
+    page.uncheck("[data-testid=setting-four-colour]")
+    open_app(page, site)
+    assert not page.evaluate("() => document.body.classList.contains('four-colour')")
+
+
+# ----- statistics -------------------------------------------------------------------------------
+
+def crisps_record_won_by_seat_0_in_one_move():
+    """A Crisps match (seat 0 = the person) whose last action, by seat 0, wins it."""
+    for seed in range(1, 200):
+        state = engine.new_game("crisps", 2, seed, {})
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        if state.history[-1].player == 0 and state.result()["winners"] == [0]:
+            record = state.to_record()
+            return record, record["actions"][-1]
+    raise AssertionError("no such seed")
+
+
+def test_statistics_count_a_finished_match_once_and_reset(page, site, open_app):
+    record, last = crisps_record_won_by_seat_0_in_one_move()
+    record = {**record, "actions": record["actions"][:-1]}
+    save = {"v": 1, "game": "crisps", "title": "Crisps", "savedAt": 0, "setup": None,
+            "data": {"record": record, "seats": [{"type": "human", "name": "You"},
+                                                 {"type": "bot", "level": "easy", "name": "North"}],
+                     "practice": False}}
+    open_app(page, site)
+    page.click("[data-testid=stats]")
+    assert page.locator("[data-testid=stats-empty]").is_visible()
+    page.evaluate(f"() => localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))})")
+    open_app(page, site)
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(IDLE)
+    page.click(f"{SIDE_ACTIONS}[data-action='{last}']")
+    page.locator("[data-testid=match-over]").wait_for()
+
+    open_app(page, site)   # a reload after the end counts nothing again
+    page.click("[data-testid=stats]")
+    row = page.locator("[data-stats-game=crisps] [data-stats-level=easy]")
+    stat = lambda name: row.locator(f"[data-stat={name}]").inner_text()  # noqa: E731
+    assert (stat("played"), stat("won"), stat("rate"), stat("streak"), stat("best-streak"), stat("best")) \
+        == ("1", "1", "100%", "1", "1", "3")
+
+    with page.expect_download() as download:
+        page.click("[data-testid=stats-export]")
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["games"]["crisps"]["easy"]["won"] == 1
+
+    page.click("[data-testid=stats-reset]")
+    page.click("[data-testid=stats-reset-no]")
+    assert row.is_visible()
+    page.click("[data-testid=stats-reset]")
+    page.click("[data-testid=stats-reset-yes]")
+    assert page.locator("[data-testid=stats-empty]").is_visible()
+    open_app(page, site)
+    page.click("[data-testid=stats]")
+    assert page.locator("[data-testid=stats-empty]").is_visible()
+
+
+# ----- keyboard only ----------------------------------------------------------------------------
+
+def focused(page, js: str = "e => e"):
+    return page.evaluate(f"() => {{ const e = document.activeElement; return e ? ({js})(e) : null; }}")
+
+
+def tab_to(page, css: str, limit: int = 80) -> None:
+    """Press Shift+Tab, then Tab, until the focused element matches ``css``."""
+    for key in ("Shift+Tab", "Tab"):
+        for _ in range(limit):
+            if focused(page, f"e => e.matches({json.dumps(css)})"):
+                return
+            page.keyboard.press(key)
+    raise AssertionError(f"could not reach {css} with the keyboard")
+
+
+def keyboard_turn(page, rng: random.Random) -> None:
+    ids = side_action_ids(page)
+    plays = [a for a in ids if a.startswith("play:")]
+    if plays and not ("pass" in ids and rng.random() < 0.2):
+        choice = rng.choice(plays)
+        for card in choice[5:].split(","):
+            tab_to(page, "[data-testid=hand] button[data-card]")
+            size = page.locator("[data-testid=hand] button[data-card]").count()
+            for _ in range(size + 1):
+                if focused(page, "e => e.dataset.card") == card:
+                    break
+                page.keyboard.press("ArrowRight")
+            assert focused(page, "e => e.dataset.card") == card
+            page.keyboard.press("Enter" if rng.random() < 0.5 else " ")
+        tab_to(page, f".game-root [data-action='{choice}']")
+    else:
+        choice = "pass" if "pass" in ids else ids[0]
+        tab_to(page, f"[data-action='{choice}']")
+    page.keyboard.press("Enter")
+
+
+def test_a_whole_crisps_match_with_the_keyboard_only(page, site, open_app):
+    open_app(page, site)
+    tab_to(page, "[data-game=crisps]")
+    page.keyboard.press("Enter")
+    tab_to(page, "[data-testid=seat-1]")
+    tab_to(page, "[data-testid=start]")
+    page.keyboard.press("Enter")
+    rng = random.Random(11)
+    for _ in range(600):
+        page.wait_for_selector(IDLE)
+        if page.locator("[data-testid=match-over]").is_visible():
+            break
+        if page.locator("[data-testid=round-over]").is_visible():
+            assert focused(page, "e => e.dataset.testid") == "continue", "the dialog takes the focus"
+            page.keyboard.press("Enter")
+            continue
+        keyboard_turn(page, rng)
+    else:
+        raise AssertionError("the match did not end")
+    assert focused(page, "e => e.closest('[data-testid=match-over]') !== null")
+    # Focus stays inside the dialog.
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        assert focused(page, "e => e.closest('[data-testid=match-over]') !== null")
+    tab_to(page, "[data-testid=match-over] button:not([data-testid])")   # back to the menu
+    page.keyboard.press("Enter")
+    tab_to(page, "[data-testid=stats]")
+    page.keyboard.press("Enter")
+    played = page.locator("[data-stats-game=crisps] [data-stats-level=normal] [data-stat=played]")
+    assert played.inner_text() == "1"
+
+
+def test_arrow_keys_and_focus_are_visible(page, site, open_app):
+    open_app(page, site)
+    start(page, "crisps", seats={})
+    page.keyboard.press("Tab")
+    tab_to(page, "[data-testid=hand] button[data-card]")
+    first = focused(page, "e => e.dataset.card")
+    page.keyboard.press("ArrowRight")
+    second = focused(page, "e => e.dataset.card")
+    assert second and second != first
+    page.keyboard.press("ArrowLeft")
+    assert focused(page, "e => e.dataset.card") == first
+    page.keyboard.press("End")
+    hand = page.locator("[data-testid=hand] button[data-card]").evaluate_all("n => n.map(c => c.dataset.card)")
+    assert focused(page, "e => e.dataset.card") == hand[-1]
+    outline = focused(page, "e => getComputedStyle(e).outlineStyle")
+    assert outline == "solid", "keyboard focus is visible"
+    labels = page.locator("[data-testid=hand] button[data-card]").evaluate_all("n => n.map(c => c.getAttribute('aria-label'))")
+    assert all(label and " of " in label for label in labels), labels
+
+
+# ----- screen readers and motion ----------------------------------------------------------------
+
+def test_a_bot_move_is_announced_in_a_polite_live_region(page, site, open_app):
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.select_option("[data-testid=order]", "1")   # the computer leads
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    region = page.locator("[data-testid=announcer]")
+    assert region.get_attribute("aria-live") == "polite"
+    text = region.inner_text()
+    assert "North plays" in text, text
+    assert "Your turn." in text, text
+
+
+def test_reduced_motion_means_no_animation(page, site, open_app):
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, site, query="")
+    start(page, "crisps")
+    styles = page.locator("button").first.evaluate(
+        "e => [getComputedStyle(e).transitionProperty, getComputedStyle(e).animationName]")
+    assert styles == ["all", "none"] or styles[0] in ("none", "all") and styles[1] == "none", styles
+    duration = page.locator("button").first.evaluate("e => getComputedStyle(e).transitionDuration")
+    assert set(duration.replace(" ", "").split(",")) == {"0s"}, duration
+
+
+# ----- layout -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", [(375, 667), (1280, 800)], ids=["phone", "desktop"])
+@pytest.mark.parametrize("game", GAMES)
+def test_every_table_fits_without_sideways_scrolling(page, site, open_app, game, size):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_app(page, site)
+    assert no_horizontal_overflow(page), "menu"
+    page.click(f"[data-testid=menu] [data-game={game}]")
+    assert no_horizontal_overflow(page), "set-up"
+    page.click("[data-testid=start]")
+    for _ in range(3):
+        settle(page)
+        assert no_horizontal_overflow(page), f"{game} table"
+        ids = side_action_ids(page)
+        if not ids:
+            break
+        page.click(f"{SIDE_ACTIONS}[data-action='{plain_choice(ids)}']")
+    settle(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{game}-{size[0]}x{size[1]}.png"), full_page=True)
+    assert no_horizontal_overflow(page), f"{game} table"
+    wide = page.evaluate("""() => [...document.querySelectorAll('#app *')]
+        .filter(e => { const r = e.getBoundingClientRect(); return r.width && r.right > window.innerWidth + 1; })
+        .filter(e => !e.closest('.stats-scroll, .log-list, .action-list'))
+        .slice(0, 5).map(e => e.className || e.tagName)""")
+    assert not wide, f"elements past the right edge: {wide}"
+    unnamed = page.evaluate("""() => [...document.querySelectorAll('.game-root button, [data-action], .game-root [data-card]')]
+        .filter(e => !(e.getAttribute('aria-label') || e.textContent).trim()
+                     || (e.dataset.card && !/ of |Joker/.test(e.getAttribute('aria-label') || '')))
+        .slice(0, 5).map(e => e.outerHTML.slice(0, 120))""")
+    assert not unnamed, f"cards and buttons need spoken names: {unnamed}"
+    page.click("[data-testid=menu-button]")
+    for screen in ("stats", "settings"):
+        page.click(f"[data-testid=menu] [data-testid={screen}]")
+        assert no_horizontal_overflow(page), screen
+        page.click(f"[data-testid={screen}-page] [data-testid=back]")

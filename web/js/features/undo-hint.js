@@ -1,0 +1,93 @@
+// Take back and "suggest a move": the side panel's tools for the human seat's turn.
+// The undo policy is the engine's (bridge._undo_count); the suggestion is the strongest
+// available bot's choice (bridge.hint). The page only shows the result: a suggestion is
+// highlighted on its side-panel button and on its cards where the table draws them, never
+// played.
+import { h, button } from "../ui/dom.js";
+
+/** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
+export function playTools(state, intents) {
+  const snap = state.snapshot;
+  const hidden = state.handoffTo !== null && state.handoffTo !== undefined;
+  if (!snap || hidden) return null;
+  const busy = state.busy;
+  const canHint = snap.human_turn && !snap.is_over && !state.roundOver;
+  const tools = [];
+  if (snap.can_undo) {
+    tools.push(button("Undo", {
+      class: "quiet", dataset: { testid: "undo", focus: "undo" }, disabled: busy, onclick: intents.undo,
+      title: snap.practice ? "Take back your last move (practice: anything may be taken back)"
+        : "Take back your moves this turn (not past a card that was revealed)",
+    }));
+  }
+  if (canHint) {
+    tools.push(button("Suggest a move", {
+      class: "quiet", dataset: { testid: "hint", focus: "hint" }, disabled: busy, onclick: intents.hint,
+    }));
+  }
+  return h("div", { class: "play-tools" },
+    snap.practice ? h("p", { class: "practice-badge", dataset: { testid: "practice" } },
+      h("strong", {}, "Practice"), " \u00b7 unlimited undo") : null,
+    tools.length ? h("div", { class: "play-tools-buttons" }, tools) : null);
+}
+
+/** The hint for the current position, or null once anything has moved on. */
+export function currentHint(state) {
+  const hint = state.hint;
+  const snap = state.snapshot;
+  if (!hint || !snap || hint.snapshot !== snap || !snap.human_turn) return null;
+  return hint;
+}
+
+/** After a render: light up the suggested action's buttons and its cards on the table. */
+export function decorateHint(root, state) {
+  const hint = currentHint(state);
+  if (!hint) return;
+  const table = root.querySelector("[data-testid=table]");
+  if (!table) return;
+  for (const el of table.querySelectorAll(`[data-action="${CSS.escape(hint.id)}"]`)) {
+    el.classList.add("is-hinted");
+    el.setAttribute("aria-description", "suggested move");
+  }
+  const game = table.querySelector(".game-root");
+  if (!game) return;
+  // Only cards the person can act with (their own, or the ones the move names on the table).
+  for (const card of hint.cards || []) {
+    for (const el of game.querySelectorAll(`[data-card="${CSS.escape(card)}"]`)) {
+      el.classList.add("is-hinted");
+      el.setAttribute("aria-description", "part of the suggested move");
+    }
+  }
+}
+
+/** The intents: hint() and a replacement undo() that also forgets a stale hint. */
+export function hintIntents(ctx) {
+  const { state, call, render } = ctx;
+  return {
+    async hint() {
+      const snap = state.snapshot;
+      if (state.busy || !snap || !snap.human_turn) return;
+      const moves = snap.moves;
+      const token = ctx.token();
+      state.message = "Thinking of a move for you\u2026";
+      render();
+      let reply;
+      try { reply = await call("hint"); } catch { return; }
+      if (token !== ctx.token() || !state.snapshot || state.snapshot.moves !== moves) return;
+      if (reply.error) {
+        state.hint = null;
+        state.message = null;
+        state.error = reply.error.message;
+        render();
+        return;
+      }
+      const action = reply.action;
+      state.hint = { id: action.id, label: action.label, cards: action.cards || [], snapshot: state.snapshot };
+      state.error = null;
+      state.message = `Suggested move: ${action.label}.`;
+      render();
+      const target = document.querySelector(`[data-testid=actions] [data-action="${CSS.escape(action.id)}"]`);
+      if (target) target.scrollIntoView({ block: "nearest" });
+    },
+  };
+}
