@@ -183,9 +183,32 @@ class State:
     options: dict[str, Any]
     rng: random.Random
     history: list[Action]
-    revealing_moves: frozenset[int] = frozenset()
-    """Indexes into ``history`` of moves that revealed a hidden card. Immutable, so a
-    shallow copy in a game's fast ``clone`` shares it safely."""
+    # The moves that revealed a hidden card are kept as an immutable set of older indexes
+    # plus a short tuple of recent ones, so a shallow copy in a game's fast ``clone`` shares
+    # them safely and marking a move costs O(1) (amortised) rather than copying the whole
+    # set on every reveal, which grew quadratic over a long match.
+    _reveals_settled: frozenset[int] = frozenset()
+    _reveals_recent: tuple[int, ...] = ()
+    _REVEALS_BATCH = 32
+
+    @property
+    def revealing_moves(self) -> frozenset[int]:
+        """Indexes into ``history`` of moves that revealed a hidden card (immutable)."""
+        if self._reveals_recent:
+            return self._reveals_settled.union(self._reveals_recent)
+        return self._reveals_settled
+
+    @revealing_moves.setter
+    def revealing_moves(self, moves: frozenset[int]) -> None:
+        self._reveals_settled = frozenset(moves)
+        self._reveals_recent = ()
+
+    def _mark_revealing(self, index: int) -> None:
+        recent = self._reveals_recent + (index,)
+        if len(recent) >= self._REVEALS_BATCH:
+            self._reveals_settled = self._reveals_settled.union(recent)
+            recent = ()
+        self._reveals_recent = recent
 
     def _init_common(self, game_id: str, players: int, seed: int, options: dict[str, Any]) -> None:
         self.game_id = game_id
@@ -283,13 +306,13 @@ class State:
         legal = self.find_action(action)
         revealed = self._apply(legal) or self.reveals_hidden(legal)
         if revealed:
-            self.revealing_moves = self.revealing_moves | {len(self.history)}
+            self._mark_revealing(len(self.history))
         self.history.append(legal)
         return legal
 
     def move_revealed_hidden(self, index: int) -> bool:
         """Whether history entry ``index`` revealed a hidden card (undo stops there)."""
-        return index in self.revealing_moves
+        return index in self._reveals_recent or index in self._reveals_settled
 
     def clone(self) -> "State":
         return copy.deepcopy(self)

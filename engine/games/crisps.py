@@ -48,12 +48,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations, product
-from typing import Any, Iterator, NamedTuple, Sequence
+from itertools import chain, combinations, product
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 
 from engine.cards import card_name, shuffled
 from engine.core import Action, GameSpec, Option, State
 from engine.games.crisps_bot import greedy
+from engine.games.fast_action import fresh_action
 
 NUMBER_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 SUIT_ORDER: tuple[str, ...] = ("C", "D", "H", "S")  # alphabetical, as in "play:5D,5S"
@@ -129,6 +130,16 @@ def kind_name(combo: Combination) -> str:
 
 def describe(combo: Combination, special: str = "Q") -> str:
     """Short words for a combination: ``"pair of 7s"``, ``"run of three to 9"``."""
+    words = _DESCRIPTIONS.get((combo, special))  # memoised: every play is described
+    if words is None:
+        words = _DESCRIPTIONS[combo, special] = _describe(combo, special)
+    return words
+
+
+_DESCRIPTIONS: dict[tuple[Combination, str], str] = {}
+
+
+def _describe(combo: Combination, special: str) -> str:
     top = _rank_word(combo.rank, special)
     if combo.kind == "single":
         return f"single {top}"
@@ -138,11 +149,30 @@ def describe(combo: Combination, special: str = "Q") -> str:
     return f"{kind_name(combo)} up to {top}"
 
 
+_SHAPES: dict[tuple[tuple[str, ...], str], Combination] = {}
+"""Memo of :func:`_shape` for real combinations (a finite set): the play to beat is
+classified on every listing of the legal actions and every view."""
+
+
 def _shape(cards: Sequence[str], options: dict[str, Any] | None) -> tuple[Combination | None, str]:
     """The combination the cards form, or None and the reason they form none."""
+    special = special_rank(options)
+    try:
+        key = (tuple(cards), special)
+        combo = _SHAPES.get(key)
+    except TypeError:  # unhashable junk: not a combination, the slow path says why
+        key, combo = None, None
+    if combo is not None:
+        return combo, ""
+    combo, reason = _shape_of(cards, special)
+    if combo is not None and key is not None:
+        _SHAPES[key] = combo
+    return combo, reason
+
+
+def _shape_of(cards: Sequence[str], special: str) -> tuple[Combination | None, str]:
     if not cards:
         return None, "choose at least one card"
-    special = special_rank(options)
     for c in cards:
         if c not in _CARD_KEY or (c[:-1] in ("Q", "J") and c[:-1] != special):
             return None, f"{c!r} is not a card of this game"
@@ -244,7 +274,11 @@ def can_follow(previous: Sequence[str] | None, play: Sequence[str],
 def _by_rank(hand: Sequence[str]) -> dict[int, list[str]]:
     groups: dict[int, list[str]] = {}
     for c in sort_cards(hand):
-        groups.setdefault(_CARD_KEY[c][0], []).append(c)
+        value = _CARD_KEY[c][0]
+        if value in groups:
+            groups[value].append(c)
+        else:
+            groups[value] = [c]
     return groups
 
 
@@ -256,18 +290,32 @@ def _sets(groups: dict[int, list[str]], size: int, min_rank: int) -> Iterator[tu
 
 def _runs(groups: dict[int, list[str]], width: int, ranks: int | None, min_top: int,
           top_allowed: int) -> Iterator[tuple[str, ...]]:
-    """Runs of ``width`` cards per rank; ``ranks`` fixes their length (None: any legal one)."""
+    """Runs of ``width`` cards per rank; ``ranks`` fixes their length (None: any legal one).
+
+    Listed by lowest rank, then length, then the cards' order within each rank."""
     least = 3 if width == 1 else 2
+    # ok[v]: rank v has enough cards to take part (False past the top allowed rank).
+    ok = [v <= top_allowed and len(groups.get(v, ())) >= width for v in range(top_allowed + 2)]
     for start in range(2, top_allowed + 1):
-        length = 0
-        while start + length <= top_allowed and len(groups.get(start + length, ())) >= width:
-            length += 1
+        if not ok[start]:
+            continue
+        longest = 1
+        while ok[start + longest]:
+            longest += 1
+        if ranks is None:
+            lengths: Iterable[int] = range(least, longest + 1)
+        else:
+            lengths = (ranks,) if least <= ranks <= longest else ()
+        for length in lengths:
             top = start + length - 1
-            if length < least or top < min_top or (ranks is not None and length != ranks):
+            if top < min_top:
                 continue
-            choices = [list(combinations(groups[v], width)) for v in range(start, top + 1)]
-            for pick in product(*choices):
-                yield tuple(c for part in pick for c in part)
+            if width == 1:  # one card per rank: the product's tuples are the plays
+                yield from product(*[groups[v] for v in range(start, top + 1)])
+            else:
+                choices = [list(combinations(groups[v], width)) for v in range(start, top + 1)]
+                for pick in product(*choices):
+                    yield tuple(chain.from_iterable(pick))
 
 
 def hand_plays(hand: Sequence[str], previous: Combination | None,
@@ -328,6 +376,10 @@ def public_could_beat(previous: Combination, pool: Counter[int], hand_size: int,
 
 
 # ----- the match -----------------------------------------------------------------------
+
+_PLAY_TEXTS: dict[tuple[str, ...], tuple[str, str]] = {}
+"""(id, label) of each play, by its cards: a finite set, built as plays come up."""
+
 
 class CrispsState(State):
     """A whole Crisps match. Hands are kept sorted; the draw pile's top is its last card."""
@@ -436,19 +488,28 @@ class CrispsState(State):
         if self.phase == "draw":
             out = []
             if self.face_up is not None:
-                out.append(Action("take:faceup", p, f"Take {card_name(self.face_up)} (face up)"))
+                out.append(fresh_action("take:faceup", p, f"Take {_NAMES[self.face_up]} (face up)"))
             if self.draw_pile:
-                out.append(Action("take:blind", p, "Take the top blind card"))
+                out.append(fresh_action("take:blind", p, "Take the top blind card"))
             return out
         previous = self._to_beat_combo()
-        out = [] if previous is None else [Action("pass", p, "Pass")]
+        out = [] if previous is None else [fresh_action("pass", p, "Pass")]
+        # New Action objects every listing (reveals_hidden finds moves by identity), but
+        # their id and label are looked up rather than joined anew.
+        texts = _PLAY_TEXTS
         for cards in hand_plays(self.hands[p], previous, self.runs_with_special):
-            out.append(Action("play:" + ",".join(cards), p,
-                              "Play " + " ".join(_NAMES[c] for c in cards), cards))
+            text = texts.get(cards)
+            if text is None:
+                text = texts[cards] = ("play:" + ",".join(cards),
+                                       "Play " + " ".join(_NAMES[c] for c in cards))
+            out.append(fresh_action(text[0], p, text[1], cards))
         return out
 
     def _apply(self, action: Action) -> None:
         self._revealed = False
+        # Never offer an action object again once one was taken: see reveals_hidden.
+        self._legal_cache = None
+        self._applying = action
         p = action.player
         if action.kind == "play":
             self._play(p, action.cards)
@@ -580,7 +641,15 @@ class CrispsState(State):
             return f"list the cards in order: play:{ordered}"
         return follow_problem(self.to_beat, cards, self.options)
 
+    _applying: Action | None = None
+    """The action ``_apply`` last carried out (State.apply asks about it next)."""
+
     def reveals_hidden(self, action: Action) -> bool:
+        if action is self._applying and not (self.history and self.history[-1] is action):
+            # State.apply asking right after _apply, before the history records the move:
+            # the search below could not find this fresh object (listings are cleared by
+            # every _apply), so skip scanning the whole history.
+            return action.kind == "take"
         for index in range(len(self.history) - 1, -1, -1):
             if self.history[index] is action:
                 return index in self.reveal_marks
@@ -631,7 +700,7 @@ class CrispsState(State):
         return deck_for(self.options)
 
     def determinize(self, player: int, rng: random.Random) -> "CrispsState":
-        world = self._reseeded_copy(rng)
+        world = self._copy(random.Random(rng.getrandbits(64)))  # as _reseeded_copy does
         other = 1 - player
         hidden = list(self.hands[other])
         for c in self.known[other]:
@@ -645,11 +714,18 @@ class CrispsState(State):
         return world
 
     def clone(self) -> "CrispsState":
+        # Random.__new__ skips seeding from the OS (slow) only to overwrite it at once.
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(self.rng.getstate())
+        return self._copy(rng)
+
+    def _copy(self, rng: random.Random) -> "CrispsState":
+        """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
+        one, so the state's own RNG need not be copied first)."""
         new = object.__new__(CrispsState)
         new.__dict__.update(self.__dict__)
         new.options = dict(self.options)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = rng
         new.history = list(self.history)
         new.scores = list(self.scores)
         new.starters = list(self.starters)

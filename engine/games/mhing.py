@@ -69,6 +69,62 @@ SEQUENCES_TO_END = 4
 TARGETS = (14, 20)
 
 
+# Every Mhing action's label follows from its id and seat alone, and nothing tells two
+# equal actions apart (reveals_hidden reads the kind), so each is built once and shared:
+# bots list the legal actions thousands of times per decision.
+_ACTIONS: dict[tuple[str, int], Action] = {}
+
+
+def _shared(action: Action) -> Action:
+    """The one shared object for ``action`` (the first one built is kept)."""
+    return _ACTIONS.setdefault((action.id, action.player), action)
+
+
+def _draw_action(can_draw: bool, player: int) -> Action:
+    # Two labels for one id: the key tells them apart (no real id contains "|").
+    key = ("draw:stock" if can_draw else "draw:stock|last", player)
+    action = _ACTIONS.get(key)
+    if action is None:
+        label = "Draw a card" if can_draw else "Draw (nothing left: ends the round)"
+        action = _ACTIONS[key] = Action("draw:stock", player, label)
+    return action
+
+
+def _take_action(seq: tuple[str, ...], top: str, player: int) -> Action:
+    # The label and cards also depend on which card of the sequence is the discard taken.
+    key = ("take:" + ",".join(seq) + "|" + top, player)
+    action = _ACTIONS.get(key)
+    if action is None:
+        action = _ACTIONS[key] = Action("take:" + ",".join(seq), player,
+                                        f"Take {card_name(top)}: lay {sequence_text(seq)}",
+                                        tuple(c for c in seq if c != top))
+    return action
+
+
+def _lay_action(seq: tuple[str, ...], player: int) -> Action:
+    action = _ACTIONS.get(("lay:" + ",".join(seq), player))
+    if action is None:
+        action = _shared(Action("lay:" + ",".join(seq), player, f"Lay {sequence_text(seq)}",
+                                tuple(seq)))
+    return action
+
+
+def _swap_action(natural: str, player: int) -> Action:
+    action = _ACTIONS.get(("swap:" + natural, player))
+    if action is None:
+        ace = CARD_AT[SUIT_OF[natural], 1]
+        action = _shared(Action(f"swap:{natural}", player,
+                                f"Swap {card_name(natural)} for {card_name(ace)}", (natural,)))
+    return action
+
+
+def _discard_action(c: str, player: int) -> Action:
+    action = _ACTIONS.get(("discard:" + c, player))
+    if action is None:
+        action = _shared(Action(f"discard:{c}", player, f"Discard {card_name(c)}", (c,)))
+    return action
+
+
 class MhingState(State):
     """One whole match of General Mhing."""
 
@@ -100,11 +156,18 @@ class MhingState(State):
         self.drawn: str | None = None
 
     def clone(self) -> "MhingState":
+        # Random.__new__ skips seeding from the OS (slow) only to overwrite it at once.
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(self.rng.getstate())
+        return self._copy(rng)
+
+    def _copy(self, rng: random.Random) -> "MhingState":
+        """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
+        one, so the state's own RNG need not be copied first)."""
         other = object.__new__(MhingState)
         other.game_id, other.players, other.seed = self.game_id, self.players, self.seed
         other.options = dict(self.options)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = rng
         other.history = list(self.history)
         other.target, other.totals = self.target, list(self.totals)
         other.rounds = list(self.rounds)  # finished summaries are never changed
@@ -133,9 +196,7 @@ class MhingState(State):
         for seq in self.sequences[player]:
             natural = ace_stands_for(seq)
             if natural is not None and natural in hand:
-                ace = CARD_AT[SUIT_OF[natural], 1]
-                out.append(Action(f"swap:{natural}", player,
-                                  f"Swap {card_name(natural)} for {card_name(ace)}", (natural,)))
+                out.append(_swap_action(natural, player))
         return out
 
     def _legal_actions(self) -> list[Action]:
@@ -143,24 +204,20 @@ class MhingState(State):
         hand = self.hands[player]
         actions: list[Action] = []
         if self.phase == "draw":
-            label = "Draw a card" if self.draw_pile or (
-                len(self.discards) > 1 and not self.rebuilt_since_sequence) else \
-                "Draw (nothing left: ends the round)"
-            actions.append(Action("draw:stock", player, label))
+            can_draw = bool(self.draw_pile) or (len(self.discards) > 1
+                                                and not self.rebuilt_since_sequence)
+            actions.append(_draw_action(can_draw, player))
             if self.discards:
                 top = self.discards[-1]
                 for seq in sequences_in(hand + [top], must_use=top):
-                    actions.append(Action("take:" + ",".join(seq), player,
-                                          f"Take {card_name(top)}: lay {sequence_text(seq)}",
-                                          tuple(c for c in seq if c != top)))
+                    actions.append(_take_action(seq, top, player))
             actions.extend(self._swaps(player))
             return actions
         for seq in sequences_in(hand):
-            actions.append(Action("lay:" + ",".join(seq), player,
-                                  f"Lay {sequence_text(seq)}", tuple(seq)))
+            actions.append(_lay_action(seq, player))
         actions.extend(self._swaps(player))
         for c in hand:
-            actions.append(Action(f"discard:{c}", player, f"Discard {card_name(c)}", (c,)))
+            actions.append(_discard_action(c, player))
         return actions
 
     def why_illegal(self, action_id: str) -> str | None:
@@ -373,8 +430,7 @@ class MhingState(State):
         return list(DECK)
 
     def determinize(self, player: int, rng: random.Random) -> "MhingState":
-        world = self.clone()
-        world.rng = random.Random(rng.getrandbits(64))
+        world = self._copy(random.Random(rng.getrandbits(64)))
         others = [p for p in range(self.players) if p != player]
         hidden = sort_cards([c for p in others for c in self.hands[p] if c not in self.known[p]]
                             + self.draw_pile)

@@ -84,31 +84,50 @@ def sequences_in(cards: Iterable[str], must_use: str | None = None) -> list[tupl
     With ``must_use``, only those containing that card (taking the discard). The order is
     suit by suit, lowest run first, natural runs before the ones that use the Ace.
     """
-    by_suit: dict[str, set[int]] = {}
+    # The sequences of one suit depend only on which of its ranks are present, so they
+    # are listed once per (suit, set of ranks) and memoised: bots list them constantly.
+    masks: dict[str, int] = {}
     for c in cards:
-        by_suit.setdefault(SUIT_OF[c], set()).add(VALUE_OF[c])
+        suit = SUIT_OF[c]
+        masks[suit] = masks.get(suit, 0) | 1 << VALUE_OF[c]
     out: list[tuple[str, ...]] = []
     for suit in SUITS:
-        values = by_suit.get(suit)
-        if not values or len(values) < 3 and not (len(values) == 2 and 1 in values):
-            continue
-        has_ace = 1 in values
-        if has_ace and 2 in values and 3 in values:
-            out.append((CARD_AT[suit, 1], CARD_AT[suit, 2], CARD_AT[suit, 3]))
-        for low in range(2, 12):
-            run = (low, low + 1, low + 2)
-            missing = [v for v in run if v not in values]
-            if not missing:
-                out.append(tuple(CARD_AT[suit, v] for v in run))
-            if has_ace and len(missing) <= 1:
-                # The Ace fills the gap; with a complete run it may also replace any card.
-                fills = missing if missing else list(run)
-                for gap in fills:
-                    out.append(tuple(CARD_AT[suit, 1] if v == gap else CARD_AT[suit, v]
-                                     for v in run))
+        mask = masks.get(suit)
+        if mask:
+            found = _SUIT_SEQUENCES.get((suit, mask))
+            if found is None:
+                found = _SUIT_SEQUENCES[suit, mask] = _suit_sequences(
+                    suit, {v for v in range(1, 14) if mask >> v & 1})
+            out.extend(found)
     if must_use is not None:
         out = [s for s in out if must_use in s]
     return out
+
+
+_SUIT_SEQUENCES: dict[tuple[str, int], tuple[tuple[str, ...], ...]] = {}
+"""Memo of :func:`_suit_sequences` by (suit, bit mask of rank values); at most 4 x 8192."""
+
+
+def _suit_sequences(suit: str, values: set[int]) -> tuple[tuple[str, ...], ...]:
+    """The sequences of :func:`sequences_in` within one suit holding rank ``values``."""
+    if len(values) < 3 and not (len(values) == 2 and 1 in values):
+        return ()
+    out: list[tuple[str, ...]] = []
+    has_ace = 1 in values
+    if has_ace and 2 in values and 3 in values:
+        out.append((CARD_AT[suit, 1], CARD_AT[suit, 2], CARD_AT[suit, 3]))
+    for low in range(2, 12):
+        run = (low, low + 1, low + 2)
+        missing = [v for v in run if v not in values]
+        if not missing:
+            out.append(tuple(CARD_AT[suit, v] for v in run))
+        if has_ace and len(missing) <= 1:
+            # The Ace fills the gap; with a complete run it may also replace any card.
+            fills = missing if missing else list(run)
+            for gap in fills:
+                out.append(tuple(CARD_AT[suit, 1] if v == gap else CARD_AT[suit, v]
+                                 for v in run))
+    return tuple(out)
 
 
 def _pair_matches(a: tuple[int, int, int, str], b: tuple[int, int, int, str]) -> int:
@@ -195,8 +214,17 @@ def sequence_text(sequence: Sequence[str]) -> str:
 
 def ace_stands_for(sequence: Sequence[str]) -> str | None:
     """The natural card a wild Ace replaces in ``sequence`` (None: no Ace, or Ace as 1)."""
+    key = tuple(sequence)
+    if key in _ACE_STANDS_FOR:  # memoised: the legal actions ask for every laid sequence
+        return _ACE_STANDS_FOR[key]
     ranks = sequence_ranks(sequence)
+    natural = None
     for card_id, value in zip(sequence, ranks):
         if is_ace(card_id) and value != 1:
-            return CARD_AT[SUIT_OF[card_id], value]
-    return None
+            natural = CARD_AT[SUIT_OF[card_id], value]
+            break
+    _ACE_STANDS_FOR[key] = natural
+    return natural
+
+
+_ACE_STANDS_FOR: dict[tuple[str, ...], str | None] = {}

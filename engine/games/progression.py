@@ -59,6 +59,7 @@ from typing import Any, Callable
 
 from engine.cards import SUIT_NAMES, SUITS, card_name, is_card, rank_of, standard_deck, suit_of
 from engine.core import Action, GameSpec, Option, State
+from engine.games.fast_action import fresh_action
 
 FACE_RANKS = frozenset({"A", "J", "Q", "K"})
 STALL_LIMIT = 30
@@ -81,8 +82,15 @@ def card_value(card_id: str) -> int:
     >>> card_value("KH"), card_value("AH"), card_value("10H")
     (0, 0, 10)
     """
-    rank = rank_of(card_id)
-    return 0 if rank in FACE_RANKS else int(rank)
+    value = _VALUE.get(card_id)  # a table lookup: stack scores are read on every view
+    if value is None:
+        rank = rank_of(card_id)
+        value = 0 if rank in FACE_RANKS else int(rank)
+    return value
+
+
+_VALUE: dict[str, int] = {}  # filled below, once the deck is known
+_IS_FACE: dict[str, bool] = {}
 
 
 def is_face(card_id: str) -> bool:
@@ -122,7 +130,7 @@ def stack_value(cards: list[str]) -> int:
 
 def stack_faces(cards: list[str]) -> int:
     """How many face cards a stack holds: its score multiplier is this plus one."""
-    return sum(1 for c in cards if is_face(c))
+    return sum(1 for c in cards if (_IS_FACE[c] if c in _IS_FACE else is_face(c)))
 
 
 def card_sort_key(card_id: str) -> tuple[int, int]:
@@ -135,6 +143,43 @@ def can_add_to_private(stack: list[str], card_id: str) -> bool:
 
     Stacks only ever rise, so the top card carries the largest value."""
     return not stack or card_value(card_id) >= card_value(stack[-1])
+
+
+# ----- precomputed tables (legal actions are listed thousands of times per bot decision) --
+_DECK: tuple[str, ...] = tuple(standard_deck())
+_VALUE.update({c: card_value(c) for c in _DECK})
+_IS_FACE.update({c: is_face(c) for c in _DECK})
+_SORT_KEY: dict[str, tuple[int, int]] = {c: card_sort_key(c) for c in _DECK}
+_NAME: dict[str, str] = {c: card_name(c) for c in _DECK}
+# Play and public-stack actions depend only on (card, seat), so each is built once. Draw
+# actions are not shared: reveals_hidden tells a draw that dealt a new round by identity.
+_PLAY_ACTIONS: dict[tuple[str, int], Action] = {}
+_PUBLIC_ACTIONS: dict[tuple[str, int], Action] = {}
+_DRAW_STOCK: dict[int, Action] = {}
+
+
+def _play_action(c: str, p: int) -> Action:
+    action = _PLAY_ACTIONS.get((c, p))
+    if action is None:
+        action = _PLAY_ACTIONS[c, p] = Action(f"play:{c}", p, f"Play {card_name(c)} to your stack",
+                                              (c,))
+    return action
+
+
+def _public_action(c: str, p: int) -> Action:
+    action = _PUBLIC_ACTIONS.get((c, p))
+    if action is None:
+        action = _PUBLIC_ACTIONS[c, p] = Action(f"public:{c}", p,
+                                                f"Put {card_name(c)} on the public stack", (c,))
+    return action
+
+
+def _draw_stock_action(p: int) -> Action:
+    # Sharing is safe here: reveals_hidden answers True for every draw:stock anyway.
+    action = _DRAW_STOCK.get(p)
+    if action is None:
+        action = _DRAW_STOCK[p] = Action("draw:stock", p, "Draw from the draw pile")
+    return action
 
 
 class ProgressionState(State):
@@ -170,7 +215,7 @@ class ProgressionState(State):
         deck = standard_deck()
         self.rng.shuffle(deck)
         n = self.players
-        self.hands = [sorted(deck[p * HAND_SIZE:(p + 1) * HAND_SIZE], key=card_sort_key)
+        self.hands = [sorted(deck[p * HAND_SIZE:(p + 1) * HAND_SIZE], key=_SORT_KEY.__getitem__)
                       for p in range(n)]
         self.draw_pile = deck[n * HAND_SIZE:]
         self.known = [[] for _ in range(n)]
@@ -232,19 +277,20 @@ class ProgressionState(State):
             actions: list[Action] = []
             stacks = self.private[p]
             for c in self.hands[p]:
-                name = card_name(c)
-                if can_add_to_private(stacks[suit_of(c)], c):
-                    actions.append(Action(f"play:{c}", p, f"Play {name} to your stack", (c,)))
-                actions.append(Action(f"public:{c}", p, f"Put {name} on the public stack", (c,)))
+                stack = stacks[c[-1]]  # the suit is the id's last character (no deck suffix)
+                # can_add_to_private, inlined with the value table: this is the hottest loop.
+                if not stack or _VALUE[c] >= _VALUE[stack[-1]]:
+                    actions.append(_play_action(c, p))
+                actions.append(_public_action(c, p))
             return actions
-        actions = [Action("draw:stock", p, "Draw from the draw pile")]
+        actions = [_draw_stock_action(p)]
         blocked = self.just_played[0] if self.just_played and self.just_played[1] == "public" \
             else None
         for s in SUITS:
             pile = self.public[s]
             if pile and pile[-1] != blocked:
                 top = pile[-1]
-                actions.append(Action(f"draw:{top}", p, f"Take {card_name(top)}"))
+                actions.append(fresh_action(f"draw:{top}", p, f"Take {_NAME[top]}"))
         return actions
 
     def _apply(self, action: Action) -> None:
@@ -255,10 +301,10 @@ class ProgressionState(State):
             if arg in self.known[p]:
                 self.known[p].remove(arg)
             if kind == "play":
-                self.private[p][suit_of(arg)].append(arg)
+                self.private[p][arg[-1]].append(arg)
                 self.just_played = (arg, "private")
             else:
-                self.public[suit_of(arg)].append(arg)
+                self.public[arg[-1]].append(arg)
                 self.just_played = (arg, "public")
             self.phase = "draw"
             return
@@ -267,11 +313,11 @@ class ProgressionState(State):
             drawn = self.draw_pile.pop()
             self.stall_count = 0
         else:
-            drawn = self.public[suit_of(arg)].pop()
+            drawn = self.public[arg[-1]].pop()
             self.known[p].append(drawn)
             self.stall_count += 1
         self.hands[p].append(drawn)
-        self.hands[p].sort(key=card_sort_key)
+        self.hands[p].sort(key=_SORT_KEY.__getitem__)
         self.just_played = None
         self.phase = "play"
         if not self.draw_pile:
@@ -381,13 +427,20 @@ class ProgressionState(State):
 
     # ----- copies ---------------------------------------------------------------------------
     def clone(self) -> "ProgressionState":
+        # Random.__new__ skips seeding from the OS (slow) only to overwrite it at once.
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(self.rng.getstate())
+        return self._copy(rng)
+
+    def _copy(self, rng: random.Random) -> "ProgressionState":
+        """A deep copy drawing its future chance from ``rng`` (determinize sets its own, so
+        the state's RNG need not be copied first)."""
         new = object.__new__(ProgressionState)
         new.game_id = self.game_id
         new.players = self.players
         new.seed = self.seed
         new.options = dict(self.options)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = rng
         new.history = list(self.history)
         new.to_target = self.to_target
         new.round_number = self.round_number
@@ -411,7 +464,7 @@ class ProgressionState(State):
         return new
 
     def determinize(self, player: int, rng: random.Random) -> "ProgressionState":
-        world = self.clone()
+        world = self._copy(self.rng)  # replaced by a fresh RNG below, once the deal is drawn
         # Opponents' cards nobody has seen, plus the draw pile, are one pool to re-deal;
         # cards an opponent was seen taking from a public stack stay in that hand.
         pool = list(self.draw_pile)
@@ -424,11 +477,12 @@ class ProgressionState(State):
                 unseen.remove(c)
             unknown_counts[p] = len(unseen)
             pool.extend(unseen)
-        pool.sort(key=card_sort_key)
+        pool.sort(key=_SORT_KEY.__getitem__)
         rng.shuffle(pool)
         at = 0
         for p, count in unknown_counts.items():
-            world.hands[p] = sorted(list(self.known[p]) + pool[at:at + count], key=card_sort_key)
+            world.hands[p] = sorted(list(self.known[p]) + pool[at:at + count],
+                                    key=_SORT_KEY.__getitem__)
             at += count
         world.draw_pile = pool[at:]
         world.rng = random.Random(rng.getrandbits(64))

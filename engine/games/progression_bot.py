@@ -25,6 +25,8 @@ from engine.cards import SUITS, standard_deck, suit_of
 from engine.core import Action
 from engine.games.progression import card_value, is_face
 
+_DECK: tuple[str, ...] = tuple(standard_deck())
+
 DRAW_CHANCE_DISCOUNT = 0.7
 """Not every drawn card fits: some arrive after the stack has passed them."""
 RIVAL_TAKE_CHANCE = 0.6
@@ -118,7 +120,7 @@ def _unseen(view: dict[str, Any], me: int) -> list[str]:
     for p, known in enumerate(view["known_hands"]):
         if p != me:
             seen.update(known)
-    return [c for c in standard_deck() if c not in seen]
+    return [c for c in _DECK if c not in seen]
 
 
 def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
@@ -171,12 +173,31 @@ def _choose_draw(view: dict[str, Any], legal: list[Action], me: int, n: int, han
     base = _position(hand, stacks, unseen_by_suit, plays_left, p_draw)
     base_total = sum(base.values())
 
+    # gain_of is asked for every unseen card (the blind draw's average), and a card changes
+    # the value of its own suit only, plus the shared budget (which takes at most two
+    # values): the other suits' values are memoised by (suit, budget). The same floats are
+    # computed and summed in the same order as _position's, so the choice is unchanged.
+    other_suits: dict[tuple[str, float], float] = {}
+
     def gain_of(c: str) -> float:
         s = suit_of(c)
-        others = dict(unseen_by_suit)
-        others[s] = [u for u in unseen_by_suit[s] if u != c]
-        after = _position(hand + [c], stacks, others, plays_left, p_draw)
-        return sum(after.values()) - base_total
+        with_card = hand + [c]
+        needed = _useful_count(with_card, stacks)
+        budget = 1.0 if needed <= plays_left else max(0.0, plays_left) / needed
+        values = []
+        for t in SUITS:
+            if t == s:
+                values.append(_suit_value(stacks[t], [h for h in with_card if suit_of(h) == t],
+                                          [u for u in unseen_by_suit[t] if u != c], budget,
+                                          p_draw))
+                continue
+            value = other_suits.get((t, budget))
+            if value is None:
+                value = other_suits[t, budget] = _suit_value(
+                    stacks[t], [h for h in hand if suit_of(h) == t], unseen_by_suit[t], budget,
+                    p_draw)
+            values.append(value)
+        return sum(values) - base_total
 
     stock = next(a for a in legal if a.id == "draw:stock")
     public = [a for a in legal if a.id != "draw:stock"]

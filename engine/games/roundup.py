@@ -52,6 +52,7 @@ from typing import Any
 
 from engine.cards import RANKS, SUIT_NAMES, SUITS, card_name, rank_of, shuffled, standard_deck, suit_of
 from engine.core import seat_token, Action, GameSpec, Option, State
+from engine.games.fast_action import fresh_action
 from engine.games.roundup_bot import greedy
 from engine.games.roundup_rules import consistent_deal, explain
 
@@ -96,7 +97,7 @@ def _card_action(kind: str, c: str, p: int) -> Action:
     """The (memoised: bots list actions very often) action of ``kind`` moving card ``c``."""
     key = (kind, c, p)
     action = _ACTIONS.get(key)
-    if action is None or kind in _FRESH:
+    if action is None:
         name = card_name(c)
         if kind == "pass":
             label = f"Pass, turn up {name}" if c in NUMBER_CARDS else f"Pass, discard {name}"
@@ -104,6 +105,9 @@ def _card_action(kind: str, c: str, p: int) -> Action:
             label = _CARD_LABELS[kind].format(name=name, suit=SUIT_NAMES[c[-1]])
         prefix = "play" if kind in ("up", "down") else kind
         action = _ACTIONS[key] = Action(f"{prefix}:{c}", p, label, (c,))
+    elif kind in _FRESH:
+        # A new object with the memoised texts (formatting them is the costly part).
+        action = fresh_action(action.id, p, action.label, action.cards)
     return action
 
 
@@ -234,7 +238,9 @@ class RoundupState(State):
             assert self.attack is not None
             return [_card_action("reveal" if c in NUMBER_CARDS else "discard", c, p)
                     for c in self._answers(p, self.attack["kind"], self.attack["named"])]
-        up = [_card_action("up", c, p) for c in self.face_up[p] if self._playable(c)]
+        stacks = self.stacks  # _playable inlined: this runs for every listing
+        up = [_card_action("up", c, p) for c in self.face_up[p]
+              if VALUE.get(c, -1) == stacks[c[-1]] + 1]
         if self.played_this_turn:
             return up + [_end_action(p)]
         if up:
@@ -244,13 +250,16 @@ class RoundupState(State):
     def _free_actions(self, p: int) -> list[Action]:
         """Choices when no face-up card can be played: face-down card, face card or pass."""
         down = self.face_down[p]
-        out = [_card_action("down", c, p) for c in down if self._playable(c)]
+        stacks = self.stacks  # _playable inlined: this runs for every listing
+        out = [_card_action("down", c, p) for c in down if VALUE.get(c, -1) == stacks[c[-1]] + 1]
+        numbers = []
         for c in down:
-            if c not in NUMBER_CARDS:
+            if c in NUMBER_CARDS:
+                numbers.append(c)
+            else:
                 for t in range(self.players):
                     if t != p:
                         out.extend(_face_actions(c, p, t))
-        numbers = [c for c in down if c in NUMBER_CARDS]
         if numbers:
             out.extend(_card_action("pass", c, p) for c in numbers)
         elif down:
@@ -366,8 +375,10 @@ class RoundupState(State):
             return
         if from_up:
             self.played_this_turn.append(c)
-            if any(self._playable(x) for x in self.face_up[p]):
-                return  # the player may go on or end the turn
+            stacks = self.stacks
+            for x in self.face_up[p]:
+                if VALUE.get(x, -1) == stacks[x[-1]] + 1:  # _playable, inlined
+                    return  # the player may go on or end the turn
         self._end_turn()
 
     def _face_card(self, kind: str, c: str, target: int, named: str) -> None:
@@ -523,11 +534,17 @@ class RoundupState(State):
         return list(DECK)
 
     def clone(self) -> "RoundupState":
+        rng = random.Random.__new__(random.Random)  # skip seeding from the OS: just copy
+        rng.setstate(self.rng.getstate())
+        return self._copy(rng)
+
+    def _copy(self, rng: random.Random) -> "RoundupState":
+        """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
+        one, so the state's own RNG need not be copied first)."""
         new = object.__new__(RoundupState)
         new.__dict__.update(self.__dict__)
         new.options = dict(self.options)
-        new.rng = random.Random.__new__(random.Random)  # skip seeding from the OS: just copy
-        new.rng.setstate(self.rng.getstate())
+        new.rng = rng
         new.history = list(self.history)
         new._marks = list(self._marks)
         new.scores = list(self.scores)
@@ -549,8 +566,7 @@ class RoundupState(State):
         return new
 
     def determinize(self, player: int, rng: random.Random) -> "RoundupState":
-        world = self._reseeded_copy(rng)
-        assert isinstance(world, RoundupState)
+        world = self._copy(random.Random(rng.getrandbits(64)))  # as _reseeded_copy does
         slots: list[tuple[int, bool]] = []  # (seat, is a secret bid/tie-break card)
         unseen: list[str] = []
         for o in range(self.players):
@@ -599,6 +615,12 @@ class RoundupState(State):
         if kind == "play" and action.label.endswith("face-down"):
             return True
         if kind in ("bid", "tiebreak", "play"):
+            if len(self._marks) > len(self.history):
+                # State.apply asking right after _apply (which wrote this move's mark but
+                # the history has no entry yet) about a move _apply reported as showing
+                # nothing. The object is fresh (listings are cleared by every _apply), so
+                # the search below would not find it: skip scanning the whole history.
+                return False
             for i in range(len(self.history) - 1, -1, -1):
                 if self.history[i] is action:  # these actions are never shared objects
                     return self._marks[i]

@@ -47,6 +47,7 @@ from typing import Any
 
 from engine.cards import RANKS, card_name, shuffled, standard_deck
 from engine.core import Action, GameSpec, Option, State
+from engine.games.fast_action import fresh_action
 
 PLAYERS = 2
 PAYOFF_SIZE = 26
@@ -136,6 +137,43 @@ def can_discard(pile: list[str], card: str) -> bool:
     if value == JOKER:
         return shown != 2
     return shown is None or value <= shown
+
+
+_PILE_NAMES: tuple[str, ...] = tuple(f"pile {i + 1}" for i in range(DISCARD_PILES))
+_BUILD_TEXTS: dict[tuple[str, str, int | None, int], tuple[str, str, tuple[str]]] = {}
+_DISCARD_TEXTS: dict[tuple[str, int], tuple[str, str, tuple[str]]] = {}
+
+
+def _build_text(card: str, where: str, index: int | None, height: int) -> tuple[str, str, tuple[str]]:
+    """(id, label, cards) of building ``card`` from ``where`` on centre stack ``index``
+    of ``height`` cards (``None``: a new stack), memoised."""
+    key = (card, where, index, height)
+    text = _BUILD_TEXTS.get(key)
+    if text is None:
+        value = RANK_VALUE[card]
+        name = CARD_NAME[card]
+        prefix = "upcard " if where == "upcard" else ""
+        suffix = f" from {where}" if where.startswith("pile") else ""
+        if index is None:
+            as_rank = " as Ace" if value == JOKER else ""
+            text = (f"build:{card}:new", f"Start a stack with {prefix}{name}{as_rank}{suffix}",
+                    (card,))
+        else:
+            as_rank = f" as {RANK_NAME[height + 1]}" if value == JOKER else ""
+            text = (f"build:{card}:{index}",
+                    f"Play {prefix}{name}{as_rank}{suffix} on stack {index + 1}", (card,))
+        _BUILD_TEXTS[key] = text
+    return text
+
+
+def _discard_text(card: str, index: int) -> tuple[str, str, tuple[str]]:
+    """(id, label, cards) of discarding ``card`` to pile ``index``, memoised."""
+    text = _DISCARD_TEXTS.get((card, index))
+    if text is None:
+        text = _DISCARD_TEXTS[card, index] = (f"discard:{card}:{index}",
+                                              f"Discard {CARD_NAME[card]} to pile {index + 1}",
+                                              (card,))
+    return text
 
 
 class SpiteState(State):
@@ -236,54 +274,79 @@ class SpiteState(State):
     def _sources(self, seat: int) -> list[tuple[str, str]]:
         """Cards ``seat`` may build with, as (card, where) in a fixed order."""
         out = [(self.payoff[seat][-1], "upcard")]
-        out.extend((pile[-1], f"pile {i + 1}") for i, pile in enumerate(self.discards[seat]) if pile)
+        out.extend((pile[-1], _PILE_NAMES[i]) for i, pile in enumerate(self.discards[seat])
+                   if pile)
         out.extend((card, "hand") for card in self.hands[seat])
         return out
 
+    _legal_cache: tuple[tuple[Any, ...], list[Action]] | None = None
+    """(inputs, actions) of the last listing: State.apply lists the actions again to check
+    legality, and bots list each state several times. Keyed on everything the listing
+    reads, so a state edited by hand (tests do) is never served a stale list; cleared by
+    ``_apply`` so an action object is never offered again after it was taken (reveals_hidden
+    finds moves by identity)."""
+
     def _legal_actions(self) -> list[Action]:
         seat = self.current
+        discards = self.discards[seat]
+        key = (seat, [len(stack) for stack in self.centre], self.payoff[seat][-1],
+               tuple(self.hands[seat]),
+               [(pile[-1], pile_rank(pile)) if pile else None for pile in discards])
+        cached = self._legal_cache
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        actions = self._list_actions(seat)
+        self._legal_cache = (key, actions)
+        return list(actions)
+
+    def _list_actions(self, seat: int) -> list[Action]:
+        # Each listing builds new Action objects (reveals_hidden tells moves apart by
+        # identity), but their texts are looked up, not formatted anew every time.
         actions: list[Action] = []
         centre = self.centre
         room = len(centre) < MAX_STACKS
+        # (index, height) of the stacks still open, and of those by the rank they need
+        # next, so each source card goes straight to the stacks it fits (a joker: any).
+        open_stacks = [(index, len(stack)) for index, stack in enumerate(centre)
+                       if len(stack) < KING]
+        needing: dict[int, list[tuple[int, int]]] = {}
+        for index, height in open_stacks:
+            needing.setdefault(height + 1, []).append((index, height))
         for card, where in self._sources(seat):
             value = RANK_VALUE[card]
-            name = CARD_NAME[card]
-            prefix = "upcard " if where == "upcard" else ""
-            suffix = f" from {where}" if where.startswith("pile") else ""
-            for index, stack in enumerate(centre):
-                height = len(stack)
-                if height < KING and (value == JOKER or value == height + 1):
-                    as_rank = f" as {RANK_NAME[height + 1]}" if value == JOKER else ""
-                    actions.append(Action(f"build:{card}:{index}", seat,
-                                          f"Play {prefix}{name}{as_rank}{suffix} on stack "
-                                          f"{index + 1}", (card,)))
+            for index, height in (open_stacks if value == JOKER else needing.get(value, ())):
+                action_id, label, cards = _build_text(card, where, index, height)
+                actions.append(fresh_action(action_id, seat, label, cards))
             if room and value in (1, JOKER):
-                as_rank = " as Ace" if value == JOKER else ""
-                actions.append(Action(f"build:{card}:new", seat,
-                                      f"Start a stack with {prefix}{name}{as_rank}{suffix}",
-                                      (card,)))
+                action_id, label, cards = _build_text(card, where, None, 0)
+                actions.append(fresh_action(action_id, seat, label, cards))
         if self.must_play_ace(seat):
             return actions
-        # What each pile accepts: None = anything, else (highest rank, joker allowed).
-        accepts = []
-        for pile in self.discards[seat]:
-            shown = pile_rank(pile)
-            accepts.append(None if not pile else (shown or KING, shown != 2))
+        # What each pile accepts (can_discard, worked out once per pile): the highest rank
+        # that may go on it (an empty pile takes any), and the piles a joker may go on.
+        highest: list[int] = []
+        joker_piles: list[int] = []
+        for index, pile in enumerate(self.discards[seat]):
+            shown = pile_rank(pile) if pile else None
+            highest.append(shown or KING)
+            if not pile or shown != 2:
+                joker_piles.append(index)
         ace_blocked = len(centre) < MAX_STACKS
         for card in self.hands[seat]:
             value = RANK_VALUE[card]
             if ace_blocked and value == 1:
                 continue
-            name = CARD_NAME[card]
-            for index, rule in enumerate(accepts):
-                if rule is None or (rule[1] if value == JOKER else value <= rule[0]):
-                    actions.append(Action(f"discard:{card}:{index}", seat,
-                                          f"Discard {name} to pile {index + 1}", (card,)))
-        actions.append(Action("end", seat, "End turn without discarding"))
+            piles = joker_piles if value == JOKER else \
+                [index for index, top in enumerate(highest) if value <= top]
+            for index in piles:
+                action_id, label, cards = _discard_text(card, index)
+                actions.append(fresh_action(action_id, seat, label, cards))
+        actions.append(fresh_action("end", seat, "End turn without discarding"))
         return actions
 
     def _apply(self, action: Action) -> bool:
         self._applying = action
+        self._legal_cache = None
         seat = self.current
         kind, _, rest = action.id.partition(":")
         reveals = False
@@ -443,8 +506,7 @@ class SpiteState(State):
         return list(PAYOFF_DECK) + list(HAND_DECK)
 
     def determinize(self, player: int, rng: random.Random) -> "SpiteState":
-        world = self.clone()
-        world.rng = random.Random(rng.getrandbits(64))
+        world = self._copy(random.Random(rng.getrandbits(64)))
         if self.match_over:
             return world
         # Every pay-off card that ever left a pile was turned up first, so the cards still
@@ -533,11 +595,18 @@ class SpiteState(State):
                 f"{RANK_NAME[shown or KING]}")
 
     def clone(self) -> "SpiteState":
+        # Random.__new__ skips seeding from the OS (slow) only to overwrite it at once.
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(self.rng.getstate())
+        return self._copy(rng)
+
+    def _copy(self, rng: random.Random) -> "SpiteState":
+        """A deep copy of the match drawing its future chance from ``rng`` (determinize
+        passes a fresh one, so the state's own RNG need not be copied first)."""
         other = SpiteState(0, 0, {}, _blank=True)
         other.game_id, other.players, other.seed = self.game_id, self.players, self.seed
         other.options = dict(self.options)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = rng
         other.history = list(self.history)
         other.revealing_moves = self.revealing_moves
         other._applying = None
