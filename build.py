@@ -45,8 +45,13 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
                  "pyodide-lock.json")
 
 # The page is built to run under this policy; the server sends it so every run checks it.
-CONTENT_SECURITY_POLICY = ("script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; "
-                           "worker-src 'self'")
+# index.html carries the same policy in a <meta http-equiv> (static hosts such as GitHub Pages
+# send no headers); tests/e2e check that the two agree. No 'unsafe-inline' anywhere: the page
+# has no inline script or style, and sets styles only through the CSSOM.
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+                           "connect-src 'self'; worker-src 'self'; style-src 'self'; "
+                           "img-src 'self'; object-src 'none'; base-uri 'self'; "
+                           "form-action 'none'")
 
 # Headless Chromium for the browser tests and benchmarks. Without the background-networking
 # flags Chromium contacts other hosts by itself, which the tests forbid.
@@ -195,6 +200,104 @@ def build_wheel() -> Path:
     return final
 
 
+# ----- icons -------------------------------------------------------------------------
+# PNG icons for the web app manifest (installable pages need raster icons of 192 and 512
+# pixels), drawn by code from the same shapes as web/icons/icon.svg: a green tile, two cards,
+# a heart. Signed distances give anti-aliased edges without supersampling. Cached in .cache/.
+
+ICON_SIZES = ((192, "any"), (512, "any"), (512, "maskable"))
+ICON_VERSION = "1"
+
+
+def _png(width: int, height: int, rows: list[bytes]) -> bytes:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    raw = b"".join(b"\0" + row for row in rows)
+    return (b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def _box(px: float, py: float, cx: float, cy: float, hw: float, hh: float, r: float) -> float:
+    """Signed distance from (px, py) to a rounded rectangle (negative inside)."""
+    qx, qy = abs(px - cx) - (hw - r), abs(py - cy) - (hh - r)
+    outside = (max(qx, 0.0) ** 2 + max(qy, 0.0) ** 2) ** 0.5
+    return outside + min(max(qx, qy), 0.0) - r
+
+
+def _rotate(px: float, py: float, cx: float, cy: float, degrees: float) -> tuple[float, float]:
+    import math
+    a = math.radians(-degrees)
+    dx, dy = px - cx, py - cy
+    return cx + dx * math.cos(a) - dy * math.sin(a), cy + dx * math.sin(a) + dy * math.cos(a)
+
+
+def _heart(px: float, py: float) -> float:
+    """Signed distance (roughly) to a heart centred near (38, 32.5), as in icon.svg."""
+    cx, cy, s = 38.0, 32.0, 4.2
+    x, y = (px - cx) / s, (py - cy) / s
+    lobes = min(((x + 0.9) ** 2 + (y + 0.1) ** 2) ** 0.5, ((x - 0.9) ** 2 + (y + 0.1) ** 2) ** 0.5) - 1.05
+    rx, ry = _rotate(x, y - 0.55, 0.0, 0.0, 45.0)
+    point = _box(rx, ry, 0.0, 0.0, 1.1, 1.1, 0.15)
+    return min(lobes, point) * s
+
+
+def draw_icon(size: int, purpose: str) -> bytes:
+    green, paper, edge, red = (0x1F, 0x4D, 0x3A), (0xFD, 0xFB, 0xF5), (0xC9, 0xC2, 0xAD), (0xC0, 0x39, 0x2B)
+    # The SVG is 64 units wide; a maskable icon keeps its content in the central 80%.
+    scale = size / 64.0 if purpose == "any" else size / 64.0 * 0.8
+    offset = 0.0 if purpose == "any" else size * 0.1
+    unit = 1.0 / scale  # one pixel in SVG units: the width of an anti-aliased edge
+    rows = []
+    for j in range(size):
+        row = bytearray()
+        for i in range(size):
+            x, y = (i + 0.5 - offset) / scale, (j + 0.5 - offset) / scale
+            if purpose == "any":
+                alpha = min(max(0.5 - _box(x, y, 32, 32, 32, 32, 14) / unit, 0.0), 1.0)
+            else:
+                alpha = 1.0
+            color = list(green)
+            layers = []
+            for (cx, cy, angle) in ((27.0, 30.0, -10.0), (38.0, 34.0, 8.0)):
+                rx, ry = _rotate(x, y, cx, cy, angle)
+                d = _box(rx, ry, cx, cy, 13.0, 18.0, 4.0)
+                layers.append((edge, d - 0.75))
+                layers.append((paper, d + 0.75))
+                if angle > 0:
+                    layers.append((red, _heart(rx, ry)))
+            for paint, d in layers:
+                cover = min(max(0.5 - d / unit, 0.0), 1.0)
+                if cover:
+                    color = [c + (p - c) * cover for c, p in zip(color, paint)]
+            row += bytes((round(color[0]), round(color[1]), round(color[2]), round(alpha * 255)))
+        rows.append(bytes(row))
+    return _png(size, size, rows)
+
+
+def icon_name(size: int, purpose: str) -> str:
+    return f"icon-{size}{'-maskable' if purpose == 'maskable' else ''}.png"
+
+
+def make_icons(target: Path) -> None:
+    """Write the PNG icons into ``target`` (from .cache/ when this version was drawn before)."""
+    cache = CACHE / f"icons-v{ICON_VERSION}"
+    cache.mkdir(parents=True, exist_ok=True)
+    target.mkdir(parents=True, exist_ok=True)
+    for size, purpose in ICON_SIZES:
+        name = icon_name(size, purpose)
+        if not (cache / name).is_file():
+            partial = cache / (name + ".part")
+            partial.write_bytes(draw_icon(size, purpose))
+            os.replace(partial, cache / name)
+        shutil.copy2(cache / name, target / name)
+
+
 # ----- dist/ -------------------------------------------------------------------------
 
 def dist_files(dist: Path) -> list[str]:
@@ -255,6 +358,7 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, str]:
             shutil.copy2(runtime / name, staging / "pyodide" / name)
         (staging / "wheels").mkdir(exist_ok=True)
         shutil.copy2(wheel, staging / "wheels" / wheel.name)
+        make_icons(staging / "icons")
         (staging / ".nojekyll").write_bytes(b"")
         # The id covers everything except the two files that carry it.
         build_id = compute_build_id(staging, skip={"sw.js", "build-info.json"})
@@ -288,6 +392,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
     server_version = "Parlour"
     mounts: list[tuple[str, Path]] = []
     quiet = False
+    send_csp = True
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
@@ -341,7 +446,8 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(size))
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        if self.send_csp:
+            self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         self.end_headers()
         if send_body:
             with found.open("rb") as handle:
@@ -364,17 +470,19 @@ class SiteServer(http.server.ThreadingHTTPServer):
 
 
 def make_server(mounts: list[tuple[str, Path]], host: str = "127.0.0.1", port: int = 0,
-                quiet: bool = False) -> SiteServer:
-    """An HTTP server for ``mounts`` (not yet serving; port 0 picks a free one)."""
+                quiet: bool = False, csp: bool = True) -> SiteServer:
+    """An HTTP server for ``mounts`` (not yet serving; port 0 picks a free one). With
+    ``csp=False`` it sends no Content-Security-Policy header, like most static hosts."""
     handler = type("MountedSiteHandler", (SiteHandler,),
-                   {"mounts": [(p, Path(d)) for p, d in mounts], "quiet": quiet})
+                   {"mounts": [(p, Path(d)) for p, d in mounts], "quiet": quiet,
+                    "send_csp": csp})
     return SiteServer((host, port), handler)
 
 
 def start_server(mounts: list[tuple[str, Path]], host: str = "127.0.0.1",
-                 port: int = 0) -> tuple[SiteServer, str]:
+                 port: int = 0, csp: bool = True) -> tuple[SiteServer, str]:
     """Serve ``mounts`` from a background thread; returns the server and its base URL."""
-    server = make_server(mounts, host, port, quiet=True)
+    server = make_server(mounts, host, port, quiet=True, csp=csp)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://{host}:{server.server_address[1]}/"
 

@@ -11,13 +11,18 @@ cache) and measures from navigation to
 The two are measured alternately so that machine load affects both alike. A warm reload
 (same profile, so the app is served by its service worker) is measured too.
 
-Engine: random legal actions in whole matches of every registered game, in CPython; steps
-per second count ``legal_actions()`` plus ``apply()``.
+Engine (benchmarks/web/engine_bench.py, the same code in CPython and in the page, where it
+runs in Pyodide in a module worker with the build's engine wheel): random legal actions in
+whole matches of every registered game, steps per second counting ``legal_actions()`` plus
+``apply()``; and each bot level's decision time on a few mid-match positions per game.
+
+Bytes: our own files in dist/ by kind (raw and gzip) next to the Pyodide runtime's.
 """
 from __future__ import annotations
 
 import argparse
-import random
+import gzip
+import json
 import statistics
 import sys
 import time
@@ -28,6 +33,8 @@ sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
 
 BENCH_WEB = Path(__file__).resolve().parent / "web"
+sys.path.insert(0, str(BENCH_WEB))
+import engine_bench  # noqa: E402  (the same file runs in the page)
 MENU = "[data-testid=menu] [data-game]"
 TIMEOUT_MS = 180_000
 
@@ -85,35 +92,61 @@ def load(browser, url: str, selector: str) -> tuple[float, float]:
         context.close()
 
 
-def engine_steps(seconds: float) -> list[tuple[str, int, int, float]]:
-    import engine
+def measure_engine_in_page(seconds: float, positions: int) -> dict:
+    """engine_bench.run() inside headless Chromium, in Pyodide in a module worker."""
+    from playwright.sync_api import sync_playwright
 
-    rows = []
-    for game_id, spec in engine.GAMES.items():
-        rng = random.Random(1)
-        steps = matches = 0
-        started = time.perf_counter()
-        elapsed = 0.0
-        while elapsed < seconds or matches == 0:
-            state = engine.new_game(game_id, spec.default_players, seed=matches)
-            while not state.is_over:
-                state.apply(rng.choice(state.legal_actions()))
-                steps += 1
-            matches += 1
-            elapsed = time.perf_counter() - started
-        rows.append((game_id, matches, steps, steps / elapsed))
-    return rows
+    server, base = build.start_server([("/", BENCH_WEB), ("/", build.DIST)])
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=build.find_chromium(),
+                                                 args=build.CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.goto(f"{base}engine.html?seconds={seconds}&positions={positions}")
+            page.locator("#done").wait_for(state="attached", timeout=3_600_000)
+            data = json.loads(page.locator("#out").text_content())
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    if "error" in data:
+        raise RuntimeError(f"the in-page engine benchmark failed: {data['error']}")
+    return data
+
+
+def payload_bytes() -> tuple[dict[str, tuple[int, int]], int, int]:
+    """Bytes (raw, gzip -9) of our own files in dist/ by kind; the runtime's raw and gzip."""
+    kinds = {".whl": "engine wheel", ".html": "HTML", ".css": "CSS", ".js": "JavaScript",
+             ".mjs": "JavaScript", ".svg": "images", ".png": "images", ".ico": "images",
+             ".json": "JSON and manifest", ".webmanifest": "JSON and manifest"}
+    own: dict[str, tuple[int, int]] = {}
+    runtime = runtime_gz = 0
+    for rel in build.dist_files(build.DIST):
+        data = (build.DIST / rel).read_bytes()
+        packed = len(gzip.compress(data, 9))
+        if rel.startswith("pyodide/"):
+            runtime += len(data)
+            runtime_gz += packed
+            continue
+        kind = kinds.get(Path(rel).suffix, "other")
+        raw, gz = own.get(kind, (0, 0))
+        own[kind] = (raw + len(data), gz + packed)
+    return own, runtime, runtime_gz
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build.py bench")
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each kind (5)")
     parser.add_argument("--seconds", type=float, default=3.0,
-                        help="CPython time per game for engine steps (3)")
+                        help="time per game for engine steps, in CPython and in the page (3)")
+    parser.add_argument("--positions", type=int, default=3,
+                        help="positions per game and bot level for decision times (3; 0: skip)")
     parser.add_argument("--skip-browser", action="store_true")
+    parser.add_argument("--skip-startup", action="store_true")
+    parser.add_argument("--startup-only", action="store_true")
     args = parser.parse_args(argv)
 
-    if not args.skip_browser:
+    if not args.skip_browser and not args.skip_startup:
         print(f"start-up in headless Chromium, {args.runs} runs each, alternating, "
               "fresh profile per run:", flush=True)
         times = measure_startup(args.runs)
@@ -126,11 +159,49 @@ def main(argv: list[str]) -> int:
         print(f"  {'bare loadPyodide() (median)':34}{bare:>10.2f} s{bare_warm:>8.2f} s")
         print(f"  {'ratio menu / bare':34}{menu / bare:>12.2f}{menu_warm / bare_warm:>10.2f}")
         print(f"  {'menu minus bare':34}{menu - bare:>10.2f} s{menu_warm - bare_warm:>8.2f} s")
+        print(flush=True)
+    if args.startup_only:
+        return 0
+
+    print(f"engine in CPython {sys.version.split()[0]} (random legal actions, default player "
+          f"count, ~{args.seconds:g} s per game; bots: {args.positions} positions per game)...",
+          flush=True)
+    native = engine_bench.run(args.seconds, args.positions)
+    page = None
+    if not args.skip_browser:
+        print("engine inside the page (Pyodide in a module worker, headless Chromium)...",
+              flush=True)
+        page = measure_engine_in_page(args.seconds, args.positions)
+    print()
+    print("engine steps per second (legal_actions() + apply(), random matches):")
+    print(f"  {'game':14}{'CPython':>12}{'page':>12}{'CPython/page':>14}")
+    for game_id, row in native["steps"].items():
+        in_page = page["result"]["steps"][game_id]["rate"] if page else float("nan")
+        print(f"  {game_id:14}{row['rate']:>12,.0f}{in_page:>12,.0f}{row['rate'] / in_page:>14.2f}")
+    if args.positions > 0:
         print()
-    print(f"engine steps per second in CPython {sys.version.split()[0]} "
-          f"(random legal actions, default player count, ~{args.seconds:g} s per game):")
-    for game_id, matches, steps, rate in engine_steps(args.seconds):
-        print(f"  {game_id:14}{rate:>12,.0f} steps/s   ({matches} matches, {steps} steps)")
+        print(f"bot decision time, median of {args.positions} positions per game, seconds "
+              "(CPython / page):")
+        games = list(native["steps"])
+        print(f"  {'level':9}" + "".join(f"{g:>17}" for g in games))
+        for level, per_game in native["bots"].items():
+            cells = []
+            for game_id in games:
+                cpy = statistics.median(per_game[game_id])
+                web = (statistics.median(page["result"]["bots"][level][game_id])
+                       if page else float("nan"))
+                cells.append(f"{cpy:>7.3f} / {web:<7.3f}")
+            print(f"  {level:9}" + "".join(f"{c:>17}" for c in cells))
+    print()
+    own, runtime, runtime_gz = payload_bytes()
+    print("bytes in dist/ (raw / gzip -9):")
+    for kind in sorted(own):
+        raw, gz = own[kind]
+        print(f"  {kind:22}{raw:>12,} B{gz:>12,} B")
+    total = sum(r for r, _ in own.values())
+    total_gz = sum(g for _, g in own.values())
+    print(f"  {'our own files, total':22}{total:>12,} B{total_gz:>12,} B")
+    print(f"  {'Pyodide runtime':22}{runtime:>12,} B{runtime_gz:>12,} B")
     return 0
 
 

@@ -3,7 +3,7 @@
 - ``site``: builds dist/ once (``python build.py``) and serves it; the base URL ends in "/".
 - ``site_subpath``: the same dist/ served only under /parlour/ on another port.
 - ``page``: a fresh Chromium page in a fresh context per test. Its teardown fails the test
-  on any console error, any uncaught error (page or worker), any HTTP error response and
+  on any Content-Security-Policy violation, any console error, any uncaught error (page or worker), any HTTP error response and
   any request to an origin other than 127.0.0.1. A test that provokes one on purpose
   removes it from ``page.problems``.
 - ``open_app(page, site, query="?speed=0")``: opens the app and waits for the menu.
@@ -34,6 +34,13 @@ MENU = "[data-testid=menu] [data-game]"
 APP_TIMEOUT_MS = 90_000
 LOCAL_HOSTS = {"127.0.0.1"}
 HARMLESS_SCHEMES = {"data", "blob", "about", "chrome-extension", "devtools"}
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  const where = event.sourceFile ? ` at ${event.sourceFile}:${event.lineNumber}` : "";
+  window.__parlourCspViolation(
+    `${event.effectiveDirective} blocked ${event.blockedURI || "inline"}${where}`);
+});
+"""
 
 
 @pytest.fixture(scope="session")
@@ -123,9 +130,11 @@ class Problems:
         self.page_errors: list[str] = []
         self.foreign_requests: list[str] = []
         self.failed_responses: list[str] = []
+        self.csp_violations: list[str] = []
 
     def all(self) -> list[str]:
-        return ([f"console error: {m}" for m in self.console_errors]
+        return ([f"Content-Security-Policy violation: {m}" for m in self.csp_violations]
+                + [f"console error: {m}" for m in self.console_errors]
                 + [f"uncaught error: {m}" for m in self.page_errors]
                 + [f"request to another origin: {u}" for u in self.foreign_requests]
                 + [f"failed response: {r}" for r in self.failed_responses])
@@ -155,6 +164,11 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
     context.on("request", on_request)
     context.on("response", on_response)
+    # Any CSP violation in a page fails the test (Chromium also logs it as a console error;
+    # this names the directive and what was blocked).
+    context.expose_binding("__parlourCspViolation", lambda _source, text:
+                           context.problems.csp_violations.append(text))  # type: ignore
+    context.add_init_script(CSP_LISTENER)
     yield context
     context.close()
 

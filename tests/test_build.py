@@ -83,9 +83,38 @@ def test_dist_holds_web_runtime_and_wheel(site_dir, info):
     web = {p.relative_to(build.WEB).as_posix() for p in build.WEB.rglob("*")
            if p.is_file() and not build.IGNORED_NAMES & set(p.parts)}
     runtime = {f"pyodide/{name}" for name in build.PYODIDE_FILES}
-    expected = web | runtime | {f"wheels/{info['engine_wheel']}", "build-info.json",
-                                ".nojekyll"}
+    icons = {f"icons/{build.icon_name(size, purpose)}" for size, purpose in build.ICON_SIZES}
+    expected = web | runtime | icons | {f"wheels/{info['engine_wheel']}", "build-info.json",
+                                        ".nojekyll"}
     assert files == expected
+
+
+def test_png_icons_are_drawn_at_their_sizes(site_dir):
+    import struct
+    import zlib
+
+    for size, purpose in build.ICON_SIZES:
+        data = (site_dir / "icons" / build.icon_name(size, purpose)).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height, depth, kind = struct.unpack(">IIBB", data[16:26])
+        assert (width, height, depth, kind) == (size, size, 8, 6)
+        idat = data.index(b"IDAT")
+        length = struct.unpack(">I", data[idat - 4:idat])[0]
+        pixels = zlib.decompress(data[idat + 4:idat + 4 + length])
+        assert len(pixels) == size * (size * 4 + 1)
+        # Opaque green in the middle of the tile's edge; the corners are transparent
+        # unless the icon is maskable (full bleed).
+        row = size // 2
+        edge = pixels[row * (size * 4 + 1) + 1:][:4]
+        assert edge[:3] == bytes((0x1F, 0x4D, 0x3A)) and edge[3] == 255
+        corner_alpha = pixels[4]
+        assert corner_alpha == (255 if purpose == "maskable" else 0)
+
+
+def test_the_page_declares_the_policy_the_server_sends():
+    html = (build.WEB / "index.html").read_text()
+    found = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)
+    assert found and found.group(1) == build.CONTENT_SECURITY_POLICY
 
 
 def test_runtime_files_are_the_pinned_pyodide(site_dir, info):

@@ -1,0 +1,280 @@
+"""The page survives: Content-Security-Policy, a dead worker, tampered saves, bogus links,
+a first visit without a network.
+
+Every test runs under the site's Content-Security-Policy (a <meta> in index.html and the
+same header from the test server); the ``page`` fixture fails a test on any violation.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+
+import build
+
+MENU = "[data-testid=menu] [data-game]"
+IDLE = "[data-testid=table][data-busy=false]"
+SIDE_ACTIONS = "[data-testid=actions] [data-action]"
+HAND = "[data-testid=hand] [data-card]"
+SAVE_KEY = "parlour.save"
+
+
+def start_crisps(page) -> None:
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+
+
+def take_a_move(page) -> str:
+    page.wait_for_selector(IDLE)
+    ids = page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(a => a.dataset.action)")
+    choice = next((a for a in ids if a != "pass"), ids[0])
+    page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
+    page.wait_for_selector(IDLE)
+    return choice
+
+
+def table_state(page) -> dict:
+    return {
+        "hand": page.locator(HAND).evaluate_all("n => n.map(c => c.dataset.card)"),
+        "actions": page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(a => a.dataset.action)"),
+        "log": page.locator(".log-list li").evaluate_all("n => n.map(li => li.textContent)"),
+        "record": json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+        ["data"]["record"],
+    }
+
+
+def expect_problems(page, *fragments: str) -> None:
+    """Remove the errors a test provoked on purpose; fail if one did not happen."""
+    problems = page.problems
+    for fragment in fragments:
+        found = False
+        for bucket in (problems.console_errors, problems.page_errors,
+                       problems.failed_responses, problems.csp_violations):
+            hits = [m for m in bucket if fragment in m]
+            for hit in hits:
+                bucket.remove(hit)
+            found = found or bool(hits)
+        assert found, f"expected a problem mentioning {fragment!r}: {problems.all()}"
+
+
+# ----- Content-Security-Policy ---------------------------------------------------------------
+
+def meta_policy(page) -> str:
+    return page.locator("meta[http-equiv=Content-Security-Policy]").get_attribute("content")
+
+
+def test_the_page_carries_its_policy_and_the_server_agrees(page, site, open_app):
+    open_app(page, site)
+    assert meta_policy(page) == build.CONTENT_SECURITY_POLICY
+    with urllib.request.urlopen(site, timeout=10) as response:
+        assert response.headers["Content-Security-Policy"] == build.CONTENT_SECURITY_POLICY
+    policy = {d.split()[0]: d.split()[1:] for d in meta_policy(page).split("; ")}
+    assert policy["script-src"] == ["'self'", "'wasm-unsafe-eval'"]
+    assert policy["connect-src"] == ["'self'"] and policy["worker-src"] == ["'self'"]
+    assert not any("'unsafe-inline'" in v or "'unsafe-eval'" in v for v in policy.values())
+    # No inline script or handler anywhere in the page as served.
+    html = urllib.request.urlopen(site, timeout=10).read().decode()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)
+    assert not re.search(r"\son[a-z]+\s*=", html)
+    assert "<style" not in html and " style=" not in html
+
+
+def test_a_violation_fails_the_test(page, site, open_app):
+    """The fixture's listener works: an inline script is refused and reported."""
+    open_app(page, site)
+    ran = page.evaluate("""() => new Promise((resolve) => {
+        window.__inlineRan = false;
+        const script = document.createElement("script");
+        script.textContent = "window.__inlineRan = true";
+        document.body.append(script);
+        setTimeout(() => resolve(window.__inlineRan), 200);
+    })""")
+    assert ran is False
+    page.wait_for_function("() => true")  # let the binding deliver the report
+    expect_problems(page, "script-src")
+
+
+def test_the_app_works_under_the_policy_from_the_meta_tag_alone(page, dist, open_app):
+    """As on a static host that sends no headers: only the <meta> policy applies."""
+    server, base = build.start_server([("/", dist)], csp=False)
+    try:
+        with urllib.request.urlopen(base, timeout=10) as response:
+            assert "Content-Security-Policy" not in response.headers
+        open_app(page, base, "?speed=0")
+        start_crisps(page)
+        take_a_move(page)
+        page.click("[data-testid=rules]")
+        page.locator("[data-testid=rules-page]").wait_for(state="visible")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# ----- a worker that dies or stops answering -----------------------------------------------
+
+def test_a_worker_killed_mid_match_is_replaced_and_the_match_restored(page, site, open_app):
+    open_app(page, site, "?speed=0&test=1")
+    start_crisps(page)
+    take_a_move(page)
+    take_a_move(page)
+    before = table_state(page)
+    assert before["log"], "two moves should be in the log"
+
+    page.evaluate("() => window.__parlourTest.killWorker()")
+    page.get_by_text("your match is exactly where it was").wait_for(state="visible")
+    page.wait_for_selector(IDLE)
+    after = table_state(page)
+    assert after == before
+    take_a_move(page)  # the new engine plays on
+    assert len(table_state(page)["record"]["actions"]) > len(before["record"]["actions"])
+
+
+def test_a_worker_killed_on_the_menu_is_replaced(page, site, open_app):
+    open_app(page, site, "?speed=0&test=1")
+    page.evaluate("() => window.__parlourTest.killWorker()")
+    page.locator(MENU).first.wait_for(state="visible")
+    assert "restarted" in page.locator("[data-testid=notice]").inner_text()
+    start_crisps(page)
+
+
+def test_a_silent_worker_is_detected_by_the_watchdog(page, serve_with, open_app, dist):
+    """A worker that stops answering (here: it hangs in the middle of a request) is
+    terminated by the client's watchdog and replaced; the match is restored."""
+    worker = (dist / "worker.js").read_text()
+    hook = ('self.addEventListener("message", (event) => {\n'
+            '  if ((event.data || {}).method === "why") { const end = Date.now() + 1e9; '
+            'while (Date.now() < end) {} }\n});\n')
+    base = serve_with({"worker.js": hook + worker})
+    open_app(page, base, "?speed=0&test=1")
+    start_crisps(page)
+    take_a_move(page)
+    before = table_state(page)
+    # Ask the hung engine something with a 1.5 s watchdog, through the page's own client.
+    message = page.evaluate("() => window.__parlourTest.call('why', {action: 'pass'}, 1500)")
+    assert "stopped answering" in message
+    page.get_by_text("your match is exactly where it was").wait_for(state="visible")
+    page.wait_for_selector(IDLE)
+    assert table_state(page) == before
+
+
+# ----- saved data and links that are not what they should be ------------------------------
+
+def test_a_tampered_save_is_set_aside(page, site, open_app):
+    open_app(page, site)
+    start_crisps(page)
+    take_a_move(page)
+    saved = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    saved["data"]["record"]["actions"].insert(0, "play:ZZ")  # a move no deck has
+    page.evaluate("(v) => localStorage.setItem('parlour.save', v)", json.dumps(saved))
+    open_app(page, site)
+    page.click("[data-testid=resume]")
+    notice = page.locator("[data-testid=notice]")
+    notice.wait_for(state="visible")
+    assert "set aside" in notice.inner_text()
+    assert page.evaluate("() => localStorage.getItem('parlour.setaside')") is not None
+    # A save for a game that does not exist, and one that is not even an object.
+    for value in (json.dumps({**saved, "game": "poker"}), "[]", '"text"', "null"):
+        page.evaluate("(v) => localStorage.setItem('parlour.save', v)", value)
+        open_app(page, site)
+        assert page.locator("[data-testid=resume]").count() == 0
+    start_crisps(page)  # and the page still works
+
+
+def test_bogus_link_hashes_are_harmless(page, site, open_app):
+    for number, fragment in enumerate(("#", "#%%%", "#share=not-base64!!", "#game=crisps&record=%7Bnope",
+                     "#" + "x" * 5000, "#replay=eyJnYW1lIjoicG9rZXIifQ")):
+        open_app(page, site, f"?speed=0&n={number}" + fragment)  # a new query: a real load
+        page.locator(MENU).first.wait_for(state="visible")
+    start_crisps(page)
+
+
+# ----- a first visit without a network -------------------------------------------------------
+
+def test_a_first_visit_without_a_network_says_it_needs_one(page, site):
+    # The page itself arrived, but nothing else can be downloaded.
+    page.route(re.compile(r".*/(pyodide|wheels)/.*"), lambda route: route.abort("internetdisconnected"))
+    page.goto(site + "?speed=0")
+    error = page.locator("[data-testid=error]")
+    error.wait_for(state="visible")
+    assert "needs a network connection once" in error.inner_text()
+    assert not page.locator("[data-testid=loading]").is_visible()
+    expect_problems(page, "Parlour engine failed to load")
+    for bucket in (page.problems.console_errors,):
+        bucket[:] = [m for m in bucket if "ERR_INTERNET_DISCONNECTED" not in m
+                     and "Failed to load resource" not in m]
+
+
+# ----- the start-up snapshot (repeat visits) -------------------------------------------------
+
+SNAPSHOT_KEYS = """() => new Promise((resolve, reject) => {
+    const open = indexedDB.open("parlour-runtime", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction("snapshots", "readonly");
+        const store = tx.objectStore("snapshots");
+        const keys = store.getAllKeys();
+        const values = store.getAll();
+        tx.oncomplete = () => { db.close(); resolve(keys.result.map((key, i) =>
+            [key, values.result[i].byteLength])); };
+    };
+})"""
+
+SPOIL_SNAPSHOT = """(buildId) => new Promise((resolve, reject) => {
+    const open = indexedDB.open("parlour-runtime", 1);
+    open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction("snapshots", "readwrite");
+        tx.objectStore("snapshots").put(new Uint8Array(4096).fill(7), buildId);
+        tx.oncomplete = () => { db.close(); resolve(true); };
+        tx.onerror = () => reject(tx.error);
+    };
+})"""
+
+
+def build_id(site: str) -> str:
+    with urllib.request.urlopen(site + "build-info.json", timeout=10) as response:
+        return json.load(response)["build_id"]
+
+
+def wait_for_snapshot(page, site: str) -> list:
+    """The snapshots kept, once this build's is there (it is made in the background)."""
+    wanted = build_id(site)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        kept = page.evaluate(SNAPSHOT_KEYS)
+        if any(key == wanted and size > 1e6 for key, size in kept):
+            return kept
+        page.wait_for_timeout(250)
+    raise AssertionError(f"no start-up snapshot for build {wanted}: {kept}")
+
+
+def test_a_repeat_visit_starts_from_the_snapshot_and_plays(page, site, open_app):
+    open_app(page, site)
+    kept = wait_for_snapshot(page, site)
+    assert [key for key, _ in kept] == [build_id(site)], "one snapshot, for this build"
+    open_app(page, site, "?speed=0&again=1")
+    start_crisps(page)
+    take_a_move(page)
+
+
+def test_a_spoilt_snapshot_means_a_normal_start(page, site, open_app):
+    open_app(page, site)
+    wait_for_snapshot(page, site)
+    page.evaluate(SPOIL_SNAPSHOT, build_id(site))
+    warnings = []
+    page.on("console", lambda msg: warnings.append(msg.text) if msg.type == "warning" else None)
+    open_app(page, site, "?speed=0&again=1")
+    assert any("snapshot did not work" in w for w in warnings), warnings
+    wait_for_snapshot(page, site)  # a good one is made again
+    start_crisps(page)
+    take_a_move(page)
+
+
+def test_snapshots_can_be_turned_off(page, site, open_app):
+    open_app(page, site, "?speed=0&snapshot=0")
+    start_crisps(page)
+    assert page.evaluate(SNAPSHOT_KEYS) == []
