@@ -66,6 +66,15 @@ def name_seats(text: str, names: list[str]) -> str:
     return SEAT_TOKEN.sub(name, text)
 
 
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent copy of ``rng`` at the same point of its sequence.
+
+    ``Random.__new__`` skips seeding from the OS, which is slow, only to overwrite it."""
+    new = random.Random.__new__(random.Random)
+    new.setstate(rng.getstate())
+    return new
+
+
 @dataclass(frozen=True)
 class Action:
     """One step a seat can take. ``id`` is the stable canonical form.
@@ -315,7 +324,14 @@ class State:
         return index in self._reveals_recent or index in self._reveals_settled
 
     def clone(self) -> "State":
-        return copy.deepcopy(self)
+        return self._copy(copy_rng(self.rng))
+
+    def _copy(self, rng: random.Random) -> "State":
+        """A deep copy drawing its future chance from ``rng``. Games override this with a
+        fast explicit copy (bots clone thousands of states a decision)."""
+        world = copy.deepcopy(self)
+        world.rng = rng
+        return world
 
     def to_record(self) -> dict[str, Any]:
         return {"format": RECORD_FORMAT, "game": self.game_id, "players": self.players,
@@ -324,9 +340,7 @@ class State:
 
     def _reseeded_copy(self, rng: random.Random) -> "State":
         """A deep copy whose future chance is drawn from ``rng`` (helper for determinize)."""
-        world = self.clone()
-        world.rng = random.Random(rng.getrandbits(64))
-        return world
+        return self._copy(random.Random(rng.getrandbits(64)))
 
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.game_id} players={self.players} seed={self.seed}"

@@ -713,12 +713,6 @@ class CrispsState(State):
         world.draw_pile = unseen[k + r:]
         return world
 
-    def clone(self) -> "CrispsState":
-        # Random.__new__ skips seeding from the OS (slow) only to overwrite it at once.
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
-        return self._copy(rng)
-
     def _copy(self, rng: random.Random) -> "CrispsState":
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
         one, so the state's own RNG need not be copied first)."""

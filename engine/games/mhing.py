@@ -155,12 +155,6 @@ class MhingState(State):
         self.phase = "draw"
         self.drawn: str | None = None
 
-    def clone(self) -> "MhingState":
-        # Random.__new__ skips seeding from the OS (slow) only to overwrite it at once.
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
-        return self._copy(rng)
-
     def _copy(self, rng: random.Random) -> "MhingState":
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
         one, so the state's own RNG need not be copied first)."""

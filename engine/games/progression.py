@@ -426,12 +426,6 @@ class ProgressionState(State):
         return standard_deck()
 
     # ----- copies ---------------------------------------------------------------------------
-    def clone(self) -> "ProgressionState":
-        # Random.__new__ skips seeding from the OS (slow) only to overwrite it at once.
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
-        return self._copy(rng)
-
     def _copy(self, rng: random.Random) -> "ProgressionState":
         """A deep copy drawing its future chance from ``rng`` (determinize sets its own, so
         the state's RNG need not be copied first)."""

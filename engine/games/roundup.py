@@ -533,11 +533,6 @@ class RoundupState(State):
     def deck(self) -> list[str]:
         return list(DECK)
 
-    def clone(self) -> "RoundupState":
-        rng = random.Random.__new__(random.Random)  # skip seeding from the OS: just copy
-        rng.setstate(self.rng.getstate())
-        return self._copy(rng)
-
     def _copy(self, rng: random.Random) -> "RoundupState":
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
         one, so the state's own RNG need not be copied first)."""

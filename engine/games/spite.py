@@ -594,12 +594,6 @@ class SpiteState(State):
         return (f"discard piles go down: a {RANK_NAME[RANK_VALUE[card]]} cannot go on a "
                 f"{RANK_NAME[shown or KING]}")
 
-    def clone(self) -> "SpiteState":
-        # Random.__new__ skips seeding from the OS (slow) only to overwrite it at once.
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
-        return self._copy(rng)
-
     def _copy(self, rng: random.Random) -> "SpiteState":
         """A deep copy of the match drawing its future chance from ``rng`` (determinize
         passes a fresh one, so the state's own RNG need not be copied first)."""
