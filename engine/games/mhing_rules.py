@@ -141,6 +141,18 @@ def _pair_matches(a: tuple[int, int, int, str], b: tuple[int, int, int, str]) ->
     return points
 
 
+def _sequence_facts(sequences: Sequence[Sequence[str]]) -> list[tuple[int, int, int, str]]:
+    """(low, middle, high rank, suit) of each sequence; ValueError for a non-sequence."""
+    facts = []
+    for seq in sequences:
+        problem = sequence_problem(list(seq))
+        if problem is not None:
+            raise ValueError(f"{list(seq)!r} is not a sequence: {problem}")
+        low, mid, high = sequence_ranks(seq)
+        facts.append((low, mid, high, SUIT_OF[seq[0]]))
+    return facts
+
+
 def score_breakdown(sequences: Sequence[Sequence[str]]) -> list[dict[str, object]]:
     """Every point ``sequences`` score, one entry each, in the order the table lists them.
 
@@ -152,13 +164,7 @@ def score_breakdown(sequences: Sequence[Sequence[str]]) -> list[dict[str, object
     >>> [m["kind"] for m in score_breakdown([["7H", "8H", "9H"], ["10H", "JH", "QH"]])]
     ['suit', 'order', 'high']
     """
-    facts = []
-    for seq in sequences:
-        problem = sequence_problem(list(seq))
-        if problem is not None:
-            raise ValueError(f"{list(seq)!r} is not a sequence: {problem}")
-        low, mid, high = sequence_ranks(seq)
-        facts.append((low, mid, high, SUIT_OF[seq[0]]))
+    facts = _sequence_facts(sequences)
     out: list[dict[str, object]] = []
     for (i, a), (j, b) in combinations(enumerate(facts), 2):
         if a[3] == b[3]:
@@ -186,13 +192,7 @@ def score_sequences(sequences: Sequence[Sequence[str]]) -> int:
     ...                  ["8H", "9H", "10H"], ["JH", "QH", "KH"]])
     9
     """
-    facts = []
-    for seq in sequences:
-        problem = sequence_problem(list(seq))
-        if problem is not None:
-            raise ValueError(f"{list(seq)!r} is not a sequence: {problem}")
-        low, mid, high = sequence_ranks(seq)
-        facts.append((low, mid, high, SUIT_OF[seq[0]]))
+    facts = _sequence_facts(sequences)
     total = 0
     for a, b in combinations(facts, 2):
         total += _pair_matches(a, b)
