@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import bridge
+from tests.bridge_calls import call
 
 pytestmark = pytest.mark.skipif("crisps" not in engine.GAMES, reason="crisps is not registered")
 
@@ -24,20 +25,6 @@ ENDPOINTS = ("games", "start", "snapshot", "act", "why", "bot_move", "hint", "un
              "load")
 NEEDS_MATCH = ("snapshot", "act", "why", "bot_move", "hint", "undo", "record")
 HUMAN_VS_BOT = [{"type": "human"}, {"type": "bot", "level": "random"}]
-
-
-@pytest.fixture(autouse=True)
-def fresh_bridge():
-    bridge.reset()
-    yield
-    bridge.reset()
-
-
-def call(method: str, params: Any = None) -> Any:
-    """Call an endpoint the way the worker does and parse the reply."""
-    text = getattr(bridge, method)(None if params is None else json.dumps(params))
-    assert isinstance(text, str)
-    return json.loads(text)
 
 
 def error_code(reply: Any) -> str | None:

@@ -14,20 +14,9 @@ import pytest
 
 import engine
 from engine import bridge
+from tests.bridge_calls import call
 
 GAMES = sorted(engine.GAMES)
-
-
-@pytest.fixture(autouse=True)
-def fresh_bridge():
-    bridge.reset()
-    yield
-    bridge.reset()
-
-
-def call(method: str, params: Any = None) -> Any:
-    reply = json.loads(getattr(bridge, method)(None if params is None else json.dumps(params)))
-    return reply
 
 
 def code(reply: Any) -> str | None:

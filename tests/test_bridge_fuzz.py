@@ -140,10 +140,3 @@ BridgeMachine.TestCase.settings = settings(
     max_examples=25, stateful_step_count=20, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 test_bridge_survives_any_sequence_of_calls = BridgeMachine.TestCase
-
-
-@pytest.fixture(autouse=True)
-def fresh_bridge():
-    bridge.reset()
-    yield
-    bridge.reset()
