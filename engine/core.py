@@ -298,7 +298,14 @@ class State:
                                 "bad_action_type")
         if self.is_over:
             raise IllegalAction(f"the match is over; {action_id!r} cannot be played", "match_over")
-        for legal in self._legal_actions():
+        legal_actions = self._legal_actions()
+        if isinstance(action, Action):
+            # The usual caller hands back an object from this very listing (ids are unique
+            # within a listing, so identity is the same answer as the id, only cheaper).
+            for legal in legal_actions:
+                if legal is action:
+                    return legal
+        for legal in legal_actions:
             if legal.id == action_id:
                 return legal
         reason = self.why_illegal(action_id)

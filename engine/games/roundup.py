@@ -52,7 +52,6 @@ from typing import Any
 
 from engine.cards import RANKS, SUIT_NAMES, SUITS, card_name, rank_of, shuffled, standard_deck, suit_of
 from engine.core import seat_token, Action, GameSpec, Option, State
-from engine.games.fast_action import fresh_action
 from engine.games.roundup_bot import greedy
 from engine.games.roundup_rules import consistent_deal, explain
 
@@ -81,68 +80,111 @@ def _seat(p: int) -> str:
     return seat_token(p)
 
 
-_CARD_LABELS = {
-    "bid": "Bid {name} ({suit})", "tiebreak": "Turn up {name} for the tie-break",
-    "reveal": "Turn up {name}", "discard": "Discard {name}", "up": "Play {name}",
-    "down": "Play {name} from face-down",
-}
-_ACTIONS: dict[tuple[str, str, int], Action] = {}
-# Whether these reveal anything depends on the moment (the last bid, a card closing the
-# round), which reveals_hidden reads back by identity: each must be its own object.
-_FRESH = frozenset({"bid", "tiebreak", "up"})
-_FACE_ACTIONS: dict[tuple[str, int, int], tuple[Action, ...]] = {}
+# ----- the actions, made once ----------------------------------------------------------------
+# Listing the legal actions is the engine's hottest path (bots list states thousands of
+# times a decision), so every action object is made once and shared by all states, and
+# everything _apply and reveals_hidden need to know about it is looked up, not worked out.
+
+def _move_table() -> dict[str, tuple[str, str | None, int, str]]:
+    """What each action id asks ``_apply`` to do: (kind, card, target seat, named suit or
+    rank), for every id any table can list."""
+    moves: dict[str, tuple[str, str | None, int, str]] = {"end": ("end", None, -1, ""),
+                                                          "pass": ("pass", None, -1, "")}
+    for c in DECK:
+        for kind in ("bid", "tiebreak", "play", "reveal", "discard", "pass"):
+            moves[f"{kind}:{c}"] = (kind, c, -1, "")
+        kind = FACE_KINDS.get(c[0], "")
+        for t in range(6):  # the most players a table has
+            if kind == "jack":
+                moves[f"jack:{c}:{t}"] = (kind, c, t, "")
+            elif kind:
+                for named in SUITS if kind == "queen" else NUMBER_RANKS:
+                    moves[f"{kind}:{c}:{t}:{named}"] = (kind, c, t, named)
+    return moves
 
 
-def _card_action(kind: str, c: str, p: int) -> Action:
-    """The (memoised: bots list actions very often) action of ``kind`` moving card ``c``."""
-    key = (kind, c, p)
-    action = _ACTIONS.get(key)
+_MOVES = _move_table()
+
+_REVEALS: dict[int, bool] = {}
+"""Whether taking each made action shows its actor a hidden card, by ``id(action)`` (the
+actions live as long as the module, so their ids are never reused)."""
+_MADE: dict[tuple[str, int, str, bool], Action] = {}
+
+
+def _make(action_id: str, p: int, label: str, cards: tuple[str, ...], reveals: bool) -> Action:
+    key = (action_id, p, label, reveals)
+    action = _MADE.get(key)
     if action is None:
-        name = card_name(c)
-        if kind == "pass":
-            label = f"Pass, turn up {name}" if c in NUMBER_CARDS else f"Pass, discard {name}"
-        else:
-            label = _CARD_LABELS[kind].format(name=name, suit=SUIT_NAMES[c[-1]])
-        prefix = "play" if kind in ("up", "down") else kind
-        action = _ACTIONS[key] = Action(f"{prefix}:{c}", p, label, (c,))
-    elif kind in _FRESH:
-        # A new object with the memoised texts (formatting them is the costly part).
-        action = fresh_action(action.id, p, action.label, action.cards)
+        action = _MADE[key] = Action(action_id, p, label, cards)
+        _REVEALS[id(action)] = reveals
     return action
 
 
-def _end_action(p: int) -> Action:
-    return _card_action_plain("end", p, "End turn")
+class _SeatActions:
+    """Every action one seat can take at a table of ``players``, by the card it moves.
 
+    A bid or tie-break card reveals something only when it is the last one (all of them
+    are turned up), and a face-up play only when it closes the round (a new deal follows):
+    those have a second, equal object for that moment (``last_bid``, ``last_tiebreak``,
+    ``closing_up``), which the listing hands out then, so ``reveals_hidden`` can tell
+    from the action alone.
+    """
 
-def _pass_action(p: int) -> Action:
-    return _card_action_plain("pass", p, "Pass")
-
-
-def _card_action_plain(action_id: str, p: int, label: str) -> Action:
-    key = (action_id, "", p)
-    action = _ACTIONS.get(key)
-    if action is None:
-        action = _ACTIONS[key] = Action(action_id, p, label)
-    return action
+    def __init__(self, p: int, players: int) -> None:
+        self.bid: dict[str, Action] = {}
+        self.last_bid: dict[str, Action] = {}
+        self.tiebreak: dict[str, Action] = {}
+        self.last_tiebreak: dict[str, Action] = {}
+        self.up: dict[str, Action] = {}
+        self.closing_up: dict[str, Action] = {}
+        self.down: dict[str, Action] = {}
+        self.answer: dict[str, Action] = {}  # turn up a number card, discard a face card
+        self.pay: dict[str, Action] = {}  # the pass penalty
+        self.faces: dict[str, tuple[Action, ...]] = {}  # a face card on every other seat
+        self.end = _make("end", p, "End turn", (), False)
+        self.pass_free = _make("pass", p, "Pass", (), False)
+        for c in DECK:
+            name, cards = card_name(c), (c,)
+            if c not in NUMBER_CARDS:
+                self.answer[c] = _make(f"discard:{c}", p, f"Discard {name}", cards, True)
+                self.pay[c] = _make(f"pass:{c}", p, f"Pass, discard {name}", cards, True)
+                self.faces[c] = tuple(a for t in range(players) if t != p
+                                      for a in _face_actions(c, p, t))
+                continue
+            for reveals in (False, True):
+                bid = _make(f"bid:{c}", p, f"Bid {name} ({SUIT_NAMES[c[-1]]})", cards, reveals)
+                tiebreak = _make(f"tiebreak:{c}", p, f"Turn up {name} for the tie-break", cards,
+                                 reveals)
+                (self.last_bid if reveals else self.bid)[c] = bid
+                (self.last_tiebreak if reveals else self.tiebreak)[c] = tiebreak
+            self.up[c] = _make(f"play:{c}", p, f"Play {name}", cards, False)
+            self.closing_up[c] = _make(f"play:{c}", p, f"Play {name}", cards, VALUE[c] == 10)
+            self.down[c] = _make(f"play:{c}", p, f"Play {name} from face-down", cards, True)
+            self.answer[c] = _make(f"reveal:{c}", p, f"Turn up {name}", cards, True)
+            self.pay[c] = _make(f"pass:{c}", p, f"Pass, turn up {name}", cards, True)
 
 
 def _face_actions(c: str, p: int, t: int) -> tuple[Action, ...]:
-    """Every way seat ``p`` can play face card ``c`` on seat ``t`` (memoised)."""
-    key = (c, p, t)
-    actions = _FACE_ACTIONS.get(key)
-    if actions is None:
-        name, kind, who = card_name(c), FACE_KINDS[c[0]], _seat(t)
-        if kind == "jack":
-            actions = (Action(f"jack:{c}:{t}", p, f"{name} on {who}: random card", (c,)),)
-        elif kind == "queen":
-            actions = tuple(Action(f"queen:{c}:{t}:{s}", p, f"{name} on {who}: name {SUIT_NAMES[s]}",
-                                   (c,)) for s in SUITS)
-        else:
-            actions = tuple(Action(f"king:{c}:{t}:{r}", p, f"{name} on {who}: name {r}", (c,))
-                            for r in NUMBER_RANKS)
-        _FACE_ACTIONS[key] = actions
-    return actions
+    """Every way seat ``p`` can play face card ``c`` on seat ``t``."""
+    name, kind, who = card_name(c), FACE_KINDS[c[0]], _seat(t)
+    if kind == "jack":
+        return (_make(f"jack:{c}:{t}", p, f"{name} on {who}: random card", (c,), True),)
+    if kind == "queen":
+        return tuple(_make(f"queen:{c}:{t}:{s}", p, f"{name} on {who}: name {SUIT_NAMES[s]}",
+                           (c,), True) for s in SUITS)
+    return tuple(_make(f"king:{c}:{t}:{r}", p, f"{name} on {who}: name {r}", (c,), True)
+                 for r in NUMBER_RANKS)
+
+
+_SEATS: dict[int, tuple[_SeatActions, ...]] = {}
+"""The seats' actions by table size, made when the first state of that size is."""
+
+
+def _seats(players: int) -> tuple[_SeatActions, ...]:
+    seats = _SEATS.get(players)
+    if seats is None:
+        seats = _SEATS[players] = tuple(_SeatActions(p, players) for p in range(players))
+    return seats
 
 
 class RoundupState(State):
@@ -156,7 +198,7 @@ class RoundupState(State):
         self.winners: list[int] = []
         self.round_no = 0
         self.dealer = self.rng.randrange(players)
-        self._marks: list[bool] = []
+        _seats(players)  # the actions this table lists, made on first use
         self._revealed = False
         self._legal: list[Action] | None = None
         self._deal()
@@ -179,6 +221,8 @@ class RoundupState(State):
         self.discard: list[str] = []
         self.bids: list[str | None] = [None] * n
         self.pending: dict[int, str] = {}
+        # Cards known not to be in each seat's face-down hand. Each set is replaced, never
+        # changed in place, so copies of the state share them.
         self.excluded: list[set[str]] = [set() for _ in range(n)]
         self.first_empty: int | None = None
         self.first_player: int | None = None
@@ -195,7 +239,7 @@ class RoundupState(State):
                 self.queue.append(p)
             else:  # no number card at all: no bid, and everyone knows why
                 self.cannot_bid[p] = True
-                self.excluded[p] |= NUMBER_CARDS
+                self.excluded[p] = self.excluded[p] | NUMBER_CARDS
         self.phase = "bid"
         self._revealed = True
 
@@ -229,72 +273,91 @@ class RoundupState(State):
         return list(self._legal)
 
     def _list_actions(self) -> list[Action]:
-        p = self.current_player
-        assert p is not None
         phase = self.phase
-        if phase in ("bid", "tiebreak"):
-            return [_card_action(phase, c, p) for c in self.face_down[p] if c in NUMBER_CARDS]
+        if phase == "play":
+            p = self.turn
+            assert p is not None
+            seat = _SEATS[self.players][p]
+            stacks = self.stacks  # _playable inlined: this runs for every listing
+            # With three suits closed, a 10 that can be played closes the round.
+            ups = seat.closing_up if len(self.closed) == 3 else seat.up
+            out = [ups[c] for c in self.face_up[p] if VALUE.get(c, -1) == stacks[c[-1]] + 1]
+            if self.played_this_turn:
+                out.append(seat.end)
+                return out
+            if out:
+                return out
+            return self._free_actions(p, seat)
         if phase == "answer":
-            assert self.attack is not None
-            return [_card_action("reveal" if c in NUMBER_CARDS else "discard", c, p)
-                    for c in self._answers(p, self.attack["kind"], self.attack["named"])]
-        stacks = self.stacks  # _playable inlined: this runs for every listing
-        up = [_card_action("up", c, p) for c in self.face_up[p]
-              if VALUE.get(c, -1) == stacks[c[-1]] + 1]
-        if self.played_this_turn:
-            return up + [_end_action(p)]
-        if up:
-            return up
-        return self._free_actions(p)
+            attack = self.attack
+            assert attack is not None
+            p = int(attack["target"])
+            answer = _SEATS[self.players][p].answer
+            return [answer[c] for c in self._answers(p, attack["kind"], attack["named"])]
+        # bid or tiebreak: the last card of the queue turns every card of the round up
+        queue = self.queue
+        p = queue[0]
+        seat = _SEATS[self.players][p]
+        if phase == "bid":
+            table = seat.last_bid if len(queue) == 1 else seat.bid
+        else:
+            table = seat.last_tiebreak if len(queue) == 1 else seat.tiebreak
+        return [table[c] for c in self.face_down[p] if c in NUMBER_CARDS]
 
-    def _free_actions(self, p: int) -> list[Action]:
+    def _free_actions(self, p: int, seat: _SeatActions) -> list[Action]:
         """Choices when no face-up card can be played: face-down card, face card or pass."""
         down = self.face_down[p]
-        stacks = self.stacks  # _playable inlined: this runs for every listing
-        out = [_card_action("down", c, p) for c in down if VALUE.get(c, -1) == stacks[c[-1]] + 1]
+        stacks = self.stacks
+        plays = seat.down
+        faces = seat.faces
+        out = []  # the face-down plays, then the face cards, then the passes
+        attacks: list[Action] = []
         numbers = []
         for c in down:
             if c in NUMBER_CARDS:
                 numbers.append(c)
+                if VALUE[c] == stacks[c[-1]] + 1:  # _playable, inlined
+                    out.append(plays[c])
             else:
-                for t in range(self.players):
-                    if t != p:
-                        out.extend(_face_actions(c, p, t))
+                attacks += faces[c]
+        out += attacks
+        pay = seat.pay
         if numbers:
-            out.extend(_card_action("pass", c, p) for c in numbers)
+            out += [pay[c] for c in numbers]
         elif down:
-            out.extend(_card_action("pass", c, p) for c in down)
+            out += [pay[c] for c in down]
         else:
-            out.append(_pass_action(p))
+            out.append(seat.pass_free)
         return out
 
     # ----- applying ---------------------------------------------------------------------
     def _apply(self, action: Action) -> bool:
         self._revealed = False
         self._legal = None
-        kind = action.kind
-        if kind == "bid":
-            self._secret_pick(action.cards[0])
+        kind, c, target, named = _MOVES[action.id]
+        if kind == "play":
+            assert c is not None
+            self._play(c)
+        elif kind == "pass":
+            self._pass(c)
+        elif kind == "end":
+            self._end_turn()
+        elif kind == "reveal" or kind == "discard":
+            assert c is not None
+            self._answer(c)
+        elif kind == "bid":
+            assert c is not None
+            self._secret_pick(c)
             if not self.queue:
                 self._reveal_bids()
         elif kind == "tiebreak":
-            self._secret_pick(action.cards[0])
+            assert c is not None
+            self._secret_pick(c)
             if not self.queue:
                 self._reveal_tiebreak()
-        elif kind == "play":
-            self._play(action.cards[0])
-        elif kind == "end":
-            self._end_turn()
-        elif kind in ("jack", "queen", "king"):
-            parts = action.id.split(":")
-            self._face_card(kind, parts[1], int(parts[2]), parts[3] if len(parts) > 3 else "")
-        elif kind in ("reveal", "discard"):
-            self._answer(action.cards[0])
-        elif kind == "pass":
-            self._pass(action.cards[0] if action.cards else None)
-        else:  # pragma: no cover - find_action only hands us legal actions
-            raise AssertionError(action.id)
-        self._marks.append(self._revealed)
+        else:  # jack, queen or king
+            assert c is not None
+            self._face_card(kind, c, target, named)
         return self._revealed
 
     def _secret_pick(self, c: str) -> None:
@@ -328,7 +391,7 @@ class RoundupState(State):
             able = [p for p in tied if any(c in NUMBER_CARDS for c in self.face_down[p])]
             for p in tied:
                 if p not in able:
-                    self.excluded[p] |= NUMBER_CARDS
+                    self.excluded[p] = self.excluded[p] | NUMBER_CARDS
             if len(able) > 1:
                 self.tied = able
                 self.queue = list(able)
@@ -410,7 +473,8 @@ class RoundupState(State):
             self.phase = "answer"
             return
         # Nothing matched: everyone now knows the target holds no such card face-down.
-        self.excluded[target] |= BY_SUIT[named] if kind == "queen" else BY_RANK[named]
+        self.excluded[target] = self.excluded[target] | (BY_SUIT[named] if kind == "queen"
+                                                         else BY_RANK[named])
         self._end_turn()
 
     def _answer(self, c: str) -> None:
@@ -444,7 +508,7 @@ class RoundupState(State):
                 effect["result"] = "face_up"
             else:  # a face card is paid only by a hand without number cards
                 self.discard.append(c)
-                self.excluded[p] |= NUMBER_CARDS
+                self.excluded[p] = self.excluded[p] | NUMBER_CARDS
                 effect["result"] = "discarded"
             self._check_empty(p)
         self.last_effect = effect
@@ -541,7 +605,6 @@ class RoundupState(State):
         new.options = dict(self.options)
         new.rng = rng
         new.history = list(self.history)
-        new._marks = list(self._marks)
         new.scores = list(self.scores)
         new.rounds = list(self.rounds)  # summaries are never mutated once written
         new.winners = list(self.winners)
@@ -552,7 +615,7 @@ class RoundupState(State):
         new.discard = list(self.discard)
         new.bids = list(self.bids)
         new.pending = dict(self.pending)
-        new.excluded = [set(x) for x in self.excluded]
+        new.excluded = list(self.excluded)  # each set is replaced, never changed in place
         new.played_this_turn = list(self.played_this_turn)
         new.tied = list(self.tied)
         new.tiebreaks = list(self.tiebreaks)
@@ -568,7 +631,7 @@ class RoundupState(State):
             if o == player:
                 continue
             unseen.extend(self.face_down[o])
-            slots.extend((o, False) for _ in self.face_down[o])
+            slots += [(o, False)] * len(self.face_down[o])
             if o in self.pending:
                 unseen.append(self.pending[o])
                 slots.append((o, True))
@@ -599,28 +662,20 @@ class RoundupState(State):
     def reveals_hidden(self, action: Action) -> bool:
         """Conservative: any action that put a hidden card (or its absence) on show.
 
-        Face cards, their answers, paid passes and face-down plays always do. A bid or
-        tie-break card does only when it is the last one (all are turned up), and a face-up
-        play only when it closes the round and a new deal follows: ``_apply`` reports those
-        as they happen, and for actions already in the history they are looked up here.
+        Face cards, their answers, paid passes and face-down plays always do; a bid or
+        tie-break card only when it is the last one (all are turned up), and a face-up play
+        only when it closes the round and a new deal follows. The listing hands out a
+        distinct action object for those moments (see ``_SeatActions``).
         """
+        known = _REVEALS.get(id(action))
+        if known is not None:
+            return known
+        # Not an action a state listed, so never taken: only the kinds that always show
+        # something count.
         kind = action.kind
-        if kind == "end" or action.id == "pass":
-            return False
-        if kind == "play" and action.label.endswith("face-down"):
-            return True
-        if kind in ("bid", "tiebreak", "play"):
-            if len(self._marks) > len(self.history):
-                # State.apply asking right after _apply (which wrote this move's mark but
-                # the history has no entry yet) about a move _apply reported as showing
-                # nothing. The object is fresh (listings are cleared by every _apply), so
-                # the search below would not find it: skip scanning the whole history.
-                return False
-            for i in range(len(self.history) - 1, -1, -1):
-                if self.history[i] is action:  # these actions are never shared objects
-                    return self._marks[i]
-            return False
-        return True
+        if kind == "play":
+            return action.label.endswith("face-down")
+        return kind not in ("bid", "tiebreak", "end") and action.id != "pass"
 
     def why_illegal(self, action_id: str) -> str | None:
         return explain(self, action_id)

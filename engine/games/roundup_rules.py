@@ -161,12 +161,23 @@ def consistent_deal(slots: list[tuple[int, bool]], cards: list[str], excluded: l
                     return True
         return False
 
-    for s in range(len(slots)):
-        free = next((ci for ci in range(len(cards)) if owner[ci] == -1 and ok(s, ci)), None)
-        if free is not None:
-            owner[free] = s
-        elif not augment(s, [False] * len(cards)):
-            raise AssertionError("hidden cards admit no deal consistent with the public record")
+    # Each slot takes the first free card it may hold (ok, inlined: bots determinize thousands
+    # of times a decision), else augments. A card once taken stays taken, so the scan starts
+    # past the leading taken ones.
+    start = 0
+    for s, (seat, secret) in enumerate(slots):
+        while start < len(cards) and owner[start] != -1:
+            start += 1
+        ruled_out = excluded[seat]
+        for ci in range(start, len(cards)):
+            if owner[ci] == -1:
+                c = cards[ci]
+                if c not in ruled_out and (not secret or c in number_cards):
+                    owner[ci] = s
+                    break
+        else:
+            if not augment(s, [False] * len(cards)):
+                raise AssertionError("hidden cards admit no deal consistent with the public record")
     out = [""] * len(slots)
     for ci, s in enumerate(owner):
         out[s] = cards[ci]

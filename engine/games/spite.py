@@ -47,7 +47,6 @@ from typing import Any
 
 from engine.cards import RANKS, card_name, shuffled, standard_deck
 from engine.core import Action, GameSpec, Option, State
-from engine.games.fast_action import fresh_action
 
 PLAYERS = 2
 PAYOFF_SIZE = 26
@@ -140,49 +139,75 @@ def can_discard(pile: list[str], card: str) -> bool:
 
 
 _PILE_NAMES: tuple[str, ...] = tuple(f"pile {i + 1}" for i in range(DISCARD_PILES))
-_BUILD_TEXTS: dict[tuple[str, str, int | None, int], tuple[str, str, tuple[str]]] = {}
-_DISCARD_TEXTS: dict[tuple[str, int], tuple[str, str, tuple[str]]] = {}
+HAND_ORDER: dict[str, tuple[int, str]] = {c: _hand_order(c) for c in RANK_VALUE}
+"""The sort key of every card in a hand (``_hand_order``), worked out once."""
+
+# Every action is built once and then handed out again each time it is legal (Actions are
+# immutable), so listing the moves allocates nothing but the list. Builds are looked up as
+# _BUILDS[seat][where][card] -> a row indexed by centre stack, ``MAX_STACKS`` meaning a new
+# stack; ``where`` is 0 for the upcard, 1..4 for the discard piles and 5 for the hand. A
+# joker's label names the rank it stands for, so a joker's row holds, per stack, a tuple of
+# actions by the stack's height. Rows are made on first use.
+_UPCARD, _HAND = 0, DISCARD_PILES + 1
+_WHERE: tuple[str, ...] = ("upcard",) + _PILE_NAMES + ("hand",)
+_BUILDS: tuple[tuple[dict[str, list[Any]], ...], ...] = tuple(
+    tuple({} for _ in _WHERE) for _ in range(PLAYERS))
 
 
-def _build_text(card: str, where: str, index: int | None, height: int) -> tuple[str, str, tuple[str]]:
-    """(id, label, cards) of building ``card`` from ``where`` on centre stack ``index``
-    of ``height`` cards (``None``: a new stack), memoised."""
-    key = (card, where, index, height)
-    text = _BUILD_TEXTS.get(key)
-    if text is None:
-        value = RANK_VALUE[card]
-        name = CARD_NAME[card]
-        prefix = "upcard " if where == "upcard" else ""
-        suffix = f" from {where}" if where.startswith("pile") else ""
-        if index is None:
-            as_rank = " as Ace" if value == JOKER else ""
-            text = (f"build:{card}:new", f"Start a stack with {prefix}{name}{as_rank}{suffix}",
-                    (card,))
-        else:
-            as_rank = f" as {RANK_NAME[height + 1]}" if value == JOKER else ""
-            text = (f"build:{card}:{index}",
-                    f"Play {prefix}{name}{as_rank}{suffix} on stack {index + 1}", (card,))
-        _BUILD_TEXTS[key] = text
-    return text
+def _build_action(seat: int, card: str, where: str, index: int | None, height: int) -> Action:
+    """Building ``card`` from ``where`` on centre stack ``index`` of ``height`` cards
+    (``None``: a new stack)."""
+    value = RANK_VALUE[card]
+    name = CARD_NAME[card]
+    prefix = "upcard " if where == "upcard" else ""
+    suffix = f" from {where}" if where.startswith("pile") else ""
+    if index is None:
+        as_rank = " as Ace" if value == JOKER else ""
+        return Action(f"build:{card}:new", seat,
+                      f"Start a stack with {prefix}{name}{as_rank}{suffix}", (card,))
+    as_rank = f" as {RANK_NAME[height + 1]}" if value == JOKER else ""
+    return Action(f"build:{card}:{index}", seat,
+                  f"Play {prefix}{name}{as_rank}{suffix} on stack {index + 1}", (card,))
 
 
-def _discard_text(card: str, index: int) -> tuple[str, str, tuple[str]]:
-    """(id, label, cards) of discarding ``card`` to pile ``index``, memoised."""
-    text = _DISCARD_TEXTS.get((card, index))
-    if text is None:
-        text = _DISCARD_TEXTS[card, index] = (f"discard:{card}:{index}",
-                                              f"Discard {CARD_NAME[card]} to pile {index + 1}",
-                                              (card,))
-    return text
+def _build_row(seat: int, where: int, card: str) -> list[Any]:
+    """The row of ``_BUILDS[seat][where][card]``, made and stored on first use."""
+    name = _WHERE[where]
+    value = RANK_VALUE[card]
+    if value == JOKER:
+        row: list[Any] = [tuple(_build_action(seat, card, name, index, height)
+                                for height in range(KING)) for index in range(MAX_STACKS)]
+    else:
+        row = [_build_action(seat, card, name, index, value - 1) for index in range(MAX_STACKS)]
+    row.append(_build_action(seat, card, name, None, 0) if value in (1, JOKER) else None)
+    _BUILDS[seat][where][card] = row
+    return row
+
+
+_DISCARDS: tuple[dict[str, tuple[Action, ...]], ...] = tuple(
+    {card: tuple(Action(f"discard:{card}:{index}", seat,
+                        f"Discard {CARD_NAME[card]} to pile {index + 1}", (card,))
+                 for index in range(DISCARD_PILES)) for card in RANK_VALUE}
+    for seat in range(PLAYERS))
+"""_DISCARDS[seat][card][pile]: discarding ``card`` to ``pile``."""
+_ENDS: tuple[Action, ...] = tuple(Action("end", seat, "End turn without discarding")
+                                  for seat in range(PLAYERS))
+
+_MOVES: dict[str, tuple[str, str, int | None]] = {"end": ("end", "", None)}
+"""What ``_apply`` needs of an action id, parsed once: (kind, card, stack or pile), the
+stack being ``None`` for a new one."""
+for _card in RANK_VALUE:
+    _MOVES[f"build:{_card}:new"] = ("build", _card, None)
+    for _index in range(MAX_STACKS):
+        _MOVES[f"build:{_card}:{_index}"] = ("build", _card, _index)
+    for _index in range(DISCARD_PILES):
+        _MOVES[f"discard:{_card}:{_index}"] = ("discard", _card, _index)
 
 
 class SpiteState(State):
     """One Spite and Malice match for two seats (a single game, or games to N points)."""
 
-    def __init__(self, players: int, seed: int, options: dict[str, Any],
-                 _blank: bool = False) -> None:
-        if _blank:
-            return
+    def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
         self._init_common("spite", players, seed, options)
         self.target: int = int(options.get("target", 0))
         self.scores: list[int] = [0] * PLAYERS
@@ -191,7 +216,8 @@ class SpiteState(State):
         self.match_over = False
         self.match_winners: list[int] = []
         self.drawn_in_row = 0
-        self._applying: Action | None = None
+        self._applied_at = -1
+        """Length of the history when ``_apply`` last ran (see ``reveals_hidden``)."""
         self._deal()
 
     # ----- dealing and drawing ---------------------------------------------------------------
@@ -210,7 +236,7 @@ class SpiteState(State):
             for seat in range(PLAYERS):
                 self.hands[seat].append(self.stock.pop())
         for hand in self.hands:
-            hand.sort(key=_hand_order)
+            hand.sort(key=HAND_ORDER.__getitem__)
         self.discards: list[list[list[str]]] = [[[] for _ in range(DISCARD_PILES)]
                                                 for _ in range(PLAYERS)]
         self.centre: list[list[str]] = []
@@ -244,13 +270,14 @@ class SpiteState(State):
         hand = self.hands[seat]
         drew = False
         while len(hand) < HAND_SIZE:
-            self._rebuild_stock_if_needed()
+            if len(self.stock) <= REBUILD_AT:
+                self._rebuild_stock_if_needed()
             if not self.stock:
                 break
             hand.append(self.stock.pop())
             drew = True
         if drew:
-            hand.sort(key=_hand_order)
+            hand.sort(key=HAND_ORDER.__getitem__)
             self.drew_this_turn = True
 
     # ----- the contract ----------------------------------------------------------------------
@@ -282,16 +309,13 @@ class SpiteState(State):
     _legal_cache: tuple[tuple[Any, ...], list[Action]] | None = None
     """(inputs, actions) of the last listing: State.apply lists the actions again to check
     legality, and bots list each state several times. Keyed on everything the listing
-    reads, so a state edited by hand (tests do) is never served a stale list; cleared by
-    ``_apply`` so an action object is never offered again after it was taken (reveals_hidden
-    finds moves by identity)."""
+    reads, so a state edited by hand (tests do) is never served a stale list; copies share
+    it (both parts are never changed, only replaced)."""
 
     def _legal_actions(self) -> list[Action]:
         seat = self.current
-        discards = self.discards[seat]
-        key = (seat, [len(stack) for stack in self.centre], self.payoff[seat][-1],
-               tuple(self.hands[seat]),
-               [(pile[-1], pile_rank(pile)) if pile else None for pile in discards])
+        key = (seat, self.payoff[seat][-1], tuple(self.hands[seat]),
+               tuple(map(len, self.centre)), tuple(map(tuple, self.discards[seat])))
         cached = self._legal_cache
         if cached is not None and cached[0] == key:
             return list(cached[1])
@@ -300,74 +324,89 @@ class SpiteState(State):
         return list(actions)
 
     def _list_actions(self, seat: int) -> list[Action]:
-        # Each listing builds new Action objects (reveals_hidden tells moves apart by
-        # identity), but their texts are looked up, not formatted anew every time.
         actions: list[Action] = []
+        append = actions.append
         centre = self.centre
         room = len(centre) < MAX_STACKS
-        # (index, height) of the stacks still open, and of those by the rank they need
+        # The stacks still open as (index, height), and their indexes by the rank they need
         # next, so each source card goes straight to the stacks it fits (a joker: any).
-        open_stacks = [(index, len(stack)) for index, stack in enumerate(centre)
-                       if len(stack) < KING]
-        needing: dict[int, list[tuple[int, int]]] = {}
-        for index, height in open_stacks:
-            needing.setdefault(height + 1, []).append((index, height))
-        for card, where in self._sources(seat):
+        open_stacks: list[tuple[int, int]] = []
+        needing: dict[int, list[int]] = {}
+        for index, stack in enumerate(centre):
+            height = len(stack)
+            if height < KING:
+                open_stacks.append((index, height))
+                if height + 1 in needing:
+                    needing[height + 1].append(index)
+                else:
+                    needing[height + 1] = [index]
+        discards = self.discards[seat]
+        hand = self.hands[seat]
+        # The sources in _sources' order: upcard, discard-pile tops, hand.
+        sources = [(_UPCARD, self.payoff[seat][-1])]
+        for index, pile in enumerate(discards):
+            if pile:
+                sources.append((index + 1, pile[-1]))
+        for card in hand:
+            sources.append((_HAND, card))
+        rows = _BUILDS[seat]
+        for where, card in sources:
+            row = rows[where].get(card)
+            if row is None:
+                row = _build_row(seat, where, card)
             value = RANK_VALUE[card]
-            for index, height in (open_stacks if value == JOKER else needing.get(value, ())):
-                action_id, label, cards = _build_text(card, where, index, height)
-                actions.append(fresh_action(action_id, seat, label, cards))
-            if room and value in (1, JOKER):
-                action_id, label, cards = _build_text(card, where, None, 0)
-                actions.append(fresh_action(action_id, seat, label, cards))
+            if value == JOKER:
+                for index, height in open_stacks:
+                    append(row[index][height])
+            elif value in needing:
+                for index in needing[value]:
+                    append(row[index])
+            if room and value <= 1:  # an Ace or a joker may start a stack
+                append(row[MAX_STACKS])
         if self.must_play_ace(seat):
             return actions
         # What each pile accepts (can_discard, worked out once per pile): the highest rank
-        # that may go on it (an empty pile takes any), and the piles a joker may go on.
+        # that may go on it (empty or only jokers: any), and the piles a joker may go on.
         highest: list[int] = []
         joker_piles: list[int] = []
-        for index, pile in enumerate(self.discards[seat]):
-            shown = pile_rank(pile) if pile else None
+        for index, pile in enumerate(discards):
+            shown = pile_rank(pile)
             highest.append(shown or KING)
-            if not pile or shown != 2:
+            if shown != 2:
                 joker_piles.append(index)
-        ace_blocked = len(centre) < MAX_STACKS
-        for card in self.hands[seat]:
+        moves = _DISCARDS[seat]
+        for card in hand:
             value = RANK_VALUE[card]
-            if ace_blocked and value == 1:
-                continue
-            piles = joker_piles if value == JOKER else \
-                [index for index, top in enumerate(highest) if value <= top]
-            for index in piles:
-                action_id, label, cards = _discard_text(card, index)
-                actions.append(fresh_action(action_id, seat, label, cards))
-        actions.append(fresh_action("end", seat, "End turn without discarding"))
+            if value == JOKER:
+                piles = moves[card]
+                for index in joker_piles:
+                    append(piles[index])
+            elif value != 1 or not room:  # an Ace goes to the centre while there is room
+                piles = moves[card]
+                for index in range(DISCARD_PILES):
+                    if value <= highest[index]:
+                        append(piles[index])
+        append(_ENDS[seat])
         return actions
 
     def _apply(self, action: Action) -> bool:
-        self._applying = action
-        self._legal_cache = None
+        self._applied_at = len(self.history)
         seat = self.current
-        kind, _, rest = action.id.partition(":")
-        reveals = False
+        kind, card, target = _MOVES[action.id]
         if kind == "build":
-            card, _, target = rest.rpartition(":")
-            reveals = self._build(seat, card, target)
+            return self._build(seat, card, target)
+        if kind == "discard":
+            self.hands[seat].remove(card)
+            self.discards[seat][target].append(card)
+            self.last_turn = {"player": seat, "played": self.played_this_turn,
+                              "discarded": card, "pile": target}
         else:
-            if kind == "discard":
-                card, _, pile = rest.rpartition(":")
-                self.hands[seat].remove(card)
-                self.discards[seat][int(pile)].append(card)
-                self.last_turn = {"player": seat, "played": self.played_this_turn,
-                                  "discarded": card, "pile": int(pile)}
-            else:
-                self.last_turn = {"player": seat, "played": self.played_this_turn,
-                                  "discarded": None, "pile": None}
-            stuck = kind == "end" and not self._can_discard_any(seat)
-            reveals = self._end_turn(seat, stuck)
-        return reveals
+            self.last_turn = {"player": seat, "played": self.played_this_turn,
+                              "discarded": None, "pile": None}
+        stuck = kind == "end" and not self._can_discard_any(seat)
+        return self._end_turn(seat, stuck)
 
-    def _build(self, seat: int, card: str, target: str) -> bool:
+    def _build(self, seat: int, card: str, target: int | None) -> bool:
         payoff = self.payoff[seat]
         if payoff[-1] == card:
             payoff.pop()
@@ -380,10 +419,10 @@ class SpiteState(State):
                     break
             else:
                 self.hands[seat].remove(card)
-        if target == "new":
+        if target is None:
             self.centre.append([card])
         else:
-            self.centre[int(target)].append(card)
+            self.centre[target].append(card)
         self.played_this_turn.append(card)
         if from_upcard:
             self.drought_turns = -1  # this turn counts as one that played a pay-off card
@@ -401,10 +440,26 @@ class SpiteState(State):
         return reveals
 
     def _can_discard_any(self, seat: int) -> bool:
-        piles = self.discards[seat]
+        """Could any hand card go on a discard pile (``can_discard``, Aces held back while
+        they must go to the centre)?"""
         ace_blocked = len(self.centre) < MAX_STACKS
-        return any(can_discard(pile, card) for card in self.hands[seat]
-                   if not (ace_blocked and RANK_VALUE[card] == 1) for pile in piles)
+        jokers = False
+        lowest = KING + 1  # the lowest rank that may be discarded; none: above a King
+        for card in self.hands[seat]:
+            value = RANK_VALUE[card]
+            if value == JOKER:
+                jokers = True
+            elif value < lowest and not (ace_blocked and value == 1):
+                lowest = value
+        for pile in self.discards[seat]:
+            if not pile:
+                if jokers or lowest <= KING:
+                    return True
+                continue
+            shown = pile_rank(pile)
+            if (jokers and shown != 2) or lowest <= (KING if shown is None else shown):
+                return True
+        return False
 
     def stock_exhausted(self) -> bool:
         """Nothing left to draw: the stock is empty and no centre card could rebuild it."""
@@ -522,17 +577,19 @@ class SpiteState(State):
         unseen = sorted(self.hands[other] + self.stock)
         rng.shuffle(unseen)
         count = len(self.hands[other])
-        world.hands[other] = sorted(unseen[:count], key=_hand_order)
+        world.hands[other] = sorted(unseen[:count], key=HAND_ORDER.__getitem__)
         world.stock = unseen[count:]
         return world
 
     def reveals_hidden(self, action: Action) -> bool:
         # Whether a move showed a hidden card depends on the position (an empty hand, the
-        # last pay-off card), so ``_apply`` reports it and this looks the move up.
-        if action is self._applying and not (self.history and self.history[-1] is action):
+        # last pay-off card), so ``_apply`` reports it and this looks the move up: the latest
+        # time it was taken, as one action object serves every time the move is legal.
+        history = self.history
+        if self._applied_at == len(history):
             return False  # asked by State.apply right after _apply already answered
-        for index in range(len(self.history) - 1, -1, -1):
-            if self.history[index] is action:
+        for index in range(len(history) - 1, -1, -1):
+            if history[index] is action:
                 return self.move_revealed_hidden(index)
         return False
 
@@ -597,29 +654,26 @@ class SpiteState(State):
     def _copy(self, rng: random.Random) -> "SpiteState":
         """A deep copy of the match drawing its future chance from ``rng`` (determinize
         passes a fresh one, so the state's own RNG need not be copied first)."""
-        other = SpiteState(0, 0, {}, _blank=True)
-        other.game_id, other.players, other.seed = self.game_id, self.players, self.seed
+        other = SpiteState.__new__(SpiteState)
+        fields = other.__dict__
+        # Start from every attribute as it is: the ints, bools and strings, and what is
+        # never changed in place once made, so may be shared: the reveal marks (see State),
+        # the listing cache, the round summaries and last_turn (replaced, not edited, and
+        # handed out as copies by view). Then copy the containers that change in place.
+        fields.update(self.__dict__)
         other.options = dict(self.options)
         other.rng = rng
         other.history = list(self.history)
-        other.revealing_moves = self.revealing_moves
-        other._applying = None
-        other.target, other.scores = self.target, list(self.scores)
-        other.rounds = [dict(r) for r in self.rounds]
-        other.round, other.match_over = self.round, self.match_over
+        other.scores = list(self.scores)
+        other.rounds = list(self.rounds)
         other.match_winners = list(self.match_winners)
-        other.drawn_in_row = self.drawn_in_row
         other.payoff = [list(p) for p in self.payoff]
         other.stock = list(self.stock)
         other.hands = [list(h) for h in self.hands]
         other.discards = [[list(p) for p in piles] for piles in self.discards]
         other.centre = [list(s) for s in self.centre]
-        other.current, other.turn = self.current, self.turn
         other.played_this_turn = list(self.played_this_turn)
-        other.drew_this_turn, other.stall_turns = self.drew_this_turn, self.stall_turns
-        other.drought_turns = self.drought_turns
-        other.last_turn = None if self.last_turn is None else {
-            **self.last_turn, "played": list(self.last_turn["played"])}
+        other._applied_at = -1
         return other
 
 
