@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Build, serve, test and benchmark Parlour's static site.
 
-    python3 build.py                 build dist/ (engine wheel + Pyodide runtime + web/)
+    python3 build.py [build] [--no-minify]
+                                     build dist/ (engine wheel + Pyodide runtime + web/,
+                                     bundled and minified unless --no-minify)
     python3 build.py serve [--port 8000] [--host 127.0.0.1]
                                      build, then serve dist/ over HTTP
     python3 build.py test [ARGS...]  all tests, unit and browser (sets up .venv and Chromium);
@@ -10,17 +12,20 @@
                                      start-up and engine benchmarks (prints figures)
 
 Standard library only, so it runs with the system python3 on a fresh machine. What it
-downloads (the pinned Pyodide npm package, the test dependencies) is cached in .cache/ and
-.venv/, so a rebuild with everything cached takes seconds.
+downloads (the pinned Pyodide npm package, the pinned build tools of tools/package-lock.json,
+the test dependencies) is cached in .cache/ and .venv/, so a rebuild with everything cached
+takes seconds.
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import http.server
 import json
 import os
 import posixpath
+import re
 import shutil
 import subprocess
 import sys
@@ -66,6 +71,23 @@ SW_MARK_END = "/*END-BUILD*/"
 
 # Files never copied from web/ into dist/.
 IGNORED_NAMES = {".DS_Store", "Thumbs.db", "__pycache__"}
+
+# The build tools (esbuild; Zopfli through tools/deflate.cjs), pinned with their lockfile in
+# tools/ and installed by ensure_tools() with `npm ci` into .cache/. Only a minified build
+# needs them.
+TOOLS = ROOT / "tools"
+# In a minified build these parts of web/ reach dist/ through the bundler, not as copies:
+# js/ becomes js/app.js plus one chunk per game screen (loaded when that game starts) and a
+# few shared chunks; css/ becomes css/app.css (web/css/app.css @imports the others); the
+# engine worker and the service worker stay scripts of their own, minified.
+JS_ENTRY = "js/app.js"
+CSS_ENTRY = "css/app.css"
+BUNDLED_DIRS = ("js", "css")
+STANDALONE_SCRIPTS = ("worker.js", "sw.js")
+# Modules of the engine the page never imports, left out of dist/'s wheel (see web_wheel()):
+# the command line (python -m engine) and the arena and checks only it uses.
+WEB_WHEEL_EXCLUDES = ("engine/__main__.py", "engine/checks.py", "engine/bots/arena.py")
+WEB_WHEEL_VERSION = "2"  # bump when web_wheel() changes what it writes
 
 MIME_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -200,16 +222,116 @@ def build_wheel() -> Path:
     return final
 
 
+# ----- compression ---------------------------------------------------------------------
+# The wheel and the PNG icons are DEFLATE streams. A minified build makes them with Zopfli
+# (tools/deflate.cjs), a few percent smaller than zlib's best for the same format.
+
+class Deflate:
+    """Raw DEFLATE compression of many blobs at once: ``deflate(blobs) -> streams``."""
+
+    name = "zlib"
+
+    def __call__(self, blobs: list[bytes]) -> list[bytes]:
+        import zlib
+
+        streams = []
+        for blob in blobs:
+            packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+            streams.append(packer.compress(blob) + packer.flush())
+        return streams
+
+
+class Zopfli(Deflate):
+    """Zopfli through node and the pinned @gfx/zopfli; each stream is kept in .cache/ by the
+    hash of its input, and checked to inflate back to it."""
+
+    name = "zopfli"
+
+    def __init__(self, modules: Path) -> None:
+        self.modules = modules
+        self.cache = CACHE / "zopfli" / modules.parent.name
+
+    def __call__(self, blobs: list[bytes]) -> list[bytes]:
+        import zlib
+
+        keys = [hashlib.sha256(blob).hexdigest() for blob in blobs]
+        missing = {key: blob for key, blob in zip(keys, blobs)
+                   if not (self.cache / key).is_file()}
+        if missing:
+            node = shutil.which("node")
+            if node is None:
+                raise BuildError("node is needed to run the build tools; install Node.js, or "
+                                 "build with --no-minify")
+            self.cache.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+                order = sorted(missing)
+                for number, key in enumerate(order):
+                    (Path(tmp) / f"{number:06d}.in").write_bytes(missing[key])
+                done = subprocess.run([node, str(TOOLS / "deflate.cjs"), tmp],
+                                      env={**os.environ, "NODE_PATH": str(self.modules)},
+                                      stdin=subprocess.DEVNULL, capture_output=True, text=True)
+                if done.returncode != 0:
+                    raise BuildError(f"tools/deflate.cjs failed:\n{done.stdout}{done.stderr}")
+                for number, key in enumerate(order):
+                    stream = (Path(tmp) / f"{number:06d}.out").read_bytes()
+                    if zlib.decompress(stream, -15) != missing[key]:
+                        raise BuildError("Zopfli's output does not inflate back to its input")
+                    partial = self.cache / f".{key}.{os.getpid()}"
+                    partial.write_bytes(stream)
+                    os.replace(partial, self.cache / key)
+        return [(self.cache / key).read_bytes() for key in keys]
+
+
+def zlib_stream(data: bytes, deflate: Deflate | None = None) -> bytes:
+    """``data`` in the zlib format (as PNG wants it), compressed by ``deflate``."""
+    import struct
+    import zlib
+
+    if deflate is None:
+        return zlib.compress(data, 9)
+    return b"\x78\xda" + deflate([data])[0] + struct.pack(">I", zlib.adler32(data))
+
+
+def write_zip(path: Path, entries: list[tuple[str, bytes]], deflate: Deflate) -> None:
+    """A zip of ``entries`` (name, data), each deflated by ``deflate`` (or stored when that
+    is not smaller), dated 1980-01-01 like pip's wheels, files readable by all."""
+    import struct
+    import zlib
+
+    streams = deflate([data for _, data in entries])
+    out = bytearray()
+    central = bytearray()
+    for (name, data), stream in zip(entries, streams):
+        method, stored = (8, stream) if len(stream) < len(data) else (0, data)
+        encoded = name.encode("utf-8")
+        fields = (20, 0x800 if not name.isascii() else 0, method, 0, 0x21, zlib.crc32(data),
+                  len(stored), len(data), len(encoded))
+        central += struct.pack("<IH", 0x02014B50, 0x0314)
+        central += struct.pack("<HHHHHIIIH", *fields) + struct.pack(
+            "<HHHHII", 0, 0, 0, 0, 0o100644 << 16, len(out)) + encoded
+        out += struct.pack("<I", 0x04034B50) + struct.pack("<HHHHHIIIH", *fields)
+        out += struct.pack("<H", 0) + encoded + stored
+    out += central + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries),
+                                 len(central), len(out), 0)
+    path.write_bytes(bytes(out))
+
+
 # ----- icons -------------------------------------------------------------------------
 # PNG icons for the web app manifest (installable pages need raster icons of 192 and 512
 # pixels), drawn by code from the same shapes as web/icons/icon.svg: a green tile, two cards,
-# a heart. Signed distances give anti-aliased edges without supersampling. Cached in .cache/.
+# a heart. Signed distances give anti-aliased edges without supersampling. Edge coverage is
+# rounded to ICON_EDGE_LEVELS steps, so an icon has a few dozen colours and is written as a
+# palette PNG (colour type 3, with a tRNS chunk for the rounded corners): under a quarter of
+# the bytes of truecolour with alpha, and no visible difference. Cached in .cache/.
 
 ICON_SIZES = ((192, "any"), (512, "any"), (512, "maskable"))
-ICON_VERSION = "1"
+ICON_VERSION = "2"
+ICON_EDGE_LEVELS = 4
 
 
-def _png(width: int, height: int, rows: list[bytes]) -> bytes:
+def _png(width: int, height: int, pixels: list[tuple[int, int, int, int]],
+         deflate: Deflate | None = None) -> bytes:
+    """An 8-bit palette PNG of RGBA ``pixels`` (row by row; at most 256 colours)."""
     import struct
     import zlib
 
@@ -217,10 +339,22 @@ def _png(width: int, height: int, rows: list[bytes]) -> bytes:
         return (struct.pack(">I", len(data)) + kind + data
                 + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
 
-    raw = b"".join(b"\0" + row for row in rows)
+    palette: dict[tuple[int, int, int, int], int] = {}
+    for pixel in pixels:
+        palette.setdefault(pixel, len(palette))
+    if len(palette) > 256:
+        raise BuildError(f"an icon has {len(palette)} colours, more than a palette holds")
+    # Opaque colours last, so tRNS (alpha of the first entries) can stop before them.
+    colours = sorted(palette, key=lambda c: (c[3] == 255, palette[c]))
+    index = {colour: i for i, colour in enumerate(colours)}
+    raw = b"".join(b"\0" + bytes(index[p] for p in pixels[y * width:(y + 1) * width])
+                   for y in range(height))
+    alphas = bytes(c[3] for c in colours).rstrip(b"\xff")
     return (b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
+            + chunk(b"PLTE", b"".join(bytes(c[:3]) for c in colours))
+            + (chunk(b"tRNS", alphas) if alphas else b"")
+            + chunk(b"IDAT", zlib_stream(raw, deflate)) + chunk(b"IEND", b""))
 
 
 def _box(px: float, py: float, cx: float, cy: float, hw: float, hh: float, r: float) -> float:
@@ -247,21 +381,29 @@ def _heart(px: float, py: float) -> float:
     return min(lobes, point) * s
 
 
-def draw_icon(size: int, purpose: str) -> bytes:
+def _coverage(distance: float) -> float:
+    """How much of a pixel a shape covers, from its signed distance in pixels, rounded."""
+    cover = min(max(0.5 - distance, 0.0), 1.0)
+    return round(cover * ICON_EDGE_LEVELS) / ICON_EDGE_LEVELS
+
+
+def draw_icon(size: int, purpose: str, deflate: Deflate | None = None) -> bytes:
     green, paper, edge, red = (0x1F, 0x4D, 0x3A), (0xFD, 0xFB, 0xF5), (0xC9, 0xC2, 0xAD), (0xC0, 0x39, 0x2B)
     # The SVG is 64 units wide; a maskable icon keeps its content in the central 80%.
     scale = size / 64.0 if purpose == "any" else size / 64.0 * 0.8
     offset = 0.0 if purpose == "any" else size * 0.1
     unit = 1.0 / scale  # one pixel in SVG units: the width of an anti-aliased edge
-    rows = []
+    pixels = []
     for j in range(size):
-        row = bytearray()
         for i in range(size):
             x, y = (i + 0.5 - offset) / scale, (j + 0.5 - offset) / scale
             if purpose == "any":
-                alpha = min(max(0.5 - _box(x, y, 32, 32, 32, 32, 14) / unit, 0.0), 1.0)
+                alpha = _coverage(_box(x, y, 32, 32, 32, 32, 14) / unit)
             else:
-                alpha = 1.0
+                alpha = 1.0  # maskable: full bleed, the platform crops it to its own shape
+            if not alpha:
+                pixels.append((0, 0, 0, 0))
+                continue
             color = list(green)
             layers = []
             for (cx, cy, angle) in ((27.0, 30.0, -10.0), (38.0, 34.0, 8.0)):
@@ -272,30 +414,287 @@ def draw_icon(size: int, purpose: str) -> bytes:
                 if angle > 0:
                     layers.append((red, _heart(rx, ry)))
             for paint, d in layers:
-                cover = min(max(0.5 - d / unit, 0.0), 1.0)
+                cover = _coverage(d / unit)
                 if cover:
                     color = [c + (p - c) * cover for c, p in zip(color, paint)]
-            row += bytes((round(color[0]), round(color[1]), round(color[2]), round(alpha * 255)))
-        rows.append(bytes(row))
-    return _png(size, size, rows)
+            pixels.append((*(round(c) for c in color), round(alpha * 255)))
+    return _png(size, size, pixels, deflate)
 
 
 def icon_name(size: int, purpose: str) -> str:
     return f"icon-{size}{'-maskable' if purpose == 'maskable' else ''}.png"
 
 
-def make_icons(target: Path) -> None:
-    """Write the PNG icons into ``target`` (from .cache/ when this version was drawn before)."""
-    cache = CACHE / f"icons-v{ICON_VERSION}"
+def make_icons(target: Path, deflate: Deflate | None = None) -> None:
+    """Write the PNG icons into ``target`` (from .cache/ when this version was drawn before),
+    compressed with ``deflate`` (zlib's best when None)."""
+    packer = "zlib" if deflate is None else deflate.name
+    cache = CACHE / f"icons-v{ICON_VERSION}-edge{ICON_EDGE_LEVELS}-{packer}"
     cache.mkdir(parents=True, exist_ok=True)
     target.mkdir(parents=True, exist_ok=True)
     for size, purpose in ICON_SIZES:
         name = icon_name(size, purpose)
         if not (cache / name).is_file():
             partial = cache / (name + ".part")
-            partial.write_bytes(draw_icon(size, purpose))
+            partial.write_bytes(draw_icon(size, purpose, deflate))
             os.replace(partial, cache / name)
         shutil.copy2(cache / name, target / name)
+
+
+# ----- the wheel dist/ ships -------------------------------------------------------------
+# The page runs the engine from a slimmer copy of the wheel: the same package and metadata,
+# without the modules it never imports (WEB_WHEEL_EXCLUDES), without the long description
+# (README.md) in METADATA, and with every module re-written from its syntax tree without
+# docstrings, comments, function annotations and with one-space indentation. Nothing in the
+# engine reads a docstring or an annotation at run time (dataclass fields are kept, they are
+# class-level annotations). It still installs with pip like the full wheel.
+
+class _Slim(ast.NodeTransformer):
+    """Drops docstrings and function annotations from a module's syntax tree."""
+
+    @staticmethod
+    def _undoc(node: ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        body = node.body
+        if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+
+    def visit_Module(self, node: ast.Module) -> ast.AST:
+        self._undoc(node)
+        return self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        self._undoc(node)
+        return self.generic_visit(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+        self._undoc(node)
+        node.returns = None
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if arg is not None:
+                arg.annotation = None
+        return self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+
+def slim_python(source: str, name: str = "<module>") -> str:
+    """``source`` without docstrings, comments or function annotations, indented by one
+    space a level; the result is checked to parse to the same tree."""
+    import io
+    import tokenize
+
+    tree = _Slim().visit(ast.parse(source, name))
+    text = ast.unparse(tree) + "\n"
+    # ast.unparse indents by four spaces. Lines that continue a multi-line token (a
+    # triple-quoted string) keep theirs.
+    inside: set[int] = set()
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        inside.update(range(token.start[0] + 1, token.end[0] + 1))
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if number in inside:
+            continue
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if indent % 4 == 0:
+            lines[number - 1] = " " * (indent // 4) + stripped
+    slim = "\n".join(lines)
+    if ast.dump(ast.parse(slim, name)) != ast.dump(ast.parse(text, name)):
+        raise BuildError(f"slimming {name} changed its meaning")
+    return slim
+
+
+def _imported_modules(tree: ast.AST, module: str, is_package: bool) -> set[str]:
+    """Every module an import statement anywhere in ``tree`` may load (absolute names)."""
+    found: set[str] = set()
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")
+                parent = parent[:len(parent) - (node.level - 1)]
+                base = ".".join(parent + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def web_wheel(wheel: Path, deflate: Deflate | None = None) -> Path:
+    """The wheel dist/ ships, made from ``wheel`` and compressed by ``deflate`` (zlib's best
+    when None); cached next to ``wheel``."""
+    import base64
+    import zipfile
+
+    deflate = deflate or Deflate()
+    version = f"{sys.version_info[0]}{sys.version_info[1]}"
+    target = (wheel.parent / f"web-v{WEB_WHEEL_VERSION}-py{version}-{deflate.name}"
+              / wheel.name)
+    if target.is_file():
+        return target
+    dropped = {name[:-len(".py")].replace("/", ".").removesuffix(".__init__")
+               for name in WEB_WHEEL_EXCLUDES}
+    entries: list[tuple[str, bytes]] = []
+    record = None
+    with zipfile.ZipFile(wheel) as archive:
+        for info in archive.infolist():
+            name, data = info.filename, archive.read(info)
+            if name in WEB_WHEEL_EXCLUDES:
+                continue
+            if name.endswith(".dist-info/RECORD"):
+                record = name
+                continue
+            if name.endswith(".py"):
+                source = data.decode("utf-8")
+                module = name[:-len(".py")].replace("/", ".")
+                is_package = module.endswith(".__init__")
+                module = module.removesuffix(".__init__")
+                needs = _imported_modules(ast.parse(source, name), module, is_package) & dropped
+                if needs:
+                    raise BuildError(f"{name} imports {', '.join(sorted(needs))}, which the "
+                                     "wheel for the page leaves out (WEB_WHEEL_EXCLUDES)")
+                data = slim_python(source, name).encode("utf-8")
+            elif name.endswith(".dist-info/METADATA"):
+                headers = data.decode("utf-8").split("\n\n", 1)[0].split("\n")
+                data = "".join(line + "\n" for line in headers
+                               if not line.startswith("Description-Content-Type:")).encode()
+            entries.append((name, data))
+    if record is None:
+        raise BuildError(f"{wheel.name} has no RECORD")
+    lines = []
+    for name, data in entries:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        lines.append(f"{name},sha256={digest},{len(data)}\n")
+    entries.append((record, ("".join(lines) + f"{record},,\n").encode()))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.part")
+    write_zip(partial, entries, deflate)
+    with zipfile.ZipFile(partial) as check:
+        if check.testzip() is not None or check.namelist() != [n for n, _ in entries]:
+            raise BuildError(f"the wheel written for the page is broken: {partial}")
+    os.replace(partial, target)
+    return target
+
+
+# ----- bundling and minifying (dist/ only) ----------------------------------------------
+
+def ensure_tools() -> Path:
+    """node_modules/ with the pinned build tools of tools/, installed once per lockfile."""
+    manifest, lock = TOOLS / "package.json", TOOLS / "package-lock.json"
+    key = hashlib.sha256(manifest.read_bytes() + b"\0" + lock.read_bytes()).hexdigest()[:16]
+    target = CACHE / f"tools-{key}"
+    stamp = target / ".installed"
+    if stamp.is_file():
+        return target / "node_modules"
+    npm = shutil.which("npm")
+    if npm is None:
+        raise BuildError("npm is needed once to install the build tools (npm ci in tools/); "
+                         "install Node.js and npm, or build with --no-minify")
+    say("installing the build tools (npm ci, tools/package-lock.json)")
+    CACHE.mkdir(exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=".tools-", dir=CACHE))
+    try:
+        shutil.copy2(manifest, partial / manifest.name)
+        shutil.copy2(lock, partial / lock.name)
+        # --ignore-scripts: esbuild's install script only checks its binary, which comes in
+        # a package of its own (@esbuild/<platform>), and ensure_tools() runs it anyway.
+        done = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund",
+                               "--loglevel=error"],
+                              cwd=partial, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True)
+        if done.returncode != 0:
+            raise BuildError(f"npm ci in tools/ failed:\n{done.stdout}{done.stderr}")
+        (partial / ".installed").write_text(key + "\n")
+        if target.exists() and not stamp.is_file():
+            shutil.rmtree(target, ignore_errors=True)  # a broken earlier install
+        try:
+            os.replace(partial, target)
+        except OSError:
+            if not stamp.is_file():  # not another build that finished first: a real error
+                raise
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+    run_esbuild(target / "node_modules", ["--version"])
+    return target / "node_modules"
+
+
+def run_esbuild(modules: Path, args: list[str], stdin: str | None = None) -> str:
+    """Run the pinned esbuild with ``args``; returns what it wrote to stdout."""
+    launcher = modules / "esbuild" / "bin" / "esbuild"
+    command = [str(launcher)]
+    if launcher.read_bytes()[:2] == b"#!":  # the JavaScript launcher: run it with node
+        node = shutil.which("node")
+        if node is None:
+            raise BuildError("node is needed to run esbuild; install Node.js, or build with "
+                             "--no-minify")
+        command = [node, str(launcher)]
+    done = subprocess.run(command + args + ["--log-level=warning"], input=stdin,
+                          capture_output=True, text=True, encoding="utf-8",
+                          stdin=None if stdin is not None else subprocess.DEVNULL)
+    if done.returncode != 0:
+        raise BuildError(f"esbuild {' '.join(args)} failed:\n{done.stderr}")
+    if done.stderr.strip():
+        say(f"esbuild: {done.stderr.strip()}")
+    return done.stdout
+
+
+# Flags for every file: minified, UTF-8 left as it is (no \u escapes), no license comments
+# (the sources have none; ours is the repository's).
+ESBUILD_COMMON = ["--minify", "--charset=utf8", "--legal-comments=none"]
+
+
+def bundle_web(modules: Path, staging: Path) -> None:
+    """Write the bundled and minified scripts and styles of web/ into ``staging``."""
+    # The page's modules: app.js keeps its place (js/app.js, so `new URL("../worker.js",
+    # import.meta.url)` still finds the worker), and each `import("./games/<id>.js")`
+    # becomes a chunk of its own next to it, named with a hash of its content.
+    run_esbuild(modules, [str(WEB / JS_ENTRY), "--bundle", "--format=esm", "--splitting",
+                          f"--outdir={staging / Path(JS_ENTRY).parent}", *ESBUILD_COMMON])
+    run_esbuild(modules, [str(WEB / CSS_ENTRY), "--bundle",
+                          f"--outfile={staging / CSS_ENTRY}", *ESBUILD_COMMON])
+    worker = run_esbuild(modules, ["--format=esm", "--loader=js", "--sourcefile=worker.js",
+                                   *ESBUILD_COMMON],
+                         stdin=(WEB / "worker.js").read_text(encoding="utf-8"))
+    (staging / "worker.js").write_text(worker, encoding="utf-8")
+    # The service worker is minified with its build data set aside (a minifier drops the
+    # marker comments), then put back between the markers for stamp_service_worker().
+    source = (WEB / "sw.js").read_text(encoding="utf-8")
+    begin, end = source.find(SW_MARK_BEGIN), source.find(SW_MARK_END)
+    if begin < 0 or end < begin:
+        raise BuildError(f"web/sw.js lacks the {SW_MARK_BEGIN}...{SW_MARK_END} markers")
+    placeholder = "__PARLOUR_BUILD_DATA__"
+    data = source[begin:end + len(SW_MARK_END)]
+    minified = run_esbuild(modules, ["--loader=js", "--sourcefile=sw.js", *ESBUILD_COMMON],
+                           stdin=source[:begin] + placeholder + source[end + len(SW_MARK_END):])
+    if minified.count(placeholder) != 1:
+        raise BuildError("the minified service worker lost its build data")
+    (staging / "sw.js").write_text(minified.replace(placeholder, data), encoding="utf-8")
+
+
+def squeeze_html(text: str) -> str:
+    """HTML without indentation, trailing spaces or blank lines: outside tags, a run of white
+    space that holds a line break becomes one line break, which renders the same (one
+    space). Text inside <pre>, <textarea>, <script> and <style>, and every tag with its
+    attributes, is kept as it is."""
+    parts = re.split(r"(<[^>]*>)", text)
+    keep = None  # the element whose content is being kept as it is
+    for i, part in enumerate(parts):
+        if i % 2:
+            tag = re.match(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)", part)
+            if tag:
+                name = tag.group(2).lower()
+                if not tag.group(1) and keep is None and name in ("pre", "textarea", "script",
+                                                                  "style"):
+                    keep = name
+                elif tag.group(1) and name == keep:
+                    keep = None
+        elif keep is None:
+            parts[i] = re.sub(r"[ \t\r\f]*\n[ \t\r\n\f]*", "\n", part)
+    return "".join(parts).strip() + "\n"
 
 
 # ----- dist/ -------------------------------------------------------------------------
@@ -320,7 +719,7 @@ def stamp_service_worker(sw_path: Path, build_id: str, files: list[str]) -> None
     end = text.find(SW_MARK_END)
     if begin < 0 or end < begin:
         raise BuildError(f"web/sw.js lacks the {SW_MARK_BEGIN}...{SW_MARK_END} markers")
-    data = json.dumps({"build_id": build_id, "files": files}, indent=1)
+    data = json.dumps({"build_id": build_id, "files": files}, separators=(",", ":"))
     sw_path.write_text(text[:begin + len(SW_MARK_BEGIN)] + data + text[end:], encoding="utf-8")
 
 
@@ -343,22 +742,43 @@ def swap_into_place(staging: Path, dist: Path) -> None:
     raise BuildError(f"could not put the new build in place at {dist}")
 
 
-def build(dist: Path = DIST, quiet: bool = False) -> dict[str, str]:
-    """Build the whole site into ``dist``; returns build-info."""
+def build(dist: Path = DIST, quiet: bool = False, minify: bool = True) -> dict[str, str]:
+    """Build the whole site into ``dist``; returns build-info.
+
+    ``minify=False`` (build.py build --no-minify, for debugging) copies web/ as it is and
+    ships the full engine wheel: no bundler, so no npm tools are needed either.
+    """
     if not (WEB / "sw.js").is_file():
         raise BuildError("web/sw.js is missing")
     runtime = fetch_pyodide()
     wheel = build_wheel()
+    modules = None
+    deflate = None
+    if minify:
+        modules = ensure_tools()
+        deflate = Zopfli(modules)
+        wheel = web_wheel(wheel, deflate)
     staging = Path(tempfile.mkdtemp(prefix=".dist-", dir=dist.parent))
+
+    def ignored(directory: str, names: list[str]) -> list[str]:
+        skip = [n for n in names if n in IGNORED_NAMES]
+        if minify and Path(directory) == WEB:  # these come from bundle_web()
+            skip += [n for n in names if n in BUNDLED_DIRS or n in STANDALONE_SCRIPTS]
+        return skip
+
     try:
-        shutil.copytree(WEB, staging, dirs_exist_ok=True,
-                        ignore=lambda _dir, names: [n for n in names if n in IGNORED_NAMES])
+        shutil.copytree(WEB, staging, dirs_exist_ok=True, ignore=ignored)
+        if modules is not None:
+            bundle_web(modules, staging)
+            for page in staging.rglob("*.html"):
+                page.write_text(squeeze_html(page.read_text(encoding="utf-8")),
+                                encoding="utf-8")
         (staging / "pyodide").mkdir(exist_ok=True)
         for name in PYODIDE_FILES:
             shutil.copy2(runtime / name, staging / "pyodide" / name)
         (staging / "wheels").mkdir(exist_ok=True)
         shutil.copy2(wheel, staging / "wheels" / wheel.name)
-        make_icons(staging / "icons")
+        make_icons(staging / "icons", deflate)
         (staging / ".nojekyll").write_bytes(b"")
         # The id covers everything except the two files that carry it.
         build_id = compute_build_id(staging, skip={"sw.js", "build-info.json"})
@@ -374,7 +794,8 @@ def build(dist: Path = DIST, quiet: bool = False) -> dict[str, str]:
     if not quiet:
         size = sum((dist / rel).stat().st_size for rel in dist_files(dist))
         say(f"built {dist.relative_to(ROOT) if dist.is_relative_to(ROOT) else dist} "
-            f"(build {build_id}, {len(precache)} files to precache, {size / 1e6:.1f} MB)")
+            f"(build {build_id}{'' if minify else ', not minified'}, "
+            f"{len(precache)} files to precache, {size / 1e6:.1f} MB)")
     return info
 
 
@@ -487,8 +908,8 @@ def start_server(mounts: list[tuple[str, Path]], host: str = "127.0.0.1",
     return server, f"http://{host}:{server.server_address[1]}/"
 
 
-def serve(host: str, port: int) -> None:
-    build()
+def serve(host: str, port: int, minify: bool = True) -> None:
+    build(minify=minify)
     server = make_server([("/", DIST)], host, port)
     url = f"http://{host}:{server.server_address[1]}/"
     say(f"serving dist/ on {url}  (Ctrl-C to stop)")
@@ -601,10 +1022,15 @@ def main(argv: list[str]) -> int:
     serve_cmd = sub.add_parser("serve", help="build, then serve dist/")
     serve_cmd.add_argument("--port", type=int, default=8000)
     serve_cmd.add_argument("--host", default="127.0.0.1")
+    no_minify = {"action": "store_true",
+                 "help": "copy web/ as it is (readable, for debugging) and ship the full wheel"}
+    serve_cmd.add_argument("--no-minify", **no_minify)
     sub.add_parser("test", help="all tests (extra arguments go to pytest)", add_help=False)
     sub.add_parser("bench", help="benchmarks (extra arguments go to benchmarks/bench.py)",
                    add_help=False)
-    sub.add_parser("build", help="build dist/ (the default)")
+    build_cmd = sub.add_parser("build", help="build dist/ (the default)")
+    build_cmd.add_argument("--no-minify", **no_minify)
+    parser.add_argument("--no-minify", **no_minify)
     args, rest = parser.parse_known_args(argv)
     try:
         if args.command == "test":
@@ -614,9 +1040,9 @@ def main(argv: list[str]) -> int:
         if rest:
             parser.error(f"unrecognized arguments: {' '.join(rest)}")
         if args.command == "serve":
-            serve(args.host, args.port)
+            serve(args.host, args.port, minify=not args.no_minify)
             return 0
-        build()
+        build(minify=not args.no_minify)
         return 0
     except BuildError as exc:
         print(f"build.py: error: {exc}", file=sys.stderr)

@@ -7,8 +7,8 @@
   any request to an origin other than 127.0.0.1. A test that provokes one on purpose
   removes it from ``page.problems``.
 - ``open_app(page, site, query="?speed=0")``: opens the app and waits for the menu.
-- ``serve_with({path: content})``: dist/ with some files replaced, plus e2e/harness/ under
-  /__harness__/, on its own port (failure tests).
+- ``serve_with({path: content})``: dist/ with some files replaced, plus e2e/harness/ (and
+  web/js/, whose engine-client.js it drives) under /__harness__/, on its own port.
 
 Chromium: $PARLOUR_CHROMIUM, else ``chromium`` on PATH (Debian's), else Playwright's own.
 """
@@ -79,7 +79,8 @@ HARNESS = Path(__file__).resolve().parent / "harness"
 @pytest.fixture
 def serve_with(dist: Path, tmp_path: Path) -> Iterator[Callable[[dict[str, str | bytes]], str]]:
     """``serve_with({"worker.js": "throw ..."})``: dist/ with some files replaced, plus the
-    test harness pages under /__harness__/; returns the base URL. For failure tests."""
+    test harness pages under /__harness__/ with web/js/ beside them (dist/ has the page's
+    modules only in its bundle); returns the base URL. For failure tests."""
     servers = []
 
     def serve(replaced: dict[str, str | bytes]) -> str:
@@ -91,8 +92,9 @@ def serve_with(dist: Path, tmp_path: Path) -> Iterator[Callable[[dict[str, str |
                 (overlay / rel).write_bytes(text)
             else:
                 (overlay / rel).write_text(text)
-        server, url = build.start_server([("/__harness__/", HARNESS), ("/", overlay),
-                                          ("/", dist)])
+        server, url = build.start_server([("/__harness__/", HARNESS),
+                                          ("/__harness__/", build.WEB / "js"),
+                                          ("/", overlay), ("/", dist)])
         servers.append(server)
         return url
 

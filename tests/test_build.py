@@ -1,10 +1,16 @@
 """build.py: the wheel, dist/ and the server (no browser; builds once into a temp dir)."""
 from __future__ import annotations
 
+import ast
+import base64
 import hashlib
+import io
 import json
+import os
 import re
+import subprocess
 import sys
+import tokenize
 import urllib.error
 import urllib.request
 import zipfile
@@ -76,39 +82,369 @@ def test_wheel_is_reused_while_the_sources_are_unchanged(wheel):
     assert build.build_wheel() == wheel
 
 
+# ----- the slimmer wheel dist/ ships --------------------------------------------------
+
+@pytest.fixture(scope="module")
+def web_wheel(wheel) -> Path:
+    """The wheel dist/ ships, as build() makes it (Zopfli-compressed)."""
+    return build.web_wheel(wheel, build.Zopfli(build.ensure_tools()))
+
+
+def docstrings_and_comments(source: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            if ast.get_docstring(node, clean=False) is not None:
+                found.append(f"docstring of {getattr(node, 'name', 'the module')}")
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            found.append(f"comment {token.string!r}")
+    return found
+
+
+def test_web_wheel_holds_the_engine_the_page_imports_slimmed(wheel, web_wheel):
+    assert web_wheel.name == wheel.name
+    with zipfile.ZipFile(wheel) as full, zipfile.ZipFile(web_wheel) as slim:
+        full_names, names = set(full.namelist()), slim.namelist()
+        assert set(names) == full_names - set(build.WEB_WHEEL_EXCLUDES)
+        assert slim.testzip() is None
+        assert all(slim.getinfo(n).compress_type == zipfile.ZIP_DEFLATED
+                   for n in names if n.endswith(".py"))
+        for name in names:
+            if name.endswith(".py"):
+                text = slim.read(name).decode()
+                assert docstrings_and_comments(text) == [], name
+                assert len(text) < len(full.read(name))
+        metadata = slim.read(next(n for n in names if n.endswith(".dist-info/METADATA")))
+        assert b"Name: parlour-engine\n" in metadata and b"# Parlour" not in metadata
+    assert web_wheel.stat().st_size < wheel.stat().st_size * 0.7
+
+
+def test_web_wheel_record_lists_every_file_with_its_hash(web_wheel):
+    with zipfile.ZipFile(web_wheel) as archive:
+        record_name = next(n for n in archive.namelist() if n.endswith(".dist-info/RECORD"))
+        rows = [line.split(",") for line in archive.read(record_name).decode().splitlines()]
+        assert sorted(row[0] for row in rows) == sorted(archive.namelist())
+        for name, digest, size in rows:
+            if name == record_name:
+                assert digest == size == ""
+                continue
+            data = archive.read(name)
+            expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+            assert (digest, int(size)) == (f"sha256={expected.decode()}", len(data)), name
+
+
+def test_a_module_left_out_of_the_web_wheel_must_not_be_imported(tmp_path):
+    # The worker imports every module it finds (pkgutil.walk_packages) for its snapshot, so
+    # a module left out is simply not seen; but one the others import would break the page.
+    fake = tmp_path / "parlour_engine-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(fake, "w") as archive:
+        archive.writestr("engine/__init__.py", "")
+        archive.writestr("engine/checks.py", "")
+        archive.writestr("engine/bots/__init__.py", "def f():\n    from .. import checks\n")
+        archive.writestr("parlour_engine-0.1.0.dist-info/METADATA", "Name: parlour-engine\n")
+        archive.writestr("parlour_engine-0.1.0.dist-info/RECORD", "")
+    with pytest.raises(build.BuildError, match="engine/bots/__init__.py imports engine.checks"):
+        build.web_wheel(fake)
+
+
+# A whole match per game in CPython from an engine on sys.path, printed as one line of JSON
+# per step: the source engine and the installed slim wheel must print the same.
+PLAY_SCRIPT = """
+import json, pkgutil, importlib, sys
+import engine, engine.bridge as bridge
+print(json.dumps({"file": engine.__file__}))
+for info in pkgutil.walk_packages(engine.__path__, "engine."):
+    if info.name != "engine.__main__":
+        importlib.import_module(info.name)
+for game in engine.GAMES:
+    reply = json.loads(bridge.start(json.dumps({
+        "game": game, "seed": 11, "seats": [{"type": "human"}, {"type": "bot", "level": "normal"}]
+        + [{"type": "bot", "level": "easy"}] * (engine.GAMES[game].default_players - 2)})))
+    for step in range(60):
+        if reply.get("is_over"):
+            break
+        if reply["human_turn"]:
+            reply = json.loads(bridge.act(json.dumps({"action": reply["legal"][-1]["id"]})))
+        else:
+            reply = json.loads(bridge.bot_move("{}"))["snapshot"]
+        assert "error" not in reply, reply
+        print(json.dumps({"game": game, "step": step, "moves": reply["moves"],
+                          "view": reply["view"], "legal": reply["legal"]}, sort_keys=True))
+    while not reply["human_turn"] and not reply["is_over"]:
+        reply = json.loads(bridge.bot_move("{}"))["snapshot"]
+    if reply["human_turn"]:  # the ISMCTS bot thinks for the person (not compared: it may
+        hint = json.loads(bridge.hint(json.dumps({"level": "hard"})))  # hit its clock cap)
+        print(json.dumps({"game": game, "hint_ok": "error" not in hint or hint}))
+"""
+
+
+def play(path: Path, cwd: Path) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(PYTHONPATH=str(path), PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run([sys.executable, "-c", PLAY_SCRIPT], cwd=cwd, capture_output=True,
+                          text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.splitlines()
+
+
+def test_web_wheel_installs_with_pip_and_plays_like_the_source(web_wheel, tmp_path):
+    target = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                           "--no-index", "--disable-pip-version-check", "--target",
+                           str(target), str(web_wheel)],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert not (target / "engine" / "__main__.py").exists()
+    installed = play(target, tmp_path)
+    source = play(ROOT, tmp_path)
+    assert json.loads(installed[0])["file"] == str(target / "engine" / "__init__.py")
+    assert json.loads(source[0])["file"] == str(ROOT / "engine" / "__init__.py")
+    assert len(installed) > 20 and installed[1:] == source[1:]
+    hints = [line for line in installed if "hint_ok" in line]
+    assert hints and all('"hint_ok": true' in line for line in hints), hints
+
+
+SLIM_SAMPLE = '''"""Module doc."""
+from __future__ import annotations
+import dataclasses
+
+
+@dataclasses.dataclass
+class Point:
+    """A point."""
+    x: int  # a field: its annotation stays
+    y: int = 2
+
+
+def f(a: int, *rest: str, key: "Point | None" = None, **more: float) -> str:
+    """Doc."""
+    # a comment
+    text = f"""{a}
+    {key!r:>{a}}"""
+    if a > 1:
+        return text + """q
+        r"""
+    return text
+
+
+def only_doc():
+    """Nothing else."""
+'''
+
+
+def test_slim_python_keeps_the_meaning():
+    import dataclasses
+
+    slim = build.slim_python(SLIM_SAMPLE)
+    assert docstrings_and_comments(slim) == []
+    assert "def f(a, *rest, key=None, **more):" in slim
+    assert "\n if a > 1:\n  return" in slim  # one space a level
+    full, slimmed = {}, {}
+    exec(compile(SLIM_SAMPLE, "full", "exec"), full)
+    exec(compile(slim, "slim", "exec"), slimmed)
+    for args in ((1,), (2,), (3,)):
+        assert slimmed["f"](*args) == full["f"](*args)
+        assert (slimmed["f"](*args, key=slimmed["Point"](1))
+                == full["f"](*args, key=full["Point"](1)))
+    assert slimmed["only_doc"]() is None
+    assert [f.name for f in dataclasses.fields(slimmed["Point"])] == ["x", "y"]
+
+
 # ----- dist/ -------------------------------------------------------------------------
+
+def web_sources(*, bundled: bool) -> set[str]:
+    """web/'s files as dist/ paths; with ``bundled``, less those the bundler replaces."""
+    files = {p.relative_to(build.WEB).as_posix() for p in build.WEB.rglob("*")
+             if p.is_file() and not build.IGNORED_NAMES & set(p.parts)}
+    if bundled:
+        files = {f for f in files if f.split("/", 1)[0] not in build.BUNDLED_DIRS
+                 and f not in build.STANDALONE_SCRIPTS}
+    return files
+
+
+GAME_SCREENS = sorted(p.stem for p in (build.WEB / "js" / "games").glob("*.js"))
+CHUNK = re.compile(r"js/(?P<name>[a-z0-9_-]+)-[A-Z0-9]{8}\.js")
+
 
 def test_dist_holds_web_runtime_and_wheel(site_dir, info):
     files = set(build.dist_files(site_dir))
-    web = {p.relative_to(build.WEB).as_posix() for p in build.WEB.rglob("*")
-           if p.is_file() and not build.IGNORED_NAMES & set(p.parts)}
     runtime = {f"pyodide/{name}" for name in build.PYODIDE_FILES}
     icons = {f"icons/{build.icon_name(size, purpose)}" for size, purpose in build.ICON_SIZES}
-    expected = web | runtime | icons | {f"wheels/{info['engine_wheel']}", "build-info.json",
-                                        ".nojekyll"}
+    bundled = {build.JS_ENTRY, build.CSS_ENTRY, *build.STANDALONE_SCRIPTS}
+    chunks = {f for f in files if CHUNK.fullmatch(f)}
+    expected = (web_sources(bundled=True) | bundled | chunks | runtime | icons
+                | {f"wheels/{info['engine_wheel']}", "build-info.json", ".nojekyll"})
     assert files == expected
+    # One chunk per game screen, loaded when that game starts; the rest are shared chunks.
+    names = sorted(CHUNK.fullmatch(f)["name"] for f in chunks)
+    assert sorted(n for n in names if n != "chunk") == GAME_SCREENS
 
 
-def test_png_icons_are_drawn_at_their_sizes(site_dir):
+def test_write_zip_makes_archives_zipfile_and_pip_read(tmp_path):
+    entries = [("pkg/__init__.py", b"x = 1\n" * 50), ("pkg/tiny.txt", b"a"),
+               ("pkg/empty", b"")]
+    for deflate in (build.Deflate(), build.Zopfli(build.ensure_tools())):
+        path = tmp_path / f"{deflate.name}.zip"
+        build.write_zip(path, entries, deflate)
+        with zipfile.ZipFile(path) as archive:
+            assert archive.testzip() is None
+            assert [(i.filename, archive.read(i)) for i in archive.infolist()] == entries
+            methods = [i.compress_type for i in archive.infolist()]
+            assert methods == [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED, zipfile.ZIP_STORED]
+            assert all(i.date_time == (1980, 1, 1, 0, 0, 0) for i in archive.infolist())
+
+
+def test_zopfli_beats_zlib_and_inflates_back():
+    import zlib
+
+    data = (build.ROOT / "build.py").read_bytes()
+    [zopfli] = build.Zopfli(build.ensure_tools())([data])
+    [best] = build.Deflate()([data])
+    assert zlib.decompress(zopfli, -15) == data and len(zopfli) < len(best)
+
+
+def test_no_minify_copies_web_as_it_is(tmp_path, wheel):
+    dist = tmp_path / "dist"
+    info = build.build(dist, quiet=True, minify=False)
+    files = set(build.dist_files(dist))
+    web = web_sources(bundled=False)
+    assert web <= files and not {f for f in files - web if f.startswith(("js/", "css/"))}
+    for rel in web - {"sw.js"}:
+        assert (dist / rel).read_bytes() == (build.WEB / rel).read_bytes(), rel
+    assert (dist / "wheels" / info["engine_wheel"]).read_bytes() == wheel.read_bytes()
+    assert sw_build_data(dist)["build_id"] == info["build_id"]
+
+
+def without_build_data(text: str) -> str:
+    begin = text.index(build.SW_MARK_BEGIN)
+    return text[:begin] + text[text.index(build.SW_MARK_END) + len(build.SW_MARK_END):]
+
+
+def test_dist_scripts_and_styles_are_minified(site_dir):
+    def size(root: Path, pattern: str) -> int:
+        return sum(len(without_build_data(p.read_text()) if p.name == "sw.js" else p.read_text())
+                   for p in root.glob(pattern))
+
+    for pattern in ("js/**/*.js", "worker.js", "sw.js", "css/*.css"):
+        built = size(site_dir, pattern)
+        assert 0 < built < size(build.WEB, pattern) * (0.85 if "css" in pattern else 0.6), pattern
+        for path in site_dir.glob(pattern):
+            text = path.read_text(encoding="utf-8")
+            text = without_build_data(text) if path.name == "sw.js" else text
+            assert "/*" not in text and not re.search(r"^\s*//", text, re.MULTILINE), path
+            if path.name != "worker.js":  # its Python source is a multi-line string
+                assert text.count("\n") <= 2 + len(text) // 2000, f"{path} is not minified"
+
+
+MODULE_SPECIFIER = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.[^"']*)["']""")
+
+
+def test_the_page_module_graph_resolves(site_dir):
+    """From js/app.js, every static and dynamic import names a file of dist/, every game
+    screen is among them, and no script of js/ is left unreachable."""
+    seen, todo = set(), [build.JS_ENTRY]
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        text = (site_dir / rel).read_text(encoding="utf-8")
+        for specifier in MODULE_SPECIFIER.findall(text):
+            assert specifier.startswith("./") and specifier.endswith(".js"), specifier
+            target = f"{Path(rel).parent.as_posix()}/{specifier[2:]}"
+            assert (site_dir / target).is_file(), f"{rel} imports {specifier}: not in dist/"
+            todo.append(target)
+    scripts = {rel for rel in build.dist_files(site_dir) if rel.startswith("js/")}
+    assert seen == scripts
+    screens = {CHUNK.fullmatch(rel)["name"] for rel in seen if CHUNK.fullmatch(rel)}
+    assert set(GAME_SCREENS) <= screens
+    # The engine worker is found relative to the script that starts it, which must stay in
+    # js/ for "../worker.js" to name dist/worker.js under any sub-path.
+    starters = [rel for rel in seen
+                if 'new URL("../worker.js",import.meta.url)' in (site_dir / rel).read_text()]
+    assert starters and all(Path(rel).parent.as_posix() == "js" for rel in starters)
+    # The worker is minified on its own, not bundled: it must import no module of web/.
+    assert not MODULE_SPECIFIER.search((site_dir / "worker.js").read_text())
+
+
+def test_the_page_links_one_stylesheet_with_every_part(site_dir):
+    html = (site_dir / "index.html").read_text()
+    assert re.findall(r'<link rel="stylesheet" href="([^"]+)">', html) == ["./css/app.css"]
+    assert re.findall(r'<link rel="stylesheet" href="([^"]+)">',
+                      (build.WEB / "index.html").read_text()) == ["./css/app.css"]
+    # web/css/app.css imports every other stylesheet of web/css/, so none is left out...
+    imports = re.findall(r'@import "\./([^"]+)";', (build.WEB / build.CSS_ENTRY).read_text())
+    parts = {p.name for p in (build.WEB / "css").glob("*.css")} - {"app.css"}
+    assert sorted(imports) == sorted(parts) and len(imports) == len(set(imports))
+    # ...and dist/ has them all in one file, in that order.
+    css = (site_dir / build.CSS_ENTRY).read_text()
+    assert "@import" not in css
+    assert [p for p in build.dist_files(site_dir) if p.endswith(".css")] == [build.CSS_ENTRY]
+    first_rules = []
+    for name in imports:
+        text = re.sub(r"/\*.*?\*/", "", (build.WEB / "css" / name).read_text(), flags=re.S)
+        selector = re.search(r"^([.#a-z][^{@,\n]*?)\s*[{,]", text, re.MULTILINE)
+        if selector:
+            first_rules.append(re.sub(r"\s+", "", selector.group(1)))
+    positions = [css.replace(" ", "").find(sel) for sel in first_rules]
+    assert len(first_rules) >= len(imports) // 2 and -1 not in positions
+
+
+def test_dist_html_is_squeezed_but_the_same_page(site_dir):
+    for rel in ["index.html"] + [f"rules/{p.name}" for p in (build.WEB / "rules").glob("*.html")]:
+        source, built = (build.WEB / rel).read_text(), (site_dir / rel).read_text()
+        assert "\n " not in built and len(built) < len(source)
+        assert re.sub(r"\s+", " ", built).strip() == re.sub(r"\s+", " ", source).strip(), rel
+
+
+def test_squeeze_html_keeps_pre_and_attributes():
+    text = ('<div>\n    <p title="a\n    b">one\n   two</p>\n  <pre>\n  keep\n    this</pre>\n'
+            '  <textarea>\n x</textarea>\n</div>\n\n')
+    assert build.squeeze_html(text) == (
+        '<div>\n<p title="a\n    b">one\ntwo</p>\n<pre>\n  keep\n    this</pre>\n'
+        '<textarea>\n x</textarea>\n</div>\n')
+
+
+def png_pixels(data: bytes) -> tuple[int, list[tuple[int, int, int, int]]]:
+    """Size and RGBA pixels of one of our palette PNGs (8-bit, no filter, one IDAT)."""
     import struct
     import zlib
 
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = {}, 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        assert kind not in chunks
+        chunks[kind] = data[at + 8:at + 8 + length]
+        at += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    assert (width, depth, colour) == (height, 8, 3), "an 8-bit palette PNG"
+    palette = [tuple(chunks[b"PLTE"][i:i + 3]) for i in range(0, len(chunks[b"PLTE"]), 3)]
+    alphas = chunks.get(b"tRNS", b"")
+    rgba = [(*c, alphas[i] if i < len(alphas) else 255) for i, c in enumerate(palette)]
+    raw = zlib.decompress(chunks[b"IDAT"])
+    assert len(raw) == height * (width + 1)
+    pixels = []
+    for y in range(height):
+        row = raw[y * (width + 1):(y + 1) * (width + 1)]
+        assert row[0] == 0
+        pixels += [rgba[i] for i in row[1:]]
+    return width, pixels
+
+
+def test_png_icons_are_drawn_at_their_sizes(site_dir):
     for size, purpose in build.ICON_SIZES:
         data = (site_dir / "icons" / build.icon_name(size, purpose)).read_bytes()
-        assert data[:8] == b"\x89PNG\r\n\x1a\n"
-        width, height, depth, kind = struct.unpack(">IIBB", data[16:26])
-        assert (width, height, depth, kind) == (size, size, 8, 6)
-        idat = data.index(b"IDAT")
-        length = struct.unpack(">I", data[idat - 4:idat])[0]
-        pixels = zlib.decompress(data[idat + 4:idat + 4 + length])
-        assert len(pixels) == size * (size * 4 + 1)
+        width, pixels = png_pixels(data)
+        assert width == size
         # Opaque green in the middle of the tile's edge; the corners are transparent
-        # unless the icon is maskable (full bleed).
-        row = size // 2
-        edge = pixels[row * (size * 4 + 1) + 1:][:4]
-        assert edge[:3] == bytes((0x1F, 0x4D, 0x3A)) and edge[3] == 255
-        corner_alpha = pixels[4]
-        assert corner_alpha == (255 if purpose == "maskable" else 0)
+        # unless the icon is maskable (full bleed); white cards and a red heart inside.
+        assert pixels[(size // 2) * size] == (0x1F, 0x4D, 0x3A, 255)
+        assert pixels[0][3] == (255 if purpose == "maskable" else 0)
+        colours = set(pixels)
+        assert (0xFD, 0xFB, 0xF5, 255) in colours and (0xC0, 0x39, 0x2B, 255) in colours
+        assert len(data) < size * size / 20  # a few bytes per row: flat colours compress
 
 
 def test_the_page_declares_the_policy_the_server_sends():

@@ -1,6 +1,8 @@
 // Drives js/engine-client.js the way app.js does and writes what happened into #out as JSON
 // (used by e2e/test_platform.py; served by its fixtures only, never part of dist/).
-import { startEngine } from "../js/engine-client.js";
+// dist/ has engine-client.js only inside its bundle, so the fixture serves web/js/ next to
+// this page: "../worker.js" in engine-client.js then names the built dist/worker.js.
+import { startEngine } from "./engine-client.js";
 
 const out = { progress: [] };
 let client = null;
