@@ -201,7 +201,7 @@ def arena(args: argparse.Namespace, out: TextIO) -> int:
     levels = _levels(args.bots)
     start = time.perf_counter()
     summary = run_arena(args.game, players, levels, args.matches, args.seed, jobs=args.jobs,
-                        iterations=args.iterations, time_ms=args.time_ms)
+                        iterations=args.iterations, time_ms=args.time_ms, log=args.log)
     elapsed = time.perf_counter() - start
     out.write(f"arena {args.game}: {args.matches} matches, {players} players, seed "
               f"{args.seed}, seats {','.join(levels)} (rotated), {args.jobs} jobs, "
@@ -295,6 +295,9 @@ def parser() -> argparse.ArgumentParser:
         a.add_argument("--jobs", type=int, default=1)
         a.add_argument("--iterations", type=int, help="search iterations for hard/expert")
         a.add_argument("--time-ms", type=float, help="search time for hard/expert")
+        if name == "arena":
+            a.add_argument("--log", help="keep each finished match in this JSON-lines file "
+                           "and skip the matches already in it (resume a stopped run)")
     b = sub.add_parser("bench", help="engine steps per second, random matches")
     b.add_argument("game", nargs="?")
     b.add_argument("--players", type=int)

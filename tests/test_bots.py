@@ -168,3 +168,28 @@ def test_hard_beats_random(game):
                         iterations=25, max_rounds=1)
     hard = summary["levels"]["hard"]
     assert hard["win_rate"] >= min(1.0, 1.5 / players), summary
+
+
+def test_arena_log_resumes_a_stopped_run(tmp_path, monkeypatch):
+    """Matches already in the log are read back, not played again, and the figures are the
+    same as one uninterrupted run; lines of other settings are left alone."""
+    from engine.bots import arena
+
+    log = tmp_path / "crisps.jsonl"
+    kwargs = {"matches": 3, "seed": 5, "jobs": 1}
+    fresh = run_arena("crisps", 2, ["normal", "random"], **kwargs)
+    run_arena("crisps", 2, ["normal", "random"], matches=2, seed=5, jobs=1, log=log)
+    run_arena("crisps", 2, ["normal", "random"], matches=1, seed=6, jobs=1, log=log)
+    assert len(log.read_text().splitlines()) == 3
+    played = []
+    real_job = arena._match_job
+    monkeypatch.setattr(arena, "_match_job", lambda job: played.append(job[3]) or real_job(job))
+    resumed = run_arena("crisps", 2, ["normal", "random"], log=log, **kwargs)
+    assert played == [2]
+    assert len(log.read_text().splitlines()) == 4
+    for level in ("normal", "random"):
+        for key in ("seats", "wins", "win_rate", "avg_score"):
+            assert resumed["levels"][level][key] == fresh["levels"][level][key]
+    log.write_text(log.read_text() + "not json\n")
+    with pytest.raises(ValueError, match="line 5 is not JSON"):
+        run_arena("crisps", 2, ["normal", "random"], log=log, **kwargs)

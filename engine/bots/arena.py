@@ -6,6 +6,11 @@ Match ``m`` uses game seed ``seed + m`` and rotates the line-up by ``m`` seats, 
 level sits in every seat equally often. A win is shared among tied winners (each gets
 ``1 / len(winners)``); the 95% interval is Wilson's.
 
+Long runs can keep a log (``log=path``): one JSON line per finished match, written as it
+finishes. Run again with the same settings and the same log, and the matches already in it
+are read back instead of played, so a run that was stopped goes on where it stopped (lines
+of other settings in the file are ignored).
+
 >>> summary = run_arena("crisps", 2, ["normal", "random"], matches=2, seed=5, jobs=1)
 >>> sorted(summary["levels"])
 ['normal', 'random']
@@ -16,10 +21,12 @@ level sits in every seat equally often. A win is shared among tied winners (each
 """
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterable
 
 import engine
 from engine.core import State
@@ -107,19 +114,64 @@ def _match_job(args: tuple[Any, ...]) -> dict[str, Any]:
 def run_arena(game: str, players: int, levels: list[str], matches: int, seed: int = 0,
               jobs: int = 1, iterations: int | None = None, time_ms: float | None = None,
               max_rounds: int | None = None,
-              options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Play ``matches`` matches (rotating seats) on ``jobs`` processes; figures per level."""
+              options: dict[str, Any] | None = None,
+              log: str | Path | None = None) -> dict[str, Any]:
+    """Play ``matches`` matches (rotating seats) on ``jobs`` processes; figures per level.
+
+    ``log``: a JSON-lines file that keeps each finished match and lets a stopped run go on
+    (see the module text)."""
     seats = lineup(levels, players)
+    settings = {"game": game, "players": players, "seats": seats, "seed": seed,
+                "iterations": iterations, "time_ms": time_ms, "max_rounds": max_rounds,
+                "options": options or {}}
+    done = _read_log(log, settings, matches) if log is not None else {}
     work = [(game, players, seats, m, seed, iterations, time_ms, max_rounds, options)
-            for m in range(matches)]
-    if jobs > 1 and matches > 1:
+            for m in range(matches) if m not in done]
+    outcomes = dict(done)
+    for m, outcome in _play_all(work, jobs):
+        outcomes[m] = outcome
+        if log is not None:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps({"settings": settings, "match": m,
+                                         "outcome": outcome}) + "\n")
+    return summarize([outcomes[m] for m in range(matches)], players)
+
+
+def _play_all(work: list[tuple[Any, ...]], jobs: int) -> Iterable[tuple[int, dict[str, Any]]]:
+    """``(match number, outcome)`` as matches finish, on ``jobs`` processes."""
+    if jobs > 1 and len(work) > 1:
         import multiprocessing
 
-        with multiprocessing.Pool(min(jobs, matches)) as pool:
-            outcomes = pool.map(_match_job, work, chunksize=1)
+        with multiprocessing.Pool(min(jobs, len(work))) as pool:
+            yield from pool.imap_unordered(_numbered_job, work, chunksize=1)
     else:
-        outcomes = [_match_job(w) for w in work]
-    return summarize(outcomes, players)
+        for job in work:
+            yield _numbered_job(job)
+
+
+def _numbered_job(args: tuple[Any, ...]) -> tuple[int, dict[str, Any]]:
+    return args[3], _match_job(args)
+
+
+def _read_log(log: str | Path, settings: dict[str, Any], matches: int) -> dict[int, Any]:
+    """The outcomes already logged for these settings, by match number (first wins)."""
+    path = Path(log)
+    if not path.exists():
+        return {}
+    found: dict[int, Any] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            raise ValueError(f"{path}: line {number} is not JSON") from None
+        if entry.get("settings") != json.loads(json.dumps(settings)):
+            continue
+        m = entry.get("match")
+        if isinstance(m, int) and 0 <= m < matches and m not in found:
+            found[m] = entry["outcome"]
+    return found
 
 
 def summarize(outcomes: list[dict[str, Any]], players: int) -> dict[str, Any]:
