@@ -47,9 +47,10 @@ those or None), ``winners`` and ``options``.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, insort
 from collections import Counter
-from itertools import chain, combinations, product
-from typing import Any, Iterable, Iterator, NamedTuple, Sequence
+from itertools import chain, combinations, groupby, product
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from engine.cards import card_name, shuffled
 from engine.core import Action, GameSpec, Option, State
@@ -271,81 +272,169 @@ def can_follow(previous: Sequence[str] | None, play: Sequence[str],
 
 # ----- generating the plays a hand can make ---------------------------------------------
 
-def _by_rank(hand: Sequence[str]) -> dict[int, list[str]]:
-    groups: dict[int, list[str]] = {}
-    for c in sort_cards(hand):
-        value = _CARD_KEY[c][0]
-        if value in groups:
-            groups[value].append(c)
-        else:
-            groups[value] = [c]
-    return groups
+_VALUE: dict[str, int] = {c: key[0] for c, key in _CARD_KEY.items()}
 
 
-def _sets(groups: dict[int, list[str]], size: int, min_rank: int) -> Iterator[tuple[str, ...]]:
-    for value in sorted(groups):
-        if value >= min_rank and len(groups[value]) >= size:
-            yield from combinations(groups[value], size)
+class _Memo(dict):
+    """A dict that makes a missing value with ``make(key)`` the first time it is asked for
+    and keeps it, up to ``limit`` values (past that, values are made anew every time).
+
+    Listing a play then costs one lookup, and ``map(memo.__getitem__, keys)`` runs in C."""
+
+    def __init__(self, make: Callable[[Any], Any], limit: int = 1 << 30) -> None:
+        super().__init__()
+        self.make = make
+        self.limit = limit
+
+    def __missing__(self, key: Any) -> Any:
+        value = self.make(key)
+        if len(self) < self.limit:
+            self[key] = value
+        return value
 
 
-def _runs(groups: dict[int, list[str]], width: int, ranks: int | None, min_top: int,
-          top_allowed: int) -> Iterator[tuple[str, ...]]:
-    """Runs of ``width`` cards per rank; ``ranks`` fixes their length (None: any legal one).
+_PLAYS_KEPT = 10_000  # per seat: about 5 MB
 
-    Listed by lowest rank, then length, then the cards' order within each rank."""
-    least = 3 if width == 1 else 2
-    # ok[v]: rank v has enough cards to take part (False past the top allowed rank).
-    ok = [v <= top_allowed and len(groups.get(v, ())) >= width for v in range(top_allowed + 2)]
-    for start in range(2, top_allowed + 1):
-        if not ok[start]:
-            continue
-        longest = 1
-        while ok[start + longest]:
-            longest += 1
-        if ranks is None:
-            lengths: Iterable[int] = range(least, longest + 1)
-        else:
-            lengths = (ranks,) if least <= ranks <= longest else ()
-        for length in lengths:
-            top = start + length - 1
-            if top < min_top:
-                continue
-            if width == 1:  # one card per rank: the product's tuples are the plays
-                yield from product(*[groups[v] for v in range(start, top + 1)])
-            else:
-                choices = [list(combinations(groups[v], width)) for v in range(start, top + 1)]
-                for pick in product(*choices):
-                    yield tuple(chain.from_iterable(pick))
+# Card pairs of a rank, by the cards of that rank a hand holds (the columns of runs of pairs).
+_PAIRS = _Memo(lambda group: tuple(combinations(group, 2)))
 
 
-def hand_plays(hand: Sequence[str], previous: Combination | None,
-               runs_with_special: bool = False) -> list[tuple[str, ...]]:
-    """Every play from ``hand`` that may follow ``previous`` (None: every combination)."""
-    groups = _by_rank(hand)
-    top_allowed = SPECIAL_VALUE if runs_with_special else 10
-    out: list[tuple[str, ...]] = []
-    if previous is None or not previous.special:
-        lo = 0 if previous is None else previous.rank
-        want = None if previous is None else previous.kind
-        if want in (None, "single"):
-            out.extend(_sets(groups, 1, lo))
-        if want in (None, "pair"):
-            out.extend(_sets(groups, 2, lo))
-        if want in (None, "run"):
-            out.extend(_runs(groups, 1, None if want is None else previous.length, lo,
-                             top_allowed))
-        if want in (None, "pair_run"):
-            out.extend(_runs(groups, 2, None if want is None else previous.length // 2, lo,
-                             top_allowed))
-        if previous is None or previous.has_special:
-            out.extend(_sets(groups, 3, 0))
-            out.extend(_sets(groups, 4, 0))
+class _SeatActions:
+    """The Action objects of one seat, made once and shared by every state and listing.
+
+    Sharing is safe only for moves that never show a hidden card: reveals_hidden finds a
+    move in the history by identity, so the listing hands out a new object for any move
+    that may reveal one (see CrispsState._generate_actions)."""
+
+    def __init__(self, seat: int) -> None:
+        # Runs can make hundreds of thousands of plays, most rarely seen twice: keep only
+        # the first ones met (the common ones); the rest are new objects every listing.
+        self.plays = _Memo(lambda cards: fresh_action(
+            "play:" + ",".join(cards), seat, "Play " + " ".join(map(_NAMES.__getitem__, cards)),
+            cards), _PLAYS_KEPT)
+        self.singles = _Memo(lambda card: self.plays[(card,)])
+        # By a run of pairs' pairs (a product of _PAIRS columns), lowest rank first.
+        self.pair_runs = _Memo(lambda pairs: self.plays[tuple(chain.from_iterable(pairs))],
+                               _PLAYS_KEPT)
+        # By the cards of one rank a hand holds: its plays of 1, 2, 3 and 4 cards (by size).
+        self.sets = _Memo(lambda group: ((),) + tuple(
+            tuple([self.plays[cards] for cards in combinations(group, size)])
+            for size in range(1, 5)))
+        self.pass_action = Action("pass", seat, "Pass")
+        self.take_blind = Action("take:blind", seat, "Take the top blind card")
+        self.take_faceup = _Memo(lambda card: Action(
+            "take:faceup", seat, f"Take {_NAMES[card]} (face up)"))
+
+
+_SEATS = (_SeatActions(0), _SeatActions(1))
+_TAKES = frozenset({"take:faceup", "take:blind"})
+
+
+def _fresh(action: Action) -> Action:
+    """A new object equal to ``action`` (for a move that may reveal a hidden card)."""
+    return fresh_action(action.id, action.player, action.label, action.cards)
+
+
+def _lead_spans(key: tuple[tuple[bool, ...], int]) -> tuple[tuple[int, int], ...]:
+    """(start, stop) rank values of every run of ``least`` ranks or more over the ranks
+    marked present, by lowest rank, then length."""
+    present, least = key
+    spans = []
+    for start in range(2, len(present)):
+        if present[start]:
+            end = start + 1  # past the last rank of the longest run from start
+            while end < len(present) and present[end]:
+                end += 1
+            spans.extend((start, stop) for stop in range(start + least, end + 1))
+    return tuple(spans)
+
+
+_LEAD_SPANS = _Memo(_lead_spans)
+
+
+def _runs(out: list[Action], lookup: Callable[[Any], Action], columns: list[Sequence[Any]],
+          least: int, ranks: int | None, min_top: int, top_allowed: int) -> None:
+    """Add the runs over ``columns`` (per rank value, the choices a run may take there):
+    leading (``ranks`` None), every run of ``least`` ranks or more; else those of exactly
+    ``ranks`` ranks topping at ``min_top`` or more. Listed by lowest rank, then length,
+    then the cards' order within each rank."""
+    if ranks is None:
+        spans: Iterable[tuple[int, int]] = _LEAD_SPANS[
+            tuple(map(bool, columns[:top_allowed + 1])), least]
     else:
+        spans = [(start, start + ranks)
+                 for start in range(max(2, min_top - ranks + 1), top_allowed - ranks + 2)
+                 if all(columns[start:start + ranks])]
+    for start, stop in spans:
+        out += map(lookup, product(*columns[start:stop]))
+
+
+_Held = list[tuple[int, tuple[tuple[Action, ...], ...]]]
+"""(rank value, the seat's plays of that rank by size) of the ranks a hand holds twice or more."""
+
+
+def _groups(seat: _SeatActions, hand: list[str]) -> tuple[list[tuple[str, ...]], _Held]:
+    """The cards of each rank value in ``hand`` (sorted, so each rank's cards are together),
+    and the ranks it holds two or more times, lowest first."""
+    groups: list[tuple[str, ...]] = [()] * (SPECIAL_VALUE + 2)
+    held: _Held = []
+    for value, cards in groupby(hand, _VALUE.__getitem__):
+        group = groups[value] = tuple(cards)
+        if len(group) > 1:
+            held.append((value, seat.sets[group]))
+    return groups, held
+
+
+def _sets(out: list[Action], held: _Held, size: int, above: int) -> None:
+    """Add the plays of ``size`` cards of one rank above ``above``, from the lowest rank."""
+    for value, sets in held:
+        if value > above:
+            out += sets[size]
+
+
+def _play_actions(seat: _SeatActions, hand: list[str], previous: Combination | None,
+                  runs_with_special: bool) -> list[Action]:
+    """The seat's shared Actions of every play from ``hand`` (sorted) that may follow
+    ``previous`` (None: every combination): singles, pairs, runs, runs of pairs, each from
+    the lowest rank up, then three and four of a kind."""
+    top_allowed = SPECIAL_VALUE if runs_with_special else 10
+    if previous is None:
+        groups, held = _groups(seat, hand)
+        out = list(map(seat.singles.__getitem__, hand))
+        _sets(out, held, 2, 0)
+        _runs(out, seat.plays.__getitem__, groups, 3, None, 0, top_allowed)
+        if len(held) > 1:
+            _runs(out, seat.pair_runs.__getitem__, list(map(_PAIRS.__getitem__, groups)), 2,
+                  None, 0, top_allowed)
+        _sets(out, held, 3, 0)
+        _sets(out, held, 4, 0)
+        return out
+    out = []
+    if previous.special:  # only a bigger special: more cards, or as many of a higher rank
+        held = _groups(seat, hand)[1]
         if previous.length == 3:
-            out.extend(_sets(groups, 3, previous.rank + 1))
-            out.extend(_sets(groups, 4, 0))
+            _sets(out, held, 3, previous.rank)
+            _sets(out, held, 4, 0)
         else:
-            out.extend(_sets(groups, 4, previous.rank + 1))
+            _sets(out, held, 4, previous.rank)
+        return out
+    kind, lo = previous.kind, previous.rank
+    if kind == "single":
+        # The hand is sorted, so its singles of rank lo or more are a tail of it.
+        out += map(seat.singles.__getitem__, hand[bisect_left(hand, lo, key=_VALUE.__getitem__):])
+        if not previous.has_special:
+            return out  # no need to group the hand by rank
+    groups, held = _groups(seat, hand)
+    if kind == "pair":
+        _sets(out, held, 2, lo - 1)
+    elif kind == "run":
+        _runs(out, seat.plays.__getitem__, groups, 3, previous.length, lo, top_allowed)
+    elif kind == "pair_run":
+        _runs(out, seat.pair_runs.__getitem__, list(map(_PAIRS.__getitem__, groups)), 2,
+              previous.length // 2, lo, top_allowed)
+    if previous.has_special:  # the Queen rule: any three or four of a kind may follow
+        _sets(out, held, 3, 0)
+        _sets(out, held, 4, 0)
     return out
 
 
@@ -376,10 +465,6 @@ def public_could_beat(previous: Combination, pool: Counter[int], hand_size: int,
 
 
 # ----- the match -----------------------------------------------------------------------
-
-_PLAY_TEXTS: dict[tuple[str, ...], tuple[str, str]] = {}
-"""(id, label) of each play, by its cards: a finite set, built as plays come up."""
-
 
 class CrispsState(State):
     """A whole Crisps match. Hands are kept sorted; the draw pile's top is its last card."""
@@ -446,37 +531,43 @@ class CrispsState(State):
         self.leader = leader
         self.turn = leader
 
-    def _end_round(self, winner: int) -> None:
+    def _end_round(self, winner: int) -> bool:
+        """Score the round; True when a new one was dealt (the match is not over)."""
         self.scores[winner] += 1
         summary = {"round": self.round_no, "starter": self.starters[-1], "winner": winner,
                    "scores": list(self.scores), "cards_left": [len(h) for h in self.hands]}
         self.rounds.append(summary)
         if self.scores[winner] >= TARGET_SCORE:
             self.phase = "over"
+            self.is_over = True
             self.turn = None
             self.winners = [winner]
-            return
+            return False
         self._deal(self.next_starter())
-        self._revealed = True
+        return True
 
     # ----- the hooks ------------------------------------------------------------------------
     @property
     def current_player(self) -> int | None:
         return self.turn
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
+    is_over = False
+    """A plain attribute, set with the phase ``"over"``, rather than the base property: it is
+    read several times a step."""
 
     def _to_beat_combo(self) -> Combination | None:
-        return None if self.to_beat is None else classify(self.to_beat, self.options)
+        to_beat = self.to_beat
+        if to_beat is None:
+            return None
+        # Classified (and memoised) when it was played: look the memo up directly.
+        return _SHAPES.get((to_beat, self.special)) or classify(to_beat, self.options)
 
     def _legal_actions(self) -> list[Action]:
         p = self.turn
         assert p is not None
         # apply() and the caller both ask for the same list; bots ask many times per state.
         key = (self.phase, p, tuple(self.hands[p]), self.to_beat, self.face_up,
-               bool(self.draw_pile))
+               not self.draw_pile)
         cached = self._legal_cache
         if cached is not None and cached[0] == key:
             return list(cached[1])
@@ -485,62 +576,84 @@ class CrispsState(State):
         return list(actions)
 
     def _generate_actions(self, p: int) -> list[Action]:
+        seat = _SEATS[p]
         if self.phase == "draw":
+            # Shared objects are safe here: every take counts as revealing (see _apply), so
+            # whichever time one was taken, reveals_hidden gives the same answer.
             out = []
             if self.face_up is not None:
-                out.append(fresh_action("take:faceup", p, f"Take {_NAMES[self.face_up]} (face up)"))
+                out.append(seat.take_faceup[self.face_up])
             if self.draw_pile:
-                out.append(fresh_action("take:blind", p, "Take the top blind card"))
+                out.append(seat.take_blind)
             return out
+        hand = self.hands[p]
         previous = self._to_beat_combo()
-        out = [] if previous is None else [fresh_action("pass", p, "Pass")]
-        # New Action objects every listing (reveals_hidden finds moves by identity), but
-        # their id and label are looked up rather than joined anew.
-        texts = _PLAY_TEXTS
-        for cards in hand_plays(self.hands[p], previous, self.runs_with_special):
-            text = texts.get(cards)
-            if text is None:
-                text = texts[cards] = ("play:" + ",".join(cards),
-                                       "Play " + " ".join(_NAMES[c] for c in cards))
-            out.append(fresh_action(text[0], p, text[1], cards))
+        out = _play_actions(seat, hand, previous, self.runs_with_special)
+        # reveals_hidden tells moves apart by identity, so every move that may show a hidden
+        # card gets a new object: any play when an automatic pass may make both draw...
+        if self.auto_skip and self.no_faceup:
+            out = [_fresh(a) for a in out]
+        elif out:
+            # ...else a play of the whole hand (a new deal), possible only when the hand's
+            # ranks span one rank, or as many ranks as it holds cards or pairs of cards.
+            n = len(hand)
+            span = _VALUE[hand[-1]] - _VALUE[hand[0]] + 1
+            if span == 1 or span == n or 2 * span == n:
+                for i, action in enumerate(out):
+                    if len(action.cards) == n:
+                        out[i] = _fresh(action)
+        if previous is not None:
+            # A pass draws at once without a face-up card: a new object for it too.
+            out.insert(0, _fresh(seat.pass_action) if self.no_faceup else seat.pass_action)
         return out
 
-    def _apply(self, action: Action) -> None:
-        self._revealed = False
-        # Never offer an action object again once one was taken: see reveals_hidden.
+    def _apply(self, action: Action) -> bool:
+        # Never offer a listing's new objects again once one was taken (see reveals_hidden).
         self._legal_cache = None
         self._applying = action
         p = action.player
-        if action.kind == "play":
-            self._play(p, action.cards)
-        elif action.kind == "pass":
-            self._pass(p, auto=False)
+        cards = action.cards
+        if cards:
+            revealed = self._play(p, cards)
+        elif action.id == "pass":
+            revealed = self._pass(p, auto=False)
         else:
+            # Counted as revealing whatever it shows (as every take always was): a new
+            # face-up card, a blind card, or only the face-up card when the pile is empty.
             self._take(p, action.id == "take:faceup")
-        if self._revealed:
             self.reveal_marks.add(len(self.history))
+            # State.apply marks (for undo) only the takes, as it always has: a new deal or a
+            # blind draw after a pass is only in reveal_marks, which reveals_hidden reads.
+            return True
+        if revealed:
+            self.reveal_marks.add(len(self.history))
+        return False
 
-    def _play(self, p: int, cards: tuple[str, ...]) -> None:
+    def _play(self, p: int, cards: tuple[str, ...]) -> bool:
+        """True when it showed a hidden card: a new deal, or blind draws after an automatic
+        pass."""
         hand = self.hands[p]
+        known = self.known[p]
         for c in cards:
             hand.remove(c)
-            if c in self.known[p]:
-                self.known[p].remove(c)
+            if known and c in known:
+                known.remove(c)
         self.played.extend(cards)
-        combo = classify(cards, self.options)
+        # classify memoises every combination it has seen: look its memo up directly.
+        combo = _SHAPES.get((cards, self.special)) or classify(cards, self.options)
         assert combo is not None
         self.trick.append({"player": p, "cards": list(cards),
                            "combination": describe(combo, self.special)})
         self.to_beat = cards
         if not hand:
-            self._end_round(p)
-            return
+            return self._end_round(p)
         follower = 1 - p
         self.turn = follower
         if self.auto_skip and not public_could_beat(combo, self._public_pool(),
                                                     len(self.hands[follower]),
                                                     self.runs_with_special):
-            self._pass(follower, auto=True)
+            return self._pass(follower, auto=True)
+        return False
 
     def _public_pool(self) -> Counter[int]:
         """Copies per rank that might still be in a hand: all but played and face-up cards."""
@@ -551,7 +664,8 @@ class CrispsState(State):
             pool[_CARD_KEY[self.face_up][0]] -= 1
         return pool
 
-    def _pass(self, p: int, auto: bool) -> None:
+    def _pass(self, p: int, auto: bool) -> bool:
+        """True when it showed a hidden card: both players drawing blind at once."""
         self.trick.append({"player": p, "pass": True, "auto": auto})
         winner = 1 - p
         if self.no_faceup:
@@ -563,21 +677,20 @@ class CrispsState(State):
             self.last_draw = {"chooser": winner, "chooser_took": "blind" if drew else "nothing",
                               "face_up_card": None, "passer_drew": p in drew}
             self._start_trick(winner)
-        elif self.face_up is None and not self.draw_pile:
+            return bool(drew)
+        if self.face_up is None and not self.draw_pile:
             self.last_draw = {"chooser": winner, "chooser_took": "nothing", "face_up_card": None,
                               "passer_drew": False}
             self._start_trick(winner)
         else:
             self.phase = "draw"
             self.turn = winner
+        return False
 
     def _give(self, seat: int, card: str, known: bool) -> None:
-        hand = self.hands[seat]
-        hand.append(card)
-        hand.sort(key=_CARD_KEY.__getitem__)
+        insort(self.hands[seat], card, key=_CARD_KEY.__getitem__)  # hands stay sorted
         if known:
             self.known[seat].append(card)
-        self._revealed = True
 
     def _take(self, chooser: int, face_up: bool) -> None:
         passer = 1 - chooser
@@ -645,13 +758,15 @@ class CrispsState(State):
     """The action ``_apply`` last carried out (State.apply asks about it next)."""
 
     def reveals_hidden(self, action: Action) -> bool:
-        if action is self._applying and not (self.history and self.history[-1] is action):
-            # State.apply asking right after _apply, before the history records the move:
-            # the search below could not find this fresh object (listings are cleared by
-            # every _apply), so skip scanning the whole history.
-            return action.kind == "take"
-        for index in range(len(self.history) - 1, -1, -1):
-            if self.history[index] is action:
+        history = self.history
+        if action is self._applying and not (history and history[-1] is action):
+            # State.apply asking right after _apply (which returned True for a take), before
+            # the history records the move: skip scanning the whole history.
+            return action.id in _TAKES
+        # The last time this object was taken. A shared one (see _SeatActions) reveals alike
+        # every time (a take always, any other move never), so any time gives the answer.
+        for index in range(len(history) - 1, -1, -1):
+            if history[index] is action:
                 return index in self.reveal_marks
         # Not one of ours (e.g. an equal copy): taking a card always shows a new face-up card.
         return action.kind == "take"

@@ -12,7 +12,6 @@ whichever of the face-up and blind card leaves its hand in better shape.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from functools import lru_cache
 from typing import Any, Sequence
 
@@ -22,15 +21,17 @@ SPECIAL_VALUE = 11
 SET_BREAK_PENALTY = 1.5
 
 
-def _value(card_id: str) -> int:
-    rank = card_id[:-1]
-    return SPECIAL_VALUE if rank in ("Q", "J") else int(rank)
+# Rank value of every card id (Q and J rank 11), and its index into a hand's rank counts.
+_VALUES: dict[str, int] = {
+    f"{rank}{suit}": SPECIAL_VALUE if rank in ("Q", "J") else int(rank)
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "Q", "J") for suit in "CDHS"}
+_INDEX: dict[str, int] = {card: value - 2 for card, value in _VALUES.items()}
 
 
 def _counts(cards: Sequence[str]) -> tuple[int, ...]:
     counts = [0] * 10  # ranks 2..11
     for c in cards:
-        counts[_value(c) - 2] += 1
+        counts[_INDEX[c]] += 1
     return tuple(counts)
 
 
@@ -64,36 +65,30 @@ def plays_needed(cards: Sequence[str], runs_with_special: bool = False) -> int:
     return _needed(_counts(cards), runs_with_special)
 
 
-def _remove(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
-    out = list(hand)
-    for c in cards:
-        out.remove(c)
-    return out
-
-
-def _play_cost(view: dict[str, Any], hand: list[str], action: Action, leading: bool,
-               runs_with_special: bool) -> float:
+def _play_cost(hand_counts: tuple[int, ...], hand_size: int, cards: tuple[str, ...],
+               opponent_left: int, leading: bool, runs_with_special: bool) -> float:
     """Lower is better: plays left afterwards, minus a little for shedding many cards, plus
-    the price of spending Queens and sets while the opponent is far from going out."""
-    cards = action.cards
-    after = _remove(hand, cards)
-    if not after:
+    the price of spending Queens and sets while the opponent is far from going out.
+
+    ``hand_counts`` and ``hand_size`` describe the hand, worked out once for all its plays."""
+    left = hand_size - len(cards)
+    if not left:
         return -100.0
-    cost = float(plays_needed(after, runs_with_special)) - 0.05 * len(cards)
-    opponent = 1 - view["player"]
-    opponent_left = view["hand_sizes"][opponent]
-    values = [_value(c) for c in cards]
-    relaxed = opponent_left <= 3 or len(after) <= 2
+    after = list(hand_counts)
+    for c in cards:
+        after[_INDEX[c]] -= 1
+    cost = float(_needed(tuple(after), runs_with_special)) - 0.05 * len(cards)
+    values = [_VALUES[c] for c in cards]
+    relaxed = opponent_left <= 3 or left <= 2
     same_rank = len(set(values)) == 1
     if not relaxed:
         if same_rank and len(cards) >= 3:
             cost += 0.8  # three/four of a kind is the answer to a Queen: keep it
         if SPECIAL_VALUE in values and not runs_with_special:
             cost += 0.6  # a Queen wins tricks and opens the door to specials
-        if not same_rank or len(cards) < 3:
-            held = Counter(_value(c) for c in hand)
-            if any(held[v] >= 3 for v in set(values)):
-                cost += SET_BREAK_PENALTY  # splitting three/four of a kind throws away a special
+        if (not same_rank or len(cards) < 3) and any(hand_counts[v - 2] >= 3
+                                                      for v in set(values)):
+            cost += SET_BREAK_PENALTY  # splitting three/four of a kind throws away a special
     # Lead low and keep high cards for following; follow as low as allowed.
     cost += 0.01 * max(values)
     if leading:
@@ -112,7 +107,7 @@ def _draw_choice(view: dict[str, Any], legal: list[Action], runs_with_special: b
     seen = list(hand) + list(view["played"]) + [face_up] + list(view["known_cards"][opponent])
     unseen = [4] * 10
     for c in seen:
-        unseen[_value(c) - 2] -= 1
+        unseen[_INDEX[c]] -= 1
     hand_counts = list(_counts(hand))
     total = sum(max(n, 0) for n in unseen)
     blind = 0.0
@@ -124,9 +119,9 @@ def _draw_choice(view: dict[str, Any], legal: list[Action], runs_with_special: b
                 blind += n * _needed(tuple(trial), runs_with_special)
         blind /= total
     trial = list(hand_counts)
-    trial[_value(face_up) - 2] += 1
+    trial[_INDEX[face_up]] += 1
     open_card = _needed(tuple(trial), runs_with_special)
-    bonus = 0.4 if _value(face_up) == SPECIAL_VALUE else 0.0
+    bonus = 0.4 if _VALUES[face_up] == SPECIAL_VALUE else 0.0
     if open_card - bonus <= blind:
         return by_id["take:faceup"]
     return by_id["take:blind"]
@@ -139,21 +134,22 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
         return _draw_choice(view, legal, runs_with_special)
     hand = view["hand"]
     leading = view["to_beat"] is None
-    plays = [a for a in legal if a.kind == "play"]
-    pass_action = next((a for a in legal if a.kind == "pass"), None)
+    plays = [a for a in legal if a.cards]  # only plays move cards
+    pass_action = next((a for a in legal if a.id == "pass"), None)
     if not plays:
         assert pass_action is not None
         return pass_action
-    scored = sorted(((_play_cost(view, hand, a, leading, runs_with_special), i)
-                     for i, a in enumerate(plays)))
+    hand_counts = _counts(hand)
+    opponent_left = view["hand_sizes"][1 - view["player"]]
+    scored = sorted([(_play_cost(hand_counts, len(hand), a.cards, opponent_left, leading,
+                                 runs_with_special), i) for i, a in enumerate(plays)])
     best_cost, best_index = scored[0]
     best = plays[best_index]
     if leading or pass_action is None:
         return best
     # Following keeps the initiative (the last player leads and chooses the draw), which is
     # worth one extra play later -- but not splitting a run of pairs or spending a Queen.
-    now = plays_needed(hand, runs_with_special)
-    opponent_left = view["hand_sizes"][1 - view["player"]]
+    now = _needed(hand_counts, runs_with_special)
     if best_cost < now + 1.5 or opponent_left <= 2:
         return best
     return pass_action
