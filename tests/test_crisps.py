@@ -421,6 +421,19 @@ def test_reveals_hidden_marks_draws_and_new_deals_only():
     assert state.reveals_hidden(state.apply("pass"))  # both drew blind
 
 
+def test_undo_never_goes_back_past_a_new_deal_or_a_blind_draw():
+    """The move that ends a round shows its player the next deal, and a pass under "no
+    face-up draw" shows both players a blind card: the history marks both for undo."""
+    state = position([["5C"], ["4C", "9S"]])
+    state.apply("play:5C")
+    assert state.move_revealed_hidden(0) and 0 in state.revealing_moves
+    state = position([["3C", "8D"], ["4C", "9S"]], pile=["2S", "6C"],
+                     options={"no_faceup_draw": True})
+    state.apply("play:3C")
+    state.apply("pass")
+    assert not state.move_revealed_hidden(0) and state.move_revealed_hidden(1)
+
+
 def test_clone_is_independent():
     state = engine.new_game("crisps", 2, 11)
     copy = state.clone()

@@ -622,12 +622,11 @@ class CrispsState(State):
             # face-up card, a blind card, or only the face-up card when the pile is empty.
             self._take(p, action.id == "take:faceup")
             self.reveal_marks.add(len(self.history))
-            # State.apply marks (for undo) only the takes, as it always has: a new deal or a
-            # blind draw after a pass is only in reveal_marks, which reveals_hidden reads.
             return True
         if revealed:
+            # A new deal, or blind draws after a pass: State.apply marks it, so undo stops.
             self.reveal_marks.add(len(self.history))
-        return False
+        return revealed
 
     def _play(self, p: int, cards: tuple[str, ...]) -> bool:
         """True when it showed a hidden card: a new deal, or blind draws after an automatic
