@@ -252,11 +252,28 @@ def wait_for_snapshot(page, site: str) -> list:
     raise AssertionError(f"no start-up snapshot for build {wanted}: {kept}")
 
 
+def engine_start(page) -> dict:
+    """How the page's engine started: build_id, pyodide_version, snapshot (needs ?test=1)."""
+    return page.evaluate("() => window.__parlourTest.engine()")
+
+
 def test_a_repeat_visit_starts_from_the_snapshot_and_plays(page, site, open_app):
-    open_app(page, site)
+    # A first visit starts without a snapshot; one is made afterwards, in the background.
+    open_app(page, site, "?speed=0&test=1")
+    assert engine_start(page)["snapshot"] is False
+    assert page.evaluate("() => window.__parlourTest.snapshot()") == {"stored": True, "reason": "kept"}
     kept = wait_for_snapshot(page, site)
     assert [key for key, _ in kept] == [build_id(site)], "one snapshot, for this build"
-    open_app(page, site, "?speed=0&again=1")
+    # The next visit restores it, makes none of its own, and plays.
+    open_app(page, site, "?speed=0&test=1&again=1")
+    assert engine_start(page)["snapshot"] is True
+    assert page.evaluate("() => window.__parlourTest.snapshot()")["stored"] is False
+    start_crisps(page)
+    take_a_move(page)
+    # ?snapshot=0 ignores the stored one (the service worker now serves the page and the
+    # worker: the setting must reach the worker all the same).
+    open_app(page, site, "?speed=0&test=1&snapshot=0")
+    assert engine_start(page)["snapshot"] is False
     start_crisps(page)
     take_a_move(page)
 
@@ -267,14 +284,50 @@ def test_a_spoilt_snapshot_means_a_normal_start(page, site, open_app):
     page.evaluate(SPOIL_SNAPSHOT, build_id(site))
     warnings = []
     page.on("console", lambda msg: warnings.append(msg.text) if msg.type == "warning" else None)
-    open_app(page, site, "?speed=0&again=1")
+    open_app(page, site, "?speed=0&test=1&again=1")
     assert any("snapshot did not work" in w for w in warnings), warnings
+    assert engine_start(page)["snapshot"] is False
+    assert all(size > 1e6 for _, size in page.evaluate(SNAPSHOT_KEYS)), "the spoilt one is gone"
     wait_for_snapshot(page, site)  # a good one is made again
     start_crisps(page)
     take_a_move(page)
 
 
 def test_snapshots_can_be_turned_off(page, site, open_app):
-    open_app(page, site, "?speed=0&snapshot=0")
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker))
+    open_app(page, site, "?speed=0&test=1&snapshot=0")
+    assert page.evaluate("() => window.__parlourTest.snapshot()") == {
+        "stored": False, "reason": "snapshots are off"}
     start_crisps(page)
+    take_a_move(page)
     assert page.evaluate(SNAPSHOT_KEYS) == []
+    assert len(workers) == 1, "no snapshot maker was started"
+
+
+def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, open_app):
+    """On a first visit the snapshot for the next one is made by a second worker while the
+    person may already be playing: the match goes on normally meanwhile."""
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker))
+    open_app(page, site, "?speed=0&test=1")
+    start_crisps(page)
+    deadline = time.monotonic() + 30
+    while len(workers) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert len(workers) == 2, "the snapshot maker starts once the engine is idle"
+    maker_closed = []
+    workers[1].on("close", lambda _worker: maker_closed.append(True))
+    take_a_move(page)
+    assert not maker_closed, "the move was played while the snapshot was being made"
+    take_a_move(page)
+    wait_for_snapshot(page, site)
+    take_a_move(page)
+    before = table_state(page)
+    # The next visit starts from the snapshot, which holds no match: the saved one resumes.
+    open_app(page, site, "?speed=0&test=1&again=1")
+    assert engine_start(page)["snapshot"] is True
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(IDLE)
+    assert table_state(page) == before
+    take_a_move(page)

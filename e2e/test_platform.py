@@ -29,6 +29,22 @@ def wait_for_service_worker(page) -> dict:
     }""")
 
 
+def wait_for_start_up_snapshot(page) -> None:
+    """Wait until the first visit has kept its start-up snapshot for the next one (made in a
+    background worker once the menu shows; a reload meanwhile would cut its downloads short)."""
+    page.wait_for_function("""() => {
+        if (window.__snapshotKept) return true;
+        const open = indexedDB.open("parlour-runtime", 1);
+        open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
+        open.onsuccess = () => {
+            const db = open.result;
+            const keys = db.transaction("snapshots", "readonly").objectStore("snapshots").getAllKeys();
+            keys.onsuccess = () => { db.close(); window.__snapshotKept = keys.result.length > 0; };
+        };
+        return false;
+    }""", polling=250)
+
+
 def build_info(site: str) -> dict:
     with urllib.request.urlopen(site + "build-info.json", timeout=10) as response:
         return json.load(response)
@@ -102,6 +118,7 @@ def test_site_works_under_a_sub_path(page, site_subpath, open_app, offline):
     worker = wait_for_service_worker(page)
     assert worker["scope"] == site_subpath
     if offline:
+        wait_for_start_up_snapshot(page)  # the first visit is over: it may come back offline
         page.context.set_offline(True)
         try:
             page.reload()

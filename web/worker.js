@@ -1,22 +1,43 @@
 // The engine worker (a module worker): runs Pyodide and the Parlour engine off the main
 // thread and answers requests from js/engine-client.js.
 //
-// Messages to the page:
+// The same file has a second role, a worker named "parlour-snapshot" (see "the memory
+// snapshot" below): a short-lived worker that makes the start-up snapshot for the next visit.
+//
+// Messages to the page (the engine):
 //   {type: "progress", stage, fraction, message}   while loading ("runtime", "engine", "ready")
-//   {type: "ready", build_id, pyodide_version}     once engine.bridge is imported
+//   {type: "ready", build_id, pyodide_version, snapshot}
+//                                                  once engine.bridge is imported; snapshot:
+//                                                  true when it started from a stored snapshot
 //   {type: "failed", message}                      loading failed (readable text)
 //   {type: "reply", id, result} / {type: "reply", id, error}
 //                                                  one per request {id, method, params}
 //   {type: "crash", message}                       the Python runtime died; nothing will answer
+// Messages to the page (the snapshot maker), exactly one, then the worker closes itself:
+//   {type: "snapshot", stored, reason}             stored: this worker kept a new snapshot
 //
 // Start-up does not use micropip: the engine wheel is pure Python with no dependencies, so it
-// is fetched (in parallel with loadPyodide) and unpacked straight into site-packages with
-// pyodide.unpackArchive. That saves loading micropip itself and its extra round trips.
+// is fetched and unzipped here (DecompressionStream) while loadPyodide runs, and its files are
+// written into a directory of Pyodide's file system that is put on sys.path. That saves
+// loading micropip and its extra round trips, and Python's own unpacking after start-up.
+// (Importing from the zip itself, zipimport, is slower in Pyodide than from a directory.)
 // All URLs are relative to this file, so the site works under any sub-path.
 
 const BRIDGE_METHODS = new Set([
   "games", "start", "snapshot", "act", "why", "bot_move", "hint", "undo", "record", "load", "replay",
 ]);
+
+// What the page started this worker as: its name (new Worker(url, {name})) is
+// "parlour-engine" or "parlour-snapshot", followed by "?snapshot=0" when the page has
+// snapshots off. The name, not the URL's query: a worker script that the service worker
+// serves from its cache runs under the cached URL, which has no query.
+const [workerKind, workerFlags = ""] = String(self.name || "").split("?");
+const flags = new URLSearchParams(workerFlags);
+const ROLE = workerKind === "parlour-snapshot" ? "snapshot" : "engine";
+const HERE = new URL("./", import.meta.url);
+// Where the engine's files live in Pyodide's file system (on sys.path). A snapshot refers to
+// it, so it must be the same in every worker that makes or restores one.
+const ENGINE_DIR = "/parlour/lib";
 
 let crashed = null;
 
@@ -59,18 +80,22 @@ async function fetchOk(url, what) {
 }
 
 // ----- the memory snapshot (repeat visits) ------------------------------------------------
-// A normal start loads the runtime with loadPyodide({_makeSnapshot: true}), imports the
-// whole engine and takes pyodide.makeMemorySnapshot() before the first bridge call; it is
-// saved in IndexedDB keyed by the build id once the engine is ready. The next start restores
-// it (loadPyodide({_loadSnapshot})), which skips Python's own start-up and the engine's
-// imports. Anything wrong with it (no IndexedDB,
-// quota, a snapshot that does not restore or whose engine does not answer) means a normal
-// start, and the bad snapshot is deleted. ?snapshot=0 on the page turns snapshots off.
+// A first visit starts like bare Pyodide: loadPyodide(), the wheel, `import engine.bridge`
+// (what the menu needs), ready. Nothing else is on its critical path. Once the menu is shown
+// and the page is idle, js/engine-client.js starts this file again as "parlour-snapshot": a
+// second worker that loads the runtime with loadPyodide({_makeSnapshot: true}), imports the
+// whole engine, takes pyodide.makeMemorySnapshot() (before any bridge call, so it holds no
+// match and no JS references), stores it in IndexedDB keyed by the build id (only if none is
+// stored for this build by then) and closes. The next start restores it
+// (loadPyodide({_loadSnapshot})), which skips Python's own start-up and the engine's imports.
+// Anything wrong with it (no IndexedDB, quota, a snapshot that does not restore or whose
+// engine does not answer) means a normal start, and the bad snapshot is deleted; a snapshot
+// that cannot be made is a console warning, nothing more. ?snapshot=0 on the page turns
+// snapshots off (neither read nor made): the page passes it on in the worker's name.
 
 const SNAPSHOT_DB = "parlour-runtime";
 const SNAPSHOT_STORE = "snapshots";
-const useSnapshots = typeof indexedDB !== "undefined" &&
-  new URLSearchParams(self.location.search).get("snapshot") !== "0";
+const useSnapshots = typeof indexedDB !== "undefined" && flags.get("snapshot") !== "0";
 
 function openSnapshots() {
   return new Promise((resolve, reject) => {
@@ -82,100 +107,195 @@ function openSnapshots() {
   });
 }
 
-async function snapshotStore(mode, work) {
+/** Open the database for `use(db)` and close it afterwards. */
+async function withSnapshots(use) {
   const db = await openSnapshots();
   try {
-    return await new Promise((resolve, reject) => {
-      const tx = db.transaction(SNAPSHOT_STORE, mode);
-      const result = work(tx.objectStore(SNAPSHOT_STORE));
-      tx.oncomplete = () => resolve(result.result);
-      tx.onerror = () => reject(tx.error);
-      tx.onabort = () => reject(tx.error || new Error("aborted"));
-    });
+    return await use(db);
   } finally {
     db.close();
   }
 }
 
-async function readSnapshot(buildId) {
+/** Run `work(store, done)` in one transaction; resolves to what `done(value)` was given. */
+function inTransaction(db, mode, work) {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(SNAPSHOT_STORE, mode);
+    let result;
+    work(tx.objectStore(SNAPSHOT_STORE), (value) => { result = value; });
+    tx.oncomplete = () => resolve(result);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error || new Error("aborted"));
+  });
+}
+
+function isSnapshot(value) {
+  return (value instanceof Uint8Array || value instanceof ArrayBuffer) && value.byteLength > 0;
+}
+
+function storedKeys(db) {
+  return inTransaction(db, "readonly", (store, done) => {
+    const request = store.getAllKeys();
+    request.onsuccess = () => done(request.result || []);
+  });
+}
+
+/** This build's snapshot, or null. `buildInfo` is a promise: when nothing is stored at all
+ * (a first visit) the answer comes without waiting for it. */
+async function readSnapshot(buildInfo) {
   if (!useSnapshots) return null;
   try {
-    const found = await snapshotStore("readonly", (store) => store.get(buildId));
-    return found instanceof Uint8Array || found instanceof ArrayBuffer ? found : null;
+    return await withSnapshots(async (db) => {
+      const keys = await storedKeys(db);
+      if (!keys.length) return null;
+      const { build_id: buildId } = await buildInfo;
+      if (!keys.includes(buildId)) return null;
+      const found = await inTransaction(db, "readonly", (store, done) => {
+        const request = store.get(buildId);
+        request.onsuccess = () => done(request.result);
+      });
+      return isSnapshot(found) ? found : null;
+    });
   } catch {
     return null;
   }
 }
 
-async function writeSnapshot(buildId, bytes) {
-  try {
-    await snapshotStore("readwrite", (store) => {
+/** Keep `bytes` as this build's snapshot unless one is there already; true if kept. */
+function keepSnapshot(buildId, bytes) {
+  return withSnapshots((db) => inTransaction(db, "readwrite", (store, done) => {
+    const request = store.get(buildId);
+    request.onsuccess = () => {
+      if (isSnapshot(request.result)) { done(false); return; }
       store.clear();  // one build's snapshot at a time
-      return store.put(bytes, buildId);
-    });
-  } catch (error) {
-    console.warn("Parlour: could not keep a start-up snapshot:", describe(error));
-  }
+      store.put(bytes, buildId).onsuccess = () => done(true);
+    };
+  }));
 }
 
 async function deleteSnapshots() {
-  try { await snapshotStore("readwrite", (store) => store.clear()); } catch { /* nothing kept */ }
+  try {
+    await withSnapshots((db) => inTransaction(db, "readwrite", (store) => store.clear()));
+  } catch { /* nothing kept */ }
 }
 
-// Python run once the engine's files are in place: import the whole engine (so a snapshot
-// holds all of it), or, after a restore, refresh the import caches and reseed `random`
-// (a snapshot would otherwise hand every visit the same random state).
+// Python run once the engine's files are in place (the snapshot maker): import the whole engine,
+// every module, so that the snapshot holds all of it.
 const IMPORT_ENGINE = `
 import importlib, pkgutil
-importlib.invalidate_caches()
 import engine, engine.bridge
 for _module in pkgutil.walk_packages(engine.__path__, "engine."):
     if _module.name != "engine.__main__":
         importlib.import_module(_module.name)
 del _module
 `;
-const AFTER_RESTORE = "import importlib, random\nimportlib.invalidate_caches()\nrandom.seed()\n";
+// After a restore: reseed `random` (a snapshot would otherwise hand every visit the same
+// random state) and forget the import system's view of the engine's directory (written
+// anew). Not importlib.invalidate_caches(): it imports importlib.metadata, a few hundred ms.
+const AFTER_RESTORE = `
+import random, sys
+[sys.path_importer_cache.pop(p) for p in list(sys.path_importer_cache) if p.startswith(${JSON.stringify(ENGINE_DIR)})]
+random.seed()
+`;
 
-async function boot() {
-  progress("runtime", 0, "Loading the Python runtime");
-  const here = new URL("./", import.meta.url);
-  const buildInfo = fetchOk(new URL("build-info.json", here), "build-info.json")
+// ----- loading -------------------------------------------------------------------------------
+
+/** Start every download at once; the wheel resolves to {bytes, files} (files: null when
+ * it could not be unzipped here, see unzip()). */
+function startDownloads() {
+  const buildInfo = fetchOk(new URL("build-info.json", HERE), "build-info.json")
     .then((response) => response.json());
   const wheel = buildInfo.then((info) =>
-    fetchOk(new URL(`wheels/${info.engine_wheel}`, here), "the engine")
-      .then((response) => response.arrayBuffer()));
-  const snapshot = buildInfo.then((info) => readSnapshot(info.build_id), () => null);
-  // Loading failures surface in the awaits below; don't let them be "unhandled" meanwhile.
+    fetchOk(new URL(`wheels/${info.engine_wheel}`, HERE), "the engine")
+      .then((response) => response.arrayBuffer())
+      .then(async (bytes) => ({ bytes, files: await unzip(bytes) })));
+  // Loading failures surface where these are awaited; don't let them be "unhandled" meanwhile.
   buildInfo.catch(() => {});
   wheel.catch(() => {});
-
-  const indexURL = new URL("pyodide/", here).href;
-  let loadPyodide;
-  try {
-    ({ loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href));
-  } catch (error) {
-    throw new Error(`could not load the Python runtime (${describe(error)})`);
-  }
+  const indexURL = new URL("pyodide/", HERE).href;
+  const runtime = import(new URL("pyodide.mjs", indexURL).href).then(
+    ({ loadPyodide }) => loadPyodide,
+    (error) => { throw new Error(`could not load the Python runtime (${describe(error)})`); });
+  runtime.catch(() => {});
   const options = {
     indexURL,
     stdout: (text) => console.log(text),
     stderr: (text) => console.warn(text),
   };
+  return { buildInfo, wheel, runtime, options };
+}
 
-  function install(pyodide, wheelBytes) {
-    const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-    pyodide.unpackArchive(wheelBytes, "wheel", { extractDir: sitePackages });
+/** The files of a zip archive (the wheel) as [name, bytes] pairs, or null if this browser
+ * cannot unzip it here (then Pyodide unpacks it, a little later on the way to the menu). */
+async function unzip(buffer) {
+  try {
+    if (typeof DecompressionStream !== "function") return null;
+    const bytes = new Uint8Array(buffer);
+    const view = new DataView(buffer);
+    let end = bytes.length - 22;  // the end-of-central-directory record, after any comment
+    while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end -= 1;
+    if (end < 0) return null;
+    const count = view.getUint16(end + 10, true);
+    let at = view.getUint32(end + 16, true);
+    const names = new TextDecoder();
+    const entries = [];
+    for (let i = 0; i < count; i += 1) {
+      if (view.getUint32(at, true) !== 0x02014b50) return null;
+      const method = view.getUint16(at + 10, true);
+      const packed = view.getUint32(at + 20, true);
+      const nameLength = view.getUint16(at + 28, true);
+      const skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+      const local = view.getUint32(at + 42, true);
+      const name = names.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+      at += 46 + skip;
+      if (view.getUint32(local, true) !== 0x04034b50 || (method !== 0 && method !== 8)) return null;
+      if (name.endsWith("/")) continue;
+      if (name.startsWith("/") || name.split("/").includes("..")) return null;
+      const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+      entries.push({ name, method, data: bytes.subarray(start, start + packed) });
+    }
+    return await Promise.all(entries.map(async ({ name, method, data }) => {
+      if (method === 0) return [name, data];
+      const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+      return [name, new Uint8Array(await new Response(stream).arrayBuffer())];
+    }));
+  } catch {
+    return null;
   }
+}
 
-  function startBridge(pyodide) {
-    const bridge = pyodide.pyimport("engine.bridge");
-    // Fail now, readably, if the engine is broken, rather than on the first request.
-    const games = JSON.parse(bridge.games("{}"));
-    if (games.error) throw new Error(`the engine did not start: ${games.error.message}`);
-    return bridge;
+/** Put the engine's files into ENGINE_DIR and ENGINE_DIR on sys.path. */
+function install(pyodide, wheel) {
+  const { FS } = pyodide;
+  FS.mkdirTree(ENGINE_DIR);
+  if (wheel.files) {
+    for (const [name, data] of wheel.files) {
+      const slash = name.lastIndexOf("/");
+      if (slash > 0) FS.mkdirTree(`${ENGINE_DIR}/${name.slice(0, slash)}`);
+      FS.writeFile(`${ENGINE_DIR}/${name}`, data);
+    }
+  } else {
+    pyodide.unpackArchive(wheel.bytes, "wheel", { extractDir: ENGINE_DIR });
   }
+  const dir = JSON.stringify(ENGINE_DIR);
+  pyodide.runPython(`import sys\nif ${dir} not in sys.path: sys.path.insert(0, ${dir})`);
+}
 
-  const saved = await snapshot;
+function startBridge(pyodide) {
+  const bridge = pyodide.pyimport("engine.bridge");
+  // Fail now, readably, if the engine is broken, rather than on the first request.
+  const games = JSON.parse(bridge.games("{}"));
+  if (games.error) throw new Error(`the engine did not start: ${games.error.message}`);
+  return bridge;
+}
+
+async function boot() {
+  progress("runtime", 0, "Loading the Python runtime");
+  const { buildInfo, wheel, runtime, options } = startDownloads();
+  const snapshot = useSnapshots ? readSnapshot(buildInfo) : null;
+  const loadPyodide = await runtime;
+
+  const saved = snapshot && await snapshot;
   if (saved) {
     progress("runtime", 0.1, "Starting Python");
     try {
@@ -196,32 +316,40 @@ async function boot() {
   }
 
   progress("runtime", 0.1, "Starting Python");
-  const pyodide = await loadPyodide({ ...options, _makeSnapshot: useSnapshots });
+  const pyodide = await loadPyodide(options);
   progress("engine", 0.8, "Installing the rules engine");
   const info = await buildInfo;
   install(pyodide, await wheel);
   progress("engine", 0.9, "Starting the rules engine");
-  pyodide.runPython(IMPORT_ENGINE);
-  let bytes = null;
-  if (useSnapshots) {
-    // Before the first bridge call, so the snapshot holds no match and no JS references.
-    try { bytes = pyodide.makeMemorySnapshot(); } catch (error) {
-      console.warn("Parlour: no start-up snapshot:", describe(error));
-    }
-  }
+  // Only what the menu needs: engine.bridge (the game registry and the bots' levels).
   const bridge = startBridge(pyodide);
   progress("ready", 1, "Ready");
   post({ type: "ready", build_id: info.build_id, pyodide_version: pyodide.version, snapshot: false });
-  if (bytes) writeSnapshot(info.build_id, bytes);
   return bridge;
 }
 
-const ready = boot();
-ready.catch((error) => {
-  const message = isPythonError(error) ? pythonMessage(error) : describe(error);
-  console.error("Parlour engine failed to load:", describe(error));
-  post({ type: "failed", message });
-});
+/** The snapshot maker: make and keep this build's snapshot; {stored, reason}. */
+async function makeSnapshot() {
+  if (!useSnapshots) return { stored: false, reason: "snapshots are off" };
+  const { buildInfo, wheel, runtime, options } = startDownloads();
+  let keys;
+  try {
+    keys = await withSnapshots(storedKeys);
+  } catch (error) {
+    throw new Error(`there is nowhere to keep it (${describe(error)})`);
+  }
+  const info = await buildInfo;
+  if (keys.includes(info.build_id)) return { stored: false, reason: "one is kept already" };
+  const loadPyodide = await runtime;
+  const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+  install(pyodide, await wheel);
+  pyodide.runPython(IMPORT_ENGINE);
+  const bytes = pyodide.makeMemorySnapshot();
+  const stored = await keepSnapshot(info.build_id, bytes);
+  return { stored, reason: stored ? "kept" : "one is kept already" };
+}
+
+// ----- requests ------------------------------------------------------------------------------
 
 function call(bridge, method, params) {
   if (!BRIDGE_METHODS.has(method)) {
@@ -246,29 +374,51 @@ function call(bridge, method, params) {
   }
 }
 
-self.addEventListener("message", async (event) => {
-  const { id, method, params } = event.data || {};
-  if (crashed) {
-    post({ type: "reply", id, error: crashed });
-    return;
-  }
-  let bridge;
-  try {
-    bridge = await ready;
-  } catch (error) {
-    post({ type: "reply", id, error: `the engine did not load: ${describe(error)}` });
-    return;
-  }
-  try {
-    post({ type: "reply", id, result: call(bridge, method, params) });
-  } catch (error) {
-    const message = describe(error);
-    if (isFatal(error)) {
-      crashed = `the engine stopped working: ${message}`;
+function serve() {
+  const ready = boot();
+  ready.catch((error) => {
+    const message = isPythonError(error) ? pythonMessage(error) : describe(error);
+    console.error("Parlour engine failed to load:", describe(error));
+    post({ type: "failed", message });
+  });
+
+  self.addEventListener("message", async (event) => {
+    const { id, method, params } = event.data || {};
+    if (crashed) {
       post({ type: "reply", id, error: crashed });
-      post({ type: "crash", message: crashed });
       return;
     }
-    post({ type: "reply", id, error: `engine.bridge.${method} failed: ${message}` });
-  }
-});
+    let bridge;
+    try {
+      bridge = await ready;
+    } catch (error) {
+      post({ type: "reply", id, error: `the engine did not load: ${describe(error)}` });
+      return;
+    }
+    try {
+      post({ type: "reply", id, result: call(bridge, method, params) });
+    } catch (error) {
+      const message = describe(error);
+      if (isFatal(error)) {
+        crashed = `the engine stopped working: ${message}`;
+        post({ type: "reply", id, error: crashed });
+        post({ type: "crash", message: crashed });
+        return;
+      }
+      post({ type: "reply", id, error: `engine.bridge.${method} failed: ${message}` });
+    }
+  });
+}
+
+if (ROLE === "snapshot") {
+  makeSnapshot().then(
+    (outcome) => post({ type: "snapshot", ...outcome }),
+    (error) => {
+      const message = isPythonError(error) ? pythonMessage(error) : describe(error);
+      console.warn("Parlour: no start-up snapshot for the next visit:", message);
+      post({ type: "snapshot", stored: false, reason: message });
+    },
+  ).finally(() => self.close());
+} else {
+  serve();
+}

@@ -2,7 +2,8 @@
 in the page's runtime (benchmarks/web/engine-worker.mjs runs it in Pyodide). Bench-only: it
 is served by the benchmark's own server and never part of the site.
 
-    run(seconds, positions) -> {"steps": {game: {...}}, "bots": {level: {game: [seconds]}}}
+    run(seconds, positions) -> {"steps": {game: {...}}, "bots": {level: {game: [seconds]}},
+                                "search": {game: [iterations]}}
 """
 from __future__ import annotations
 
@@ -70,5 +71,26 @@ def bot_times(count: int) -> dict[str, dict[str, list[float]]]:
     return out
 
 
+SEARCH_MS = 1000.0
+"""The time budget of :func:`search_iterations`: Hard's target decision time in the page."""
+
+
+def search_iterations(count: int) -> dict[str, list[int]]:
+    """Iterations the Hard search reaches in :data:`SEARCH_MS` on ``count`` positions per game
+    (the same budget in CPython and in the page, so the two can be compared)."""
+    out: dict[str, list[int]] = {}
+    for game_id in engine.GAMES:
+        reached = []
+        for number, state in enumerate(positions(game_id, count)):
+            bot = bots.make("hard", time_ms=SEARCH_MS)
+            bot.choose(state, state.current_player, random.Random(number))
+            reached.append(bot.last["iterations"])
+        out[game_id] = reached
+    return out
+
+
 def run(seconds: float, count: int) -> dict:
-    return {"steps": steps(seconds), "bots": bot_times(count) if count > 0 else {}}
+    if count <= 0:
+        return {"steps": steps(seconds), "bots": {}, "search": {}}
+    return {"steps": steps(seconds), "bots": bot_times(count),
+            "search": search_iterations(count)}

@@ -547,6 +547,9 @@ async function boot() {
     window.__parlourTest = {
       killWorker: () => client.kill("The game engine's worker was killed (test)"),
       call: (method, params, timeoutMs) => client.call(method, params, { timeoutMs }).catch((err) => err.message),
+      // How this engine started, and the next visit's snapshot ({stored, reason}, once made).
+      engine: () => ({ ...client.info, snapshot: client.fromSnapshot }),
+      snapshot: () => client.keepSnapshot(),
     };
   }
   let reply;
@@ -562,6 +565,20 @@ async function boot() {
   render();
   registerServiceWorker();
   intents.checkChallenge();
+  keepSnapshotWhenIdle(client);
+}
+
+// How long after the menu shows the snapshot for the next visit starts being made.
+const SNAPSHOT_DELAY_MS = 1000;
+
+/** The next visit's start-up snapshot is made in the background (see js/engine-client.js),
+ * never on the way to the menu: a moment after the menu is shown, when the page is idle. */
+function keepSnapshotWhenIdle(current) {
+  const start = () => { if (current === client && !current.dead) current.keepSnapshot(); };
+  setTimeout(() => {
+    if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(start, { timeout: 2000 });
+    else start();
+  }, SNAPSHOT_DELAY_MS);
 }
 
 function registerServiceWorker() {

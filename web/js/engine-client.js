@@ -13,22 +13,70 @@
 // call(method, params, {timeoutMs}) overrides it) is treated as dead: it is terminated and
 // the crash callbacks run, so the page can start a new engine and restore the match.
 // client.kill() does the same on purpose (the page's test hook uses it).
+//
+// client.keepSnapshot() (the page calls it once the menu is shown and idle) makes the
+// start-up snapshot for the next visit in a second, short-lived worker (worker.js again,
+// named "parlour-snapshot"), off the first visit's critical path and once no request is
+// waiting for the engine; see worker.js. It resolves to {stored, reason} and never rejects:
+// a snapshot that cannot be made is a console warning at most. Not after a start from a
+// snapshot, not with ?snapshot=0, and at most once per page.
 
 const WORKER_URL = new URL("../worker.js", import.meta.url);
 const QUICK_MS = 30_000;
 const SLOW_MS = 180_000;
 const SLOW_METHODS = new Set(["bot_move", "hint", "load", "start", "replay", "undo"]);
+// A snapshot worker still busy after this long is given up (and stopped).
+const SNAPSHOT_MS = 300_000;
+// ?snapshot=0 on the page: no memory snapshot is read or made (see worker.js).
+const SNAPSHOTS_OFF = new URLSearchParams(self.location.search).get("snapshot") === "0";
+let snapshotMaking = null;  // one snapshot worker per page at most
+
+// The worker learns what it is from its name (see worker.js), not from its URL's query.
+function workerName(kind) {
+  return SNAPSHOTS_OFF ? `${kind}?snapshot=0` : kind;
+}
+
+/** Run worker.js as "parlour-snapshot" until it reports; {stored, reason}. */
+function makeSnapshot() {
+  return new Promise((resolve) => {
+    let worker;
+    let timer = null;
+    const finish = (outcome) => {
+      clearTimeout(timer);
+      if (worker) worker.terminate();
+      resolve(outcome);
+    };
+    const fail = (reason) => {
+      console.warn("Parlour: no start-up snapshot for the next visit:", reason);
+      finish({ stored: false, reason });
+    };
+    try {
+      worker = new Worker(WORKER_URL, { type: "module", name: workerName("parlour-snapshot") });
+    } catch (error) {
+      fail((error && error.message) || String(error));
+      return;
+    }
+    timer = setTimeout(() => fail(`not made in ${SNAPSHOT_MS / 1000} s`), SNAPSHOT_MS);
+    worker.addEventListener("message", (event) => {
+      const data = event.data || {};
+      if (data.type === "snapshot") finish({ stored: Boolean(data.stored), reason: String(data.reason || "") });
+    });
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      fail(event.message || "the snapshot worker could not be loaded");
+    });
+  });
+}
 
 export async function startEngine(onProgress = () => {}) {
-  // ?snapshot=0 on the page: the worker starts without its memory snapshot (see worker.js).
-  const url = new URL(WORKER_URL);
-  if (new URLSearchParams(self.location.search).get("snapshot") === "0") url.search = "?snapshot=0";
-  const worker = new Worker(url, { type: "module", name: "parlour-engine" });
+  const worker = new Worker(WORKER_URL, { type: "module", name: workerName("parlour-engine") });
   const pending = new Map();
   const crashCallbacks = [];
   let nextId = 1;
   let dead = null;
   let info = null;
+  let fromSnapshot = false;
+  let idleWaiters = [];
   let settleStart;
   const started = new Promise((resolve, reject) => { settleStart = { resolve, reject }; });
 
@@ -40,9 +88,22 @@ export async function startEngine(onProgress = () => {}) {
     }
   }
 
+  function wakeIdle() {
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves once no request is waiting for the worker (at once if none is). */
+  function whenIdle() {
+    if (!pending.size || dead) return Promise.resolve();
+    return new Promise((resolve) => idleWaiters.push(resolve));
+  }
+
   function die(message, notify = true) {
     if (dead) return;
     dead = new Error(message);
+    wakeIdle();
     settleStart.reject(dead);
     for (const { reject, timer } of pending.values()) { clearTimeout(timer); reject(dead); }
     pending.clear();
@@ -76,6 +137,7 @@ export async function startEngine(onProgress = () => {}) {
         break;
       case "ready":
         info = { build_id: data.build_id, pyodide_version: data.pyodide_version };
+        fromSnapshot = Boolean(data.snapshot);
         settleStart.resolve();
         break;
       case "failed":
@@ -90,6 +152,7 @@ export async function startEngine(onProgress = () => {}) {
         pending.delete(data.id);
         clearTimeout(waiter.timer);
         armWatchdog();
+        if (!pending.size) wakeIdle();
         if ("error" in data) waiter.reject(new Error(String(data.error)));
         else waiter.resolve(data.result);
         break;
@@ -110,6 +173,8 @@ export async function startEngine(onProgress = () => {}) {
 
   return {
     get info() { return info; },
+    /** True when the worker started from a stored start-up snapshot. */
+    get fromSnapshot() { return fromSnapshot; },
     call(method, params = {}, { timeoutMs } = {}) {
       if (dead) return Promise.reject(dead);
       const id = nextId++;
@@ -121,6 +186,13 @@ export async function startEngine(onProgress = () => {}) {
       });
     },
     get dead() { return dead; },
+    /** Make the next visit's start-up snapshot in a second worker, once this one is idle. */
+    keepSnapshot() {
+      if (SNAPSHOTS_OFF) return Promise.resolve({ stored: false, reason: "snapshots are off" });
+      if (fromSnapshot) return Promise.resolve({ stored: false, reason: "this start used one" });
+      if (!snapshotMaking) snapshotMaking = whenIdle().then(makeSnapshot);
+      return snapshotMaking;
+    },
     /** Terminate the worker as if it had died: pending calls reject, crash callbacks run. */
     kill(message = "The game engine's worker was stopped") {
       die(message);
