@@ -193,3 +193,138 @@ def test_arena_log_resumes_a_stopped_run(tmp_path, monkeypatch):
     log.write_text(log.read_text() + "not json\n")
     with pytest.raises(ValueError, match="line 5 is not JSON"):
         run_arena("crisps", 2, ["normal", "random"], log=log, **kwargs)
+
+
+def test_arena_log_is_not_resumed_for_another_bot_budget(tmp_path):
+    """The bots' settings are part of a log's settings: a log made with another budget
+    or search is not mixed into a new run."""
+    log = tmp_path / "crisps.jsonl"
+    run_arena("crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=4,
+              max_rounds=1, log=log)
+    run_arena("crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=5,
+              max_rounds=1, log=log)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(lines) == 2
+    assert [line["settings"]["bots"]["hard"]["iterations"] for line in lines] == [4, 5]
+    assert lines[0]["settings"]["bots"]["random"] == {"level": "random"}
+    hard = bots.make("hard").settings("spite")
+    assert hard["iterations"] == bots.HARD_ITERATIONS["spite"]
+    assert hard["search"]["paired"] is True
+    assert hard["search"]["evaluator"]["type"] == "SpiteEvaluator"
+    assert bots.make("expert").settings("spite")["iterations"] == \
+        int(bots.HARD_ITERATIONS["spite"] * bots.EXPERT_FACTOR)
+    json.dumps({game: bots.make("hard").settings(game) for game in GAMES})
+
+
+def spite_position(seed: int = 7) -> engine.State:
+    """A Spite and Malice position, mid-game, with several moves to choose from."""
+    return next(s for s in positions("spite", 2, seed=seed, count=6)
+                if len(s.legal_actions()) >= 4)
+
+
+def test_paired_search_plays_every_move_in_the_same_worlds():
+    """Spite's search: one sampled world per round of iterations, every root move played out
+    in it; the greedy move goes first and every other move is compared with it world by
+    world."""
+    state = spite_position()
+    p = state.current_player
+    config = bots.CONFIGS["spite"]
+    assert config.paired
+    search = Search(state, p, random.Random(3), config)
+    legal = [a.id for a in state.legal_actions()]
+    assert search.prior is not None and search._order[0] == search.prior
+    assert sorted(search._order) == sorted(legal)
+    worlds = 3
+    search.step(worlds * len(legal))
+    assert search.iterations == worlds * len(legal)
+    # The moves in hand, on the stacks and the discards are public or the seat's own: every
+    # root move is legal in every sampled world.
+    assert all(sorted(values) == list(range(worlds)) for values in search._paired.values())
+    diffs = search.paired_differences()
+    assert set(diffs) == set(legal) - {search.prior}
+    for action_id, (n, mean, error) in diffs.items():
+        values, base = search._paired[action_id], search._paired[search.prior]
+        assert n == worlds
+        assert mean == pytest.approx(sum(values[w] - base[w] for w in range(worlds)) / worlds)
+        assert error >= 0.0
+    assert sum(search.visits().values()) == worlds * len(legal)
+    # A second search with the same rng is the same search.
+    again = Search(state, p, random.Random(3), config)
+    again.step(worlds * len(legal))
+    assert again._paired == search._paired and again.best().id == search.best().id
+
+
+def test_paired_search_keeps_the_greedy_move_unless_another_clearly_beats_it():
+    state = spite_position()
+    p = state.current_player
+    search = Search(state, p, random.Random(3), bots.CONFIGS["spite"])
+    prior, other, third = search._order[:3]
+    worlds = range(8)
+    search._paired = {action_id: {} for action_id in search._order}
+
+    def fill(gains_other: list[float], gains_third: list[float]) -> str:
+        search._paired[prior] = {w: 0.5 for w in worlds}
+        search._paired[other] = {w: 0.5 + g for w, g in zip(worlds, gains_other)}
+        search._paired[third] = {w: 0.5 + g for w, g in zip(worlds, gains_third)}
+        return search.best().id
+
+    flat = [0.0] * 8
+    assert fill(flat, flat) == prior
+    # Better on average but by less than 1.5 standard errors: noise, the greedy move stays.
+    assert fill([0.4, -0.3, 0.3, -0.2, 0.1, -0.1, 0.2, -0.3], flat) == prior
+    # Better in every world: taken; of two such moves, the better one.
+    assert fill([0.1] * 8, flat) == other
+    assert fill([0.1] * 8, [0.2, 0.25] * 4) == third
+    # Worse in every world: never taken.
+    assert fill([-0.1] * 8, [-0.2] * 8) == prior
+
+
+def test_spite_evaluator_values_the_race_between_the_payoff_piles():
+    from engine.bots.evaluation import SpiteEvaluator
+
+    ev = SpiteEvaluator()
+    state = spite_position()
+    base = ev.baseline(state)
+    assert not ev.stop(state, base)
+    mover = state.current_player
+    world = state.clone()
+
+    def value(left: list[int]) -> list[float]:
+        for seat, count in enumerate(left):
+            world.payoff[seat] = world.payoff[seat][:1] * count
+        return ev.evaluate(world, base)
+
+    even = value([10, 10])
+    assert sum(even) == pytest.approx(1.0)
+    assert even[mover] > 0.5 > even[1 - mover], "the seat to move is a little ahead"
+    ahead = [10, 10]
+    ahead[mover] = 6
+    assert value(ahead)[mover] > even[mover]
+    # One card matters more near the end of the race than at its start.
+    near, far = [2, 2], [19, 19]
+    near[mover], far[mover] = 1, 18
+    assert value(near)[mover] - value([2, 2])[mover] > value(far)[mover] - value([19, 19])[mover]
+    # Three turns on (the one live when the search started counts), rollouts stop.
+    world.turn = state.turn + 2
+    assert not ev.stop(world, base)
+    world.turn = state.turn + 3
+    assert ev.stop(world, base)
+
+
+def test_spite_evaluator_scores_a_finished_game_by_its_winner():
+    from engine.bots.evaluation import SpiteEvaluator
+
+    ev = SpiteEvaluator()
+    state = engine.new_game("spite", players=2, seed=4)
+    base = ev.baseline(state)
+    rng = random.Random(4)
+    greedy = engine.GAMES["spite"].greedy
+    while not state.is_over:
+        legal = state.legal_actions()
+        state.apply(greedy(state.view(state.current_player), legal, rng))
+    winners = state.result()["winners"]
+    values = ev.evaluate(state, base)
+    if len(winners) == 1:
+        assert values[winners[0]] == 1.0 and values[1 - winners[0]] == 0.0
+    else:
+        assert values == [0.5, 0.5]

@@ -9,8 +9,8 @@ Levels (:func:`make`):
   (those with a choice) are random.
 - ``normal`` (alias ``greedy``): the game's greedy policy.
 - ``hard``: ISMCTS (:mod:`engine.bots.ismcts`) with the game's iteration budget from
-  :data:`HARD_ITERATIONS`, tuned to about 0.4 s per decision in CPython (about 1 s in
-  Pyodide, which runs 1.5-3x slower).
+  :data:`HARD_ITERATIONS`, tuned to about 0.75 s per decision in the page (Pyodide runs the
+  search 1.2-1.5x slower than CPython).
 - ``expert``: ISMCTS with :data:`EXPERT_FACTOR` times that budget.
 
 With the default budgets a search also stops after :data:`SAFETY_MS` (a slow device never
@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from typing import Any, Generator, Protocol
 
-from engine.bots.ismcts import Search, SearchConfig
+from engine.bots.ismcts import Search, SearchConfig, describe
 from engine.core import Action, State
 
 
@@ -37,6 +37,8 @@ class Bot(Protocol):
     level: str
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action: ...
+
+    def settings(self, game_id: str) -> dict[str, Any]: ...
 
 
 def _legal_for(state: State, player: int) -> list[Action]:
@@ -50,6 +52,10 @@ class RandomBot:
     """Uniformly random among the legal actions."""
 
     level = "random"
+
+    def settings(self, game_id: str) -> dict[str, Any]:
+        """What decides this bot's play in ``game_id`` (kept with arena logs)."""
+        return {"level": self.level}
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
         legal = _legal_for(state, player)
@@ -65,6 +71,10 @@ class GreedyBot:
     def __init__(self, mistake_rate: float = 0.0, level: str = "normal") -> None:
         self.mistake_rate = mistake_rate
         self.level = level
+
+    def settings(self, game_id: str) -> dict[str, Any]:
+        """What decides this bot's play in ``game_id`` (kept with arena logs)."""
+        return {"level": self.level, "mistake_rate": self.mistake_rate}
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
         import engine
@@ -108,6 +118,15 @@ class ISMCTSBot:
         return int(HARD_ITERATIONS.get(game_id, DEFAULT_ITERATIONS) * self.factor), \
             SAFETY_MS * self.factor
 
+    def settings(self, game_id: str) -> dict[str, Any]:
+        """What decides this bot's play in ``game_id``: its budget and search settings
+        (kept with arena logs, so that a log of another budget is never resumed)."""
+        iterations, time_ms = self.budget(game_id)
+        config = self.config or CONFIGS.get(game_id) or SearchConfig()
+        return {"level": self.level, "iterations": iterations,
+                "time_ms": time_ms if iterations is None else None,
+                "search": describe(config, game_id)}
+
     def think(self, state: State, player: int,
               rng: random.Random) -> Generator[float, None, Action]:
         """Search in chunks, yielding the fraction done; the generator returns the action."""
@@ -141,10 +160,12 @@ ALIASES = {"greedy": "normal"}
 EASY_MISTAKE_RATE = 0.3
 DEFAULT_ITERATIONS = 400
 HARD_ITERATIONS: dict[str, int] = {
-    "crisps": 450, "roundup": 300, "progression": 600, "mhing": 170, "spite": 200,
+    "crisps": 1200, "roundup": 550, "progression": 1800, "mhing": 450, "spite": 600,
 }
-"""Iterations per decision for ``hard``, per game: about 0.4 s of CPython (measured with
-``python -m engine arena``, iterations/s column), so about 1 s in the page."""
+"""Iterations per decision for ``hard``, per game: about 0.75 s in the page, from the
+search's iterations per second there (``build.py bench``: Hard's iterations in 1 s, median
+of mid-match positions). Spite's paired search spends an iteration on one whole rollout of
+three turns; its 600 take about 0.5 s of CPython in real games."""
 EXPERT_FACTOR = 3.0
 SAFETY_MS = 2500.0
 """Clock cap of the default budgets (only when neither iterations nor time_ms is given)."""
@@ -156,7 +177,13 @@ CONFIGS: dict[str, SearchConfig] = {
     # Long rounds and a costly greedy policy: a few random turns, then the stacks as they
     # stand (see engine.bots.evaluation).
     "progression": SearchConfig(rollout="random", max_rollout_steps=24),
-    "spite": SearchConfig(rollout="greedy", max_rollout_steps=40),
+    # Some 16 legal moves a step, and a tree of a few hundred iterations plays near-random
+    # moves below its root (a gift to the opponent after every move that ends the turn): a
+    # flat search instead, every root move played out in the same sampled worlds by the
+    # greedy policy (Normal's own) for three turns, and the greedy move kept unless another
+    # beats it by 1.5 standard errors of the paired differences (see SpiteEvaluator).
+    "spite": SearchConfig(rollout="greedy", max_rollout_steps=200, paired=True,
+                          greedy_trust=1.5),
 }
 """Per-game search settings (rollout policy); games not listed use ``SearchConfig()``."""
 

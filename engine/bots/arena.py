@@ -9,7 +9,8 @@ level sits in every seat equally often. A win is shared among tied winners (each
 Long runs can keep a log (``log=path``): one JSON line per finished match, written as it
 finishes. Run again with the same settings and the same log, and the matches already in it
 are read back instead of played, so a run that was stopped goes on where it stopped (lines
-of other settings in the file are ignored).
+of other settings in the file are ignored). The settings include each level's budget and
+search settings, so a log made before a bot changed is not mixed with the new bot's games.
 
 >>> summary = run_arena("crisps", 2, ["normal", "random"], matches=2, seed=5, jobs=1)
 >>> sorted(summary["levels"])
@@ -120,10 +121,15 @@ def run_arena(game: str, players: int, levels: list[str], matches: int, seed: in
 
     ``log``: a JSON-lines file that keeps each finished match and lets a stopped run go on
     (see the module text)."""
+    from engine import bots
+
     seats = lineup(levels, players)
     settings = {"game": game, "players": players, "seats": seats, "seed": seed,
                 "iterations": iterations, "time_ms": time_ms, "max_rounds": max_rounds,
-                "options": options or {}}
+                "options": options or {},
+                "bots": {level: bots.make(level, iterations=iterations,
+                                          time_ms=time_ms).settings(game)
+                         for level in dict.fromkeys(seats)}}
     done = _read_log(log, settings, matches) if log is not None else {}
     work = [(game, players, seats, m, seed, iterations, time_ms, max_rounds, options)
             for m in range(matches) if m not in done]

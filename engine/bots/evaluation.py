@@ -27,8 +27,15 @@ Per-game settings (see :data:`EVALUATORS`):
 - roundup: 0..4 points per round; rank 0.5, ``scale`` 2.
 - mhing: the round winner takes its points; rank 0.5, ``scale`` 4; cut rollouts use the
   points of the sequences on the table (``round_points``).
-- spite: one long game per round; rollouts are cut and scored by the pay-off cards each seat
-  has shed (``payoff_counts``), ``scale`` 4.
+- spite: :class:`SpiteEvaluator`. One long game per round (74 turns, 250 steps of the greedy
+  policy), so a rollout is cut at a turn boundary, after three turns counting the one being
+  played (the rest of this turn, the opponent's reply, our next turn). It is
+  scored as a chance of winning from the pay-off cards each seat has left, fitted on games
+  of the greedy policy. The former rank and margin of the pay-off counts after 40 steps
+  predicted who wins worse than a constant (log loss 0.82 against 0.69; the fit: 0.60), its
+  step at equal counts making a one-card lead worth three quarters of a win at any stage,
+  and a cut after a fixed number of steps compared moves at different points of the turn
+  cycle.
 
 >>> ev = Evaluator(rank_weight=0.5, scale=2.0)
 >>> [round(v, 3) for v in ev.from_gains([3, 0])]
@@ -138,12 +145,66 @@ def progression_heuristic(world: State) -> list[float]:
     return out
 
 
+@dataclass(frozen=True)
+class SpiteBaseline(Baseline):
+    round: int
+    turn: int
+
+
+@dataclass(frozen=True)
+class SpiteEvaluator(Evaluator):
+    """Spite and Malice: a race to shed the pay-off pile, valued as a chance of winning.
+
+    A rollout stops once ``turns`` turns are over, counting the one live at the search's
+    start (so every rollout stops at the start of a turn of the same seat), when the game
+    ends, or when the rollout's step cap cuts it. A finished game is worth 1 to its winner (a draw 1/2 each);
+    otherwise seat ``s`` with ``a`` pay-off cards left against the other's ``b`` is worth
+    ``1 / (1 + exp(-(race * (sqrt(b) - sqrt(a)) ± tempo)))``, ``+tempo`` when ``s`` is to
+    move. ``race`` and ``tempo`` are a logistic fit of who won, from pay-off counts at turn
+    starts, over 3,000 games of the greedy policy against itself (the square roots: one card
+    is worth more near the end of the race than at its start). Only the public pay-off
+    counts, the turn and the game number are read.
+    """
+
+    turns: int = 3
+    race: float = 1.4
+    tempo: float = 0.06
+
+    def baseline(self, world: State) -> Baseline:
+        base = super().baseline(world)
+        return SpiteBaseline(base.scores, base.rounds, world.round, world.turn)  # type: ignore[attr-defined]
+
+    def stop(self, world: State, baseline: Baseline) -> bool:
+        assert isinstance(baseline, SpiteBaseline)
+        return world.round != baseline.round or \
+            world.turn >= baseline.turn + self.turns  # type: ignore[attr-defined]
+
+    def evaluate(self, world: State, baseline: Baseline) -> list[float]:
+        assert isinstance(baseline, SpiteBaseline)
+        if world.is_over or world.round != baseline.round:  # type: ignore[attr-defined]
+            result = world.result()
+            if world.is_over:
+                winners = result["winners"]
+            else:
+                winner = result["rounds"][baseline.rounds]["winner"]
+                winners = [] if winner is None else [winner]
+            if len(winners) != 1:
+                return [0.5, 0.5]
+            return [1.0 if seat in winners else 0.0 for seat in range(2)]
+        left = [len(pile) for pile in world.payoff]  # type: ignore[attr-defined]
+        mover = world.current_player
+        z = self.race * (math.sqrt(left[1]) - math.sqrt(left[0])) + \
+            (self.tempo if mover == 0 else -self.tempo)
+        first = 1.0 / (1.0 + math.exp(-z))
+        return [first, 1.0 - first]
+
+
 EVALUATORS: dict[str, Evaluator] = {
     "crisps": Evaluator(rank_weight=1.0),
     "progression": Evaluator(rank_weight=0.3, scale=15.0, heuristic=progression_heuristic),
     "roundup": Evaluator(rank_weight=0.5, scale=2.0),
     "mhing": Evaluator(rank_weight=0.5, scale=4.0, heuristic=_view_list("round_points")),
-    "spite": Evaluator(rank_weight=0.5, scale=4.0, heuristic=_view_list("payoff_counts", -1.0)),
+    "spite": SpiteEvaluator(),
 }
 """Per-game evaluators; a game not listed gets ``Evaluator()`` (rank of round gains)."""
 

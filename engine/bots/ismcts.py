@@ -19,6 +19,11 @@ Tree Search"): one tree for the searching seat. Every iteration
 The final choice is the root action with the most visits. Forced moves (a single legal
 action) are stepped through without spending the iteration's one expansion.
 
+``SearchConfig(paired=True)`` replaces the tree by a flat search with common random
+numbers: each sampled world is played out after every root action with the same chance, and
+a root action is judged by its value minus the greedy move's in the same worlds (see
+:class:`SearchConfig`). An iteration is then one rollout.
+
 The search runs in chunks: :meth:`Search.step` runs ``n`` iterations and returns, so a worker
 can report progress between chunks. Randomness comes only from the injected rng; with an
 iteration budget the clock is never read and the same state and rng give the same choice.
@@ -36,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator
 
 from engine.bots.evaluation import Evaluator, evaluator_for
@@ -65,6 +70,33 @@ class SearchConfig:
     greedy_trust: float | None = 1.0
     """Keep the greedy policy's move unless the most visited one beats its mean value by
     more than ``greedy_trust`` standard errors (None: always the most visited)."""
+    paired: bool = False
+    """Flat search with common random numbers instead of a tree: each sampled world is
+    played out once after every root action, from the same world with the same chance (one
+    iteration is one such rollout), and a root action is judged by its value *minus the
+    greedy move's in the same worlds*. The choice is the greedy move unless another beats it
+    on those paired differences by more than ``greedy_trust`` standard errors (their sample
+    standard error); without a greedy move, the best mean. Below the root every seat plays
+    the rollout policy: for a game with many legal moves per step a tree of a few hundred
+    iterations plays near-random moves there, which misjudges the moves that hand the turn
+    to an opponent."""
+
+
+def describe(config: SearchConfig, game_id: str) -> dict[str, Any]:
+    """``config`` and the evaluator it uses in ``game_id`` as plain JSON data (functions by
+    name), the same in every process: what an arena log records of a search."""
+    def plain(value: Any) -> Any:
+        if callable(value):
+            return getattr(value, "__qualname__", type(value).__name__)
+        return value
+
+    evaluator = config.evaluator or evaluator_for(game_id)
+    out: dict[str, Any] = {f.name: plain(getattr(config, f.name)) for f in fields(config)
+                           if f.name != "evaluator"}
+    out["evaluator"] = {"type": type(evaluator).__name__,
+                        **{f.name: plain(getattr(evaluator, f.name))
+                           for f in fields(evaluator)}}
+    return out
 
 
 class _Child:
@@ -113,6 +145,17 @@ class Search:
                 and len(self.legal) > 1:
             prior_rng = random.Random(self.rng.getrandbits(64))
             self.prior = self.greedy(state.view(player), self.legal, prior_rng).id
+        if self.config.paired:
+            # The root actions in a fixed order, the greedy move first (a partly played world
+            # still pairs it with the others); per action, its value in each world.
+            ids = [a.id for a in self.legal]
+            if self.prior is not None:
+                ids.remove(self.prior)
+                ids.insert(0, self.prior)
+            self._order = ids
+            self._paired: dict[str, dict[int, float]] = {i: {} for i in ids}
+            self._world: State | None = None
+            self._chance = 0
 
     # ----- the public face ---------------------------------------------------------------
     def step(self, n: int = 1) -> int:
@@ -178,6 +221,8 @@ class Search:
     def best(self) -> Action:
         """The most visited root action (ties: the better mean value, then legal order),
         unless the greedy move holds up (see ``SearchConfig.greedy_trust``)."""
+        if self.config.paired:
+            return self._best_paired()
         best_action = self.legal[0]
         best_key = (-1, -1.0)
         for action in self.legal:
@@ -198,8 +243,66 @@ class Search:
                 return next(a for a in self.legal if a.id == self.prior)
         return best_action
 
+    def paired_differences(self) -> dict[str, tuple[int, float, float]]:
+        """Paired search: per root action other than the greedy move, ``(worlds, mean, standard
+        error)`` of its value minus the greedy move's in the same worlds."""
+        out: dict[str, tuple[int, float, float]] = {}
+        if not self.config.paired or self.prior is None:
+            return out
+        base = self._paired[self.prior]
+        for action_id in self._order[1:]:
+            diffs = [v - base[w] for w, v in self._paired[action_id].items() if w in base]
+            n = len(diffs)
+            if n < 2:
+                continue
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            out[action_id] = (n, mean, math.sqrt(var / n))
+        return out
+
+    def _best_paired(self) -> Action:
+        by_id = {a.id: a for a in self.legal}
+        if self.prior is None:
+            means, visits = self.values(), self.visits()
+            return max(self.legal, key=lambda a: (visits[a.id] > 0, means[a.id]))
+        trust = self.config.greedy_trust or 0.0
+        best_id, best_mean = self.prior, 0.0
+        for action_id, (_, mean, error) in self.paired_differences().items():
+            if mean > best_mean and mean > trust * error:
+                best_id, best_mean = action_id, mean
+        return by_id[best_id]
+
+    def _iterate_paired(self) -> None:
+        order = self._order
+        index, slot = divmod(self.iterations, len(order))
+        if slot == 0 or self._world is None:
+            self._world = self.state.determinize(self.player, self.rng)
+            self._chance = self.rng.getrandbits(64)
+            if self._baseline is None:
+                self._baseline = self.evaluator.baseline(self._world)
+        world = self._world._copy(random.Random(self._chance))
+        action_id = order[slot]
+        action = next((a for a in world.legal_actions() if a.id == action_id), None)
+        self.iterations += 1
+        if action is None:
+            return  # not legal in this world: no pair for it here
+        world._apply(action)
+        world.history.append(action)
+        values = self._rollout(world)
+        child = self.root.children.get(action_id)
+        if child is None:
+            child = self.root.children[action_id] = _Child(self.players)
+        child.visits += 1
+        child.available += 1
+        for seat in range(self.players):
+            child.totals[seat] += values[seat]
+        self._paired[action_id][index] = values[self.player]
+
     # ----- one iteration -----------------------------------------------------------------
     def _iterate(self) -> None:
+        if self.config.paired:
+            self._iterate_paired()
+            return
         rng = self.rng
         world = self.state.determinize(self.player, rng)
         if self._baseline is None:
