@@ -198,7 +198,7 @@ def test_arena_log_resumes_a_stopped_run(tmp_path, monkeypatch):
 def test_arena_log_is_not_resumed_for_another_bot_budget(tmp_path):
     """The bots' settings are part of a log's settings: a log made with another budget
     or search is not mixed into a new run."""
-    log = tmp_path / "crisps.jsonl"
+    log = tmp_path / "new" / "folder" / "crisps.jsonl"  # made by the arena
     run_arena("crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=4,
               max_rounds=1, log=log)
     run_arena("crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=5,

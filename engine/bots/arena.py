@@ -130,7 +130,10 @@ def run_arena(game: str, players: int, levels: list[str], matches: int, seed: in
                 "bots": {level: bots.make(level, iterations=iterations,
                                           time_ms=time_ms).settings(game)
                          for level in dict.fromkeys(seats)}}
-    done = _read_log(log, settings, matches) if log is not None else {}
+    done: dict[int, Any] = {}
+    if log is not None:
+        Path(log).parent.mkdir(parents=True, exist_ok=True)  # fail before playing, not after
+        done = _read_log(log, settings, matches)
     work = [(game, players, seats, m, seed, iterations, time_ms, max_rounds, options)
             for m in range(matches) if m not in done]
     outcomes = dict(done)
