@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any, Callable
 
 import engine
@@ -26,6 +28,8 @@ from engine.core import Action, IllegalAction, InvalidOptions, InvalidRecord, St
 MAX_INPUT_CHARS = 2_000_000
 MAX_NAME_CHARS = 24
 HINT_TIME_MS = 1000
+PROGRESS_INTERVAL_S = 0.08
+"""Least time between two progress reports of a thinking bot (see :func:`on_progress`)."""
 
 
 class BridgeError(Exception):
@@ -339,10 +343,71 @@ def bot_move(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("match_over", "the match is over")
     if session.seats[current].type != "bot":
         raise BridgeError("not_bot_turn", "it is a person's turn, not a bot's")
-    action = session.bot(current).choose(state, current, session.bot_rng)
+    action = _think(session.bot(current), state, current, session.bot_rng)
     taken = state.apply(action)
     snap = _snapshot(session)
     return {"action": session.action_json(taken, session.viewer, public=True), "snapshot": snap}
+
+
+# ----- a thinking bot's progress ----------------------------------------------------------
+
+_progress: Callable[[float], Any] | None = None
+
+
+def on_progress(callback: Callable[[float], Any] | None) -> None:
+    """Report a searching bot's progress in :func:`bot_move` as ``callback(fraction)``.
+
+    ``fraction`` rises from above 0 to 1.0 (the search is done; the move follows). Reports
+    are at least :data:`PROGRESS_INTERVAL_S` apart, except that the first and the last always
+    go; none comes after the last, and none at all from a bot that does not search (or has
+    one legal move). ``None`` (the default) turns reporting off. A callback that raises is
+    logged and not called again during that move; the move is made all the same.
+    """
+    global _progress
+    _progress = callback
+
+
+def _think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
+    """``bot.choose(state, player, rng)``, reporting a search's progress on the way.
+
+    A bot with ``think`` (a generator of fractions returning the action, which ``choose``
+    drives the same way) is driven here, so the choice and the rng's use are the same.
+    """
+    sink = _progress
+    think = getattr(bot, "think", None)
+    if sink is None or think is None:
+        return bot.choose(state, player, rng)
+
+    def report(fraction: float) -> None:
+        nonlocal sink
+        if sink is None:
+            return
+        try:
+            sink(fraction)
+        except Exception as exc:  # progress is a courtesy: never lose the move over it
+            sys.stderr.write(f"engine.bridge: the progress callback failed "
+                             f"({exc.__class__.__name__}: {exc}); no more progress for this move\n")
+            sink = None
+
+    thinking = think(state, player, rng)
+    sent = 0.0        # the latest fraction reported
+    held = None       # a later fraction the throttle held back
+    sent_at = None    # when the latest report went
+    while True:
+        try:
+            fraction = next(thinking)
+        except StopIteration as done:
+            if held is not None:
+                report(held)
+            return done.value
+        fraction = min(1.0, max(float(fraction), sent))
+        now = perf_counter()
+        if sent_at is not None and (fraction <= sent or (now - sent_at < PROGRESS_INTERVAL_S
+                                                        and fraction < 1.0)):
+            held = fraction if fraction > sent else held
+            continue
+        report(fraction)
+        sent, held, sent_at = fraction, None, now
 
 
 @_endpoint

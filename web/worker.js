@@ -12,6 +12,8 @@
 //   {type: "failed", message}                      loading failed (readable text)
 //   {type: "reply", id, result} / {type: "reply", id, error}
 //                                                  one per request {id, method, params}
+//   {type: "thinking", id, fraction}               while request `id` (bot_move) searches:
+//                                                  its progress, 0..1, at most every ~80 ms
 //   {type: "crash", message}                       the Python runtime died; nothing will answer
 // Messages to the page (the snapshot maker), exactly one, then the worker closes itself:
 //   {type: "snapshot", stored, reason}             stored: this worker kept a new snapshot
@@ -40,6 +42,7 @@ const HERE = new URL("./", import.meta.url);
 const ENGINE_DIR = "/parlour/lib";
 
 let crashed = null;
+let serving = null;  // the id of the request the bridge is working on
 
 function post(message) {
   self.postMessage(message);
@@ -286,6 +289,11 @@ function startBridge(pyodide) {
   // Fail now, readably, if the engine is broken, rather than on the first request.
   const games = JSON.parse(bridge.games("{}"));
   if (games.error) throw new Error(`the engine did not start: ${games.error.message}`);
+  // A searching bot's progress goes to the page while it thinks. Installed here, on every
+  // start: a memory snapshot is made before any of this, so it never holds the callback.
+  bridge.on_progress((fraction) => {
+    if (serving !== null) post({ type: "thinking", id: serving, fraction });
+  });
   return bridge;
 }
 
@@ -395,6 +403,7 @@ function serve() {
       post({ type: "reply", id, error: `the engine did not load: ${describe(error)}` });
       return;
     }
+    serving = id;
     try {
       post({ type: "reply", id, result: call(bridge, method, params) });
     } catch (error) {
@@ -406,6 +415,8 @@ function serve() {
         return;
       }
       post({ type: "reply", id, error: `engine.bridge.${method} failed: ${message}` });
+    } finally {
+      serving = null;
     }
   });
 }

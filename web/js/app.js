@@ -6,7 +6,7 @@ import * as storage from "./storage.js";
 import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
 import { renderRules, fetchRules } from "./ui/rules.js";
-import { renderTable, seatName } from "./ui/table.js";
+import { renderTable, seatName, setThinking } from "./ui/table.js";
 import { renderLoading, renderFatal, setProgress } from "./ui/loading.js";
 import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
@@ -37,6 +37,7 @@ const state = {
   snapshot: null, matchSetup: null, renderer: null,
   selection: new Set(), error: null, message: null, lastMove: null, freshAt: 0,
   thinking: null, roundOver: null, handoffTo: null, shownViewer: null,
+  thinkingFraction: null, // how far the thinking bot's search is (0..1), once it reports
   busy: false,
 };
 
@@ -52,10 +53,10 @@ const renderers = new Map();
 // ----- talking to the engine -------------------------------------------------------------
 
 /** One request at a time, in order; resolves to the bridge's parsed reply. */
-function call(method, params = {}) {
+function call(method, params = {}, options = {}) {
   pending += 1;
   updateBusy();
-  const run = requestChain.then(() => client.call(method, params));
+  const run = requestChain.then(() => client.call(method, params, options));
   requestChain = run.catch(() => undefined);
   return run.then(
     (reply) => reply,
@@ -114,7 +115,7 @@ async function recoverEngine(err) {
   matchToken += 1;
   requestChain = Promise.resolve();
   Object.assign(state, {
-    screen: "loading", thinking: null, roundOver: null,
+    screen: "loading", thinking: null, thinkingFraction: null, roundOver: null,
     loading: { fraction: 0, message: "The game engine stopped. Restarting it\u2026" },
   });
   render();
@@ -278,12 +279,14 @@ async function runBots() {
   try {
     while (going()) {
       state.thinking = state.snapshot.current_player;
+      state.thinkingFraction = null;
       render();
       await sleep(botDelay());
       if (!going()) break;
-      const reply = await call("bot_move");
+      const reply = await call("bot_move", {}, { onProgress: (fraction) => showThinking(token, fraction) });
       if (token !== matchToken) break;
       state.thinking = null;
+      state.thinkingFraction = null;
       if (!reply || reply.error) {
         state.error = reply ? reply.error.message : "The computer could not move.";
         break;
@@ -297,9 +300,18 @@ async function runBots() {
   } finally {
     botLoopRunning = false;
     state.thinking = null;
+    state.thinkingFraction = null;
     updateBusy();
     render();
   }
+}
+
+/** A searching bot's progress: the bar is updated in place (a render per report would
+ * rebuild the whole table several times a second); drawn by a render the first time. */
+function showThinking(token, fraction) {
+  if (token !== matchToken || state.thinking === null || state.screen !== "table") return;
+  state.thinkingFraction = Math.max(0, Math.min(1, Number(fraction) || 0));
+  if (!setThinking(root, state.thinkingFraction)) render();
 }
 
 async function enterTable(snap, gameId, setup) {

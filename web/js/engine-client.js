@@ -4,6 +4,7 @@
 //   const reply = await client.call("start", {game: "crisps", seed: 1});
 //   if (reply.error) ...            // the engine refused: {error: {code, message}}
 //   client.onCrash((error) => ...)  // the worker died; every later call rejects
+//   client.call("bot_move", {}, {onProgress: (fraction) => ...})  // a searching bot's progress
 //
 // call() rejects only when the worker itself fails (Python could not start, the worker
 // crashed); its Error message is readable. Replies from the engine, errors included, resolve.
@@ -12,6 +13,9 @@
 // calls that should be instant, SLOW_MS for the ones that think or replay a whole match;
 // call(method, params, {timeoutMs}) overrides it) is treated as dead: it is terminated and
 // the crash callbacks run, so the page can start a new engine and restore the match.
+// A progress report for the request being timed (a searching bot's, see worker.js) proves
+// the worker alive, so it restarts that request's watchdog: the limit is then the longest
+// silence allowed, and a long search that keeps reporting is never taken for a hang.
 // client.kill() does the same on purpose (the page's test hook uses it).
 //
 // client.keepSnapshot() (the page calls it once the menu is shown and idle) makes the
@@ -146,6 +150,23 @@ export async function startEngine(onProgress = () => {}) {
       case "crash":
         die(`The game engine stopped: ${data.message}`);
         break;
+      case "thinking": {
+        const waiter = pending.get(data.id);
+        if (!waiter) break;
+        if (waiter.timer !== null) {
+          clearTimeout(waiter.timer);
+          waiter.timer = null;
+          armWatchdog();
+        }
+        if (waiter.onProgress) {
+          try {
+            waiter.onProgress(Number(data.fraction));
+          } catch (error) {
+            console.error("thinking callback failed:", error);
+          }
+        }
+        break;
+      }
       case "reply": {
         const waiter = pending.get(data.id);
         if (!waiter) break;
@@ -175,12 +196,12 @@ export async function startEngine(onProgress = () => {}) {
     get info() { return info; },
     /** True when the worker started from a stored start-up snapshot. */
     get fromSnapshot() { return fromSnapshot; },
-    call(method, params = {}, { timeoutMs } = {}) {
+    call(method, params = {}, { timeoutMs, onProgress } = {}) {
       if (dead) return Promise.reject(dead);
       const id = nextId++;
       const limit = timeoutMs || (SLOW_METHODS.has(method) ? SLOW_MS : QUICK_MS);
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject, timer: null, method, limit });
+        pending.set(id, { resolve, reject, timer: null, method, limit, onProgress });
         worker.postMessage({ id, method, params });
         armWatchdog();
       });

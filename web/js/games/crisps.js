@@ -63,7 +63,7 @@ function seatHeader(ui, snapshot, view, seat) {
     h("span", { class: "seat-name" }, ui.seatName(seat)),
     h("span", { class: "round-wins", "aria-label": `${score} of ${target} rounds won` }, pips, h("span", { class: "round-wins-text" }, `${score}/${target}`)),
     view.current_player === seat && snapshot.bot_turn && ui.thinking === seat
-      ? h("span", { class: "thinking", dataset: { testid: "thinking" } }, "thinking\u2026") : null,
+      ? h("span", { class: "thinking", dataset: { testid: "seat-thinking" } }, "thinking\u2026") : null,
     view.current_player === seat && !snapshot.is_over ? h("span", { class: "turn-badge" }, view.phase === "draw" ? "choosing a card" : "to play") : null);
 }
 

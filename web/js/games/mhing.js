@@ -95,7 +95,7 @@ function seatHeader(ui, snapshot, view, seat) {
       [0, 1, 2, 3].map((i) => h("span", { class: ["pip", i < count && "is-won"], "aria-hidden": "true" })),
       h("span", { class: "round-wins-text", "aria-hidden": "true" }, `${count}/${MAX_SEQUENCES}`)),
     h("span", { class: "mhing-points", dataset: { testid: "round-points" } }, `${plural(points, "point")} this round`),
-    current && ui.thinking === seat ? h("span", { class: "thinking", dataset: { testid: "thinking" } }, "thinking\u2026") : null,
+    current && ui.thinking === seat ? h("span", { class: "thinking", dataset: { testid: "seat-thinking" } }, "thinking\u2026") : null,
     current ? h("span", { class: "turn-badge" }, view.phase === "draw" ? "to draw" : "to play") : null);
 }
 

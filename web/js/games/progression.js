@@ -147,7 +147,7 @@ function seatBadges(ctx, seat) {
   const badges = [];
   if (view.dealer === seat) badges.push(h("span", { class: "prog-badge is-dealer", title: "Dealt this round" }, "dealer"));
   if (view.current_player === seat && !snapshot.is_over) {
-    if (ui.thinking === seat && snapshot.bot_turn) badges.push(h("span", { class: "thinking", dataset: { testid: "thinking" } }, "thinking\u2026"));
+    if (ui.thinking === seat && snapshot.bot_turn) badges.push(h("span", { class: "thinking", dataset: { testid: "seat-thinking" } }, "thinking\u2026"));
     badges.push(h("span", { class: "turn-badge" }, view.phase === "draw" ? "drawing" : "playing"));
   }
   return badges;

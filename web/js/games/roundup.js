@@ -153,7 +153,7 @@ function seatPanel(ctx, p) {
     h("span", { class: "ru-seat-score", "aria-label": `${plural(score, "point")}` }, `${score} pt${score === 1 ? "" : "s"}`)),
   h("div", { class: "ru-seat-status" },
     bidBadge(ctx, p, bid),
-    isTurn && ui.thinking === p ? h("span", { class: "thinking", dataset: { testid: "thinking" } }, "thinking\u2026") : null,
+    isTurn && ui.thinking === p ? h("span", { class: "thinking", dataset: { testid: "seat-thinking" } }, "thinking\u2026") : null,
     isTurn && !(ui.thinking === p) ? h("span", { class: "turn-badge" }, turnWord(view)) : null,
     answering && attack ? h("span", { class: "ru-badge ru-warn" }, `answering ${short(attack.card)}`) : null,
     view.first_empty === p ? h("span", { class: "ru-badge ru-star", title: "Emptied both hands first: 1 point" }, "\u2605 empty first") : null),

@@ -148,7 +148,7 @@ function opponentZone(ctx) {
       h("span", { class: "spite-mini-fan", "aria-hidden": "true" }, backs),
       h("span", { class: "count" }, plural(count, "card"))),
     view.current_player === opp && !snapshot.is_over
-      ? h("span", { class: ["turn-badge", thinking && "is-thinking"], dataset: thinking ? { testid: "thinking" } : {} }, thinking ? "thinking\u2026" : "to play") : null),
+      ? h("span", { class: ["turn-badge", thinking && "is-thinking"], dataset: thinking ? { testid: "seat-thinking" } : {} }, thinking ? "thinking\u2026" : "to play") : null),
   h("div", { class: "spite-row" },
     payoffPile(ctx, opp, "small"),
     discardPiles(ctx, opp, "small")),

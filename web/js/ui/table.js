@@ -4,6 +4,10 @@ import { h, button } from "./dom.js";
 import { errorArea } from "./setup.js";
 import { playTools, shareTools, challengeDialog, renderLog } from "../features/play.js";
 
+// Levels that search before they move (a bar shows their progress from the start); the
+// others answer at once and get a bar only if progress arrives.
+const SEARCHING = new Set(["hard", "expert"]);
+
 export function seatName(snapshot, seat) {
   if (seat === null || seat === undefined) return "";
   const s = snapshot.seats[seat];
@@ -22,6 +26,26 @@ function turnText(state) {
     return humans > 1 ? `${name}'s turn` : "Your turn";
   }
   return state.thinking === cur ? `${name} is thinking\u2026` : `${name} to play`;
+}
+
+/** The thinking bot's progress bar (data-testid=thinking), or null. */
+function thinkingBar(state) {
+  const snap = state.snapshot;
+  const seat = snap.current_player;
+  if (state.thinking !== seat || snap.is_over || state.roundOver) return null;
+  const fraction = state.thinkingFraction;
+  if (fraction === null && !SEARCHING.has((snap.seats[seat] || {}).level)) return null;
+  return h("progress", {
+    class: "think-bar", max: 1, value: fraction || 0, dataset: { testid: "thinking" },
+    "aria-label": `${seatName(snap, seat)} is thinking`,
+  });
+}
+
+/** Move the thinking bar in place; false when there is none to move. */
+export function setThinking(root, fraction) {
+  const bar = root.querySelector("progress[data-testid=thinking]");
+  if (bar) bar.value = fraction;
+  return Boolean(bar);
 }
 
 export function renderTable(state, intents, gameRoot) {
@@ -46,7 +70,9 @@ export function renderTable(state, intents, gameRoot) {
       button("New game", { class: "quiet", dataset: { testid: "new-game", focus: "new-game" }, onclick: () => intents.openSetup(snap.game) }))),
   h("div", { class: "status-line" },
     h("ul", { class: "scores", "aria-label": "Score" }, scoreItems),
-    h("p", { class: ["turn", snap.human_turn && !state.roundOver && "is-you"], dataset: { testid: "turn" }, "aria-live": "polite" }, turnText(state))),
+    h("div", { class: "turn-line" },
+      h("p", { class: ["turn", snap.human_turn && !state.roundOver && "is-you"], dataset: { testid: "turn" }, "aria-live": "polite" }, turnText(state)),
+      thinkingBar(state))),
   errorArea(state.error),
   h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !state.message }, state.message || ""),
   h("div", { class: "table-main" },
