@@ -299,7 +299,7 @@ class State:
         if self.is_over:
             raise IllegalAction(f"the match is over; {action_id!r} cannot be played", "match_over")
         legal_actions = self._legal_actions()
-        if isinstance(action, Action):
+        if action_id is not action:  # an Action, not an id
             # The usual caller hands back an object from this very listing (ids are unique
             # within a listing, so identity is the same answer as the id, only cheaper).
             for legal in legal_actions:

@@ -57,15 +57,17 @@ from typing import Any
 from engine.cards import card_name, shuffled
 from engine.core import Action, GameSpec, Option, State
 from engine.games.mhing_bot import greedy_policy
-from engine.games.mhing_rules import (CARD_AT, DECK, SUIT_OF, VALUE_OF, ace_stands_for,
-                                      is_ace, score_breakdown, score_sequences,
-                                      sequence_problem, sequence_ranks, sequence_text,
-                                      sequences_in, sort_cards)
+from engine.games.mhing_rules import (CARD_AT, CARD_BIT, DECK, SUIT_FIELD, SUIT_FIELDS,
+                                      SUIT_OF, VALUE_OF, ace_stands_for, card_bits, is_ace,
+                                      score_breakdown, score_sequences, sequence_problem,
+                                      sequence_ranks, sequence_text, suit_sequences,
+                                      sort_cards)
 
 __all__ = ["MhingState", "SPEC", "score_sequences"]
 
 HAND_SIZE = 7
 SEQUENCES_TO_END = 4
+MAX_PLAYERS = 4
 TARGETS = (14, 20)
 
 
@@ -123,6 +125,42 @@ def _discard_action(c: str, player: int) -> Action:
     if action is None:
         action = _shared(Action(f"discard:{c}", player, f"Discard {card_name(c)}", (c,)))
     return action
+
+
+# The listing reads the shared actions through tables by seat, so that it makes no id
+# strings or tuple keys: the draws by whether a card can be drawn, the discards by card,
+# and the lays and takes by a suit's part of the hand's bit form (``mhing_rules.card_bits``;
+# a take also by the discard taken). Rows are filled on first use.
+_DRAWS: tuple[tuple[Action, Action], ...] = tuple(
+    (_draw_action(False, p), _draw_action(True, p)) for p in range(MAX_PLAYERS))
+_DISCARDS: tuple[dict[str, Action], ...] = tuple({} for _ in range(MAX_PLAYERS))
+_LAYS: tuple[dict[int, tuple[Action, ...]], ...] = tuple({} for _ in range(MAX_PLAYERS))
+_TAKES: tuple[dict[str, dict[int, tuple[Action, ...]]], ...] = tuple(
+    {c: {} for c in DECK} for _ in range(MAX_PLAYERS))
+
+
+def _discard_row(player: int) -> dict[str, Action]:
+    """``_DISCARDS[player]``, every card's discard in it."""
+    row = _DISCARDS[player]
+    if not row:
+        row.update((c, _discard_action(c, player)) for c in DECK)
+    return row
+
+
+def _lay_row(player: int, suit_bits: int) -> tuple[Action, ...]:
+    """The lay actions of one suit's part of a hand, stored in ``_LAYS[player]``."""
+    row = _LAYS[player][suit_bits] = tuple(_lay_action(seq, player)
+                                           for seq in suit_sequences(suit_bits))
+    return row
+
+
+def _take_row(player: int, top: str, suit_bits: int) -> tuple[Action, ...]:
+    """The takes of discard ``top`` given its suit's part of the hand with ``top`` added,
+    stored in ``_TAKES[player][top]``."""
+    row = _TAKES[player][top][suit_bits] = tuple(_take_action(seq, top, player)
+                                                 for seq in suit_sequences(suit_bits)
+                                                 if top in seq)
+    return row
 
 
 class MhingState(State):
@@ -194,24 +232,39 @@ class MhingState(State):
         return out
 
     def _legal_actions(self) -> list[Action]:
+        # The same list as drawing (or laying) every sequence of ``sequences_in``, swapping
+        # every Ace of ``_swaps`` and discarding every card, read from the shared tables.
         player = self.turn
         hand = self.hands[player]
-        actions: list[Action] = []
+        bits = card_bits(hand)
         if self.phase == "draw":
             can_draw = bool(self.draw_pile) or (len(self.discards) > 1
                                                 and not self.rebuilt_since_sequence)
-            actions.append(_draw_action(can_draw, player))
+            actions = [_DRAWS[player][can_draw]]
             if self.discards:
+                # Only sequences of the discard's suit can use it.
                 top = self.discards[-1]
-                for seq in sequences_in(hand + [top], must_use=top):
-                    actions.append(_take_action(seq, top, player))
-            actions.extend(self._swaps(player))
+                suit_bits = (bits | CARD_BIT[top]) & SUIT_FIELD[top]
+                takes = _TAKES[player][top].get(suit_bits)
+                if takes is None:
+                    takes = _take_row(player, top, suit_bits)
+                actions += takes
+            if self.sequences[player]:
+                actions += self._swaps(player)
             return actions
-        for seq in sequences_in(hand):
-            actions.append(_lay_action(seq, player))
-        actions.extend(self._swaps(player))
-        for c in hand:
-            actions.append(_discard_action(c, player))
+        actions = []
+        lays = _LAYS[player]
+        for field in SUIT_FIELDS:
+            suit_bits = bits & field
+            if suit_bits:
+                found = lays.get(suit_bits)
+                if found is None:
+                    found = _lay_row(player, suit_bits)
+                actions += found
+        if self.sequences[player]:
+            actions += self._swaps(player)
+        discards = _discard_row(player)
+        actions += [discards[c] for c in hand]
         return actions
 
     def why_illegal(self, action_id: str) -> str | None:
@@ -305,27 +358,33 @@ class MhingState(State):
         self._end_turn()
 
     def _forget_known(self, player: int, cards: list[str]) -> None:
-        self.known[player] = [c for c in self.known[player] if c not in cards]
+        if self.known[player]:
+            self.known[player] = [c for c in self.known[player] if c not in cards]
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> bool:
+        # Drawing, taking and laying reveal a card (see reveals_hidden); saying so here spares
+        # State.apply asking reveals_hidden on the most common moves.
         player = self.turn
         kind, _, arg = action.id.partition(":")
         if kind == "draw":
             stop = self._draw_one(player)
             if stop:
                 self._end_round(stop, None)
-                return
+                return True
             self.phase = "play"
-        elif kind == "take":
+            return True
+        if kind == "take":
             cards = arg.split(",")
             self.discards.pop()
             self._forget_known(player, cards)
             self._lay(player, cards)
-        elif kind == "lay":
+            return True
+        if kind == "lay":
             cards = arg.split(",")
             self._forget_known(player, cards)
             self._lay(player, cards)
-        elif kind == "swap":
+            return True
+        if kind == "swap":
             natural = arg
             ace = CARD_AT[SUIT_OF[natural], 1]
             for seq in self.sequences[player]:
@@ -338,11 +397,13 @@ class MhingState(State):
             self.known[player] = sort_cards(self.known[player] + [ace])
         elif kind == "discard":
             self.hands[player].remove(arg)
-            self._forget_known(player, [arg])
+            if self.known[player]:
+                self._forget_known(player, [arg])
             self.discards.append(arg)
             self._end_turn()
         else:  # pragma: no cover - find_action only passes legal ids
             raise AssertionError(action.id)
+        return False
 
     def _end_round(self, reason: str, ended_by: int | None) -> None:
         points = [score_sequences(seqs) for seqs in self.sequences]

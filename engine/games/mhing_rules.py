@@ -13,7 +13,9 @@ and then stands for the rank that position needs (``["7H", "AH", "9H"]``: the Ac
 """
 from __future__ import annotations
 
+from functools import reduce
 from itertools import combinations
+from operator import or_
 from typing import Iterable, Sequence
 
 from engine.cards import RANKS, SUITS, card_name, is_card, standard_deck
@@ -28,6 +30,16 @@ SORT_KEY: dict[str, int] = {c: i for i, c in enumerate(DECK)}
 """Suit by suit, Ace to King: the order hands and action lists are shown in."""
 CARD_AT: dict[tuple[str, int], str] = {(SUIT_OF[c], VALUE_OF[c]): c for c in DECK}
 
+_SUIT_WIDTH = 14
+"""Bits per suit in a card set's bit form: bit ``14 * suit index + value`` stands for a card."""
+CARD_BIT: dict[str, int] = {c: 1 << (_SUIT_WIDTH * SUITS.index(SUIT_OF[c]) + VALUE_OF[c])
+                            for c in DECK}
+"""Each card's bit: a set of cards is the OR of its cards' bits (see :func:`card_bits`)."""
+SUIT_FIELDS: tuple[int, ...] = tuple(0x3FFE << (_SUIT_WIDTH * i) for i in range(len(SUITS)))
+"""Per suit, in ``SUITS`` order, the bits of its 13 cards: ``bits & field`` is that suit's part."""
+SUIT_FIELD: dict[str, int] = {c: SUIT_FIELDS[SUITS.index(SUIT_OF[c])] for c in DECK}
+"""The field of each card's suit."""
+
 HIGH_LOW_PIVOT = 7
 """The rank every card must be at or below (low) or at or above (high) for the bonus."""
 
@@ -38,6 +50,15 @@ def is_ace(card_id: str) -> bool:
 
 def sort_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=SORT_KEY.__getitem__)
+
+
+def card_bits(cards: Iterable[str]) -> int:
+    """The bit form of a set of cards (OR of :data:`CARD_BIT`); KeyError for a non-card.
+
+    >>> card_bits(["2S", "AH"]) & SUIT_FIELDS[0] == CARD_BIT["2S"]
+    True
+    """
+    return reduce(or_, map(CARD_BIT.__getitem__, cards), 0)
 
 
 def sequence_ranks(sequence: Sequence[str]) -> tuple[int, int, int]:
@@ -84,28 +105,33 @@ def sequences_in(cards: Iterable[str], must_use: str | None = None) -> list[tupl
     With ``must_use``, only those containing that card (taking the discard). The order is
     suit by suit, lowest run first, natural runs before the ones that use the Ace.
     """
-    # The sequences of one suit depend only on which of its ranks are present, so they
-    # are listed once per (suit, set of ranks) and memoised: bots list them constantly.
-    masks: dict[str, int] = {}
-    for c in cards:
-        suit = SUIT_OF[c]
-        masks[suit] = masks.get(suit, 0) | 1 << VALUE_OF[c]
+    bits = card_bits(cards)
     out: list[tuple[str, ...]] = []
-    for suit in SUITS:
-        mask = masks.get(suit)
-        if mask:
-            found = _SUIT_SEQUENCES.get((suit, mask))
-            if found is None:
-                found = _SUIT_SEQUENCES[suit, mask] = _suit_sequences(
-                    suit, {v for v in range(1, 14) if mask >> v & 1})
-            out.extend(found)
+    for field in SUIT_FIELDS:
+        suit_bits = bits & field
+        if suit_bits:
+            out.extend(suit_sequences(suit_bits))
     if must_use is not None:
         out = [s for s in out if must_use in s]
     return out
 
 
-_SUIT_SEQUENCES: dict[tuple[str, int], tuple[tuple[str, ...], ...]] = {}
-"""Memo of :func:`_suit_sequences` by (suit, bit mask of rank values); at most 4 x 8192."""
+def suit_sequences(suit_bits: int) -> tuple[tuple[str, ...], ...]:
+    """The sequences of :func:`sequences_in` within one suit, given that suit's part of a
+    card set's bit form (``card_bits(cards) & field``, not 0)."""
+    # The sequences of one suit depend only on which of its ranks are present, so they
+    # are listed once per suit part and memoised: bots list them constantly.
+    found = _SUIT_SEQUENCES.get(suit_bits)
+    if found is None:
+        index = (suit_bits.bit_length() - 1) // _SUIT_WIDTH
+        low = _SUIT_WIDTH * index
+        found = _SUIT_SEQUENCES[suit_bits] = _suit_sequences(
+            SUITS[index], {v for v in range(1, 14) if suit_bits >> (low + v) & 1})
+    return found
+
+
+_SUIT_SEQUENCES: dict[int, tuple[tuple[str, ...], ...]] = {}
+"""Memo of :func:`suit_sequences` by a suit's part of a bit form; at most 4 x 8191 entries."""
 
 
 def _suit_sequences(suit: str, values: set[int]) -> tuple[tuple[str, ...], ...]:

@@ -296,7 +296,10 @@ class SpiteState(State):
             return False
         if RANK_VALUE[self.payoff[seat][-1]] == 1:
             return True
-        return any(pile and RANK_VALUE[pile[-1]] == 1 for pile in self.discards[seat])
+        for pile in self.discards[seat]:
+            if pile and RANK_VALUE[pile[-1]] == 1:
+                return True
+        return False
 
     def _sources(self, seat: int) -> list[tuple[str, str]]:
         """Cards ``seat`` may build with, as (card, where) in a fixed order."""
@@ -328,14 +331,12 @@ class SpiteState(State):
         append = actions.append
         centre = self.centre
         room = len(centre) < MAX_STACKS
-        # The stacks still open as (index, height), and their indexes by the rank they need
-        # next, so each source card goes straight to the stacks it fits (a joker: any).
-        open_stacks: list[tuple[int, int]] = []
+        # The indexes of the stacks still open by the rank they need next, so each source
+        # card goes straight to the stacks it fits (a joker: any open one).
         needing: dict[int, list[int]] = {}
         for index, stack in enumerate(centre):
             height = len(stack)
             if height < KING:
-                open_stacks.append((index, height))
                 if height + 1 in needing:
                     needing[height + 1].append(index)
                 else:
@@ -344,11 +345,8 @@ class SpiteState(State):
         hand = self.hands[seat]
         # The sources in _sources' order: upcard, discard-pile tops, hand.
         sources = [(_UPCARD, self.payoff[seat][-1])]
-        for index, pile in enumerate(discards):
-            if pile:
-                sources.append((index + 1, pile[-1]))
-        for card in hand:
-            sources.append((_HAND, card))
+        sources += [(index + 1, pile[-1]) for index, pile in enumerate(discards) if pile]
+        sources += [(_HAND, card) for card in hand]
         rows = _BUILDS[seat]
         for where, card in sources:
             row = rows[where].get(card)
@@ -356,8 +354,10 @@ class SpiteState(State):
                 row = _build_row(seat, where, card)
             value = RANK_VALUE[card]
             if value == JOKER:
-                for index, height in open_stacks:
-                    append(row[index][height])
+                for index, stack in enumerate(centre):
+                    height = len(stack)
+                    if height < KING:
+                        append(row[index][height])
             elif value in needing:
                 for index in needing[value]:
                     append(row[index])
@@ -370,7 +370,10 @@ class SpiteState(State):
         highest: list[int] = []
         joker_piles: list[int] = []
         for index, pile in enumerate(discards):
-            shown = pile_rank(pile)
+            # pile_rank, without the call when the top card is no joker (the usual case)
+            shown = RANK_VALUE[pile[-1]] if pile else None
+            if shown == JOKER:
+                shown = pile_rank(pile)
             highest.append(shown or KING)
             if shown != 2:
                 joker_piles.append(index)
