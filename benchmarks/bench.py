@@ -15,7 +15,9 @@ kept it, starts from its start-up snapshot) is measured too.
 Engine (benchmarks/web/engine_bench.py, the same code in CPython and in the page, where it
 runs in Pyodide in a module worker with the build's engine wheel): random legal actions in
 whole matches of every registered game, steps per second counting ``legal_actions()`` plus
-``apply()``; and each bot level's decision time on a few mid-match positions per game.
+``apply()``, each game in a fresh worker, over its first seconds and again once settled
+(``engine_bench.steps``); each bot level's decision time on a few mid-match positions per
+game; and the iterations Hard's search reaches in one second.
 
 Bytes: our own files in dist/ by kind (raw and gzip) next to the Pyodide runtime's.
 """
@@ -112,8 +114,9 @@ def load(browser, url: str, selector: str) -> tuple[float, float]:
         context.close()
 
 
-def measure_engine_in_page(seconds: float, positions: int) -> dict:
-    """engine_bench.run() inside headless Chromium, in Pyodide in a module worker."""
+def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dict:
+    """engine_bench.run() inside headless Chromium, in Pyodide in module workers (one per
+    game, then one for the bots: see benchmarks/web/engine.mjs)."""
     from playwright.sync_api import sync_playwright
 
     server, base = build.start_server([("/", BENCH_WEB), ("/", build.DIST)])
@@ -122,7 +125,9 @@ def measure_engine_in_page(seconds: float, positions: int) -> dict:
             browser = playwright.chromium.launch(executable_path=build.find_chromium(),
                                                  args=build.CHROMIUM_ARGS)
             page = browser.new_page()
-            page.goto(f"{base}engine.html?seconds={seconds}&positions={positions}")
+            games = ",".join(engine_bench.engine.GAMES)
+            page.goto(f"{base}engine.html?seconds={seconds}&positions={positions}"
+                      f"&warmup={warmup}&games={games}")
             page.locator("#done").wait_for(state="attached", timeout=3_600_000)
             data = json.loads(page.locator("#out").text_content())
             browser.close()
@@ -159,6 +164,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each kind (5)")
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="time per game for engine steps, in CPython and in the page (3)")
+    parser.add_argument("--warmup", type=float, default=engine_bench.WARMUP_S,
+                        help="when each game's second, settled measurement starts, in seconds "
+                        f"({engine_bench.WARMUP_S:g})")
     parser.add_argument("--positions", type=int, default=3,
                         help="positions per game and bot level for decision times (3; 0: skip)")
     parser.add_argument("--skip-browser", action="store_true")
@@ -186,18 +194,23 @@ def main(argv: list[str]) -> int:
     print(f"engine in CPython {sys.version.split()[0]} (random legal actions, default player "
           f"count, ~{args.seconds:g} s per game; bots: {args.positions} positions per game)...",
           flush=True)
-    native = engine_bench.run(args.seconds, args.positions)
+    native = engine_bench.run(args.seconds, args.positions, warmup=args.warmup)
     page = None
     if not args.skip_browser:
         print("engine inside the page (Pyodide in a module worker, headless Chromium)...",
               flush=True)
-        page = measure_engine_in_page(args.seconds, args.positions)
+        page = measure_engine_in_page(args.seconds, args.positions, args.warmup)
     print()
-    print("engine steps per second (legal_actions() + apply(), random matches):")
-    print(f"  {'game':14}{'CPython':>12}{'page':>12}{'CPython/page':>14}")
+    print("engine steps per second (legal_actions() + apply(), random matches), each game "
+          f"in a fresh runtime: its first {args.seconds:g} s, and {args.seconds:g} s from "
+          f"{max(args.warmup, args.seconds):g} s on (settled: what a match meets):")
+    print(f"  {'game':14}{'CPython':>12}{'page':>12}{'CPython/page':>14}"
+          f"{'first s: page':>16}{'ratio':>8}")
     for game_id, row in native["steps"].items():
-        in_page = page["result"]["steps"][game_id]["rate"] if page else float("nan")
-        print(f"  {game_id:14}{row['rate']:>12,.0f}{in_page:>12,.0f}{row['rate'] / in_page:>14.2f}")
+        web = page["result"]["steps"][game_id] if page else {}
+        settled, fresh = web.get("settled", float("nan")), web.get("fresh", float("nan"))
+        print(f"  {game_id:14}{row['settled']:>12,.0f}{settled:>12,.0f}"
+              f"{row['settled'] / settled:>14.2f}{fresh:>16,.0f}{row['fresh'] / fresh:>8.2f}")
     if args.positions > 0:
         print()
         print(f"bot decision time, median of {args.positions} positions per game, seconds "

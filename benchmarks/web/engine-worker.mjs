@@ -1,5 +1,5 @@
 self.addEventListener("message", async (event) => {
-  const { seconds, positions } = event.data;
+  const { seconds, positions, warmup, games } = event.data;
   try {
     const here = new URL("./", import.meta.url);
     const info = await (await fetch(new URL("build-info.json", here))).json();
@@ -12,7 +12,8 @@ self.addEventListener("message", async (event) => {
     pyodide.FS.writeFile("/home/pyodide/engine_bench.py", source);
     const text = pyodide.runPython(
       `import sys, json\nsys.path.insert(0, "/home/pyodide")\nimport engine_bench\n` +
-      `json.dumps(engine_bench.run(${Number(seconds)}, ${Number(positions)}))`);
+      `json.dumps(engine_bench.run(${Number(seconds)}, ${Number(positions)}, ` +
+      `${JSON.stringify(games || null).replace("null", "None")}, ${Number(warmup)}))`);
     self.postMessage({ result: JSON.parse(text), python: pyodide.runPython("import sys; sys.version.split()[0]") });
   } catch (error) {
     self.postMessage({ error: String((error && error.message) || error) });

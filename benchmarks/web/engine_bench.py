@@ -2,8 +2,9 @@
 in the page's runtime (benchmarks/web/engine-worker.mjs runs it in Pyodide). Bench-only: it
 is served by the benchmark's own server and never part of the site.
 
-    run(seconds, positions) -> {"steps": {game: {...}}, "bots": {level: {game: [seconds]}},
-                                "search": {game: [iterations]}}
+    run(seconds, positions, games=None, warmup=WARMUP_S)
+        -> {"steps": {game: {"fresh", "settled", "rate" (= settled), "matches"}},
+            "bots": {level: {game: [seconds]}}, "search": {game: [iterations]}}
 """
 from __future__ import annotations
 
@@ -14,22 +15,49 @@ import engine
 from engine import bots
 
 
-def steps(seconds: float) -> dict[str, dict[str, float]]:
-    """Random legal actions in whole matches; a step is legal_actions() plus apply()."""
+WARMUP_S = 6.0
+"""When the second measurement of each game starts (see :func:`steps`)."""
+
+
+def steps(seconds: float, games: list[str] | None = None,
+          warmup: float = WARMUP_S) -> dict[str, dict[str, float]]:
+    """Random legal actions in whole matches; a step is legal_actions() plus apply().
+
+    Per game, twice: ``fresh``, the first ``seconds`` of play, and ``settled``, ``seconds``
+    more from ``warmup`` seconds on (play goes on uncounted between the two). In the page,
+    Chromium's WebAssembly compiler settles the runtime's code after a few seconds of play
+    into a state that can be slower than the first seconds; a person's match spends nearly
+    all its time in that state, so ``settled`` is the figure that counts. Each page run
+    measures one game in a fresh worker (benchmarks/web/engine.mjs), so no game is measured
+    in a state another game left.
+    """
     out = {}
-    for game_id, spec in engine.GAMES.items():
+    for game_id in games or list(engine.GAMES):
+        spec = engine.GAMES[game_id]
         rng = random.Random(1)
-        count = matches = 0
+        matches = 0
+        phases = [("fresh", 0.0), ("settled", max(warmup, seconds))]
+        rates: dict[str, float] = {}
+        count = 0
         started = time.perf_counter()
-        elapsed = 0.0
-        while elapsed < seconds or matches == 0:
+        phase_start, phase = started, 0
+        while phase < len(phases):
             state = engine.new_game(game_id, spec.default_players, seed=matches)
-            while not state.is_over:
+            matches += 1
+            while not state.is_over and phase < len(phases):
                 state.apply(rng.choice(state.legal_actions()))
                 count += 1
-            matches += 1
-            elapsed = time.perf_counter() - started
-        out[game_id] = {"matches": matches, "steps": count, "rate": count / elapsed}
+                if count % 64:
+                    continue
+                now = time.perf_counter()
+                name, begin = phases[phase]
+                if now - started < begin:
+                    count = 0  # between the two measurements: not counted
+                    phase_start = now
+                elif now - phase_start >= seconds:
+                    rates[name] = count / (now - phase_start)
+                    count, phase_start, phase = 0, now, phase + 1
+        out[game_id] = {"matches": matches, "rate": rates["settled"], **rates}
     return out
 
 
@@ -89,8 +117,13 @@ def search_iterations(count: int) -> dict[str, list[int]]:
     return out
 
 
-def run(seconds: float, count: int) -> dict:
-    if count <= 0:
-        return {"steps": steps(seconds), "bots": {}, "search": {}}
-    return {"steps": steps(seconds), "bots": bot_times(count),
-            "search": search_iterations(count)}
+def run(seconds: float, count: int, games: list[str] | None = None,
+        warmup: float = WARMUP_S) -> dict:
+    """Steps per second of ``games`` (all by default; none when ``seconds`` is 0), then, with
+    ``count`` positions per game, every level's decision times and Hard's iterations."""
+    out: dict = {"steps": steps(seconds, games, warmup) if seconds > 0 else {},
+                 "bots": {}, "search": {}}
+    if count > 0:
+        out["bots"] = bot_times(count)
+        out["search"] = search_iterations(count)
+    return out
