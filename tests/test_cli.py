@@ -102,3 +102,24 @@ def test_bench_and_the_module_entry_point():
                           input="1\n1\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Match left unfinished." in done.stdout
+
+
+def test_page_engine_benchmark_measures_fresh_and_settled_rates():
+    """benchmarks/web/engine_bench.py (the code the benchmark runs in CPython and in the
+    page): both measurements of every game asked for, and the bots' figures on request."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "web" / "engine_bench.py"
+    spec = importlib.util.spec_from_file_location("engine_bench", path)
+    engine_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(engine_bench)
+    out = engine_bench.run(0.05, 0, ["crisps", "spite"], warmup=0.1)
+    assert list(out["steps"]) == ["crisps", "spite"] and out["bots"] == {}
+    for row in out["steps"].values():
+        assert row["fresh"] > 0 and row["settled"] > 0 and row["rate"] == row["settled"]
+        assert row["matches"] >= 1
+    bots_only = engine_bench.run(0, 1, warmup=0)
+    assert bots_only["steps"] == {}
+    assert set(bots_only["bots"]) == {"random", "easy", "normal", "hard", "expert"}
+    assert all(len(v) == 1 for v in bots_only["search"].values())
