@@ -58,25 +58,24 @@ def expected_choice(level: str = "hard", iterations: int = ITERATIONS) -> tuple[
     return action.id, rng.getstate()
 
 
-def test_progress_rises_to_one_chunk_by_chunk_when_not_throttled(monkeypatch):
-    monkeypatch.setattr(bridge, "PROGRESS_INTERVAL_S", 0.0)
+def reports_of_one_move(monkeypatch, interval: float) -> list[float]:
+    """The fractions a Hard bot's move reports with the throttle set to ``interval``."""
+    monkeypatch.setattr(bridge, "PROGRESS_INTERVAL_S", interval)
     bot_position()
     searching_bot()
     fractions: list[float] = []
     bridge.on_progress(fractions.append)
     reply = call("bot_move")
     assert "error" not in reply, reply
-    assert fractions == [(i + 1) / 10 for i in range(10)]
+    return fractions
+
+
+def test_progress_rises_to_one_chunk_by_chunk_when_not_throttled(monkeypatch):
+    assert reports_of_one_move(monkeypatch, 0.0) == [(i + 1) / 10 for i in range(10)]
 
 
 def test_progress_is_throttled_but_the_first_and_the_last_report_go(monkeypatch):
-    monkeypatch.setattr(bridge, "PROGRESS_INTERVAL_S", 3600.0)
-    bot_position()
-    searching_bot()
-    fractions: list[float] = []
-    bridge.on_progress(fractions.append)
-    call("bot_move")
-    assert fractions == [0.1, 1.0]
+    assert reports_of_one_move(monkeypatch, 3600.0) == [0.1, 1.0]
 
 
 def test_reports_are_at_least_the_interval_apart(monkeypatch):
