@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any, Callable, Iterator
 
 from engine.bots.evaluation import Evaluator, evaluator_for
