@@ -74,10 +74,15 @@ def record_for(seed: int) -> dict:
     return {"game": "spite", "players": 2, "seed": seed, "options": {}, "actions": []}
 
 
+def load_deal(seed: int) -> dict:
+    """The snapshot the page gets on resuming the deal ``seed``, through the engine's bridge."""
+    return json.loads(bridge.load(json.dumps({"record": record_for(seed), "seats": SEATS})))
+
+
 def replay_in_engine(seed: int, limit: int = MAX_PERSON_MOVES) -> dict | None:
     """The match ``choose`` plays from this deal against the normal bot, through the bridge
     exactly as the page drives it after "Resume"; its result, or None if it runs too long."""
-    snap = json.loads(bridge.load(json.dumps({"record": record_for(seed), "seats": SEATS})))
+    snap = load_deal(seed)
     rng, builds, moves = random.Random(POLICY_SEED), 0, 0
     while not snap["is_over"]:
         if snap["human_turn"]:
@@ -105,7 +110,7 @@ def short_deal() -> tuple[int, dict]:
 def opening_build_deal() -> int:
     """A deal in which the person moves first and can build at once, found through the bridge."""
     for seed in range(1, 200):
-        snap = json.loads(bridge.load(json.dumps({"record": record_for(seed), "seats": SEATS})))
+        snap = load_deal(seed)
         bridge.reset()
         if snap["human_turn"] and any(a["id"].startswith("build:") for a in snap["legal"]):
             return seed
