@@ -328,3 +328,108 @@ def test_spite_evaluator_scores_a_finished_game_by_its_winner():
         assert values[winners[0]] == 1.0 and values[1 - winners[0]] == 0.0
     else:
         assert values == [0.5, 0.5]
+
+
+def test_mhing_seat_facts_read_the_hand_and_the_table():
+    from engine.bots.evaluation import mhing_seat_facts
+
+    hand = ["7H", "8H", "9H", "2S", "4S", "AD", "5D", "KC"]
+    # 7-8-9 of hearts is ready and adds one point (all 7 and above). One card short: 6-7-8
+    # and 8-9-10 of hearts, 2-3-4 of spades, and the three runs through 5D with the Ace.
+    assert mhing_seat_facts(hand, [], set()) == (0, 0, 1.0, 1, 6, 1)
+    # A missing card that is laid or buried is dead: its runs no longer count.
+    assert mhing_seat_facts(hand, [], {"3S", "6H"}) == (0, 0, 1.0, 1, 4, 1)
+    laid = [["7H", "8H", "9H"], ["10H", "JH", "QH"]]  # same suit, in order, all high: 3
+    assert mhing_seat_facts(["2S", "4S", "KC", "QC", "JD"], laid, set()) == \
+        (2, 3, 0.0, 0.0, 2, 0)
+
+
+def mhing_position(players: int = 2, seed: int = 5) -> engine.State:
+    """A General Mhing position at the start of a turn (a draw to come), mid-round."""
+    state = engine.new_game("mhing", players=players, seed=seed)
+    greedy = engine.GAMES["mhing"].greedy
+    rng = random.Random(seed)
+    for _ in range(20):
+        legal = state.legal_actions()
+        state.apply(greedy(state.view(state.current_player), legal, rng))
+    while state.phase != "draw":
+        legal = state.legal_actions()
+        state.apply(greedy(state.view(state.current_player), legal, rng))
+    assert state.round_no == 1
+    return state
+
+
+def test_mhing_evaluator_stops_at_the_seats_next_turn_or_the_round_end():
+    from engine.bots.evaluation import MhingEvaluator
+
+    ev = MhingEvaluator()
+    state = mhing_position(players=3)
+    me = state.current_player
+    base = ev.baseline(state)
+    assert not ev.stop(state, base), "the turn being searched is not over"
+    world = state.clone()
+    greedy = engine.GAMES["mhing"].greedy
+    rng = random.Random(1)
+    turns_seen = set()
+    while not ev.stop(world, base):
+        turns_seen.add(world.current_player)
+        legal = world.legal_actions()
+        world.apply(greedy(world.view(world.current_player), legal, rng))
+    if world.round_no == state.round_no:
+        # Every seat had its turn, and the searching seat is about to draw again.
+        assert turns_seen == {0, 1, 2}
+        assert world.current_player == me and world.phase == "draw"
+
+
+def test_mhing_evaluator_values_the_round_race():
+    from engine.bots.evaluation import MhingEvaluator
+
+    ev = MhingEvaluator()
+    for players in (2, 3, 4):
+        state = mhing_position(players=players)
+        values = ev.evaluate(state, ev.baseline(state))
+        assert len(values) == players and sum(values) == pytest.approx(1.0)
+        assert all(0.0 < v < 1.0 for v in values)
+    state = mhing_position()
+    base = ev.baseline(state)
+    me, other = state.current_player, 1 - state.current_player
+    world = state.clone()
+    world.hands[me] = ["2S", "5S", "9S", "3D", "JD", "6C", "KC"]
+    world.hands[other] = ["3S", "6S", "10S", "4D", "QD", "7C", "QC"]
+    world.sequences = [[], []]
+    even = ev.evaluate(world, base)
+    assert even[me] > 0.5, "the seat to move is a little ahead"
+    # A sequence laid and another ready in hand are each worth more.
+    world.sequences[me] = [["7H", "8H", "9H"]]
+    laid = ev.evaluate(world, base)
+    assert laid[me] > even[me]
+    world.hands[me] = ["2S", "3S", "4S", "3D", "JD", "6C", "KC"]
+    assert ev.evaluate(world, base)[me] > laid[me]
+    # Three laid, ahead, and a fourth ready to end the round: nearly won.
+    world.sequences[me] = [["7H", "8H", "9H"], ["4C", "5C", "AC"], ["JH", "QH", "KH"]]
+    world.sequences[other] = [["5D", "6D", "7D"]]
+    assert ev.evaluate(world, base)[me] > 0.9
+
+
+def test_mhing_evaluator_scores_a_finished_round_by_its_winner():
+    from engine.bots.evaluation import MhingEvaluator
+
+    ev = MhingEvaluator()
+    state = mhing_position()
+    base = ev.baseline(state)
+    rng = random.Random(2)
+    greedy = engine.GAMES["mhing"].greedy
+    while state.round_no == 1:
+        legal = state.legal_actions()
+        state.apply(greedy(state.view(state.current_player), legal, rng))
+    assert ev.stop(state, base)
+    winners = state.result()["rounds"][0]["winners"]
+    assert ev.evaluate(state, base) == [1.0 / len(winners) if p in winners else 0.0
+                                        for p in range(2)]
+
+
+def test_mhing_hard_is_a_paired_search_valued_by_the_round_race():
+    hard = bots.make("hard").settings("mhing")
+    assert hard["iterations"] == bots.HARD_ITERATIONS["mhing"]
+    assert hard["search"]["paired"] is True and hard["search"]["rollout"] == "greedy"
+    assert hard["search"]["evaluator"]["type"] == "MhingEvaluator"
