@@ -2,7 +2,7 @@
 
 Plays ``--matches`` two-seat matches of the greedy policy against itself (game seeds 20000
 onwards), takes about half of the turn starts (a draw to come), and records each seat's
-facts (:func:`mhing_seat_facts`) with who won that round. A logistic model of "seat 0 wins
+facts (:func:`mhing_world_facts`) with who won that round. A logistic model of "seat 0 wins
 the round" on the difference of the two seats' :func:`mhing_features` (so the model is the
 same from either seat) is fitted by Newton's method with a small ridge, on four rows in
 five; the fifth row is held out for the log loss. Prints the weights in the order of
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine  # noqa: E402
-from engine.bots.evaluation import MHING_FEATURES, mhing_features, mhing_seat_facts  # noqa: E402
+from engine.bots.evaluation import MHING_FEATURES, mhing_features, mhing_world_facts  # noqa: E402
 
 Row = tuple[list[float], float]
 
@@ -48,12 +48,7 @@ def rows_of_match(m: int) -> list[Row]:
             round_no = state.round_no  # type: ignore[attr-defined]
         seat = state.current_player
         if state.phase == "draw" and rng.random() < 0.5:  # type: ignore[attr-defined]
-            dead = set(state.discards[:-1])  # type: ignore[attr-defined]
-            for seqs in state.sequences:  # type: ignore[attr-defined]
-                for seq in seqs:
-                    dead.update(seq)
-            f0, f1 = (mhing_seat_facts(state.hands[p], state.sequences[p], dead)  # type: ignore[attr-defined]
-                      for p in range(2))
+            f0, f1 = mhing_world_facts(state)
             a = mhing_features(f0, f1, seat == 0)
             b = mhing_features(f1, f0, seat == 1)
             pending.append([u - v for u, v in zip(a, b)])

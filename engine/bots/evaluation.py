@@ -31,9 +31,10 @@ Per-game settings (see :data:`EVALUATORS`):
   turn and every rival's reply), and the position is valued by a logistic model of who
   wins the round, fitted on games of the greedy policy: sequences laid, points, and the
   hands (a sequence ready to lay and what it adds, runs one card short whose card is still
-  live, Aces). Full rollouts to the end of the round judged the moves no better and cost
-  three times as much; the outcome of a whole round is too noisy to tell two discards
-  apart in a few hundred worlds.
+  live, Aces). Full rollouts to the end of the round chose moves only a little better
+  (judged against long searches of the same positions) at three times the cost: the
+  outcome of a whole round is too noisy to tell two discards apart in a few hundred
+  worlds.
 - spite: :class:`SpiteEvaluator`. One long game per round (74 turns, 250 steps of the greedy
   policy), so a rollout is cut at a turn boundary, after three turns counting the one being
   played (the rest of this turn, the opponent's reply, our next turn). It is
@@ -245,6 +246,18 @@ def mhing_seat_facts(hand: list[str], sequences: list[list[str]],
     return len(sequences), points, 1.0 if lays else 0.0, ready_adds, one_short, aces
 
 
+def mhing_world_facts(world: State) -> list[tuple[int, int, float, float, int, int]]:
+    """:func:`mhing_seat_facts` of every seat of a General Mhing world (a sampled one in a
+    search: its hands are the sample's)."""
+    sequences = world.sequences  # type: ignore[attr-defined]
+    dead = set(world.discards[:-1])  # type: ignore[attr-defined]
+    for seqs in sequences:
+        for seq in seqs:
+            dead.update(seq)
+    return [mhing_seat_facts(world.hands[p], sequences[p], dead)  # type: ignore[attr-defined]
+            for p in range(world.players)]
+
+
 def mhing_features(me: tuple[int, int, float, float, int, int],
                    rival: tuple[int, int, float, float, int, int], to_move: bool) -> list[float]:
     """One seat's features (:data:`MHING_FEATURES`) from its facts, the leading rival's, and
@@ -296,13 +309,7 @@ class MhingEvaluator(Evaluator):
         if world.is_over or world.round_no != baseline.round:  # type: ignore[attr-defined]
             winners = world.result()["rounds"][baseline.rounds]["winners"]
             return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
-        sequences = world.sequences  # type: ignore[attr-defined]
-        dead = set(world.discards[:-1])  # type: ignore[attr-defined]
-        for seqs in sequences:
-            for seq in seqs:
-                dead.update(seq)
-        facts = [mhing_seat_facts(world.hands[p], sequences[p], dead)  # type: ignore[attr-defined]
-                 for p in range(n)]
+        facts = mhing_world_facts(world)
         mover = world.current_player
         z = []
         for p in range(n):
