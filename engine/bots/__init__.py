@@ -160,14 +160,12 @@ ALIASES = {"greedy": "normal"}
 EASY_MISTAKE_RATE = 0.3
 DEFAULT_ITERATIONS = 400
 HARD_ITERATIONS: dict[str, int] = {
-    "crisps": 1200, "roundup": 550, "progression": 1800, "mhing": 1500, "spite": 600,
+    "crisps": 1200, "roundup": 550, "progression": 1800, "mhing": 450, "spite": 600,
 }
 """Iterations per decision for ``hard``, per game: about 0.75 s in the page, from the
 search's iterations per second there (``build.py bench``: Hard's iterations in 1 s, median
 of mid-match positions). Spite's paired search spends an iteration on one whole rollout of
-three turns; its 600 take about 0.5 s of CPython in real games. General Mhing's paired
-search stops gaining at about 1,500 (twice that chose no better moves, judged against long
-searches of the same positions), about 0.2 s of CPython in real games."""
+three turns; its 600 take about 0.5 s of CPython in real games."""
 EXPERT_FACTOR = 3.0
 SAFETY_MS = 2500.0
 """Clock cap of the default budgets (only when neither iterations nor time_ms is given)."""
@@ -175,10 +173,7 @@ CONFIGS: dict[str, SearchConfig] = {
     # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round.
     "crisps": SearchConfig(rollout="greedy"),
     "roundup": SearchConfig(rollout="greedy"),
-    # A round is a race whose outcome is too noisy to judge a discard by in a few hundred
-    # rollouts: the paired flat search (below), greedy rollouts to the seat's next turn,
-    # valued by the fitted chance of winning the round (MhingEvaluator).
-    "mhing": SearchConfig(rollout="greedy", paired=True, greedy_trust=1.5),
+    "mhing": SearchConfig(rollout="mixed", greedy_steps=12),
     # Long rounds and a costly greedy policy: a few random turns, then the stacks as they
     # stand (see engine.bots.evaluation).
     "progression": SearchConfig(rollout="random", max_rollout_steps=24),

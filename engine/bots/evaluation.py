@@ -25,16 +25,8 @@ Per-game settings (see :data:`EVALUATORS`):
   greedy position value (random rollouts wreck rising stacks, and greedy ones cost about
   0.5 ms a step).
 - roundup: 0..4 points per round; rank 0.5, ``scale`` 2.
-- mhing: :class:`MhingEvaluator`. Only the round's top scorer scores, and the round goes
-  to whoever lays a fourth sequence while ahead, so what a rollout is worth is the chance
-  of winning the round. Rollouts stop at the searching seat's next turn (the rest of this
-  turn and every rival's reply), and the position is valued by a logistic model of who
-  wins the round, fitted on games of the greedy policy: sequences laid, points, and the
-  hands (a sequence ready to lay and what it adds, runs one card short whose card is still
-  live, Aces). Full rollouts to the end of the round chose moves only a little better
-  (judged against long searches of the same positions) at three times the cost: the
-  outcome of a whole round is too noisy to tell two discards apart in a few hundred
-  worlds.
+- mhing: the round winner takes its points; rank 0.5, ``scale`` 4; cut rollouts use the
+  points of the sequences on the table (``round_points``).
 - spite: :class:`SpiteEvaluator`. One long game per round (74 turns, 250 steps of the greedy
   policy), so a rollout is cut at a turn boundary, after three turns counting the one being
   played (the rest of this turn, the opponent's reply, our next turn). It is
@@ -114,6 +106,16 @@ class Evaluator:
             margin = 0.5 + 0.5 * math.tanh((g - mean) / self.scale)
             out.append(self.rank_weight * rank + (1.0 - self.rank_weight) * margin)
         return out
+
+
+def _view_list(key: str, sign: float = 1.0) -> Heuristic:
+    """A heuristic reading one per-seat list of the spectator view."""
+
+    def heuristic(world: State) -> list[float]:
+        return [sign * float(v) for v in world.view(None)[key]]
+
+    heuristic.__name__ = f"{key}_heuristic"
+    return heuristic
 
 
 def progression_heuristic(world: State) -> list[float]:
@@ -197,136 +199,11 @@ class SpiteEvaluator(Evaluator):
         return [first, 1.0 - first]
 
 
-MHING_FEATURES = ("one_sequence", "two_sequences", "three_sequences", "points", "ready",
-                  "ready_adds", "one_short", "aces", "to_move", "to_move_ready",
-                  "can_end_now", "three_sequences_lead", "three_sequences_ready",
-                  "two_sequences_ready_to_move")
-"""What :class:`MhingEvaluator` reads of a seat (see :func:`mhing_features`)."""
-MHING_WEIGHTS = (0.404, 1.180, 1.628, 0.364, 0.370, 0.444, 0.122, 0.244, 0.134, -0.235,
-                 4.236, 0.406, -0.646, 0.400)
-"""The fitted weights, in the order of :data:`MHING_FEATURES` (``benchmarks/fit_mhing.py``:
-205,727 turn starts of 3,100 greedy matches; log loss 0.549 on held-out rows against 0.693
-for a coin and 0.595 for sequences and points alone)."""
-
-
-def mhing_seat_facts(hand: list[str], sequences: list[list[str]],
-                     dead: set[str]) -> tuple[int, int, float, float, int, int]:
-    """``(sequences, points, ready, ready_adds, one_short, aces)`` of one General Mhing seat.
-
-    ``ready``: 1 if the hand holds a sequence to lay; ``ready_adds``: the most points one
-    such sequence adds; ``one_short``: runs of three with two cards in hand (or one and the
-    suit's Ace) whose missing card is not ``dead`` (laid, or buried in the discards);
-    ``aces``: Aces in hand.
-    """
-    from engine.games.mhing_rules import CARD_AT, SUIT_OF, VALUE_OF, score_sequences, \
-        sequences_in
-
-    points = score_sequences(sequences)
-    ready_adds = 0.0
-    lays = sequences_in(hand)
-    for seq in lays:
-        adds = score_sequences(sequences + [list(seq)]) - points
-        if adds > ready_adds:
-            ready_adds = adds
-    held = set(hand)
-    aces = one_short = 0
-    for suit in "SHDC":
-        ace = CARD_AT[suit, 1] in held
-        aces += ace
-        values = {VALUE_OF[c] for c in hand if SUIT_OF[c] == suit and VALUE_OF[c] != 1}
-        if not values:
-            continue
-        for low in range(2, 12):
-            have = (low in values) + (low + 1 in values) + (low + 2 in values)
-            if have == 2 and not ace:
-                missing = next(v for v in (low, low + 1, low + 2) if v not in values)
-                one_short += CARD_AT[suit, missing] not in dead
-            elif have == 1 and ace:
-                one_short += 1
-    return len(sequences), points, 1.0 if lays else 0.0, ready_adds, one_short, aces
-
-
-def mhing_world_facts(world: State) -> list[tuple[int, int, float, float, int, int]]:
-    """:func:`mhing_seat_facts` of every seat of a General Mhing world (a sampled one in a
-    search: its hands are the sample's)."""
-    sequences = world.sequences  # type: ignore[attr-defined]
-    dead = set(world.discards[:-1])  # type: ignore[attr-defined]
-    for seqs in sequences:
-        for seq in seqs:
-            dead.update(seq)
-    return [mhing_seat_facts(world.hands[p], sequences[p], dead)  # type: ignore[attr-defined]
-            for p in range(world.players)]
-
-
-def mhing_features(me: tuple[int, int, float, float, int, int],
-                   rival: tuple[int, int, float, float, int, int], to_move: bool) -> list[float]:
-    """One seat's features (:data:`MHING_FEATURES`) from its facts, the leading rival's, and
-    whether it moves next."""
-    n, points, ready, adds, one_short, aces = me
-    lead = points - rival[1]
-    move = 1.0 if to_move else 0.0
-    three = 1.0 if n == 3 else 0.0
-    return [1.0 if n == 1 else 0.0, 1.0 if n == 2 else 0.0, three, points, ready, adds,
-            one_short, aces, move, move * ready,
-            three * ready * move * (1.0 if points + adds > rival[1] else 0.0),
-            three * lead, three * ready, (1.0 if n == 2 else 0.0) * ready * move]
-
-
-@dataclass(frozen=True)
-class MhingBaseline(Baseline):
-    round: int
-    player: int
-    steps: int
-
-
-@dataclass(frozen=True)
-class MhingEvaluator(Evaluator):
-    """General Mhing: the chance of winning the round, from a fitted logistic model.
-
-    A rollout stops when the round ends or at the searching seat's next turn (its next
-    draw). A finished round is worth 1 to its winner (shared on a tie); otherwise seat ``s``
-    is worth ``exp(z_s) / sum(exp(z))`` with ``z_s`` the weights times
-    :func:`mhing_features` of ``s`` against its strongest rival (at two seats, the logistic
-    model as fitted). The hands read are those of the sampled world.
-    """
-
-    weights: tuple[float, ...] = MHING_WEIGHTS
-
-    def baseline(self, world: State) -> Baseline:
-        base = super().baseline(world)
-        return MhingBaseline(base.scores, base.rounds, world.round_no,  # type: ignore[attr-defined]
-                             world.current_player, len(world.history))
-
-    def stop(self, world: State, baseline: Baseline) -> bool:
-        assert isinstance(baseline, MhingBaseline)
-        return world.round_no != baseline.round or (  # type: ignore[attr-defined]
-            world.phase == "draw" and world.turn == baseline.player  # type: ignore[attr-defined]
-            and len(world.history) > baseline.steps)
-
-    def evaluate(self, world: State, baseline: Baseline) -> list[float]:
-        assert isinstance(baseline, MhingBaseline)
-        n = world.players
-        if world.is_over or world.round_no != baseline.round:  # type: ignore[attr-defined]
-            winners = world.result()["rounds"][baseline.rounds]["winners"]
-            return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
-        facts = mhing_world_facts(world)
-        mover = world.current_player
-        z = []
-        for p in range(n):
-            rival = max((facts[q] for q in range(n) if q != p), key=lambda f: f[1])
-            z.append(sum(w * x for w, x in zip(self.weights,
-                                                mhing_features(facts[p], rival, p == mover))))
-        top = max(z)
-        e = [math.exp(v - top) for v in z]
-        total = sum(e)
-        return [v / total for v in e]
-
-
 EVALUATORS: dict[str, Evaluator] = {
     "crisps": Evaluator(rank_weight=1.0),
     "progression": Evaluator(rank_weight=0.3, scale=15.0, heuristic=progression_heuristic),
     "roundup": Evaluator(rank_weight=0.5, scale=2.0),
-    "mhing": MhingEvaluator(),
+    "mhing": Evaluator(rank_weight=0.5, scale=4.0, heuristic=_view_list("round_points")),
     "spite": SpiteEvaluator(),
 }
 """Per-game evaluators; a game not listed gets ``Evaluator()`` (rank of round gains)."""
