@@ -328,3 +328,98 @@ def test_spite_evaluator_scores_a_finished_game_by_its_winner():
         assert values[winners[0]] == 1.0 and values[1 - winners[0]] == 0.0
     else:
         assert values == [0.5, 0.5]
+
+
+def test_mhing_match_table_is_a_chance_of_winning_the_match():
+    from engine.bots.evaluation import MHING_ROUND_WINS, mhing_match_table
+
+    starter, other = MHING_ROUND_WINS["starter"], MHING_ROUND_WINS["other"]
+    won = sum(starter[1:]) + sum(other[1:])
+    for target in (14, 20):
+        table = mhing_match_table(target)
+        assert len(table) == target * target * 2
+        for (a, b, starts), value in table.items():
+            assert 0.0 < value < 1.0
+            # No shared matches: one seat's chance is the other's complement.
+            assert value + table[(b, a, not starts)] == pytest.approx(1.0)
+            if a + 1 < target:
+                assert table[(a + 1, b, starts)] > value
+            if b + 1 < target:
+                assert table[(a, b + 1, starts)] < value
+        last = target - 1
+        # One point from the target each: the next round decides the match.
+        assert table[(last, last, True)] == pytest.approx(sum(starter[1:]) / won)
+        # One point behind, the other seat beginning: the rival wins with 2 or more at once,
+        # with 1 it draws level and this seat begins the deciding round.
+        expected = (sum(other[1:]) + starter[1] * table[(last, last, True)]) / won
+        assert table[(last, last - 1, False)] == pytest.approx(expected)
+    # A round won by 8 moves a match to 14 far more than a round won by 1.
+    table = mhing_match_table(14)
+    assert table[(8, 0, False)] - table[(0, 0, True)] > \
+        3 * (table[(1, 0, False)] - table[(0, 0, True)])
+
+
+def mhing_mid_round(seed: int = 5) -> engine.State:
+    state = engine.new_game("mhing", players=2, seed=seed)
+    state.sequences = [[["7H", "8H", "9H"], ["10H", "JH", "QH"]], [["2C", "3C", "4C"]]]
+    state.totals = [6, 9]
+    return state
+
+
+def test_mhing_evaluator_values_a_round_by_the_match_it_leaves():
+    from engine.bots.evaluation import EVALUATORS, MhingEvaluator, mhing_match_table
+    from engine.games.mhing_rules import score_sequences
+
+    ev = EVALUATORS["mhing"]
+    assert isinstance(ev, MhingEvaluator)
+    assert bots.make("hard").settings("mhing")["search"]["evaluator"]["type"] == \
+        "MhingEvaluator"
+    table = mhing_match_table(14)
+
+    # Cut mid-round: scored as if the round ended now, the other seat beginning the next.
+    state = mhing_mid_round()
+    base = ev.baseline(state)
+    points = [score_sequences(s) for s in state.sequences]
+    assert points[0] > points[1]
+    values = ev.evaluate(state, base)
+    first = table[(6 + points[0], 9, state.starter == 1)]
+    assert values == pytest.approx([first, 1.0 - first])
+    # The more the leader would take, the more the round is worth to it.
+    state.sequences[0].append(["7S", "8S", "9S"])
+    assert score_sequences(state.sequences[0]) > points[0]
+    assert ev.evaluate(state, base)[0] > values[0]
+    # A level score goes to the fewest sequences; a level that survives that is shared.
+    state.sequences = [[["9C", "10C", "JC"]], [["2H", "3H", "4H"], ["8H", "9H", "10H"]]]
+    assert [score_sequences(s) for s in state.sequences] == [1, 1]
+    first = table[(7, 9, state.starter == 1)]
+    assert ev.evaluate(state, base) == pytest.approx([first, 1.0 - first])
+    state.sequences[1].pop()
+    first = table[(7, 10, state.starter == 1)]
+    assert ev.evaluate(state, base) == pytest.approx([first, 1.0 - first])
+
+    # A round played to its end: the totals it left and who begins next.
+    state = engine.new_game("mhing", players=2, seed=8)
+    base = ev.baseline(state)
+    rng = random.Random(8)
+    greedy = engine.GAMES["mhing"].greedy
+    while not ev.stop(state, base):
+        state.apply(greedy(state.view(state.current_player), state.legal_actions(), rng))
+    totals = state.result()["scores"]
+    if state.is_over:
+        winner = state.result()["winners"][0]
+        assert ev.evaluate(state, base)[winner] == 1.0
+    else:
+        first = table[(totals[0], totals[1], state.starter == 0)]
+        assert ev.evaluate(state, base) == pytest.approx([first, 1.0 - first])
+
+    # A finished match is worth 1 to its winner, and to 3 or 4 seats rank and margin apply.
+    state = mhing_mid_round()
+    state.totals = [15, 9]
+    state.over = True
+    assert ev.evaluate(state, base) == [1.0, 0.0]
+    state = engine.new_game("mhing", players=3, seed=2)
+    state.sequences = [[["7H", "8H", "9H"], ["10H", "JH", "QH"]], [], []]
+    base = ev.baseline(state)
+    gains = [float(score_sequences(s)) for s in state.sequences]
+    assert ev.evaluate(state, base) == Evaluator.evaluate(ev, state, base) == \
+        ev.from_gains(gains)
