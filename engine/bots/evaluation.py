@@ -25,10 +25,8 @@ Per-game settings (see :data:`EVALUATORS`):
   greedy position value (random rollouts wreck rising stacks, and greedy ones cost about
   0.5 ms a step).
 - roundup: 0..4 points per round; rank 0.5, ``scale`` 2.
-- mhing: :class:`MhingEvaluator`. At 2 seats the round's end is worth each seat's chance of
-  winning the match from the totals it leaves (:func:`mhing_match_table`), since the round's
-  winner keeps all its points; at 3 and 4 seats, rank 0.5 and ``scale`` 4 of the round's
-  gains. Cut rollouts use the points of the sequences on the table (``round_points``).
+- mhing: the round winner takes its points; rank 0.5, ``scale`` 4; cut rollouts use the
+  points of the sequences on the table (``round_points``).
 - spite: :class:`SpiteEvaluator`. One long game per round (74 turns, 250 steps of the greedy
   policy), so a rollout is cut at a turn boundary, after three turns counting the one being
   played (the rest of this turn, the opponent's reply, our next turn). It is
@@ -47,7 +45,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable
 
 from engine.core import State
@@ -148,85 +145,6 @@ def progression_heuristic(world: State) -> list[float]:
     return out
 
 
-MHING_ROUND_WINS: dict[str, tuple[int, ...]] = {
-    "starter": (0, 349, 2632, 2762, 3039, 1564, 679, 597, 480, 51),
-    "other": (0, 376, 2346, 2557, 2826, 1480, 652, 505, 435, 54),
-}
-"""How 2-player rounds of General Mhing end: the number of rounds the seat that began the
-round (``starter``) or the other seat won with 0, 1, 2, ... points, over 23,388 rounds of
-4,000 matches of the greedy policy against itself (``benchmarks/mhing_rounds.py``; four
-shared rounds left out)."""
-
-
-@lru_cache(maxsize=None)
-def mhing_match_table(target: int) -> dict[tuple[int, int, bool], float]:
-    """Chance that a seat with ``a`` points wins a 2-player match to ``target`` against a seat
-    with ``b``, by ``(a, b, starts)`` (``starts``: the seat begins the next round), for
-    ``a, b < target``, when every later round ends as :data:`MHING_ROUND_WINS` says.
-
-    The winner of a round adds its points and the seats take turns to begin, so the match is
-    decided when the winner's total reaches ``target``.
-    """
-    starter, other = MHING_ROUND_WINS["starter"], MHING_ROUND_WINS["other"]
-    total = sum(starter) + sum(other)
-    table: dict[tuple[int, int, bool], float] = {}
-
-    def value(a: int, b: int, starts: bool) -> float:
-        if a >= target:
-            return 1.0
-        if b >= target:
-            return 0.0
-        return table[(a, b, starts)]
-
-    for s in range(2 * target - 2, -1, -1):  # a + b falling: later totals are known
-        for a in range(max(0, s - target + 1), min(s, target - 1) + 1):
-            b = s - a
-            for starts in (True, False):
-                mine, theirs = (starter, other) if starts else (other, starter)
-                v = sum(n * value(a + k, b, not starts) for k, n in enumerate(mine) if k)
-                v += sum(n * value(a, b + k, not starts) for k, n in enumerate(theirs) if k)
-                table[(a, b, starts)] = v / (total - mine[0] - theirs[0])
-    return table
-
-
-class MhingEvaluator(Evaluator):
-    """General Mhing at 2: a rollout's end is worth each seat's chance of winning the match.
-
-    A round is decided by who scores more, but the winner keeps all its points, so a round
-    won by 8 moves a match to 14 far more than one won by 1; rank and margin of the round
-    alone cannot see that. At the round's end (or where a rollout is cut: the round scored
-    as if it ended there, ties to the fewest sequences) the match totals and who begins the
-    next round are looked up in :func:`mhing_match_table`. A finished match is worth 1 to its
-    winner. With 3 or 4 seats, the rank and margin of the round's gains as for other games.
-    """
-
-    def evaluate(self, world: State, baseline: Baseline) -> list[float]:
-        if world.players != 2 or world.is_over:
-            return super().evaluate(world, baseline)
-        totals = list(world.totals)  # type: ignore[attr-defined]
-        starter = world.starter  # type: ignore[attr-defined]
-        if len(world.rounds) <= baseline.rounds:  # type: ignore[attr-defined]
-            from engine.games.mhing_rules import score_sequences
-
-            seqs = world.sequences  # type: ignore[attr-defined]
-            points = [score_sequences(s) for s in seqs]
-            key = [(points[p], -len(seqs[p])) for p in range(2)]
-            if key[0] == key[1]:
-                for p in range(2):
-                    totals[p] += points[p]
-            else:
-                winner = 0 if key[0] > key[1] else 1
-                totals[winner] += points[winner]
-            starter = 1 - starter
-        target = world.target  # type: ignore[attr-defined]
-        if max(totals) >= target:
-            if totals[0] == totals[1]:
-                return [0.5, 0.5]
-            return [1.0, 0.0] if totals[0] > totals[1] else [0.0, 1.0]
-        first = mhing_match_table(target)[(totals[0], totals[1], starter == 0)]
-        return [first, 1.0 - first]
-
-
 @dataclass(frozen=True)
 class SpiteBaseline(Baseline):
     round: int
@@ -285,7 +203,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "crisps": Evaluator(rank_weight=1.0),
     "progression": Evaluator(rank_weight=0.3, scale=15.0, heuristic=progression_heuristic),
     "roundup": Evaluator(rank_weight=0.5, scale=2.0),
-    "mhing": MhingEvaluator(rank_weight=0.5, scale=4.0, heuristic=_view_list("round_points")),
+    "mhing": Evaluator(rank_weight=0.5, scale=4.0, heuristic=_view_list("round_points")),
     "spite": SpiteEvaluator(),
 }
 """Per-game evaluators; a game not listed gets ``Evaluator()`` (rank of round gains)."""
