@@ -124,8 +124,18 @@ def test_ace_counts_as_the_rank_it_stands_for():
 
 
 def test_score_rejects_non_sequences():
+    from engine.games import mhing_rules
+
     with pytest.raises(ValueError):
         score_sequences([["QH", "KH", "AH"]])
+    # Scored sequences are remembered, but only valid ones: the same cards in another
+    # order, or a bad sequence met again, are still refused.
+    assert score_sequences([["AH", "QH", "KH"]]) == 1
+    for bad in (["QH", "KH", "AH"], ["KH", "QH", "AH"], ["QH", "KH", "AH"]):
+        with pytest.raises(ValueError, match="not a sequence"):
+            score_sequences([["7S", "8S", "9S"], bad])
+    assert ("AH", "QH", "KH") in mhing_rules._FACTS
+    assert all(mhing_rules.sequence_problem(list(seq)) is None for seq in mhing_rules._FACTS)
 
 
 # ----- sequences ---------------------------------------------------------------------------

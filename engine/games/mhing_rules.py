@@ -171,12 +171,21 @@ def _sequence_facts(sequences: Sequence[Sequence[str]]) -> list[tuple[int, int, 
     """(low, middle, high rank, suit) of each sequence; ValueError for a non-sequence."""
     facts = []
     for seq in sequences:
-        problem = sequence_problem(list(seq))
-        if problem is not None:
-            raise ValueError(f"{list(seq)!r} is not a sequence: {problem}")
-        low, mid, high = sequence_ranks(seq)
-        facts.append((low, mid, high, SUIT_OF[seq[0]]))
+        key = tuple(seq)
+        fact = _FACTS.get(key)
+        if fact is None:
+            problem = sequence_problem(key)
+            if problem is not None:
+                raise ValueError(f"{list(seq)!r} is not a sequence: {problem}")
+            low, mid, high = sequence_ranks(key)
+            fact = _FACTS[key] = (low, mid, high, SUIT_OF[key[0]])
+        facts.append(fact)
     return facts
+
+
+_FACTS: dict[tuple[str, ...], tuple[int, int, int, str]] = {}
+"""Memo of :func:`_sequence_facts` for valid sequences only (a few hundred at most): bots
+score hypothetical sequences thousands of times a decision."""
 
 
 def score_breakdown(sequences: Sequence[Sequence[str]]) -> list[dict[str, object]]:
