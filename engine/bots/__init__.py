@@ -170,10 +170,12 @@ EXPERT_FACTOR = 3.0
 SAFETY_MS = 2500.0
 """Clock cap of the default budgets (only when neither iterations nor time_ms is given)."""
 CONFIGS: dict[str, SearchConfig] = {
-    # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round.
+    # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round. In
+    # General Mhing random play seldom lays a sequence, so a random tail would run some 70
+    # steps and decide the round by chance; greedy play ends it in far fewer.
     "crisps": SearchConfig(rollout="greedy"),
     "roundup": SearchConfig(rollout="greedy"),
-    "mhing": SearchConfig(rollout="mixed", greedy_steps=12),
+    "mhing": SearchConfig(rollout="greedy"),
     # Long rounds and a costly greedy policy: a few random turns, then the stacks as they
     # stand (see engine.bots.evaluation).
     "progression": SearchConfig(rollout="random", max_rollout_steps=24),
