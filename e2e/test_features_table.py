@@ -297,14 +297,25 @@ def focused(page, js: str = "e => e"):
     return page.evaluate(f"() => {{ const e = document.activeElement; return e ? ({js})(e) : null; }}")
 
 
-def tab_to(page, css: str, limit: int = 80) -> None:
-    """Press Shift+Tab, then Tab, until the focused element matches ``css``."""
+FOCUSABLE = "button:not(:disabled), [href], input:not(:disabled), select:not(:disabled), [tabindex]:not([tabindex='-1'])"
+
+
+def tab_to(page, css: str) -> None:
+    """Press Shift+Tab, then Tab, until the focused element matches ``css``. Each way goes
+    once round every focusable element and the browser's own stops (a leader's side panel
+    may list a hundred plays)."""
+    limit = page.locator(FOCUSABLE).count() + 5
     for key in ("Shift+Tab", "Tab"):
         for _ in range(limit):
             if focused(page, f"e => e.matches({json.dumps(css)})"):
                 return
             page.keyboard.press(key)
-    raise AssertionError(f"could not reach {css} with the keyboard")
+    where = focused(page, "e => e.outerHTML.slice(0, 200)")
+    table = page.evaluate("() => { const t = document.querySelector('[data-testid=table]');"
+                          " return t ? JSON.stringify(t.dataset) : 'no table'; }")
+    hand = page.evaluate("() => (document.querySelector('[data-testid=hand]') || {}).outerHTML?.slice(0, 400)")
+    raise AssertionError(f"could not reach {css} with the keyboard; the focus is on {where}; "
+                         f"the table is {table}; the hand is {hand}")
 
 
 def keyboard_turn(page, rng: random.Random) -> None:
@@ -362,7 +373,10 @@ def test_a_whole_crisps_match_with_the_keyboard_only(page, site, open_app):
 
 def test_arrow_keys_and_focus_are_visible(page, site, open_app):
     open_app(page, site)
-    start(page, "crisps", seats={})
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.select_option("[data-testid=order]", "0")   # a leader's side panel lists every play
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
     page.keyboard.press("Tab")
     tab_to(page, "[data-testid=hand] button[data-card]")
     first = focused(page, "e => e.dataset.card")
@@ -378,6 +392,41 @@ def test_arrow_keys_and_focus_are_visible(page, site, open_app):
     assert outline == "solid", "keyboard focus is visible"
     labels = page.locator("[data-testid=hand] button[data-card]").evaluate_all("n => n.map(c => c.getAttribute('aria-label'))")
     assert all(label and " of " in label for label in labels), labels
+
+
+IDLE_ON_A_BOT_TURN = """
+window.__idleOnBotTurn = [];
+new MutationObserver(() => {
+  const table = document.querySelector("[data-testid=table]");
+  if (!table || table.dataset.busy !== "false" || table.dataset.botTurn !== "true") return;
+  if (document.querySelector("[data-testid=round-over], [data-testid=match-over]")) return;
+  window.__idleOnBotTurn.push(document.querySelector("[data-testid=announcer]")?.innerText || "");
+}).observe(document, { subtree: true, childList: true, attributes: true });
+"""
+
+
+def test_the_table_is_never_idle_on_a_computers_turn(page, site, open_app):
+    """Between a reply and the computer's move the table stays busy: the person cannot act,
+    and the keyboard's focus is not sent to a hand that is about to change."""
+    page.add_init_script(IDLE_ON_A_BOT_TURN)
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.select_option("[data-testid=order]", "1")   # the computer leads
+    page.click("[data-testid=start]")
+    moves = 0
+    for _ in range(40):
+        page.wait_for_selector(IDLE)
+        if page.locator("[data-testid=match-over]").is_visible():
+            break
+        if page.locator("[data-testid=round-over]").is_visible():
+            page.click("[data-testid=round-over] [data-testid=continue]")
+            continue
+        assert page.get_attribute("[data-testid=table]", "data-bot-turn") == "false"
+        ids = side_action_ids(page)
+        page.click(f"[data-testid=actions] [data-action='{plain_choice(ids)}']")
+        moves += 1
+    assert moves >= 10
+    assert page.evaluate("window.__idleOnBotTurn") == []
 
 
 # ----- screen readers and motion ----------------------------------------------------------------

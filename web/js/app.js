@@ -65,8 +65,19 @@ function call(method, params = {}, options = {}) {
   ).finally(() => { pending -= 1; updateBusy(); });
 }
 
+/** Steps under way that span several requests (a move, its save, handing over to the bots). */
+let holds = 0;
+
+/** Keep the table busy through the whole of ``work``: between its requests the person could
+ * otherwise act on a table that is about to change (a reply drawn before the bots start). */
+async function holdingBusy(work) {
+  holds += 1;
+  updateBusy();
+  try { return await work(); } finally { holds -= 1; updateBusy(); }
+}
+
 function updateBusy() {
-  const busy = pending > 0 || botLoopRunning;
+  const busy = pending > 0 || holds > 0 || botLoopRunning;
   if (busy !== state.busy) {
     state.busy = busy;
     render();
@@ -325,14 +336,57 @@ async function enterTable(snap, gameId, setup) {
   });
   applySnapshot(snap, null);
   render();
-  await persist(token);
-  runBots();
+  await holdingBusy(async () => {
+    await persist(token);
+    runBots();   // the bots' loop holds the table busy from here, before this hold ends
+  });
 }
 
 function setupFromSnapshot(snap) {
   const spec = state.games.find((g) => g.id === snap.game);
   const raw = { players: snap.players, seats: snap.seats.map((s) => ({ type: s.type, level: s.level })), options: snap.options, order: "random" };
   return spec ? normalizeSetup(spec, state.levels, raw) : raw;
+}
+
+/** The person's move: the engine's reply, drawn, saved, then the bots' turns. */
+async function sendMove(actionId) {
+  const token = matchToken;
+  const taken = (state.snapshot.legal || []).find((a) => a.id === actionId);
+  let reply;
+  try { reply = await call("act", { action: actionId }); } catch { return; }
+  if (token !== matchToken) return;
+  if (reply.error) { state.error = sentence(reply.error.message); render(); return; }
+  state.error = null;
+  state.selection = new Set();
+  let move = taken || { player: state.snapshot.viewer, id: actionId, label: actionId, cards: [] };
+  if (reply.viewer !== move.player) {
+    // Pass-and-play: the next person must not read the previous one's move in that
+    // person's own words (a secret bid, a drawn card); show the log's public text instead.
+    const log = reply.log || [];
+    const last = log[log.length - 1];
+    if (!last || last.text !== move.label) {
+      move = { player: move.player, id: null, label: last ? last.text : "", cards: [], kind: move.kind };
+    }
+  }
+  applySnapshot(reply, move);
+  render();
+  await persist(token).catch(() => undefined);
+  runBots();
+}
+
+/** Take back the person's last move. */
+async function undoMove() {
+  const token = matchToken;
+  let reply;
+  try { reply = await call("undo"); } catch { return; }
+  if (token !== matchToken) return;
+  if (reply.error) { state.error = reply.error.message; render(); return; }
+  state.error = null;
+  state.message = "Move taken back.";
+  applySnapshot(reply, null);
+  render();
+  await persist(token).catch(() => undefined);
+  runBots();
 }
 
 // ----- intents: what the person asked for ---------------------------------------------------
@@ -397,28 +451,7 @@ const intents = {
   },
   async send(actionId) {
     if (state.busy || !state.snapshot) return;
-    const token = matchToken;
-    const taken = (state.snapshot.legal || []).find((a) => a.id === actionId);
-    let reply;
-    try { reply = await call("act", { action: actionId }); } catch { return; }
-    if (token !== matchToken) return;
-    if (reply.error) { state.error = sentence(reply.error.message); render(); return; }
-    state.error = null;
-    state.selection = new Set();
-    let move = taken || { player: state.snapshot.viewer, id: actionId, label: actionId, cards: [] };
-    if (reply.viewer !== move.player) {
-      // Pass-and-play: the next person must not read the previous one's move in that
-      // person's own words (a secret bid, a drawn card); show the log's public text instead.
-      const log = reply.log || [];
-      const last = log[log.length - 1];
-      if (!last || last.text !== move.label) {
-        move = { player: move.player, id: null, label: last ? last.text : "", cards: [], kind: move.kind };
-      }
-    }
-    applySnapshot(reply, move);
-    render();
-    await persist(token).catch(() => undefined);
-    runBots();
+    await holdingBusy(() => sendMove(actionId));
   },
   async why(actionId) {
     let reply;
@@ -430,17 +463,7 @@ const intents = {
   },
   async undo() {
     if (state.busy) return;
-    const token = matchToken;
-    let reply;
-    try { reply = await call("undo"); } catch { return; }
-    if (token !== matchToken) return;
-    if (reply.error) { state.error = reply.error.message; render(); return; }
-    state.error = null;
-    state.message = "Move taken back.";
-    applySnapshot(reply, null);
-    render();
-    await persist(token).catch(() => undefined);
-    runBots();
+    await holdingBusy(undoMove);
   },
   toggleCard(cardId) {
     const next = new Set(state.selection);

@@ -59,7 +59,7 @@ export function renderTable(state, intents, gameRoot) {
   const hidden = Boolean(state.handoffTo !== null && state.handoffTo !== undefined);
 
   return h("section", {
-    class: ["screen", "table-screen", busy && "is-busy"], dataset: { testid: "table", tableGame: snap.game, busy: busy ? "true" : "false" },
+    class: ["screen", "table-screen", busy && "is-busy"], dataset: { testid: "table", tableGame: snap.game, busy: busy ? "true" : "false", botTurn: snap.bot_turn ? "true" : "false" },
     "aria-labelledby": "table-title",
   },
   h("header", { class: "table-bar" },
