@@ -7,7 +7,9 @@ an action id (or ``q``) is read from stdin; end of input ends the match quietly.
 
 ``python -m engine simulate crisps --matches 20 --bots greedy,random`` prints win rates;
 ``python -m engine arena crisps --players 2 --bots hard,normal --matches 100 --seed 1
---jobs 2`` adds 95% intervals, average scores, decision times and search speed;
+--jobs 2`` adds 95% intervals, average scores, decision times and search speed; with
+``--par normal`` it also plays each match with Normal at every seat and prints each level's
+score margin over Normal's in the same seat of the same deal (``--rounds 1``: one round each);
 ``python -m engine bench`` prints engine steps per second for random matches;
 ``python -m engine soak --minutes 30`` plays seeded random and greedy matches of every game,
 player count and option set with the invariant checks on, and prints matches, steps and
@@ -200,8 +202,15 @@ def arena(args: argparse.Namespace, out: TextIO) -> int:
     players = _players(args.game, args.players)
     levels = _levels(args.bots)
     start = time.perf_counter()
+    par = None
+    if args.par is not None:
+        named = _levels(args.par)
+        if len(named) != 1:
+            raise engine.InvalidOptions(f"--par takes one bot level, not {args.par!r}")
+        par = named[0]
     summary = run_arena(args.game, players, levels, args.matches, args.seed, jobs=args.jobs,
-                        iterations=args.iterations, time_ms=args.time_ms, log=args.log)
+                        iterations=args.iterations, time_ms=args.time_ms, log=args.log,
+                        max_rounds=args.rounds, par=par)
     elapsed = time.perf_counter() - start
     out.write(f"arena {args.game}: {args.matches} matches, {players} players, seed "
               f"{args.seed}, seats {','.join(levels)} (rotated), {args.jobs} jobs, "
@@ -214,6 +223,12 @@ def arena(args: argparse.Namespace, out: TextIO) -> int:
                   f"{f'[{low:.3f}, {high:.3f}]':>15} {row['win_rate'] / row['fair_share']:>7.2f} "
                   f"{row['avg_score']:>10.2f} {row['avg_decision_ms']:>12.1f} "
                   f"{row['iterations_per_s']:>8.0f}\n")
+    if par is not None:
+        out.write(f"margin over par (score minus the others' mean, less {par}'s in the same "
+                  f"seat of the same deal):\n")
+        for level, row in summary["levels"].items():
+            mean, error, n = row["over_par"]
+            out.write(f"{level:>8} {mean:+.2f} \u00b1 {error:.2f} over {n} seats\n")
     return 0
 
 
@@ -298,6 +313,10 @@ def parser() -> argparse.ArgumentParser:
         if name == "arena":
             a.add_argument("--log", help="keep each finished match in this JSON-lines file "
                            "and skip the matches already in it (resume a stopped run)")
+            a.add_argument("--par", help="also play every match with all seats at this "
+                           "level and report each level's score margin over it")
+            a.add_argument("--rounds", type=int, help="stop each match after this many "
+                           "rounds (quick comparisons)")
     b = sub.add_parser("bench", help="engine steps per second, random matches")
     b.add_argument("game", nargs="?")
     b.add_argument("--players", type=int)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 
 import pytest
@@ -328,3 +329,43 @@ def test_spite_evaluator_scores_a_finished_game_by_its_winner():
         assert values[winners[0]] == 1.0 and values[1 - winners[0]] == 0.0
     else:
         assert values == [0.5, 0.5]
+
+
+def test_arena_par_pairs_each_seat_with_the_same_deal(tmp_path):
+    """With every seat at the par level the match is played again exactly (same deal, same
+    bots' random numbers), so every margin over par is zero; a stronger level is above par,
+    the par outcome is kept in the log, and a run with another par is not mixed in."""
+    from engine.bots.arena import margins
+
+    assert margins([6, 2, 1]) == [4.5, -1.5, -3.0]
+    same = run_arena("roundup", 3, ["random"], matches=3, seed=8, max_rounds=1, par="random")
+    assert same["levels"]["random"]["over_par"] == (0.0, 0.0, 9)
+
+    log = tmp_path / "par.jsonl"
+    kwargs = {"matches": 4, "seed": 2, "iterations": 30, "max_rounds": 1, "log": log}
+    summary = run_arena("crisps", 2, ["hard", "random"], par="random", **kwargs)
+    mean, error, seats = summary["levels"]["hard"]["over_par"]
+    assert seats == 4 and mean > 0
+    assert summary["levels"]["random"]["over_par"][0] < 0
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert all(len(line["outcome"]["par_scores"]) == 2 for line in lines)
+    assert lines[0]["settings"]["par"] == "random"
+    run_arena("crisps", 2, ["hard", "random"], par="normal", **kwargs)
+    assert len(log.read_text().splitlines()) == 8
+
+
+def test_arena_command_prints_the_margin_over_par(capsys):
+    import io
+
+    from engine.__main__ import main
+
+    out = io.StringIO()
+    assert main(["arena", "roundup", "--players", "3", "--bots", "normal,random",
+                 "--matches", "3", "--seed", "4", "--rounds", "1", "--par", "random"],
+                out=out) == 0
+    text = out.getvalue()
+    assert "margin over par" in text and "less random's in the same seat" in text
+    assert re.search(r"normal [+-]\d+\.\d\d \u00b1 \d+\.\d\d over 3 seats", text), text
+    assert re.search(r"random [+-]\d+\.\d\d \u00b1 \d+\.\d\d over 6 seats", text), text
+    assert main(["arena", "crisps", "--matches", "1", "--par", "hard,normal"]) != 0
+    assert "--par takes one bot level" in capsys.readouterr().err
