@@ -369,3 +369,30 @@ def test_arena_command_prints_the_margin_over_par(capsys):
     assert re.search(r"random [+-]\d+\.\d\d \u00b1 \d+\.\d\d over 6 seats", text), text
     assert main(["arena", "crisps", "--matches", "1", "--par", "hard,normal"]) != 0
     assert "--par takes one bot level" in capsys.readouterr().err
+
+
+def test_greedy_trust_uses_the_sample_spread_when_asked():
+    """The tree keeps the greedy move unless the most visited move's mean beats it by
+    ``greedy_trust`` standard errors: with ``trust_spread=0.5`` those assume the widest
+    spread a value can have, with ``None`` the two moves' own sample spreads."""
+    state = engine.new_game("progression", players=3, seed=2)
+    player = state.current_player
+    searches = {}
+    for spread in (0.5, None):
+        search = Search(state, player, random.Random(0),
+                        SearchConfig(rollout="random", max_rollout_steps=0, trust_spread=spread))
+        search.step(1)
+        legal = [a.id for a in search.legal]
+        prior = search.prior
+        other = next(a for a in legal if a != prior)
+        # Hand-made statistics: the other move is visited more and is 0.02 better, and
+        # each move's values spread by 0.05 about their means.
+        search.root.children.clear()
+        for action_id, mean, visits in ((prior, 0.50, 300), (other, 0.52, 400)):
+            child = search.root.children[action_id] = bots.ismcts._Child(3)
+            child.visits = child.available = visits
+            child.totals[player] = mean * visits
+            child.squares = visits * (mean * mean + 0.05 * 0.05 * (visits - 1) / visits)
+        searches[spread] = (search.best().id, prior, other)
+    assert searches[0.5][0] == searches[0.5][1], "0.02 is within 0.5 * sqrt(1/300 + 1/400)"
+    assert searches[None][0] == searches[None][2], "0.02 is 5 sample standard errors"

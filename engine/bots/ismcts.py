@@ -70,6 +70,11 @@ class SearchConfig:
     greedy_trust: float | None = 1.0
     """Keep the greedy policy's move unless the most visited one beats its mean value by
     more than ``greedy_trust`` standard errors (None: always the most visited)."""
+    trust_spread: float | None = 0.5
+    """The standard deviation of one iteration's value that those standard errors assume
+    (0.5, the most a value in [0, 1] can have); None: the two moves' sample deviations. A
+    game whose values stay close to one half (margins of a few points) needs the sample's,
+    or the greedy move is kept against any evidence the budget can gather."""
     paired: bool = False
     """Flat search with common random numbers instead of a tree: each sampled world is
     played out once after every root action, from the same world with the same chance (one
@@ -102,12 +107,14 @@ def describe(config: SearchConfig, game_id: str) -> dict[str, Any]:
 class _Child:
     """The edge to one action: visits, availability and the per-seat value sums."""
 
-    __slots__ = ("visits", "available", "totals", "node")
+    __slots__ = ("visits", "available", "totals", "squares", "node")
 
     def __init__(self, players: int) -> None:
         self.visits = 0
         self.available = 0
         self.totals = [0.0] * players
+        self.squares = 0.0
+        """Sum of the squared values of the searching seat (kept for the root's moves)."""
         self.node: _Node | None = None
 
 
@@ -238,10 +245,26 @@ class Search:
             trust = self.config.greedy_trust or 0.0
             best_visits, best_mean = best_key
             prior_mean = prior.totals[self.player] / prior.visits
-            error = 0.5 * math.sqrt(1.0 / best_visits + 1.0 / prior.visits)
+            error = self._error(self.root.children[best_action.id], prior)
             if best_mean - prior_mean <= trust * error:
                 return next(a for a in self.legal if a.id == self.prior)
         return best_action
+
+    def _error(self, a: _Child, b: _Child) -> float:
+        """The standard error of the difference of two root moves' mean values that the
+        greedy-trust test uses (see ``SearchConfig.trust_spread``)."""
+        spread = self.config.trust_spread
+        if spread is not None:
+            return spread * math.sqrt(1.0 / a.visits + 1.0 / b.visits)
+
+        def variance(child: _Child) -> float:
+            n = child.visits
+            if n < 2:
+                return 0.25   # no sample yet: the most a value in [0, 1] can vary
+            mean = child.totals[self.player] / n
+            return max(0.0, (child.squares - n * mean * mean) / (n - 1))
+
+        return math.sqrt(variance(a) / a.visits + variance(b) / b.visits)
 
     def paired_differences(self) -> dict[str, tuple[int, float, float]]:
         """Paired search: per root action other than the greedy move, ``(worlds, mean, standard
@@ -359,6 +382,8 @@ class Search:
             if expanded:
                 break
         values = self._rollout(world)
+        if path:
+            path[0].squares += values[self.player] ** 2
         for child in path:
             child.visits += 1
             totals = child.totals
