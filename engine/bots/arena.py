@@ -17,9 +17,10 @@ seat at ``level``, from the same deal and the same bots' random numbers. A seat'
 is its score minus the mean of the other seats' scores; its margin *over par* is that margin
 less the margin the par player made in the same seat of the same deal. The luck of the deal
 and of the seat cancel out, so a level's mean over par (``over_par``: mean, standard error,
-seats) tells apart bots that a win rate over the same matches cannot (in Progression at
-three, the standard error of one Hard seat's round margin fell from 2.2 points to 1.1-1.5
-over 60 rounds).
+seats) tells apart bots that a win rate over the same matches cannot. In Progression at
+three, over 60 one-round matches, the standard error of one Hard seat's margin was 2.2-2.7
+points and of its margin over Normal's par 1.1-2.4, the least for the Hards that play most
+like Normal.
 
 >>> summary = run_arena("crisps", 2, ["normal", "random"], matches=2, seed=5, jobs=1)
 >>> sorted(summary["levels"])

@@ -27,7 +27,8 @@ Per-game settings (see :data:`EVALUATORS`):
   expected round score by the game's greedy position value. In one-round screens, Hard's
   round margin over Normal's in the same seat and deal (the arena's ``par``) was +3.5 ±
   1.5 points over 120 rounds with this evaluator and ``trust_spread=None`` (see
-  :mod:`engine.bots`), +2.6 ± 1.5 over 60 with rank weight 0.3 and ``scale`` 15, and
+  :mod:`engine.bots`), +2.6 ± 1.5 over 60 with rank weight 0.3, ``scale`` 15 and the
+  default trust test, and
   +1.9 ± 2.2 for the former Hard, which also ran 24 random steps before valuing.
 - roundup: 0..4 points per round; rank 0.5, ``scale`` 2.
 - mhing: the round winner takes its points; rank 0.5, ``scale`` 4; cut rollouts use the
