@@ -28,8 +28,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402  (the repository's build.py: its server is the one we test)
+from pagehelpers import MENU  # noqa: E402
 
-MENU = "[data-testid=menu] [data-game]"
 # Loading Pyodide is the slow part: seconds warm, more on a busy 2-core machine.
 APP_TIMEOUT_MS = 90_000
 LOCAL_HOSTS = {"127.0.0.1"}

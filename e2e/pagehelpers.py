@@ -1,10 +1,26 @@
-"""Selectors and small readers shared by the browser tests."""
+"""Selectors, small readers and the stepping loop shared by the browser tests."""
 from __future__ import annotations
+
+import json
+from typing import Callable
+
+import engine
 
 IDLE = "[data-testid=table][data-busy=false]"
 """The table once no request is in flight and no bot is moving: the person can act."""
+MENU = "[data-testid=menu] [data-game]"
 SIDE_ACTIONS = "[data-testid=actions] [data-action]"
 HAND_CARDS = "[data-testid=hand] [data-card]"
+ROUND_OVER = "[data-testid=round-over]"
+MATCH_OVER = "[data-testid=match-over]"
+SAVE_KEY = "parlour.save"
+"""Where the page keeps the match in progress (localStorage)."""
+HUMAN = {"type": "human", "name": "You"}
+
+
+def bot_seat(level: str = "random", name: str = "North") -> dict:
+    """A computer seat as the page saves it."""
+    return {"type": "bot", "level": level, "name": name}
 
 
 def side_action_ids(page) -> list[str]:
@@ -15,3 +31,80 @@ def side_action_ids(page) -> list[str]:
 def hand_ids(page) -> list[str]:
     """The card ids of the person's hand, in the order shown."""
     return page.locator(HAND_CARDS).evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+
+
+# ----- saved matches ----------------------------------------------------------------------------
+
+
+def saved_match(record: dict, seats: list[dict], practice: bool = False) -> dict:
+    """The save the page writes for ``record`` played by ``seats``."""
+    return {"v": 1, "game": record["game"], "title": engine.GAMES[record["game"]].title,
+            "savedAt": 0, "data": {"record": record, "seats": seats, "practice": practice},
+            "setup": None}
+
+
+def store_script(save: dict) -> str:
+    """JavaScript that puts ``save`` where the page looks for a match to resume."""
+    return f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))});"
+
+
+def read_save(page) -> dict | None:
+    """The match the page has saved now, or None."""
+    raw = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
+    return json.loads(raw) if raw else None
+
+
+def resume_saved(page, site: str, open_app, record: dict, seats: list[dict],
+                 practice: bool = False, query: str = "?speed=0") -> None:
+    """Open the app with ``record`` saved and resume it, as a person coming back does.
+
+    The save is written before the page's first script runs, once per tab, so the app loads
+    once and a later reload finds whatever the page itself saved since."""
+    page.add_init_script(
+        "if (!sessionStorage.getItem('resume-saved')) { sessionStorage.setItem('resume-saved', '1');"
+        f" {store_script(saved_match(record, seats, practice))} }}")
+    open_app(page, site, query)
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(IDLE)
+
+
+# ----- stepping through a match -----------------------------------------------------------------
+
+# One look at the page per step: which dialog is up, and the side panel's action ids.
+LOOK = """() => ({
+  matchOver: Boolean(document.querySelector('[data-testid=match-over]')),
+  roundOver: Boolean(document.querySelector('[data-testid=round-over]')),
+  ids: [...document.querySelectorAll('[data-testid=actions] [data-action]')].map((n) => n.dataset.action),
+})"""
+
+
+def next_turn(page, on_round: Callable | None = None, max_rounds: int = 100) -> list[str] | None:
+    """Wait until the person can act, clicking through every round-over dialog on the way.
+
+    ``on_round(dialog)`` sees each dialog (a locator) before it is dismissed. Returns the ids
+    the side panel offers (empty when the table is waiting for something else, such as a
+    hand-off), or None once the match is over."""
+    for _ in range(max_rounds):
+        page.wait_for_selector(IDLE)
+        look = page.evaluate(LOOK)
+        if look["matchOver"]:
+            return None
+        if not look["roundOver"]:
+            return look["ids"]
+        if on_round:
+            on_round(page.locator(ROUND_OVER))
+        page.click(f"{ROUND_OVER} [data-testid=continue]")
+    raise AssertionError("round-over dialogs kept coming")
+
+
+def play_out(page, choose: Callable[[list[str]], str], on_round: Callable | None = None,
+             max_moves: int = 2000) -> int:
+    """Take the person's turns through the side panel with ``choose(ids)`` until the match is
+    over; the number of moves made."""
+    for moves in range(max_moves):
+        ids = next_turn(page, on_round)
+        if ids is None:
+            return moves
+        assert ids, "the person's turn lists the legal actions in the side panel"
+        page.click(f"{SIDE_ACTIONS}[data-action='{choose(ids)}']")
+    raise AssertionError("the match did not end")

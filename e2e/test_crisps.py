@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 
-from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids
+from pagehelpers import IDLE, HAND_CARDS, side_action_ids, hand_ids, play_out
 
 
 def start_crisps(page, site, open_app, order: str | None = None, options: tuple[str, ...] = ()):
@@ -28,23 +28,17 @@ def rank(card: str) -> str:
     return card[:-1]
 
 
-def play_match(page, rng: random.Random, max_steps: int = 1500) -> int:
-    """Click side-panel actions until the match is over; the number of rounds seen end."""
-    rounds_seen = 0
-    for _ in range(max_steps):
-        page.wait_for_selector(IDLE)
-        if page.locator("[data-testid=match-over]").is_visible():
-            return rounds_seen
-        if page.locator("[data-testid=round-over]").is_visible():
-            rounds_seen += 1
-            page.click("[data-testid=round-over] [data-testid=continue]")
-            continue
-        ids = side_action_ids(page)
-        assert ids, "the person's turn should list legal actions in the side panel"
+def play_match(page, rng: random.Random) -> int:
+    """Play the person's turns from the side panel until the match is over; the number of
+    round-over dialogs seen."""
+    rounds = []
+
+    def choose(ids: list[str]) -> str:
         plays = [a for a in ids if a != "pass"]
-        choice = "pass" if "pass" in ids and (not plays or rng.random() < 0.25) else plays[0]
-        page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
-    raise AssertionError("the match did not end")
+        return "pass" if "pass" in ids and (not plays or rng.random() < 0.25) else plays[0]
+
+    play_out(page, choose, on_round=rounds.append, max_moves=1500)
+    return len(rounds)
 
 
 def test_whole_match_against_a_bot_then_play_again(page, site, open_app):

@@ -14,39 +14,14 @@ import urllib.parse
 
 import engine
 
-IDLE = "[data-testid=table][data-busy=false]"
-SIDE_ACTIONS = "[data-testid=actions] [data-action]"
-HAND = "[data-testid=hand] [data-card]"
-SAVE_KEY = "parlour.save"
-MENU = "[data-testid=menu] [data-game]"
+from pagehelpers import (HAND_CARDS, HUMAN, IDLE, MENU, SAVE_KEY, SIDE_ACTIONS, bot_seat, read_save,
+                         resume_saved, side_action_ids)
+
 REPLAY_IDLE = "[data-testid=replay][data-busy=false]"
-HUMAN = {"type": "human", "name": "You"}
-
-
-def bot(level: str = "random", name: str = "North") -> dict:
-    return {"type": "bot", "level": level, "name": name}
-
-
-def side_ids(page) -> list[str]:
-    return page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(a => a.dataset.action)")
 
 
 def log_texts(page) -> list[str]:
     return page.locator(".log-list li").all_inner_texts()
-
-
-def resume(page, site, open_app, record: dict, seats: list[dict], practice: bool = False,
-           query: str = "?speed=0"):
-    """Open the app with ``record`` saved (once per tab) and resume it."""
-    spec = engine.GAMES[record["game"]]
-    save = {"v": 1, "game": record["game"], "title": spec.title, "savedAt": 0,
-            "data": {"record": record, "seats": seats, "practice": practice}, "setup": None}
-    page.add_init_script(
-        "if (!sessionStorage.getItem('play-test')) { sessionStorage.setItem('play-test', '1');"
-        f" localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))}); }}")
-    open_app(page, site, query)
-    page.click("[data-testid=resume]")
-    page.wait_for_selector(IDLE)
 
 
 def play_until(game: str, players: int, seed: int, want, limit: int = 4000):
@@ -100,8 +75,8 @@ def test_undo_is_allowed_for_own_moves_and_refused_after_a_draw(page, site, open
             break
     assert state, "no position with both a quiet and a revealing move"
     quiet, revealing = quiet_and_revealing(state)
-    resume(page, site, open_app, state.to_record(), [HUMAN, bot("normal")])
-    before_ids, before_log = side_ids(page), log_texts(page)
+    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
+    before_ids, before_log = side_action_ids(page), log_texts(page)
     assert page.locator("[data-testid=undo]").count() == 0, "nothing of yours to take back yet"
 
     page.click(f"{SIDE_ACTIONS}[data-action='{quiet}']")
@@ -109,14 +84,14 @@ def test_undo_is_allowed_for_own_moves_and_refused_after_a_draw(page, site, open
     assert len(log_texts(page)) == len(before_log) + 1
     page.click("[data-testid=undo]")
     page.wait_for_selector(IDLE)
-    assert side_ids(page) == before_ids and log_texts(page) == before_log
+    assert side_action_ids(page) == before_ids and log_texts(page) == before_log
     assert "taken back" in page.locator("[data-testid=message]").inner_text()
 
     page.click(f"{SIDE_ACTIONS}[data-action='{revealing}']")  # a draw: it shows a card
     page.wait_for_selector(IDLE)
     assert page.locator("[data-testid=undo]").count() == 0, "no undo past a drawn card"
     assert page.locator("[data-testid=practice]").count() == 0
-    saved = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    saved = read_save(page)
     assert saved["data"]["record"]["actions"][-1] == revealing
 
 
@@ -127,17 +102,17 @@ def test_practice_match_is_marked_and_undo_crosses_a_draw(page, site, open_app):
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
     assert "Practice" in page.locator("[data-testid=practice]").inner_text()
-    ids = side_ids(page)
+    ids = side_action_ids(page)
     if "draw:stock" not in ids:  # the bot started: wait for our turn
         page.wait_for_selector(f"{SIDE_ACTIONS}[data-action='draw:stock']")
-        ids = side_ids(page)
+        ids = side_action_ids(page)
     before = log_texts(page)
     page.click(f"{SIDE_ACTIONS}[data-action='draw:stock']")
     page.wait_for_selector(IDLE)
     page.click("[data-testid=undo]")
     page.wait_for_selector(IDLE)
-    assert log_texts(page) == before and "draw:stock" in side_ids(page)
-    saved = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    assert log_texts(page) == before and "draw:stock" in side_action_ids(page)
+    saved = read_save(page)
     assert saved["data"]["practice"] is True
     # Practice survives a reload.
     open_app(page, site)
@@ -152,7 +127,7 @@ def test_suggested_move_is_highlighted_not_played(page, site, open_app):
     state = play_until("crisps", 2, 4, lambda s: s.current_player == 0
                        and s.view(0)["phase"] == "play"
                        and any(a.id.startswith("play:") for a in s.legal_actions()))
-    resume(page, site, open_app, state.to_record(), [HUMAN, bot("normal")])
+    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
     before = log_texts(page)
     page.click("[data-testid=hint]")
     hinted = page.locator(f"{SIDE_ACTIONS}.is-hinted")
@@ -164,7 +139,7 @@ def test_suggested_move_is_highlighted_not_played(page, site, open_app):
     assert log_texts(page) == before, "a suggestion plays nothing"
     if action.startswith("play:"):
         cards = action[5:].split(",")
-        lit = page.locator(f"{HAND}.is-hinted").evaluate_all("n => n.map(c => c.dataset.card)")
+        lit = page.locator(f"{HAND_CARDS}.is-hinted").evaluate_all("n => n.map(c => c.dataset.card)")
         assert sorted(lit) == sorted(cards)
     # Playing it clears the highlight.
     page.click(f"{SIDE_ACTIONS}[data-action='{action}']")
@@ -199,9 +174,9 @@ def test_why_not_says_the_engines_reason(page, site, open_app):
             break
     assert found, "no illegal pair found"
     state, cards, reason = found
-    resume(page, site, open_app, state.to_record(), [HUMAN, bot("normal")])
+    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
     for card in cards:
-        page.click(f"{HAND}[data-card='{card}']")
+        page.click(f"{HAND_CARDS}[data-card='{card}']")
     page.click("[data-testid=why-play]")
     error = page.locator("[data-testid=error]")
     error.wait_for(state="visible")
@@ -215,7 +190,7 @@ def test_why_not_says_the_engines_reason(page, site, open_app):
 def test_log_is_grouped_by_round(page, site, open_app):
     state = play_until("crisps", 2, 5, lambda s: s.current_player == 0
                        and len(s.result()["rounds"]) >= 1 and s.view(0)["phase"] == "play")
-    resume(page, site, open_app, state.to_record(), [HUMAN, bot("normal", "North")])
+    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal", "North")])
     rounds = page.locator(".log-list .log-round").evaluate_all("n => n.map(s => s.dataset.round)")
     assert rounds[0] == "1" and rounds[-1] == str(len(state.result()["rounds"]) + 1)
     assert page.locator(".log-round-title").first.text_content() == "Round 1"
@@ -229,8 +204,8 @@ def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, ope
     record = finished_crisps()
     last = record["actions"][-1]
     steps = len(record["actions"])
-    resume(page, site, open_app, {**record, "actions": record["actions"][:-1]},
-           [HUMAN, bot("normal")])
+    resume_saved(page, site, open_app, {**record, "actions": record["actions"][:-1]},
+           [HUMAN, bot_seat("normal")])
     page.click(f"{SIDE_ACTIONS}[data-action='{last}']")
     page.wait_for_selector("[data-testid=match-over]")
     page.click("[data-testid=replay-open]")
@@ -279,7 +254,7 @@ def test_replay_of_an_unfinished_import_cannot_reveal(page, site, open_app, tmp_
     record = finished_crisps(40)
     open_app(page, site)
     path = tmp_path / "done.json"
-    path.write_text(json.dumps({"record": record, "seats": [HUMAN, bot("easy")]}))
+    path.write_text(json.dumps({"record": record, "seats": [HUMAN, bot_seat("easy")]}))
     page.set_input_files("[data-testid=import]", str(path))
     page.wait_for_selector(REPLAY_IDLE)
     assert page.locator("[data-testid=replay-reveal]").count() == 1, "finished: may reveal"
@@ -291,8 +266,8 @@ def test_replay_of_an_unfinished_import_cannot_reveal(page, site, open_app, tmp_
 
 def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     state = play_until("crisps", 2, 12, lambda s: len(s.history) >= 9 and s.current_player == 0)
-    resume(page, site, open_app, state.to_record(), [HUMAN, bot("easy", "North")])
-    before_log, before_ids = log_texts(page), side_ids(page)
+    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("easy", "North")])
+    before_log, before_ids = log_texts(page), side_action_ids(page)
     with page.expect_download() as info:
         page.click("[data-testid=export]")
     download = info.value
@@ -312,7 +287,7 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
         "name": "match.json", "mimeType": "application/json",
         "buffer": json.dumps(exported).encode()}])
     page.wait_for_selector(IDLE)
-    assert log_texts(page) == before_log and side_ids(page) == before_ids
+    assert log_texts(page) == before_log and side_action_ids(page) == before_ids
     assert "North" in page.locator("[data-testid=table] .scores").inner_text()
 
     # Bad files: a clear message on the menu, and the match in progress is untouched.
@@ -344,10 +319,10 @@ def test_a_challenge_link_deals_the_same_cards(page, site, open_app):
     page.wait_for_selector(IDLE, timeout=90_000)
     expected = engine.new_game("crisps", 2, 4242, options)
     # The person has not played yet (a computer may have led): the hand is the dealt one.
-    hand = page.locator(HAND).evaluate_all("n => n.map(c => c.dataset.card)")
+    hand = page.locator(HAND_CARDS).evaluate_all("n => n.map(c => c.dataset.card)")
     assert sorted(hand) == sorted(expected.view(0)["hand"])
     assert "#" not in page.url, "the link is read once"
-    saved = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    saved = read_save(page)
     record = saved["data"]["record"]
     assert (record["seed"], record["options"]["auto_skip"]) == (4242, True)
     assert [s["type"] for s in saved["data"]["seats"]] == ["human", "bot"]
@@ -394,5 +369,5 @@ def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_a
     page.locator("[data-testid=challenge-offer]").wait_for()
     page.click("[data-testid=accept-challenge]")
     page.wait_for_selector(IDLE)
-    record = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    record = read_save(page)
     assert record["data"]["record"]["seed"] == 5

@@ -16,15 +16,11 @@ import pytest
 
 import engine
 
-IDLE = "[data-testid=table][data-busy=false]"
-SIDE_ACTIONS = "[data-testid=actions] [data-action]"
-SAVE_KEY = "parlour.save"
+from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, SAVE_KEY, bot_seat, next_turn, read_save,
+                         saved_match, side_action_ids, store_script)
+
 GAMES = list(engine.GAMES)
 SHOTS = Path(__file__).resolve().parent.parent / ".cache" / "e2e-screens"   # ignored by git
-
-
-def side_action_ids(page) -> list[str]:
-    return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
 
 
 def table_cards(page) -> list[str]:
@@ -32,8 +28,8 @@ def table_cards(page) -> list[str]:
 
 
 def saved_actions(page) -> list[str] | None:
-    raw = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
-    return json.loads(raw)["data"]["record"]["actions"] if raw else None
+    save = read_save(page)
+    return save["data"]["record"]["actions"] if save else None
 
 
 def no_horizontal_overflow(page) -> bool:
@@ -50,14 +46,9 @@ def start(page, game: str, seats: dict[int, str] | None = None, names: dict[int,
     page.wait_for_selector(IDLE)
 
 
-def settle(page):
+def settle(page) -> None:
     """Wait until the person can act, clicking through round-over dialogs."""
-    for _ in range(20):
-        page.wait_for_selector(IDLE)
-        if page.locator("[data-testid=round-over]").is_visible():
-            page.click("[data-testid=round-over] [data-testid=continue]")
-            continue
-        return
+    next_turn(page)
 
 
 def plain_choice(ids: list[str]) -> str:
@@ -136,18 +127,16 @@ def test_unreadable_saves_are_set_aside_with_a_message(page, site, open_app):
     assert page.evaluate("() => localStorage.getItem('parlour.setaside')") == "{not json"
 
     # Well-formed, but the engine refuses the record: offered, then set aside on resume.
-    bad = {"v": 1, "game": "crisps", "title": "Crisps", "savedAt": 0, "setup": None,
-           "data": {"record": {"game": "crisps", "players": 2, "seed": 3, "options": {},
-                               "actions": ["play:not-a-card"]},
-                    "seats": [{"type": "human"}, {"type": "bot", "level": "normal"}]}}
-    page.evaluate(f"() => localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(bad))})")
+    bad = saved_match({"game": "crisps", "players": 2, "seed": 3, "options": {},
+                       "actions": ["play:not-a-card"]}, [HUMAN, bot_seat("normal")])
+    page.evaluate(f"() => {{ {store_script(bad)} }}")
     open_app(page, site)
     page.click("[data-testid=resume]")
     notice = page.locator("[data-testid=notice]")
     notice.wait_for()
     assert "set aside" in notice.inner_text()
     assert page.locator("[data-testid=resume]").count() == 0
-    assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") is None
+    assert read_save(page) is None
     start(page, "crisps")   # and the page carries on
 
 
@@ -254,14 +243,11 @@ def crisps_record_won_by_seat_0_in_one_move():
 def test_statistics_count_a_finished_match_once_and_reset(page, site, open_app):
     record, last = crisps_record_won_by_seat_0_in_one_move()
     record = {**record, "actions": record["actions"][:-1]}
-    save = {"v": 1, "game": "crisps", "title": "Crisps", "savedAt": 0, "setup": None,
-            "data": {"record": record, "seats": [{"type": "human", "name": "You"},
-                                                 {"type": "bot", "level": "easy", "name": "North"}],
-                     "practice": False}}
+    save = saved_match(record, [HUMAN, bot_seat("easy")])
     open_app(page, site)
     page.click("[data-testid=stats]")
     assert page.locator("[data-testid=stats-empty]").is_visible()
-    page.evaluate(f"() => localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))})")
+    page.evaluate(f"() => {{ {store_script(save)} }}")
     open_app(page, site)
     page.click("[data-testid=resume]")
     page.wait_for_selector(IDLE)
@@ -415,15 +401,11 @@ def test_the_table_is_never_idle_on_a_computers_turn(page, site, open_app):
     page.click("[data-testid=start]")
     moves = 0
     for _ in range(40):
-        page.wait_for_selector(IDLE)
-        if page.locator("[data-testid=match-over]").is_visible():
+        ids = next_turn(page)
+        if ids is None:
             break
-        if page.locator("[data-testid=round-over]").is_visible():
-            page.click("[data-testid=round-over] [data-testid=continue]")
-            continue
         assert page.get_attribute("[data-testid=table]", "data-bot-turn") == "false"
-        ids = side_action_ids(page)
-        page.click(f"[data-testid=actions] [data-action='{plain_choice(ids)}']")
+        page.click(f"{SIDE_ACTIONS}[data-action='{plain_choice(ids)}']")
         moves += 1
     assert moves >= 10
     assert page.evaluate("window.__idleOnBotTurn") == []

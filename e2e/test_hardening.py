@@ -13,11 +13,7 @@ import urllib.request
 
 import build
 
-MENU = "[data-testid=menu] [data-game]"
-IDLE = "[data-testid=table][data-busy=false]"
-SIDE_ACTIONS = "[data-testid=actions] [data-action]"
-HAND = "[data-testid=hand] [data-card]"
-SAVE_KEY = "parlour.save"
+from pagehelpers import IDLE, MENU, SIDE_ACTIONS, hand_ids, read_save, side_action_ids
 
 
 def start_crisps(page) -> None:
@@ -28,7 +24,7 @@ def start_crisps(page) -> None:
 
 def take_a_move(page) -> str:
     page.wait_for_selector(IDLE)
-    ids = page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(a => a.dataset.action)")
+    ids = side_action_ids(page)
     choice = next((a for a in ids if a != "pass"), ids[0])
     page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
     page.wait_for_selector(IDLE)
@@ -37,11 +33,10 @@ def take_a_move(page) -> str:
 
 def table_state(page) -> dict:
     return {
-        "hand": page.locator(HAND).evaluate_all("n => n.map(c => c.dataset.card)"),
-        "actions": page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(a => a.dataset.action)"),
+        "hand": hand_ids(page),
+        "actions": side_action_ids(page),
         "log": page.locator(".log-list li").evaluate_all("n => n.map(li => li.textContent)"),
-        "record": json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
-        ["data"]["record"],
+        "record": read_save(page)["data"]["record"],
     }
 
 
@@ -165,7 +160,7 @@ def test_a_tampered_save_is_set_aside(page, site, open_app):
     open_app(page, site)
     start_crisps(page)
     take_a_move(page)
-    saved = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    saved = read_save(page)
     saved["data"]["record"]["actions"].insert(0, "play:ZZ")  # a move no deck has
     page.evaluate("(v) => localStorage.setItem('parlour.save', v)", json.dumps(saved))
     open_app(page, site)

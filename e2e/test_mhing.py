@@ -6,14 +6,12 @@ the way a person gets back to a match: a saved record in localStorage and "Resum
 """
 from __future__ import annotations
 
-import json
 import random
 import re
 
-from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids
+from pagehelpers import IDLE, HAND_CARDS, side_action_ids, hand_ids, play_out, resume_saved
 
 CONFIRM = "[data-testid=controls] .confirm-play[data-action]"
-SAVE_KEY = "parlour.save"
 SEATS = [{"type": "human"}, {"type": "bot", "level": "normal"}]
 
 
@@ -27,20 +25,10 @@ def start_mhing(page, site, open_app, level: str = "normal"):
 
 
 def resume_record(page, site, open_app, seed: int, actions: list[str]):
-    """Open the match ``seed`` (seat 0 = you) after ``actions``, through the resume offer.
-
-    The save is put in localStorage before the page's first script runs, so the app loads
-    once."""
+    """Open the match ``seed`` (seat 0 = you) after ``actions``, through the resume offer."""
     record = {"game": "mhing", "players": 2, "seed": seed, "options": {"target": 14},
               "actions": actions}
-    save = {"v": 1, "game": "mhing", "title": "General Mhing", "savedAt": 0,
-            "data": {"record": record, "seats": SEATS, "practice": False}, "setup": None}
-    page.add_init_script(
-        f"if (!sessionStorage.getItem('mhing-test')) {{ sessionStorage.setItem('mhing-test', '1');"
-        f" localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))}); }}")
-    open_app(page, site)
-    page.click("[data-testid=resume]")
-    page.wait_for_selector(IDLE)
+    resume_saved(page, site, open_app, record, SEATS)
 
 
 def choose(ids: list[str], rng: random.Random) -> str:
@@ -57,22 +45,9 @@ def choose(ids: list[str], rng: random.Random) -> str:
 def test_whole_match_against_a_bot_then_play_again(page, site, open_app):
     start_mhing(page, site, open_app)
     rng = random.Random(5)
-    rounds_seen = 0
     summaries = []
-    for _ in range(3000):
-        page.wait_for_selector(IDLE)
-        if page.locator("[data-testid=match-over]").is_visible():
-            break
-        if page.locator("[data-testid=round-over]").is_visible():
-            rounds_seen += 1
-            summaries.append(page.locator("[data-testid=round-over]").inner_text())
-            page.click("[data-testid=round-over] [data-testid=continue]")
-            continue
-        ids = side_action_ids(page)
-        assert ids, "the person's turn lists legal actions in the side panel"
-        page.click(f"{SIDE_ACTIONS}[data-action='{choose(ids, rng)}']")
-    else:
-        raise AssertionError("the match did not end")
+    play_out(page, lambda ids: choose(ids, rng),
+             on_round=lambda dialog: summaries.append(dialog.inner_text()), max_moves=3000)
 
     over = page.locator("[data-testid=match-over]")
     assert re.search(r"win", over.inner_text(), re.IGNORECASE), over.inner_text()

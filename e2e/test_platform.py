@@ -15,9 +15,8 @@ import pytest
 
 import engine
 
-from pagehelpers import IDLE, SIDE_ACTIONS
+from pagehelpers import MENU, play_out
 
-MENU = "[data-testid=menu] [data-game]"
 
 
 def wait_for_service_worker(page) -> dict:
@@ -136,17 +135,7 @@ def play_crisps_to_the_end(page, max_steps: int = 2000) -> None:
     """Start Crisps against the default bot and click side-panel actions until match over."""
     page.click("[data-testid=menu] [data-game=crisps]")
     page.click("[data-testid=start]")
-    for _ in range(max_steps):
-        page.wait_for_selector(IDLE)
-        if page.locator("[data-testid=match-over]").is_visible():
-            return
-        if page.locator("[data-testid=round-over]").is_visible():
-            page.click("[data-testid=round-over] [data-testid=continue]")
-            continue
-        ids = page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(a => a.dataset.action)")
-        choice = next((a for a in ids if a != "pass"), ids[0])
-        page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
-    raise AssertionError("the match did not end")
+    play_out(page, lambda ids: next((a for a in ids if a != "pass"), ids[0]), max_moves=max_steps)
 
 
 @pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 
-from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids
+from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids, play_out
 
 ROUND_OVER = "[data-testid=round-over]"
 MATCH_OVER = "[data-testid=match-over]"
@@ -47,32 +47,18 @@ def choose(ids: list[str], rng: random.Random) -> str:
     return rng.choice(ids)
 
 
-# One look at the page per step: which dialog is up, and the side panel's action ids.
-TABLE_STATE = """() => ({
-  matchOver: Boolean(document.querySelector('[data-testid=match-over]')),
-  roundOver: Boolean(document.querySelector('[data-testid=round-over]')),
-  ids: [...document.querySelectorAll('[data-testid=actions] [data-action]')].map((n) => n.dataset.action),
-})"""
+def play_match(page, rng: random.Random) -> int:
+    """Play the person's turns from the side panel until the match is over; the number of
+    round-over screens, each checked for its stacks and its table of rounds."""
+    rounds = []
 
+    def check(dialog) -> None:
+        rounds.append(dialog)
+        assert dialog.locator("[data-testid=round-stacks] tbody tr").count() == 3
+        assert dialog.locator("[data-testid=rounds-table] tbody tr").count() == len(rounds)
 
-def play_match(page, rng: random.Random, max_steps: int = 2000) -> int:
-    """Click side-panel actions until the match is over; the number of round-over screens."""
-    rounds_seen = 0
-    for _ in range(max_steps):
-        page.wait_for_selector(IDLE)
-        table = page.evaluate(TABLE_STATE)
-        if table["matchOver"]:
-            return rounds_seen
-        if table["roundOver"]:
-            rounds_seen += 1
-            dialog = page.locator(ROUND_OVER)
-            assert dialog.locator("[data-testid=round-stacks] tbody tr").count() == 3
-            assert dialog.locator("[data-testid=rounds-table] tbody tr").count() == rounds_seen
-            page.click(f"{ROUND_OVER} [data-testid=continue]")
-            continue
-        assert table["ids"], "the person's turn should list legal actions in the side panel"
-        page.click(f"{SIDE_ACTIONS}[data-action='{choose(table['ids'], rng)}']")
-    raise AssertionError("the match did not end")
+    play_out(page, lambda ids: choose(ids, rng), on_round=check)
+    return len(rounds)
 
 
 def test_whole_three_player_match_against_bots(page, site, open_app):

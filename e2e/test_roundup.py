@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 
-from pagehelpers import IDLE, SIDE_ACTIONS, side_action_ids
+from pagehelpers import IDLE, SIDE_ACTIONS, next_turn, side_action_ids
 
 CONTROLS = "[data-testid=you] [data-testid=controls]"
 MY_CARDS = "[data-testid=you] button.card"
@@ -32,18 +32,10 @@ def start_roundup(page, site, open_app, players: int, target: int = 5, rules: bo
     return page
 
 
-def between_rounds(page) -> str | None:
-    """"over" at match over, "round" after clicking through a round-over dialog, else None."""
-    page.wait_for_selector(IDLE)
-    if page.locator("[data-testid=match-over]").is_visible():
-        return "over"
-    if page.locator("[data-testid=round-over]").is_visible():
-        text = page.locator("[data-testid=round-over]").inner_text()
-        assert re.search(r"closed last", text), text
-        assert re.search(r"Bids: ", text) and re.search(r"point", text), text
-        page.click("[data-testid=round-over] [data-testid=continue]")
-        return "round"
-    return None
+def check_round_over(dialog) -> None:
+    text = dialog.inner_text()
+    assert re.search(r"closed last", text), text
+    assert re.search(r"Bids: ", text) and re.search(r"point", text), text
 
 
 def side_panel_step(page, rng: random.Random) -> None:
@@ -91,14 +83,16 @@ def table_step(page, rng: random.Random) -> None:
 
 
 def play_match(page, step, rng: random.Random) -> int:
-    rounds = 0
+    """Take the person's turns with ``step`` until the match is over; the rounds seen end."""
+    rounds = []
+
+    def round_over(dialog) -> None:
+        check_round_over(dialog)
+        rounds.append(dialog)
+
     for _ in range(MAX_STEPS):
-        state = between_rounds(page)
-        if state == "over":
-            return rounds
-        if state == "round":
-            rounds += 1
-            continue
+        if next_turn(page, round_over) is None:
+            return len(rounds)
         step(page, rng)
     raise AssertionError("the match did not end")
 

@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import json
 import random
-import re
 
 from engine import bridge
 
-from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids
+from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids, play_out, resume_saved
 
 TABLE = "[data-testid=spite]"
 LIT_TARGETS = f"{TABLE} .spite-target.is-legal[data-action]"
 OVER = "[data-testid=match-over]"
-SAVE_KEY = "parlour.save"
 SEATS = [{"type": "human", "name": "You"}, {"type": "bot", "level": "normal", "name": "North"}]
 POLICY_SEED = 5
 MAX_PERSON_MOVES = 120
@@ -119,41 +117,23 @@ def opening_build_deal() -> int:
 
 def resume_deal(page, site, open_app, seed: int) -> None:
     """Open the deal ``seed`` (seat 0 = you) through the resume offer, as a saved match."""
-    save = {"v": 1, "game": "spite", "title": "Spite and Malice", "savedAt": 0,
-            "data": {"record": record_for(seed), "seats": SEATS, "practice": False}, "setup": None}
-    page.add_init_script(
-        f"if (!sessionStorage.getItem('spite-test')) {{ sessionStorage.setItem('spite-test', '1');"
-        f" localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))}); }}")
-    open_app(page, site)
-    page.click("[data-testid=resume]")
-    page.wait_for_selector(IDLE)
+    resume_saved(page, site, open_app, record_for(seed), SEATS)
 
 
-# What the person sees when the table is idle, in one look.
-LOOK = """() => ({
-  over: !!document.querySelector('[data-testid=match-over]'),
-  roundOver: !!document.querySelector('[data-testid=round-over]'),
-  ids: [...document.querySelectorAll('[data-testid=actions] [data-action]')].map(n => n.dataset.action),
-  upcard: (document.querySelector('[data-testid=my-payoff] [data-card]') || {dataset: {}}).dataset.card || null,
-})"""
+UPCARD = "() => document.querySelector('[data-testid=my-payoff] [data-card]')?.dataset.card ?? null"
 
 
-def play_match(page, rng: random.Random, max_steps: int = 2500) -> int:
-    """Click side-panel actions until the match is over; the number of moves made."""
+def play_match(page, rng: random.Random) -> int:
+    """Play the person's turns from the side panel until the match is over; the moves made."""
     builds = 0
-    for step in range(max_steps):
-        page.wait_for_selector(IDLE)
-        look = page.evaluate(LOOK)
-        if look["over"]:
-            return step
-        if look["roundOver"]:
-            page.click("[data-testid=round-over] [data-testid=continue]")
-            continue
-        assert look["ids"], "the person's turn should list legal actions in the side panel"
-        action = choose(look["ids"], look["upcard"], rng, builds)
+
+    def pick(ids: list[str]) -> str:
+        nonlocal builds
+        action = choose(ids, page.evaluate(UPCARD), rng, builds)
         builds = builds + 1 if action.startswith("build:") else 0
-        page.click(f"{SIDE_ACTIONS}[data-action='{action}']")
-    raise AssertionError("the match did not end")
+        return action
+
+    return play_out(page, pick, max_moves=2500)
 
 
 def my_turn(page) -> bool:
@@ -221,7 +201,7 @@ def test_build_and_discard_by_clicking_the_table(page, site, open_app):
         if action.startswith("build:"):
             built = True
             if not page.locator(OVER).count():
-                tops = page.locator(f"[data-testid=centre] [data-testid=stack] [data-card]").evaluate_all(
+                tops = page.locator("[data-testid=centre] [data-testid=stack] [data-card]").evaluate_all(
                     "nodes => nodes.map(n => n.dataset.card)")
                 assert card in tops or page.locator("[data-testid=centre] [data-testid=stack]").count() == 0 \
                     or card not in hand_ids(page), "the built card left the hand for the centre"

@@ -7,13 +7,10 @@ the opponent's reply is a real choice (a single legal move is not searched).
 """
 from __future__ import annotations
 
-import json
-
 import engine
-from pagehelpers import IDLE, SIDE_ACTIONS
+from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, bot_seat, read_save, resume_saved, saved_match,
+                         store_script)
 
-SAVE_KEY = "parlour.save"
-HUMAN = {"type": "human", "name": "You"}
 BAR = "progress[data-testid=thinking]"
 # Returns the bar's value, label and role while it shows a search under way, else null.
 BAR_UNDER_WAY = """() => {
@@ -39,20 +36,11 @@ def opening_with_a_choice() -> tuple[dict, str]:
 
 def store_save(record: dict, level: str) -> str:
     """JavaScript that saves ``record`` against a ``level`` bot named North, for "Resume"."""
-    save = {"v": 1, "game": "crisps", "title": engine.GAMES["crisps"].title, "savedAt": 0,
-            "data": {"record": record, "seats": [HUMAN, {"type": "bot", "level": level,
-                                                          "name": "North"}],
-                     "practice": False}, "setup": None}
-    return f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))});"
+    return store_script(saved_match(record, [HUMAN, bot_seat(level)]))
 
 
 def resume(page, site, open_app, record: dict, level: str) -> None:
-    page.add_init_script("if (!sessionStorage.getItem('thinking-test')) {"
-                         " sessionStorage.setItem('thinking-test', '1');"
-                         f" {store_save(record, level)} }}")
-    open_app(page, site)
-    page.click("[data-testid=resume]")
-    page.wait_for_selector(IDLE)
+    resume_saved(page, site, open_app, record, [HUMAN, bot_seat(level)])
 
 
 def log_count(page) -> int:
@@ -91,7 +79,7 @@ def expert_thinks(page, lead: str) -> None:
     page.wait_for_selector(IDLE)
     assert page.locator(BAR).count() == 0, "the bar goes once the move is made"
     assert log_count(page) >= before + 2, "the person's lead and North's reply are in the log"
-    saved = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))
+    saved = read_save(page)
     assert len(saved["data"]["record"]["actions"]) >= 2
 
 

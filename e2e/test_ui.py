@@ -5,10 +5,7 @@ import json
 
 import engine
 
-from pagehelpers import IDLE, SIDE_ACTIONS
-
-MENU = "[data-testid=menu] [data-game]"
-SAVE_KEY = "parlour.save"
+from pagehelpers import IDLE, MENU, SAVE_KEY, SIDE_ACTIONS, side_action_ids
 
 
 def no_horizontal_overflow(page) -> bool:
@@ -72,7 +69,7 @@ def test_setup_options_reach_the_engine_and_are_remembered(page, site, open_app)
 def test_resume_after_reload_and_corrupt_save(page, site, open_app):
     open_app(page, site)
     start_crisps(page)
-    first = page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
+    first = side_action_ids(page)
     choice = next((a for a in first if a != "pass"), first[0])
     page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
     page.wait_for_selector(IDLE)
