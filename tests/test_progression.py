@@ -464,3 +464,41 @@ def test_rules_page_worked_example():
     scores = [stack_score(s) for s in (hearts, clubs, diamonds, spades)]
     assert scores == [15, 0, -20, 0] and sum(scores) == -5
     assert stack_score(clubs + ["10C"]) == 10
+
+
+def _view_position_value(state: ProgressionState, seat: int) -> float:
+    """The position value as the greedy player computes it, from the seat's view."""
+    from engine.games import progression_bot as pb
+
+    view = state.view(seat)
+    unseen = pb._unseen(view, seat)
+    by_suit: dict[str, list[str]] = {s: [] for s in "SHDC"}
+    for c in unseen:
+        by_suit[c[-1]].append(c)
+    plays_left = max(0.0, view["draw_pile"] / view["players"])
+    p_draw = pb.DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, len(unseen)))
+    return sum(pb._position(view["hand"], view["private_stacks"][seat], by_suit, plays_left,
+                            p_draw).values())
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_position_values_read_from_the_state_equal_the_greedy_players_view(players):
+    """The search's fast position value is the greedy player's, bit for bit, and each seat's
+    entry depends only on what that seat may see (a world sampled for it gives the same)."""
+    from engine.games.progression_bot import position_values
+
+    state = engine.new_game("progression", players=players, seed=21)
+    greedy_bot = make("greedy")
+    checked = taken = 0
+    step = 0
+    while not state.is_over and step < 400:
+        values = position_values(state)
+        for seat in range(players):
+            assert values[seat] == _view_position_value(state, seat)
+            world = state.determinize(seat, random.Random(step))
+            assert position_values(world)[seat] == values[seat]
+        checked += 1
+        taken += any(state.known)
+        state.apply(greedy_bot.choose(state, state.current_player, random.Random(step)))
+        step += 1
+    assert checked > 100 and taken, "positions with cards taken from public stacks were met"

@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.cards import SUITS, standard_deck, suit_of
 from engine.core import Action
-from engine.games.progression import card_value, is_face
+from engine.games.progression import _IS_FACE, _VALUE, ProgressionState, card_value, is_face
 
 _DECK: tuple[str, ...] = tuple(standard_deck())
 
@@ -37,17 +37,18 @@ PRIVATE_TEMPO_BONUS = 0.3
 def _suit_value(stack: list[str], hand: list[str], unseen: list[str], budget: float,
                 p_draw: float) -> float:
     """Expected score of one private stack (see the module docstring)."""
-    top = card_value(stack[-1]) if stack else 0
+    value, face = _VALUE, _IS_FACE  # table lookups: the search values positions by the
+    top = value[stack[-1]] if stack else 0   # thousand a decision
     has_number = top > 0
-    stack_total = sum(card_value(c) for c in stack)
-    stack_faces = sum(1 for c in stack if is_face(c))
-    hand_numbers = [card_value(c) for c in hand if not is_face(c) and card_value(c) >= top]
-    hand_faces = 0 if has_number else sum(1 for c in hand if is_face(c))
+    stack_total = sum(value[c] for c in stack)
+    stack_faces = sum(1 for c in stack if face[c])
+    hand_numbers = [value[c] for c in hand if not face[c] and value[c] >= top]
+    hand_faces = 0 if has_number else sum(1 for c in hand if face[c])
     highest = max(hand_numbers, default=top)
     expected_unseen = 0.0
     number_chance = 0.0
     for c in unseen:
-        v = card_value(c)
+        v = value[c]
         if v >= top and v > 0:
             # A card below what we already hold is usable only if it comes early.
             weight = 1.0 if v >= highest else 0.5
@@ -69,11 +70,11 @@ def _suit_value(stack: list[str], hand: list[str], unseen: list[str], budget: fl
 def _useful_count(hand: list[str], stacks: dict[str, list[str]]) -> int:
     count = 0
     for c in hand:
-        stack = stacks[suit_of(c)]
-        top = card_value(stack[-1]) if stack else 0
-        if is_face(c):
+        stack = stacks[c[-1]]
+        top = _VALUE[stack[-1]] if stack else 0
+        if _IS_FACE[c]:
             count += 0 if top > 0 else 1
-        elif card_value(c) >= top:
+        elif _VALUE[c] >= top:
             count += 1
     return count
 
@@ -82,8 +83,43 @@ def _position(hand: list[str], stacks: dict[str, list[str]], unseen_by_suit: dic
               plays_left: float, p_draw: float) -> dict[str, float]:
     needed = _useful_count(hand, stacks)
     budget = 1.0 if needed <= plays_left else max(0.0, plays_left) / needed
-    return {s: _suit_value(stacks[s], [c for c in hand if suit_of(c) == s], unseen_by_suit[s],
+    return {s: _suit_value(stacks[s], [c for c in hand if c[-1] == s], unseen_by_suit[s],
                            budget, p_draw) for s in SUITS}
+
+
+def position_values(state: ProgressionState) -> list[float]:
+    """Each seat's position value (the sum over suits of :func:`_position`), as the greedy
+    player would compute it from that seat's own view of ``state``, read from the state
+    directly: the search values its sampled worlds this way thousands of times a decision,
+    and building views cost most of that. Uses only what each seat may see: its own hand,
+    every stack, the draw pile's size and the other seats' cards taken from public stacks.
+    """
+    n = state.players
+    pile = len(state.draw_pile)
+    table: set[str] = set()
+    for stacks in state.private:
+        for cards in stacks.values():
+            table.update(cards)
+    for cards in state.public.values():
+        table.update(cards)
+    plays_left = max(0.0, pile / n)
+    out = []
+    for seat in range(n):
+        hand = state.hands[seat]
+        seen = table.union(hand)
+        for p, known in enumerate(state.known):
+            if p != seat:
+                seen.update(known)
+        by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
+        count = 0
+        for c in _DECK:
+            if c not in seen:
+                by_suit[c[-1]].append(c)
+                count += 1
+        p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
+        out.append(sum(_position(hand, state.private[seat], by_suit, plays_left,
+                                 p_draw).values()))
+    return out
 
 
 def _rival_gain(card_id: str, view: dict[str, Any], me: int) -> float:
