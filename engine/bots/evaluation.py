@@ -133,22 +133,7 @@ def progression_heuristic(world: State) -> list[float]:
     """
     from engine.games import progression_bot as pb  # the game's own position value
 
-    view = world.view(None)
-    out = []
-    pile = view["draw_pile"]
-    n = view["players"]
-    for seat in range(n):
-        seat_view = world.view(seat)
-        unseen = pb._unseen(seat_view, seat)
-        by_suit: dict[str, list[str]] = {s: [] for s in "SHDC"}
-        for c in unseen:
-            by_suit[c[-1]].append(c)
-        plays_left = max(0.0, pile / n)
-        p_draw = pb.DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, len(unseen)))
-        stacks = seat_view["private_stacks"][seat]
-        out.append(sum(pb._position(seat_view["hand"], stacks, by_suit, plays_left,
-                                    p_draw).values()))
-    return out
+    return pb.position_values(world)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
