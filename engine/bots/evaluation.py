@@ -136,6 +136,90 @@ def progression_heuristic(world: State) -> list[float]:
     return pb.position_values(world)  # type: ignore[arg-type]
 
 
+# Gauss-Hermite rule (10 points) for the mean of f(Z), Z standard normal: nodes sqrt(2) x_k,
+# weights w_k / sqrt(pi).
+_GH_X = (0.3429013272237046, 1.0366108297895137, 1.7566836492998818, 2.5327316742327897,
+         3.4361591188377376)
+_GH_W = (0.6108626337353258, 0.2401386110823147, 0.0338743944554811, 0.0013436457467812,
+         0.0000076404328552)
+_NORMAL_RULE: tuple[tuple[float, float], ...] = tuple(
+    (sign * math.sqrt(2.0) * x, w / math.sqrt(math.pi))
+    for x, w in zip(_GH_X, _GH_W) for sign in (1.0, -1.0))
+
+
+def chance_on_top(means: list[float], spread: float) -> list[float]:
+    """Each seat's chance of the highest total when seat ``i``'s total is normal with mean
+    ``means[i]`` and standard deviation ``spread`` (the same for all, independent).
+
+    >>> [round(v, 3) for v in chance_on_top([10.0, 0.0], 10.0)]
+    [0.76, 0.24]
+    >>> round(sum(chance_on_top([5.0, 0.0, -3.0], 12.0)), 4)
+    1.0
+    """
+    n = len(means)
+    if spread <= 0.0:
+        best = max(means)
+        top = [p for p in range(n) if means[p] == best]
+        return [1.0 / len(top) if p in top else 0.0 for p in range(n)]
+    root2 = math.sqrt(2.0)
+    out = []
+    for i in range(n):
+        gaps = [(means[i] - means[j]) / spread for j in range(n) if j != i]
+        total = 0.0
+        for z, w in _NORMAL_RULE:
+            product = w
+            for gap in gaps:
+                product *= 0.5 * (1.0 + math.erf((z + gap) / root2))
+            total += product
+        out.append(total)
+    return out
+
+
+@dataclass(frozen=True)
+class ProgressionEvaluator(Evaluator):
+    """Progression: a position is worth each seat's chance of winning the match.
+
+    Seat ``i``'s final total is taken as normal, with mean its match score plus the
+    position value of the round in play (:func:`progression_heuristic`; zero once the round
+    is over) and a spread that adds the error of that value (``end_error`` points when the
+    draw pile is empty, ``end_error + error_slope`` per card left, at most ``start_error``)
+    to ``round_spread`` for every round still to come. The figures were measured on 60
+    matches of the greedy player against itself: a round scores 27.8 ± 15.1 a seat, and the
+    position value's error has a standard deviation of 7.6 points with 0-4 cards left in the
+    pile, 12.2 with 5-9, 14.8 with 10-14 and about 16 from 15 cards up. Playing to 200
+    points, the rounds to come are the points the leader still needs over the mean round
+    score.
+    """
+
+    rank_weight: float = 0.0
+    round_spread: float = 15.1
+    round_mean: float = 27.8
+    start_error: float = 16.0
+    end_error: float = 7.6
+    error_slope: float = 0.45
+
+    def evaluate(self, world: State, baseline: Baseline) -> list[float]:
+        if world.is_over:
+            return super().evaluate(world, baseline)
+        from engine.games import progression as pg
+
+        totals = [float(t) for t in world.totals]  # type: ignore[attr-defined]
+        if len(world.round_history) <= baseline.rounds:  # type: ignore[attr-defined]
+            means = [t + v for t, v in zip(totals, progression_heuristic(world))]
+            pile = len(world.draw_pile)  # type: ignore[attr-defined]
+            error = min(self.start_error, self.end_error + self.error_slope * pile)
+            after = world.round_number  # type: ignore[attr-defined]
+        else:
+            means, error = totals, 0.0
+            after = world.round_number - 1  # type: ignore[attr-defined]
+        if world.to_target:  # type: ignore[attr-defined]
+            to_come = max(0.0, (pg.TARGET - max(means)) / self.round_mean)
+        else:
+            to_come = max(0, pg.ROUNDS - after)
+        spread = math.sqrt(error * error + to_come * self.round_spread ** 2)
+        return chance_on_top(means, spread)
+
+
 @dataclass(frozen=True)
 class SpiteBaseline(Baseline):
     round: int
