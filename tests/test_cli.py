@@ -123,3 +123,28 @@ def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     assert bots_only["steps"] == {}
     assert set(bots_only["bots"]) == {"random", "easy", "normal", "hard", "expert"}
     assert all(len(v) == 1 for v in bots_only["search"].values())
+
+
+def test_progression_screens_report_the_margin_over_par_and_the_last_round(tmp_path):
+    """benchmarks/progression_screens.py, run as a person runs it (its variants change the
+    search for its own process only): a one-round screen of a measurement variant logs one
+    line per round, and the last-round screen reports both arms."""
+    import json
+
+    script = ROOT / "benchmarks" / "progression_screens.py"
+    log = tmp_path / "screen.jsonl"
+    done = subprocess.run([sys.executable, str(script), "hands-known", "--matches", "2",
+                           "--jobs", "1", "--iterations", "20", "--log", str(log)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert re.match(r"hands-known: seed 500, 2 rounds, 20 iterations: round wins [01]\.\d{3}, "
+                    r"margin over par [+-]\d+\.\d\d ± \d+\.\d\d points a round", done.stdout)
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["match"] for r in sorted(rows, key=lambda r: r["match"])] == [0, 1]
+    assert all(r["settings"]["max_rounds"] == 1 and "par_scores" in r["outcome"] for r in rows)
+    done = subprocess.run([sys.executable, str(script), "current", "--last-round", "--matches",
+                           "2", "--jobs", "1", "--iterations", "20"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert re.match(r"last round, 2 matches: Normal won [01]\.\d{3}, Hard [01]\.\d{3} "
+                    r"\(paired [+-]\d\.\d{3} ± \d\.\d{3}\)", done.stdout)

@@ -165,7 +165,9 @@ HARD_ITERATIONS: dict[str, int] = {
 """Iterations per decision for ``hard``, per game: about 0.75 s in the page, from the
 search's iterations per second there (``build.py bench``: Hard's iterations in 1 s, median
 of mid-match positions). Spite's paired search spends an iteration on one whole rollout of
-three turns; its 600 take about 0.5 s of CPython in real games."""
+three turns; its 600 take about 0.5 s of CPython in real games. Progression's search got
+faster since (0.3 s in the page); 4,000 iterations played no better than 1,800 in one-round
+screens, so its budget was left as it was."""
 EXPERT_FACTOR = 3.0
 SAFETY_MS = 2500.0
 """Clock cap of the default budgets (only when neither iterations nor time_ms is given)."""
