@@ -37,8 +37,9 @@ PRIVATE_TEMPO_BONUS = 0.3
 def _suit_value(stack: list[str], hand: list[str], unseen: list[str], budget: float,
                 p_draw: float) -> float:
     """Expected score of one private stack (see the module docstring)."""
-    value, face = _VALUE, _IS_FACE  # table lookups: the search values positions by the
-    top = value[stack[-1]] if stack else 0   # thousand a decision
+    # Table lookups, not calls: the search values thousands of positions a decision.
+    value, face = _VALUE, _IS_FACE
+    top = value[stack[-1]] if stack else 0
     has_number = top > 0
     stack_total = sum(value[c] for c in stack)
     stack_faces = sum(1 for c in stack if face[c])
