@@ -471,12 +471,10 @@ def _view_position_value(state: ProgressionState, seat: int) -> float:
     from engine.games import progression_bot as pb
 
     view = state.view(seat)
-    unseen = pb._unseen(view, seat)
-    by_suit: dict[str, list[str]] = {s: [] for s in "SHDC"}
-    for c in unseen:
-        by_suit[c[-1]].append(c)
+    by_suit, count = pb._unseen_by_suit(view["hand"], view["private_stacks"],
+                                        view["public_stacks"], view["known_hands"], seat)
     plays_left = max(0.0, view["draw_pile"] / view["players"])
-    p_draw = pb.DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, len(unseen)))
+    p_draw = pb.DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
     return sum(pb._position(view["hand"], view["private_stacks"][seat], by_suit, plays_left,
                             p_draw).values())
 

@@ -96,29 +96,13 @@ def position_values(state: ProgressionState) -> list[float]:
     every stack, the draw pile's size and the other seats' cards taken from public stacks.
     """
     n = state.players
-    pile = len(state.draw_pile)
-    table: set[str] = set()
-    for stacks in state.private:
-        for cards in stacks.values():
-            table.update(cards)
-    for cards in state.public.values():
-        table.update(cards)
-    plays_left = max(0.0, pile / n)
+    plays_left = max(0.0, len(state.draw_pile) / n)
     out = []
     for seat in range(n):
-        hand = state.hands[seat]
-        seen = table.union(hand)
-        for p, known in enumerate(state.known):
-            if p != seat:
-                seen.update(known)
-        by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
-        count = 0
-        for c in _DECK:
-            if c not in seen:
-                by_suit[c[-1]].append(c)
-                count += 1
+        by_suit, count = _unseen_by_suit(state.hands[seat], state.private, state.public,
+                                         state.known, seat)
         p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
-        out.append(sum(_position(hand, state.private[seat], by_suit, plays_left,
+        out.append(sum(_position(state.hands[seat], state.private[seat], by_suit, plays_left,
                                  p_draw).values()))
     return out
 
@@ -147,17 +131,28 @@ def _rival_gain(card_id: str, view: dict[str, Any], me: int) -> float:
     return best
 
 
-def _unseen(view: dict[str, Any], me: int) -> list[str]:
-    seen = set(view["hand"])
-    for stacks in view["private_stacks"]:
+def _unseen_by_suit(hand: list[str], private: list[dict[str, list[str]]],
+                    public: dict[str, list[str]], known: list[list[str]],
+                    me: int) -> tuple[dict[str, list[str]], int]:
+    """The cards seat ``me`` has not seen, suit by suit in deck order, and how many: not in
+    its hand, on any stack, or taken by another seat from a public stack. The arguments have
+    the shapes of both the view's fields and the state's own."""
+    seen = set(hand)
+    for stacks in private:
         for pile in stacks.values():
             seen.update(pile)
-    for pile in view["public_stacks"].values():
+    for pile in public.values():
         seen.update(pile)
-    for p, known in enumerate(view["known_hands"]):
+    for p, cards in enumerate(known):
         if p != me:
-            seen.update(known)
-    return [c for c in _DECK if c not in seen]
+            seen.update(cards)
+    by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
+    count = 0
+    for c in _DECK:
+        if c not in seen:
+            by_suit[c[-1]].append(c)
+            count += 1
+    return by_suit, count
 
 
 def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
@@ -166,14 +161,12 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
     n = view["players"]
     hand: list[str] = view["hand"]
     stacks: dict[str, list[str]] = view["private_stacks"][me]
-    unseen = _unseen(view, me)
-    unseen_by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
-    for c in unseen:
-        unseen_by_suit[suit_of(c)].append(c)
+    unseen_by_suit, unseen_count = _unseen_by_suit(hand, view["private_stacks"],
+                                                   view["public_stacks"], view["known_hands"], me)
     pile = view["draw_pile"]
     if view["phase"] == "play":
-        return _choose_play(view, legal, me, n, hand, stacks, unseen_by_suit, len(unseen), pile)
-    return _choose_draw(view, legal, me, n, hand, stacks, unseen_by_suit, len(unseen), pile)
+        return _choose_play(view, legal, me, n, hand, stacks, unseen_by_suit, unseen_count, pile)
+    return _choose_draw(view, legal, me, n, hand, stacks, unseen_by_suit, unseen_count, pile)
 
 
 def _choose_play(view: dict[str, Any], legal: list[Action], me: int, n: int, hand: list[str],
