@@ -720,12 +720,16 @@ CLARIFICATIONS: tuple[str, ...] = (
     "Each time a card must be drawn while the stock holds 12 or fewer cards, the completed "
     "stacks are shuffled into the stock. If the stock is empty and no stack is complete, every "
     "centre stack is shuffled into a new stock.",
-    "If both players, one after the other, end a turn without playing a card to the centre and "
-    "without drawing a card (for example because the stock cannot be refilled), the game is a "
-    "draw: nobody scores, and in a match to N points a new game is dealt. After three drawn "
-    "games in a row the match stops and the higher total wins (equal totals share the win).",
-    "A game in which 200 turns in a row pass without either player playing a pay-off card is "
-    "also a draw, so that a blocked game cannot go on for ever.",
+    "A turn is frozen when the player had no centre play available, played nothing to the "
+    "centre, drew nothing, and either could make no discard or faced a stock that can no longer "
+    "be refilled (empty, with no centre cards left to rebuild it). Two frozen turns in a row, "
+    "one by each player, end the game as a draw; turning down a centre play that was available "
+    "never freezes a turn.",
+    "A game in which 200 turns in a row, both players' turns counted together, pass without a "
+    "pay-off card being played is also a draw, so that a blocked game cannot go on for ever.",
+    "A drawn game scores nothing: a single game is shared, and in a match to N points a new "
+    "game is dealt. After three drawn games in a row the match stops and the higher total wins "
+    "(equal totals share the win).",
     "The winner scores one point per card left in the other pay-off pile, its upcard included.",
 )
 
@@ -739,7 +743,7 @@ SPEC = GameSpec(
     options={"target": Option("target", 0, (0, 10, 25, 50), "Match length",
                               "0 plays a single game; otherwise games are dealt until a player "
                               "reaches this many points (one per card left in the loser's "
-                              "pay-off pile).")},
+                              "pay-off pile); three drawn games in a row end it early.")},
     greedy=_greedy,
     summary="Two players race to play out their pay-off piles onto shared stacks from Ace to King.",
     clarifications=CLARIFICATIONS,
