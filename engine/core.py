@@ -75,22 +75,33 @@ def copy_rng(rng: random.Random) -> random.Random:
     return new
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Action:
-    """One step a seat can take. ``id`` is the stable canonical form.
+    """One step a seat can take: a plain value. ``id`` is the stable canonical form.
 
     ``cards`` lists the card ids the action moves from the actor's hand or piles (the page
-    uses it to light up selections); ``label`` is a short text for people.
+    uses it to light up selections); ``label`` is a short text for people. Two equal
+    actions are interchangeable: what a move did is recorded by the state that took it.
 
     >>> a = Action("pass", 0, "Pass")
-    >>> str(a), a.kind
-    ('pass', 'pass')
+    >>> str(a), a.kind, a == Action("pass", 0, "Pass")
+    ('pass', 'pass', True)
     """
 
     id: str
     player: int
     label: str
-    cards: tuple[str, ...] = ()
+    cards: tuple[str, ...]
+
+    def __init__(self, id: str, player: int, label: str, cards: tuple[str, ...] = ()) -> None:
+        # Bots list the legal actions of thousands of states a decision, so making one is a
+        # hot path: filling the instance dict takes half the time of the frozen dataclass's
+        # ``object.__setattr__`` per field.
+        fields = self.__dict__
+        fields["id"] = id
+        fields["player"] = player
+        fields["label"] = label
+        fields["cards"] = cards
 
     def __str__(self) -> str:
         return self.id
@@ -192,10 +203,10 @@ class State:
     options: dict[str, Any]
     rng: random.Random
     history: list[Action]
-    # The moves that revealed a hidden card are kept as an immutable set of older indexes
-    # plus a short tuple of recent ones, so a shallow copy in a game's fast ``clone`` shares
-    # them safely and marking a move costs O(1) (amortised) rather than copying the whole
-    # set on every reveal, which grew quadratic over a long match.
+    # The moves that revealed a hidden card (as ``_apply`` reported them) are kept as an
+    # immutable set of older indexes plus a short tuple of recent ones, so a game's fast
+    # ``_copy`` shares them safely and marking a move costs O(1) (amortised) rather than
+    # copying the whole set on every reveal, which grew quadratic over a long match.
     _reveals_settled: frozenset[int] = frozenset()
     _reveals_recent: tuple[int, ...] = ()
     _REVEALS_BATCH = 32
@@ -240,11 +251,11 @@ class State:
         """Legal actions of ``current_player`` in a deterministic order (match not over)."""
         raise NotImplementedError
 
-    def _apply(self, action: Action) -> bool | None:
+    def _apply(self, action: Action) -> bool:
         """Carry out a known-legal action, including any chance it triggers.
 
-        Return True when it showed the actor a card that was hidden from them (a new deal
-        after a round ends, say) and ``reveals_hidden`` cannot tell from the action alone.
+        Return whether it showed its actor a card that was hidden from them (a draw, a
+        random pick, a new deal after a round ends): undo never goes back past such a move.
         """
         raise NotImplementedError
 
@@ -279,11 +290,6 @@ class State:
         Games redact what the viewer may not see (a secret bid, a drawn card)."""
         return action.label
 
-    def reveals_hidden(self, action: Action) -> bool:
-        """True when taking ``action`` revealed a card that was hidden from its actor
-        (a draw, a random pick). Undo never goes back past such an action."""
-        return False
-
     # ----- the contract, shared ----------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         if self.is_over:
@@ -300,8 +306,8 @@ class State:
             raise IllegalAction(f"the match is over; {action_id!r} cannot be played", "match_over")
         legal_actions = self._legal_actions()
         if action_id is not action:  # an Action, not an id
-            # The usual caller hands back an object from this very listing (ids are unique
-            # within a listing, so identity is the same answer as the id, only cheaper).
+            # The usual caller hands back an object from this very listing, often the very
+            # object: ids are unique within a listing, so identity is the cheap first test.
             for legal in legal_actions:
                 if legal is action:
                     return legal
@@ -320,14 +326,22 @@ class State:
         Raises :class:`IllegalAction` with a reason and leaves the state unchanged otherwise.
         """
         legal = self.find_action(action)
-        revealed = self._apply(legal) or self.reveals_hidden(legal)
-        if revealed:
-            self._mark_revealing(len(self.history))
-        self.history.append(legal)
+        self.push(legal)
         return legal
 
+    def push(self, action: Action) -> None:
+        """Take ``action``, known to be one of :meth:`legal_actions` (not looked up again).
+
+        The search steps its sampled worlds with this; :meth:`apply` is the checked way."""
+        if self._apply(action):
+            self._mark_revealing(len(self.history))
+        self.history.append(action)
+
     def move_revealed_hidden(self, index: int) -> bool:
-        """Whether history entry ``index`` revealed a hidden card (undo stops there)."""
+        """Whether history entry ``index`` (negative: from the end) revealed a hidden card
+        to its actor; undo never goes back past such a move."""
+        if index < 0:
+            index += len(self.history)
         return index in self._reveals_recent or index in self._reveals_settled
 
     def clone(self) -> "State":

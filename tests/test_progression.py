@@ -238,10 +238,10 @@ def test_round_ends_the_moment_the_last_card_is_drawn():
     shrink_pile(state, 1)
     state.apply("play:2S")
     dealer = state.dealer
-    last = state.apply("draw:stock")
+    state.apply("draw:stock")
     assert state.last_round["reason"] == "draw_pile" and state.last_round["round"] == 1
     assert state.round_number == 2 and state.view(None)["draw_pile"] == 52 - 15
-    assert state.reveals_hidden(last)
+    assert state.move_revealed_hidden(-1)
     assert state.dealer == (dealer + 1) % 3 and state.current_player == (dealer + 2) % 3
 
 
@@ -250,11 +250,11 @@ def test_stall_rule_ends_the_round():
     place(state, "public", ["9C"])
     state.stall_count = STALL_LIMIT - 1
     state.apply("play:2S")
-    last = state.apply("draw:9C")
+    state.apply("draw:9C")
     assert state.last_round["reason"] == "stall"
     assert state.round_number == 2 and state.stall_count == 0
     # That public draw triggered a new deal, so undo may not cross it.
-    assert state.reveals_hidden(last)
+    assert state.move_revealed_hidden(-1)
 
 
 def test_stall_counter_counts_turns_without_a_stock_draw():
@@ -262,17 +262,18 @@ def test_stall_counter_counts_turns_without_a_stock_draw():
     place(state, "public", ["9C"])
     state.stall_count = STALL_LIMIT - 2
     state.apply("play:2S")
-    last = state.apply("draw:9C")
+    state.apply("draw:9C")
     assert state.round_number == 1 and state.stall_count == STALL_LIMIT - 1
     assert state.view(0)["stall_count"] == STALL_LIMIT - 1
-    assert not state.reveals_hidden(last)
+    assert not state.move_revealed_hidden(-1)
 
 
-def test_reveals_hidden_for_blind_draw_only():
+def test_only_a_blind_draw_reveals_a_hidden_card():
     state = position(hands=[["2S", "3S", "4S", "5S", "6S"], [], []])
-    assert state.reveals_hidden(state.legal_actions()[0]) is False
-    state.apply("play:2S")
-    assert state.reveals_hidden(state.legal_actions()[0]) is True  # draw:stock
+    state.apply(state.legal_actions()[0])
+    assert state.move_revealed_hidden(-1) is False
+    state.apply(state.legal_actions()[0])  # draw:stock
+    assert state.move_revealed_hidden(-1) is True
 
 
 # ----- labels and refusals -----------------------------------------------------------------

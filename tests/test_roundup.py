@@ -98,7 +98,7 @@ def test_bids_are_secret_until_everyone_has_bid():
     bid = next(a for a in st.legal_actions())
     assert all(a.cards[0] in NUMBER_CARDS for a in st.legal_actions())
     st.apply(bid)
-    assert not st.reveals_hidden(st.history[-1])  # nothing is shown until the last bid
+    assert not st.move_revealed_hidden(-1)  # nothing is shown until the last bid
     card = bid.cards[0]
     assert st.view(first)["my_bid"] == card and st.view(first)["my_suit"] == card[-1]
     for viewer in [p for p in range(4) if p != first] + [None]:
@@ -110,7 +110,7 @@ def test_bids_are_secret_until_everyone_has_bid():
     v = st.view(None)
     assert v["bids"][first] == card and card in v["face_up"][first]
     assert all(b is not None for b in v["bids"])
-    assert st.reveals_hidden(st.history[-1])
+    assert st.move_revealed_hidden(-1)
 
 
 def test_unknown_ids_get_the_generic_refusal():
@@ -232,7 +232,7 @@ def test_several_face_up_cards_in_one_turn_then_end_or_stop_by_itself():
     assert ids(st) == ["play:4H", "play:AS"]
     assert [a.label for a in st.legal_actions()] == ["Play 4♥", "Play A♠"]
     st.apply("play:AS")
-    assert not st.reveals_hidden(st.history[-1])
+    assert not st.move_revealed_hidden(-1)
     assert st.current_player == 0 and ids(st) == ["play:4H", "play:2S", "end"]
     assert "after playing face-up" in refused(st, "play:AD")
     assert "play another one or end" in refused(st, "pass:AD")
@@ -251,7 +251,7 @@ def test_face_down_play_only_without_face_up_play_and_one_card():
     assert "needs 5♥" in refused(st, "play:6H")
     st.apply("play:5H")
     assert st.current_player == 1 and st.stacks["H"] == 5 and st.face_down[0] == ["6H", "2D"]
-    assert st.reveals_hidden(st.history[-1])
+    assert st.move_revealed_hidden(-1)
 
 
 def test_players_without_cards_are_skipped():
@@ -354,7 +354,7 @@ def test_pass_with_empty_face_down_hand_costs_nothing():
     st = scenario(2, down=[[], ["9C"]], up=[["8C"], ["QC"]])
     assert ids(st) == ["pass"]
     st.apply("pass")
-    assert st.face_up[0] == ["8C"] and st.current_player == 1 and not st.reveals_hidden(st.history[-1])
+    assert st.face_up[0] == ["8C"] and st.current_player == 1 and not st.move_revealed_hidden(-1)
 
 
 # ----- round end, scoring, match ------------------------------------------------------------------
@@ -375,7 +375,7 @@ def test_round_ends_when_the_fourth_stack_closes_and_bid_points_are_shared(bids,
     assert summary["closing_suit"] == "C" and summary["points"] == expected
     assert st.scores == expected and summary["first_empty"] is None
     assert st.phase == "bid" and st.round_no == 2 and st.dealer == 0  # new deal, dealer moved on
-    assert st.reveals_hidden(st.history[-1])
+    assert st.move_revealed_hidden(-1)
 
 
 def test_first_empty_hand_scores_one_point_only_for_the_first():

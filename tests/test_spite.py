@@ -154,16 +154,16 @@ def test_only_the_top_of_a_discard_pile_can_be_played_lifo():
 def test_playing_out_the_hand_refills_it_and_the_turn_goes_on():
     state = position([["AS#2"], ["KH#2"]])
     stock_before = len(state.stock)
-    action = state.apply("build:AS#2:new")
+    state.apply("build:AS#2:new")
     assert len(state.hands[0]) == 5 and len(state.stock) == stock_before - 5
-    assert state.current == 0 and state.reveals_hidden(action)
+    assert state.current == 0 and state.move_revealed_hidden(-1)
 
 
 def test_discard_ends_the_turn_and_refills_to_five():
     state = position([["9C#2", "KH#2", "QD#2"], ["KS#2"]])
-    action = state.apply("discard:KH#2:2")
+    state.apply("discard:KH#2:2")
     assert state.discards[0][2] == ["KH#2"] and len(state.hands[0]) == 5
-    assert state.current == 1 and state.reveals_hidden(action)
+    assert state.current == 1 and state.move_revealed_hidden(-1)
     assert state.view(1)["last_turn"] == {"player": 0, "played": [], "discarded": "KH#2", "pile": 2}
 
 
@@ -175,7 +175,8 @@ def test_ending_without_discarding_is_allowed():
 
 def test_plain_build_from_hand_reveals_nothing():
     state = position([["AS#2", "9C#2"], ["KS#2"]])
-    assert not state.reveals_hidden(state.apply("build:AS#2:new"))
+    state.apply("build:AS#2:new")
+    assert not state.move_revealed_hidden(-1)
 
 
 # ----- the forced Ace --------------------------------------------------------------------------
@@ -282,11 +283,11 @@ def test_two_hundred_turns_without_a_payoff_card_is_a_draw():
 def test_playing_the_last_payoff_card_wins_with_the_soft_score():
     state = position([["9C#2"], ["KS#2"]], upcards=("2D", "KC"),
                      payoff_below=[[], [f"{r}C" for r in "23456789"]], centre=[["AS"]])
-    action = state.apply("build:2D:0")
+    state.apply("build:2D:0")
     assert state.is_over and state.current_player is None and state.legal_actions() == []
     assert state.result()["winners"] == [0]
     assert state.result()["scores"] == [9, 0]    # 8 buried + the upcard
-    assert state.reveals_hidden(action)
+    assert state.move_revealed_hidden(-1)
     last = state.view(1)["last_round"]
     assert last["winner"] == 0 and last["points"] == [9, 0] and last["reason"] == "payoff"
 

@@ -309,8 +309,7 @@ class Search:
         self.iterations += 1
         if action is None:
             return  # not legal in this world: no pair for it here
-        world._apply(action)
-        world.history.append(action)
+        world.push(action)
         values = self._rollout(world)
         child = self.root.children.get(action_id)
         if child is None:
@@ -373,8 +372,7 @@ class Search:
                             else 1e9
                         if score > best:
                             best, action, child = score, a, ch
-            world._apply(action)  # legal by construction: skip apply()'s id lookup
-            world.history.append(action)
+            world.push(action)  # legal by construction: skip apply()'s id lookup
             path.append(child)
             if child.node is None:
                 child.node = _Node()
@@ -410,8 +408,7 @@ class Search:
                 action = greedy(world.view(world.current_player), legal, rng)
             else:
                 action = legal[rng.randrange(len(legal))]
-            world._apply(action)
-            world.history.append(action)
+            world.push(action)
             steps += 1
         self.rollout_steps += steps
         return evaluator.evaluate(world, baseline)

@@ -55,7 +55,6 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 from engine.cards import card_name, shuffled
 from engine.core import Action, GameSpec, Option, State
 from engine.games.crisps_bot import greedy
-from engine.games.fast_action import fresh_action
 
 NUMBER_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 SUIT_ORDER: tuple[str, ...] = ("C", "D", "H", "S")  # alphabetical, as in "play:5D,5S"
@@ -300,16 +299,12 @@ _PAIRS = _Memo(lambda group: tuple(combinations(group, 2)))
 
 
 class _SeatActions:
-    """The Action objects of one seat, made once and shared by every state and listing.
-
-    Sharing is safe only for moves that never show a hidden card: reveals_hidden finds a
-    move in the history by identity, so the listing hands out a new object for any move
-    that may reveal one (see CrispsState._generate_actions)."""
+    """The Action objects of one seat, made once and shared by every state and listing."""
 
     def __init__(self, seat: int) -> None:
         # Runs can make hundreds of thousands of plays, most rarely seen twice: keep only
         # the first ones met (the common ones); the rest are new objects every listing.
-        self.plays = _Memo(lambda cards: fresh_action(
+        self.plays = _Memo(lambda cards: Action(
             "play:" + ",".join(cards), seat, "Play " + " ".join(map(_NAMES.__getitem__, cards)),
             cards), _PLAYS_KEPT)
         self.singles = _Memo(lambda card: self.plays[(card,)])
@@ -327,12 +322,6 @@ class _SeatActions:
 
 
 _SEATS = (_SeatActions(0), _SeatActions(1))
-_TAKES = frozenset({"take:faceup", "take:blind"})
-
-
-def _fresh(action: Action) -> Action:
-    """A new object equal to ``action`` (for a move that may reveal a hidden card)."""
-    return fresh_action(action.id, action.player, action.label, action.cards)
 
 
 def _lead_spans(key: tuple[tuple[bool, ...], int]) -> tuple[tuple[int, int], ...]:
@@ -493,8 +482,6 @@ class CrispsState(State):
         self.to_beat: tuple[str, ...] | None = None
         self.last_trick: list[dict[str, Any]] | None = None
         self.last_draw: dict[str, Any] | None = None
-        # History indices of actions after which a hidden card became known (see reveals_hidden).
-        self.reveal_marks: set[int] = set()
         self._legal_cache: tuple[tuple[Any, ...], list[Action]] | None = None
         self._deal(self.rng.randrange(2))
 
@@ -578,8 +565,6 @@ class CrispsState(State):
     def _generate_actions(self, p: int) -> list[Action]:
         seat = _SEATS[p]
         if self.phase == "draw":
-            # Shared objects are safe here: every take counts as revealing (see _apply), so
-            # whichever time one was taken, reveals_hidden gives the same answer.
             out = []
             if self.face_up is not None:
                 out.append(seat.take_faceup[self.face_up])
@@ -589,28 +574,11 @@ class CrispsState(State):
         hand = self.hands[p]
         previous = self._to_beat_combo()
         out = _play_actions(seat, hand, previous, self.runs_with_special)
-        # reveals_hidden tells moves apart by identity, so every move that may show a hidden
-        # card gets a new object: any play when an automatic pass may make both draw...
-        if self.auto_skip and self.no_faceup:
-            out = [_fresh(a) for a in out]
-        elif out:
-            # ...else a play of the whole hand (a new deal), possible only when the hand's
-            # ranks span one rank, or as many ranks as it holds cards or pairs of cards.
-            n = len(hand)
-            span = _VALUE[hand[-1]] - _VALUE[hand[0]] + 1
-            if span == 1 or span == n or 2 * span == n:
-                for i, action in enumerate(out):
-                    if len(action.cards) == n:
-                        out[i] = _fresh(action)
         if previous is not None:
-            # A pass draws at once without a face-up card: a new object for it too.
-            out.insert(0, _fresh(seat.pass_action) if self.no_faceup else seat.pass_action)
+            out.insert(0, seat.pass_action)
         return out
 
     def _apply(self, action: Action) -> bool:
-        # Never offer a listing's new objects again once one was taken (see reveals_hidden).
-        self._legal_cache = None
-        self._applying = action
         p = action.player
         cards = action.cards
         if cards:
@@ -621,11 +589,7 @@ class CrispsState(State):
             # Counted as revealing whatever it shows (as every take always was): a new
             # face-up card, a blind card, or only the face-up card when the pile is empty.
             self._take(p, action.id == "take:faceup")
-            self.reveal_marks.add(len(self.history))
             return True
-        if revealed:
-            # A new deal, or blind draws after a pass: State.apply marks it, so undo stops.
-            self.reveal_marks.add(len(self.history))
         return revealed
 
     def _play(self, p: int, cards: tuple[str, ...]) -> bool:
@@ -753,23 +717,6 @@ class CrispsState(State):
             return f"list the cards in order: play:{ordered}"
         return follow_problem(self.to_beat, cards, self.options)
 
-    _applying: Action | None = None
-    """The action ``_apply`` last carried out (State.apply asks about it next)."""
-
-    def reveals_hidden(self, action: Action) -> bool:
-        history = self.history
-        if action is self._applying and not (history and history[-1] is action):
-            # State.apply asking right after _apply (which returned True for a take), before
-            # the history records the move: skip scanning the whole history.
-            return action.id in _TAKES
-        # The last time this object was taken. A shared one (see _SeatActions) reveals alike
-        # every time (a take always, any other move never), so any time gives the answer.
-        for index in range(len(history) - 1, -1, -1):
-            if history[index] is action:
-                return index in self.reveal_marks
-        # Not one of ours (e.g. an equal copy): taking a card always shows a new face-up card.
-        return action.kind == "take"
-
     # ----- what people see ----------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
         previous = self._to_beat_combo()
@@ -845,7 +792,6 @@ class CrispsState(State):
         new.draw_pile = list(self.draw_pile)
         new.played = list(self.played)
         new.trick = list(self.trick)  # entries are never changed once written
-        new.reveal_marks = set(self.reveal_marks)
         return new
 
 

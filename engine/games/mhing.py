@@ -71,9 +71,8 @@ MAX_PLAYERS = 4
 TARGETS = (14, 20)
 
 
-# Every Mhing action's label follows from its id and seat alone, and nothing tells two
-# equal actions apart (reveals_hidden reads the kind), so each is built once and shared:
-# bots list the legal actions thousands of times per decision.
+# Every Mhing action's label follows from its id and seat alone, so each is built once and
+# shared: bots list the legal actions thousands of times per decision.
 _ACTIONS: dict[tuple[str, int], Action] = {}
 
 
@@ -201,6 +200,7 @@ class MhingState(State):
         other.options = dict(self.options)
         other.rng = rng
         other.history = list(self.history)
+        other._reveals_settled, other._reveals_recent = self._reveals_settled, self._reveals_recent
         other.target, other.totals = self.target, list(self.totals)
         other.rounds = list(self.rounds)  # finished summaries are never changed
         other.round_no, other.over, other.starter = self.round_no, self.over, self.starter
@@ -362,8 +362,8 @@ class MhingState(State):
             self.known[player] = [c for c in self.known[player] if c not in cards]
 
     def _apply(self, action: Action) -> bool:
-        # Drawing, taking and laying reveal a card (see reveals_hidden); saying so here spares
-        # State.apply asking reveals_hidden on the most common moves.
+        # Drawing shows a hidden card; taking and laying draw two (or end the round, and a
+        # new one is dealt).
         player = self.turn
         kind, _, arg = action.id.partition(":")
         if kind == "draw":
@@ -467,10 +467,6 @@ class MhingState(State):
     def result(self) -> dict[str, Any]:
         return {"scores": list(self.totals), "winners": self.winners(),
                 "rounds": [dict(r) for r in self.rounds]}
-
-    def reveals_hidden(self, action: Action) -> bool:
-        # Drawing shows a hidden card; laying draws two (or ends the round and deals anew).
-        return action.kind in ("draw", "take", "lay")
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}

@@ -59,7 +59,6 @@ from typing import Any, Callable
 
 from engine.cards import SUIT_NAMES, SUITS, card_name, is_card, rank_of, standard_deck, suit_of
 from engine.core import Action, GameSpec, Option, State
-from engine.games.fast_action import fresh_action
 
 FACE_RANKS = frozenset({"A", "J", "Q", "K"})
 STALL_LIMIT = 30
@@ -151,10 +150,10 @@ _VALUE.update({c: card_value(c) for c in _DECK})
 _IS_FACE.update({c: is_face(c) for c in _DECK})
 _SORT_KEY: dict[str, tuple[int, int]] = {c: card_sort_key(c) for c in _DECK}
 _NAME: dict[str, str] = {c: card_name(c) for c in _DECK}
-# Play and public-stack actions depend only on (card, seat), so each is built once. Draw
-# actions are not shared: reveals_hidden tells a draw that dealt a new round by identity.
+# Every action depends only on (card, seat), so each is built once and shared.
 _PLAY_ACTIONS: dict[tuple[str, int], Action] = {}
 _PUBLIC_ACTIONS: dict[tuple[str, int], Action] = {}
+_TAKE_ACTIONS: dict[tuple[str, int], Action] = {}
 _DRAW_STOCK: dict[int, Action] = {}
 
 
@@ -174,8 +173,14 @@ def _public_action(c: str, p: int) -> Action:
     return action
 
 
+def _take_action(c: str, p: int) -> Action:
+    action = _TAKE_ACTIONS.get((c, p))
+    if action is None:
+        action = _TAKE_ACTIONS[c, p] = Action(f"draw:{c}", p, f"Take {_NAME[c]}")
+    return action
+
+
 def _draw_stock_action(p: int) -> Action:
-    # Sharing is safe here: reveals_hidden answers True for every draw:stock anyway.
     action = _DRAW_STOCK.get(p)
     if action is None:
         action = _DRAW_STOCK[p] = Action("draw:stock", p, "Draw from the draw pile")
@@ -206,7 +211,6 @@ class ProgressionState(State):
         self.phase = "play"
         self.just_played: tuple[str, str] | None = None
         self.stall_count = 0
-        self._dealing_actions: list[Action] = []
         self._deal_round()
 
     # ----- dealing and round end -----------------------------------------------------------
@@ -290,10 +294,10 @@ class ProgressionState(State):
             pile = self.public[s]
             if pile and pile[-1] != blocked:
                 top = pile[-1]
-                actions.append(fresh_action(f"draw:{top}", p, f"Take {_NAME[top]}"))
+                actions.append(_take_action(top, p))
         return actions
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> bool:
         p = self.turn
         kind, _, arg = action.id.partition(":")
         if kind in ("play", "public"):
@@ -307,7 +311,7 @@ class ProgressionState(State):
                 self.public[arg[-1]].append(arg)
                 self.just_played = (arg, "public")
             self.phase = "draw"
-            return
+            return False
         # A draw ends the turn.
         if arg == "stock":
             drawn = self.draw_pile.pop()
@@ -320,18 +324,12 @@ class ProgressionState(State):
         self.hands[p].sort(key=_SORT_KEY.__getitem__)
         self.just_played = None
         self.phase = "play"
-        if not self.draw_pile:
-            self._round_over(action, "draw_pile")
-        elif self.stall_count >= STALL_LIMIT:
-            self._round_over(action, "stall")
-        else:
-            self.turn = (p + 1) % self.players
-
-    def _round_over(self, action: Action, reason: str) -> None:
-        self._end_round(reason)
-        if not self.finished:
-            # A new deal showed the actor new cards: undo must not cross this action.
-            self._dealing_actions.append(action)
+        if not self.draw_pile or self.stall_count >= STALL_LIMIT:
+            self._end_round("draw_pile" if not self.draw_pile else "stall")
+            # A new deal shows the actor new cards, as a blind draw does.
+            return arg == "stock" or not self.finished
+        self.turn = (p + 1) % self.players
+        return arg == "stock"
 
     def why_illegal(self, action_id: str) -> str | None:
         kind, _, arg = action_id.partition(":")
@@ -365,11 +363,6 @@ class ProgressionState(State):
             if not pile or pile[-1] != arg:
                 return f"only the top card of a public stack can be taken, and {card_name(arg)} is not one"
         return None
-
-    def reveals_hidden(self, action: Action) -> bool:
-        if action.id == "draw:stock":
-            return True
-        return any(a is action for a in self._dealing_actions)
 
     # ----- what seats see -------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
@@ -454,7 +447,8 @@ class ProgressionState(State):
         new.phase = self.phase
         new.just_played = self.just_played
         new.stall_count = self.stall_count
-        new._dealing_actions = list(self._dealing_actions)
+        new._reveals_settled = self._reveals_settled
+        new._reveals_recent = self._reveals_recent
         return new
 
     def determinize(self, player: int, rng: random.Random) -> "ProgressionState":

@@ -83,7 +83,7 @@ def _seat(p: int) -> str:
 # ----- the actions, made once ----------------------------------------------------------------
 # Listing the legal actions is the engine's hottest path (bots list states thousands of
 # times a decision), so every action object is made once and shared by all states, and
-# everything _apply and reveals_hidden need to know about it is looked up, not worked out.
+# everything _apply needs to know about it is looked up, not worked out.
 
 def _move_table() -> dict[str, tuple[str, str | None, int, str]]:
     """What each action id asks ``_apply`` to do: (kind, card, target seat, named suit or
@@ -105,74 +105,45 @@ def _move_table() -> dict[str, tuple[str, str | None, int, str]]:
 
 _MOVES = _move_table()
 
-_REVEALS: dict[int, bool] = {}
-"""Whether taking each made action shows its actor a hidden card, by ``id(action)`` (the
-actions live as long as the module, so their ids are never reused)."""
-_MADE: dict[tuple[str, int, str, bool], Action] = {}
-
-
-def _make(action_id: str, p: int, label: str, cards: tuple[str, ...], reveals: bool) -> Action:
-    key = (action_id, p, label, reveals)
-    action = _MADE.get(key)
-    if action is None:
-        action = _MADE[key] = Action(action_id, p, label, cards)
-        _REVEALS[id(action)] = reveals
-    return action
-
-
 class _SeatActions:
-    """Every action one seat can take at a table of ``players``, by the card it moves.
-
-    A bid or tie-break card reveals something only when it is the last one (all of them
-    are turned up), and a face-up play only when it closes the round (a new deal follows):
-    those have a second, equal object for that moment (``last_bid``, ``last_tiebreak``,
-    ``closing_up``), which the listing hands out then, so ``reveals_hidden`` can tell
-    from the action alone.
-    """
+    """Every action one seat can take at a table of ``players``, by the card it moves."""
 
     def __init__(self, p: int, players: int) -> None:
         self.bid: dict[str, Action] = {}
-        self.last_bid: dict[str, Action] = {}
         self.tiebreak: dict[str, Action] = {}
-        self.last_tiebreak: dict[str, Action] = {}
         self.up: dict[str, Action] = {}
-        self.closing_up: dict[str, Action] = {}
         self.down: dict[str, Action] = {}
         self.answer: dict[str, Action] = {}  # turn up a number card, discard a face card
         self.pay: dict[str, Action] = {}  # the pass penalty
         self.faces: dict[str, tuple[Action, ...]] = {}  # a face card on every other seat
-        self.end = _make("end", p, "End turn", (), False)
-        self.pass_free = _make("pass", p, "Pass", (), False)
+        self.end = Action("end", p, "End turn")
+        self.pass_free = Action("pass", p, "Pass")
         for c in DECK:
             name, cards = card_name(c), (c,)
             if c not in NUMBER_CARDS:
-                self.answer[c] = _make(f"discard:{c}", p, f"Discard {name}", cards, True)
-                self.pay[c] = _make(f"pass:{c}", p, f"Pass, discard {name}", cards, True)
+                self.answer[c] = Action(f"discard:{c}", p, f"Discard {name}", cards)
+                self.pay[c] = Action(f"pass:{c}", p, f"Pass, discard {name}", cards)
                 self.faces[c] = tuple(a for t in range(players) if t != p
                                       for a in _face_actions(c, p, t))
                 continue
-            for reveals in (False, True):
-                bid = _make(f"bid:{c}", p, f"Bid {name} ({SUIT_NAMES[c[-1]]})", cards, reveals)
-                tiebreak = _make(f"tiebreak:{c}", p, f"Turn up {name} for the tie-break", cards,
-                                 reveals)
-                (self.last_bid if reveals else self.bid)[c] = bid
-                (self.last_tiebreak if reveals else self.tiebreak)[c] = tiebreak
-            self.up[c] = _make(f"play:{c}", p, f"Play {name}", cards, False)
-            self.closing_up[c] = _make(f"play:{c}", p, f"Play {name}", cards, VALUE[c] == 10)
-            self.down[c] = _make(f"play:{c}", p, f"Play {name} from face-down", cards, True)
-            self.answer[c] = _make(f"reveal:{c}", p, f"Turn up {name}", cards, True)
-            self.pay[c] = _make(f"pass:{c}", p, f"Pass, turn up {name}", cards, True)
+            self.bid[c] = Action(f"bid:{c}", p, f"Bid {name} ({SUIT_NAMES[c[-1]]})", cards)
+            self.tiebreak[c] = Action(f"tiebreak:{c}", p, f"Turn up {name} for the tie-break",
+                                      cards)
+            self.up[c] = Action(f"play:{c}", p, f"Play {name}", cards)
+            self.down[c] = Action(f"play:{c}", p, f"Play {name} from face-down", cards)
+            self.answer[c] = Action(f"reveal:{c}", p, f"Turn up {name}", cards)
+            self.pay[c] = Action(f"pass:{c}", p, f"Pass, turn up {name}", cards)
 
 
 def _face_actions(c: str, p: int, t: int) -> tuple[Action, ...]:
     """Every way seat ``p`` can play face card ``c`` on seat ``t``."""
     name, kind, who = card_name(c), FACE_KINDS[c[0]], _seat(t)
     if kind == "jack":
-        return (_make(f"jack:{c}:{t}", p, f"{name} on {who}: random card", (c,), True),)
+        return (Action(f"jack:{c}:{t}", p, f"{name} on {who}: random card", (c,)),)
     if kind == "queen":
-        return tuple(_make(f"queen:{c}:{t}:{s}", p, f"{name} on {who}: name {SUIT_NAMES[s]}",
-                           (c,), True) for s in SUITS)
-    return tuple(_make(f"king:{c}:{t}:{r}", p, f"{name} on {who}: name {r}", (c,), True)
+        return tuple(Action(f"queen:{c}:{t}:{s}", p, f"{name} on {who}: name {SUIT_NAMES[s]}",
+                            (c,)) for s in SUITS)
+    return tuple(Action(f"king:{c}:{t}:{r}", p, f"{name} on {who}: name {r}", (c,))
                  for r in NUMBER_RANKS)
 
 
@@ -279,8 +250,7 @@ class RoundupState(State):
             assert p is not None
             seat = _SEATS[self.players][p]
             stacks = self.stacks  # _playable inlined: this runs for every listing
-            # With three suits closed, a 10 that can be played closes the round.
-            ups = seat.closing_up if len(self.closed) == 3 else seat.up
+            ups = seat.up
             out = [ups[c] for c in self.face_up[p] if VALUE.get(c, -1) == stacks[c[-1]] + 1]
             if self.played_this_turn:
                 out.append(seat.end)
@@ -294,14 +264,10 @@ class RoundupState(State):
             p = int(attack["target"])
             answer = _SEATS[self.players][p].answer
             return [answer[c] for c in self._answers(p, attack["kind"], attack["named"])]
-        # bid or tiebreak: the last card of the queue turns every card of the round up
-        queue = self.queue
-        p = queue[0]
+        # bid or tiebreak
+        p = self.queue[0]
         seat = _SEATS[self.players][p]
-        if phase == "bid":
-            table = seat.last_bid if len(queue) == 1 else seat.bid
-        else:
-            table = seat.last_tiebreak if len(queue) == 1 else seat.tiebreak
+        table = seat.bid if phase == "bid" else seat.tiebreak
         return [table[c] for c in self.face_down[p] if c in NUMBER_CARDS]
 
     def _free_actions(self, p: int, seat: _SeatActions) -> list[Action]:
@@ -658,24 +624,6 @@ class RoundupState(State):
         if action.kind in ("bid", "tiebreak") and viewer != action.player:
             return "Place a secret bid" if action.kind == "bid" else "Turn up a card for the tie-break"
         return action.label
-
-    def reveals_hidden(self, action: Action) -> bool:
-        """Conservative: any action that put a hidden card (or its absence) on show.
-
-        Face cards, their answers, paid passes and face-down plays always do; a bid or
-        tie-break card only when it is the last one (all are turned up), and a face-up play
-        only when it closes the round and a new deal follows. The listing hands out a
-        distinct action object for those moments (see ``_SeatActions``).
-        """
-        known = _REVEALS.get(id(action))
-        if known is not None:
-            return known
-        # Not an action a state listed, so never taken: only the kinds that always show
-        # something count.
-        kind = action.kind
-        if kind == "play":
-            return action.label.endswith("face-down")
-        return kind not in ("bid", "tiebreak", "end") and action.id != "pass"
 
     def why_illegal(self, action_id: str) -> str | None:
         return explain(self, action_id)

@@ -216,8 +216,6 @@ class SpiteState(State):
         self.match_over = False
         self.match_winners: list[int] = []
         self.drawn_in_row = 0
-        self._applied_at = -1
-        """Length of the history when ``_apply`` last ran (see ``reveals_hidden``)."""
         self._deal()
 
     # ----- dealing and drawing ---------------------------------------------------------------
@@ -393,7 +391,6 @@ class SpiteState(State):
         return actions
 
     def _apply(self, action: Action) -> bool:
-        self._applied_at = len(self.history)
         seat = self.current
         kind, card, target = _MOVES[action.id]
         if kind == "build":
@@ -584,18 +581,6 @@ class SpiteState(State):
         world.stock = unseen[count:]
         return world
 
-    def reveals_hidden(self, action: Action) -> bool:
-        # Whether a move showed a hidden card depends on the position (an empty hand, the
-        # last pay-off card), so ``_apply`` reports it and this looks the move up: the latest
-        # time it was taken, as one action object serves every time the move is legal.
-        history = self.history
-        if self._applied_at == len(history):
-            return False  # asked by State.apply right after _apply already answered
-        for index in range(len(history) - 1, -1, -1):
-            if history[index] is action:
-                return self.move_revealed_hidden(index)
-        return False
-
     def why_illegal(self, action_id: str) -> str | None:
         if not isinstance(action_id, str):
             return None
@@ -676,7 +661,6 @@ class SpiteState(State):
         other.discards = [[list(p) for p in piles] for piles in self.discards]
         other.centre = [list(s) for s in self.centre]
         other.played_this_turn = list(self.played_this_turn)
-        other._applied_at = -1
         return other
 
 
