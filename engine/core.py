@@ -10,38 +10,48 @@ from __future__ import annotations
 import copy
 import random
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the generic search's types, named here only for the annotations
+    from engine.bots.evaluation import Evaluator
+    from engine.bots.ismcts import SearchConfig
 
 RECORD_FORMAT = 1
 """Version of the saved-game record layout; bumped when the layout changes."""
 
 
-class IllegalAction(ValueError):
+class EngineError(ValueError):
+    """A refusal the page shows a person: a stable ``code`` and a ``message`` in words.
+
+    Each subclass has its own class-level ``code``; a more precise one may be given."""
+
+    code = "engine_error"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+
+class IllegalAction(EngineError):
     """An action that is not legal in the current state. The state is unchanged."""
 
-    def __init__(self, message: str, code: str = "illegal_action") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    code = "illegal_action"
 
 
-class InvalidRecord(ValueError):
+class InvalidRecord(EngineError):
     """A saved-game record that cannot be read or replayed."""
 
-    def __init__(self, message: str, code: str = "invalid_record") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    code = "invalid_record"
 
 
-class InvalidOptions(ValueError):
+class InvalidOptions(EngineError):
     """Bad arguments for a new game: unknown game, player count or option."""
 
-    def __init__(self, message: str, code: str = "invalid_options") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    code = "invalid_options"
 
 
 SEAT_TOKEN = re.compile(r"\{seat(\d+)\}")
@@ -59,7 +69,7 @@ def seat_token(seat: int) -> str:
 def name_seats(text: str, names: list[str]) -> str:
     """Replace seat tokens in ``text`` by ``names`` (``"player N"`` when a name is missing)."""
 
-    def name(match: "re.Match[str]") -> str:
+    def name(match: re.Match[str]) -> str:
         seat = int(match.group(1))
         return names[seat] if seat < len(names) else f"player {seat + 1}"
 
@@ -130,13 +140,29 @@ class Option:
                 "label": self.label, "description": self.description}
 
 
+Policy = Callable[[dict[str, Any], list[Action], random.Random], Action]
+"""A game's greedy policy: ``(view, legal_actions, rng) -> Action``. It is fed one seat's
+view, so by construction it sees only what that seat may see."""
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    """What the generic bots (:mod:`engine.bots`) need to know of one game: its greedy
+    policy, the Hard level's iterations per decision, and the search's settings and
+    evaluator (``None``: the generic ones)."""
+
+    greedy: Policy
+    hard_iterations: int
+    search: SearchConfig | None = None
+    evaluator: Evaluator | None = None
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the registry knows about a game.
 
-    ``factory(players, seed, options)`` builds the first state of a match; ``greedy``
-    is the game's heuristic policy ``(view, legal_actions, rng) -> Action``, which by
-    construction sees only what its seat may see.
+    ``factory(players, seed, options)`` builds the first state of a match; ``bot`` holds
+    the game's bot settings (its greedy policy first of all).
     """
 
     id: str
@@ -144,9 +170,9 @@ class GameSpec:
     min_players: int
     max_players: int
     default_players: int
-    factory: Callable[[int, int, dict[str, Any]], "State"]
+    factory: Callable[[int, int, dict[str, Any]], State]
+    bot: BotSettings
     options: Mapping[str, Option] = field(default_factory=dict)
-    greedy: Callable[[dict[str, Any], list[Action], random.Random], Action] | None = None
     summary: str = ""
     clarifications: tuple[str, ...] = ()
     variant_players: tuple[int, ...] = ()
@@ -218,11 +244,6 @@ class State:
             return self._reveals_settled.union(self._reveals_recent)
         return self._reveals_settled
 
-    @revealing_moves.setter
-    def revealing_moves(self, moves: frozenset[int]) -> None:
-        self._reveals_settled = frozenset(moves)
-        self._reveals_recent = ()
-
     def _mark_revealing(self, index: int) -> None:
         recent = self._reveals_recent + (index,)
         if len(recent) >= self._REVEALS_BATCH:
@@ -267,7 +288,7 @@ class State:
         """``{"scores": [...], "winners": [...], "rounds": [...]}``, valid at any time."""
         raise NotImplementedError
 
-    def determinize(self, player: int, rng: random.Random) -> "State":
+    def determinize(self, player: int, rng: random.Random) -> State:
         """A copy consistent with what ``player`` knows; hidden cards and the RNG re-sampled."""
         raise NotImplementedError
 
@@ -296,7 +317,7 @@ class State:
             return []
         return self._legal_actions()
 
-    def find_action(self, action: "Action | str") -> Action:
+    def find_action(self, action: Action | str) -> Action:
         """The legal action with this id, or :class:`IllegalAction` with a reason."""
         action_id = action.id if isinstance(action, Action) else action
         if not isinstance(action_id, str):
@@ -320,7 +341,7 @@ class State:
             reason = f"{shown!r} is not a legal action now"
         raise IllegalAction(reason)
 
-    def apply(self, action: "Action | str") -> Action:
+    def apply(self, action: Action | str) -> Action:
         """Take a legal action (an :class:`Action` or its id); returns the action taken.
 
         Raises :class:`IllegalAction` with a reason and leaves the state unchanged otherwise.
@@ -344,10 +365,10 @@ class State:
             index += len(self.history)
         return index in self._reveals_recent or index in self._reveals_settled
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         return self._copy(copy_rng(self.rng))
 
-    def _copy(self, rng: random.Random) -> "State":
+    def _copy(self, rng: random.Random) -> State:
         """A deep copy drawing its future chance from ``rng``. Games override this with a
         fast explicit copy (bots clone thousands of states a decision)."""
         world = copy.deepcopy(self)
@@ -358,10 +379,6 @@ class State:
         return {"format": RECORD_FORMAT, "game": self.game_id, "players": self.players,
                 "seed": self.seed, "options": dict(self.options),
                 "actions": [a.id for a in self.history]}
-
-    def _reseeded_copy(self, rng: random.Random) -> "State":
-        """A deep copy whose future chance is drawn from ``rng`` (helper for determinize)."""
-        return self._copy(random.Random(rng.getrandbits(64)))
 
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.game_id} players={self.players} seed={self.seed}"

@@ -6,7 +6,6 @@ pick, a new upcard); practice takes back anything, the match being marked as pra
 """
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 

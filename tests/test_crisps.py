@@ -9,10 +9,19 @@ import pytest
 import engine
 from engine.bots import make
 from engine.core import IllegalAction
-from engine.games.crisps import (SPEC, Combination, CrispsState, can_follow, classify,
-                                 combination_problem, deck_for, follow_problem,
-                                 public_could_beat, sort_cards)
-from engine.games.crisps_bot import greedy, plays_needed
+from engine.games.crisps import SPEC
+from engine.games.crisps.bot import greedy, plays_needed
+from engine.games.crisps.rules import (
+    Combination,
+    can_follow,
+    classify,
+    combination_problem,
+    deck_for,
+    follow_problem,
+    public_could_beat,
+    sort_cards,
+)
+from engine.games.crisps.state import CrispsState
 
 RUNS = {"special_rank_runs": True}
 

@@ -7,12 +7,20 @@ import pytest
 
 import engine
 from engine.bots import make
+from engine.checks import check_conservation, play_checked_match
 from engine.core import IllegalAction
-from engine.games.mhing import SPEC, MhingState, score_sequences
-from engine.games.mhing_bot import greedy_policy
-from engine.games.mhing_rules import (DECK, ace_stands_for, score_breakdown, sequence_problem,
-                                      sequence_ranks, sequences_in)
-from tests.invariants import check_conservation, play_checked_match
+from engine.games.mhing import SPEC
+from engine.games.mhing.bot import greedy
+from engine.games.mhing.rules import (
+    DECK,
+    ace_stands_for,
+    score_breakdown,
+    score_sequences,
+    sequence_problem,
+    sequence_ranks,
+    sequences_in,
+)
+from engine.games.mhing.state import MhingState
 
 
 def position(players: int = 2, *, hands: list[list[str]], sequences=None, discards=(),
@@ -124,7 +132,7 @@ def test_ace_counts_as_the_rank_it_stands_for():
 
 
 def test_score_rejects_non_sequences():
-    from engine.games import mhing_rules
+    from engine.games.mhing import rules as mhing_rules
 
     with pytest.raises(ValueError):
         score_sequences([["QH", "KH", "AH"]])
@@ -494,7 +502,7 @@ def test_full_match_plays_to_the_end(players):
 
 
 def _choose(state: MhingState) -> str:
-    return greedy_policy(state.view(state.turn), state.legal_actions(), random.Random(0)).id
+    return greedy(state.view(state.turn), state.legal_actions(), random.Random(0)).id
 
 
 def test_greedy_swaps_aces_back():

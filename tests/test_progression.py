@@ -8,11 +8,18 @@ import pytest
 import engine
 from engine.bots import make
 from engine.cards import SUITS
+from engine.checks import play_checked_match, snapshot
 from engine.core import IllegalAction
-from engine.games.progression import (MAX_TARGET_ROUNDS, SPEC, STALL_LIMIT, ProgressionState,
-                                      can_add_to_private, card_value, stack_score)
-from engine.games.progression_bot import greedy
-from tests.invariants import play_checked_match, snapshot
+from engine.games.progression import SPEC
+from engine.games.progression.bot import greedy
+from engine.games.progression.rules import (
+    MAX_TARGET_ROUNDS,
+    STALL_LIMIT,
+    can_add_to_private,
+    card_value,
+    stack_score,
+)
+from engine.games.progression.state import ProgressionState
 
 
 def empty_stacks() -> dict[str, list[str]]:
@@ -469,7 +476,7 @@ def test_rules_page_worked_example():
 
 def _view_position_value(state: ProgressionState, seat: int) -> float:
     """The position value as the greedy player computes it, from the seat's view."""
-    from engine.games import progression_bot as pb
+    from engine.games.progression import bot as pb
 
     view = state.view(seat)
     by_suit, count = pb._unseen_by_suit(view["hand"], view["private_stacks"],
@@ -484,7 +491,7 @@ def _view_position_value(state: ProgressionState, seat: int) -> float:
 def test_position_values_read_from_the_state_equal_the_greedy_players_view(players):
     """The search's fast position value is the greedy player's, bit for bit, and each seat's
     entry depends only on what that seat may see (a world sampled for it gives the same)."""
-    from engine.games.progression_bot import position_values
+    from engine.games.progression.bot import position_values
 
     state = engine.new_game("progression", players=players, seed=21)
     greedy_bot = make("greedy")

@@ -50,35 +50,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.cards import RANKS, SUIT_NAMES, SUITS, card_name, rank_of, shuffled, standard_deck, suit_of
-from engine.core import seat_token, Action, GameSpec, Option, State
-from engine.games.roundup_bot import greedy
-from engine.games.roundup_rules import consistent_deal, explain
-
-DECK: tuple[str, ...] = tuple(standard_deck())
-ORDER: dict[str, int] = {c: i for i, c in enumerate(DECK)}
-NUMBER_RANKS: tuple[str, ...] = RANKS[:10]
-VALUE: dict[str, int] = {c: RANKS.index(rank_of(c)) + 1 for c in DECK if rank_of(c) in NUMBER_RANKS}
-NUMBER_CARDS: frozenset[str] = frozenset(VALUE)
-NEXT_CARD: dict[tuple[str, int], str] = {(suit_of(c), VALUE[c] - 1): c for c in VALUE}
-BY_SUIT: dict[str, frozenset[str]] = {s: frozenset(c for c in DECK if suit_of(c) == s) for s in SUITS}
-BY_RANK: dict[str, frozenset[str]] = {r: frozenset(c for c in DECK if rank_of(c) == r) for r in RANKS}
-FACE_KINDS = {"J": "jack", "Q": "queen", "K": "king"}
-
-
-def bid_points(correct_guessers: int) -> int:
-    """Points each correct bidder gets when ``correct_guessers`` players named the last suit."""
-    return {1: 3, 2: 2, 3: 1}.get(correct_guessers, 0)
-
-
-def _sort(cards: list[str]) -> list[str]:
-    return sorted(cards, key=ORDER.__getitem__)
-
-
-def _seat(p: int) -> str:
-    # A seat token: the bridge writes the seat's name in its place (engine.core.seat_token).
-    return seat_token(p)
-
+from engine.cards import SUIT_NAMES, SUITS, card_name, shuffled
+from engine.core import Action, State
+from engine.games.roundup.rules import (
+    BY_RANK,
+    BY_SUIT,
+    DECK,
+    FACE_KINDS,
+    NEXT_CARD,
+    NUMBER_CARDS,
+    NUMBER_RANKS,
+    VALUE,
+    bid_points,
+    consistent_deal,
+    explain,
+    seat_name,
+    sort_cards,
+)
 
 # ----- the actions, made once ----------------------------------------------------------------
 # Listing the legal actions is the engine's hottest path (bots list states thousands of
@@ -137,7 +125,7 @@ class _SeatActions:
 
 def _face_actions(c: str, p: int, t: int) -> tuple[Action, ...]:
     """Every way seat ``p`` can play face card ``c`` on seat ``t``."""
-    name, kind, who = card_name(c), FACE_KINDS[c[0]], _seat(t)
+    name, kind, who = card_name(c), FACE_KINDS[c[0]], seat_name(t)
     if kind == "jack":
         return (Action(f"jack:{c}:{t}", p, f"{name} on {who}: random card", (c,)),)
     if kind == "queen":
@@ -185,7 +173,7 @@ class RoundupState(State):
         hands: list[list[str]] = [[] for _ in range(n)]
         for i, c in enumerate(shuffled(DECK, self.rng)):
             hands[(self.dealer + 1 + i) % n].append(c)
-        self.face_down = [_sort(h) for h in hands]
+        self.face_down = [sort_cards(h) for h in hands]
         self.face_up: list[list[str]] = [[] for _ in range(n)]
         self.stacks = {s: 0 for s in SUITS}
         self.closed: list[str] = []
@@ -483,14 +471,15 @@ class RoundupState(State):
     def _end_round(self) -> None:
         n = self.players
         closing = self.closed[-1]
-        correct = [p for p in range(n) if self.bids[p] is not None and str(self.bids[p])[-1] == closing]
+        correct = [p for p in range(n)
+                   if self.bids[p] is not None and str(self.bids[p])[-1] == closing]
         each = bid_points(len(correct))
         points = [0] * n
         for p in correct:
             points[p] += each
         if self.first_empty is not None:
             points[self.first_empty] += 1
-        self.scores = [a + b for a, b in zip(self.scores, points)]
+        self.scores = [a + b for a, b in zip(self.scores, points, strict=False)]
         self.rounds.append({"round": self.round_no, "dealer": self.dealer, "closing_suit": closing,
                             "bids": list(self.bids), "correct": correct, "bid_points": each,
                             "first_empty": self.first_empty, "points": points,
@@ -511,6 +500,7 @@ class RoundupState(State):
         n = self.players
         me = player if player is not None and 0 <= player < n else None
         revealed = self.phase != "bid"
+        tiebreak = self.phase == "tiebreak"
         my_bid = None
         if me is not None:
             my_bid = self.bids[me] or (self.pending.get(me) if self.phase == "bid" else None)
@@ -533,14 +523,14 @@ class RoundupState(State):
             "my_bid": my_bid,
             "my_suit": my_bid[-1] if my_bid else None,
             "tiebreak": {"tied": list(self.tied),
-                         "placed": [p in self.pending for p in self.tied] if self.phase == "tiebreak" else [],
-                         "mine": self.pending.get(me) if me is not None and self.phase == "tiebreak" else None,
+                         "placed": [p in self.pending for p in self.tied] if tiebreak else [],
+                         "mine": self.pending.get(me) if me is not None and tiebreak else None,
                          "history": [[list(x) for x in tb] for tb in self.tiebreaks]},
             "played_this_turn": list(self.played_this_turn),
             "attack": dict(self.attack) if self.attack else None,
             "last_effect": dict(self.last_effect) if self.last_effect else None,
             "first_empty": self.first_empty,
-            "known_missing": [_sort(list(x)) for x in self.excluded],
+            "known_missing": [sort_cards(list(x)) for x in self.excluded],
             "last_round": dict(self.rounds[-1]) if self.rounds else None,
             "rounds": [dict(r) for r in self.rounds],
             "winners": list(self.winners),
@@ -551,8 +541,8 @@ class RoundupState(State):
                 "rounds": [dict(r) for r in self.rounds]}
 
     def zones(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {f"stack:{s}": [NEXT_CARD[(s, v)] for v in range(self.stacks[s])]
-                                     for s in SUITS}
+        out: dict[str, list[str]] = {
+            f"stack:{s}": [NEXT_CARD[(s, v)] for v in range(self.stacks[s])] for s in SUITS}
         out["discard"] = list(self.discard)
         for p in range(self.players):
             out[f"face_up:{p}"] = list(self.face_up[p])
@@ -563,7 +553,7 @@ class RoundupState(State):
     def deck(self) -> list[str]:
         return list(DECK)
 
-    def _copy(self, rng: random.Random) -> "RoundupState":
+    def _copy(self, rng: random.Random) -> RoundupState:
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
         one, so the state's own RNG need not be copied first)."""
         new = object.__new__(RoundupState)
@@ -589,8 +579,8 @@ class RoundupState(State):
         new.queue = list(self.queue)
         return new
 
-    def determinize(self, player: int, rng: random.Random) -> "RoundupState":
-        world = self._copy(random.Random(rng.getrandbits(64)))  # as _reseeded_copy does
+    def determinize(self, player: int, rng: random.Random) -> RoundupState:
+        world = self._copy(random.Random(rng.getrandbits(64)))
         slots: list[tuple[int, bool]] = []  # (seat, is a secret bid/tie-break card)
         unseen: list[str] = []
         for o in range(self.players):
@@ -601,11 +591,11 @@ class RoundupState(State):
             if o in self.pending:
                 unseen.append(self.pending[o])
                 slots.append((o, True))
-        cards = _sort(unseen)
+        cards = sort_cards(unseen)
         rng.shuffle(cards)
         assigned = consistent_deal(slots, cards, self.excluded, NUMBER_CARDS)
         hands: dict[int, list[str]] = {o: [] for o in range(self.players) if o != player}
-        for (o, secret), c in zip(slots, assigned):
+        for (o, secret), c in zip(slots, assigned, strict=False):
             if secret:
                 world.pending[o] = c
             else:
@@ -622,49 +612,10 @@ class RoundupState(State):
     # ----- words for people -------------------------------------------------------------
     def public_label(self, action: Action, viewer: int | None) -> str:
         if action.kind in ("bid", "tiebreak") and viewer != action.player:
-            return "Place a secret bid" if action.kind == "bid" else "Turn up a card for the tie-break"
+            if action.kind == "bid":
+                return "Place a secret bid"
+            return "Turn up a card for the tie-break"
         return action.label
 
     def why_illegal(self, action_id: str) -> str | None:
         return explain(self, action_id)
-
-
-SPEC = GameSpec(
-    id="roundup",
-    title="Roundup",
-    min_players=2,
-    max_players=6,
-    default_players=4,
-    factory=lambda players, seed, options: RoundupState(players, seed, options),
-    options={"target_score": Option(
-        "target_score", 10, (10, 5, 15), "Points to win",
-        "The match ends after the round in which one player alone has at least this many points.")},
-    greedy=greedy,
-    summary="Build the four suits from Ace to 10 and bet on which one closes last.",
-    clarifications=(
-        "Bids are placed one player at a time from the dealer's left, but nobody sees another "
-        "bid until every bid is in. A player without a number card makes no bid and cannot "
-        "win the bid points that round.",
-        "Ties for first player: each tied player secretly picks a number card from their "
-        "face-down hand to turn face-up, and the lowest of these new cards starts; repeat "
-        "while still tied. (The lowest card of the whole face-up hand could never split two "
-        "Aces.)",
-        "A tied player with no number card face-down drops out of the tie. If only one tied "
-        "player has one, that player starts without turning a card; if none has, the tied "
-        "player nearest the dealer's left starts.",
-        "The first dealer is drawn at random; cards go out one at a time from the dealer's "
-        "left, so the first players may hold one card more. The deal moves one seat to the "
-        "left each round.",
-        "Playing face-up cards: after each card you may play another playable face-up card or "
-        "end your turn; the turn ends by itself when none is playable.",
-        "Face cards may target any other player, even one with an empty face-down hand (then "
-        "nothing happens). When a Queen or King finds matching cards, the target picks which "
-        "one to turn up (or, for a Queen, which face card of that suit to discard).",
-        "Face cards never sit in the face-up hand: one picked by a Jack, given up to a Queen "
-        "or paid as a pass penalty goes to the discard pile.",
-        "The point for the first empty hand also goes to a player whose hands empty with the "
-        "very card that closes the last stack, or by discarding their last face card.",
-        "A match that reaches the target with two or more players sharing the top score "
-        "goes on for another round until one player leads alone.",
-    ),
-)
