@@ -39,6 +39,7 @@ those or None), ``winners`` and ``options``.
 >>> view = state.view(state.current_player)
 >>> len(view["hand"]), view["draw_pile"], view["phase"]
 (12, 11, 'play')
+>>> from engine.games.crisps.rules import can_follow, follow_problem
 >>> can_follow(["5D", "5S"], ["7C", "7H"]), can_follow(["5D"], ["7C", "7H"])
 (True, False)
 >>> follow_problem(["5D"], ["7C", "7H"])

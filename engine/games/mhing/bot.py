@@ -14,9 +14,7 @@ What it does, in order of priority:
    its possible runs are half built in hand and still completable from unseen cards, and more
    when those runs would match its laid sequences.
 
->>> from engine.bots.evaluation import Evaluator, view_list
-from engine.bots.ismcts import SearchConfig
-from engine.core import Action, BotSettings
+>>> from engine.core import Action
 >>> view = {"viewer": 0, "phase": "play", "hand": ["2S", "7H", "8H", "9H", "KC", "5D", "JD", "3C"],
 ...         "sequences": [[], []], "round_points": [0, 0], "sequence_counts": [0, 0],
 ...         "discard_pile": [], "known_hand_cards": [[], []], "reshuffled": []}

@@ -37,6 +37,7 @@ last finished game or ``None``), ``rounds`` (all summaries) and ``winners``.
 (5, [26, 26], 46)
 >>> state.apply("end").id
 'end'
+>>> from engine.games.spite.rules import can_build, can_discard
 >>> can_build(["AS", "2H#2"], "JK1"), can_discard(["9C", "2D"], "JK2")
 (True, False)
 """
