@@ -47,6 +47,7 @@ def player_counts(game: str) -> list[int]:
     return sorted({spec.min_players, spec.default_players, spec.max_players})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", bots.LEVELS)
 @pytest.mark.parametrize("game", GAMES)
 def test_bots_never_peek(game, level):
@@ -160,6 +161,7 @@ def test_arena_helpers():
     json.dumps(out)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_hard_beats_random(game):
     """A few short matches (seeded, so never flaky): one Hard seat against Random seats
@@ -331,6 +333,7 @@ def test_spite_evaluator_scores_a_finished_game_by_its_winner():
         assert values == [0.5, 0.5]
 
 
+@pytest.mark.slow
 def test_arena_par_pairs_each_seat_with_the_same_deal(tmp_path):
     """With every seat at the par level the match is played again exactly (same deal, same
     bots' random numbers), so every margin over par is zero; a stronger level is above par,

@@ -127,6 +127,7 @@ def _traced(game: str, index: int) -> dict[str, Any]:
     return trace_match(game, recorded["players"], recorded["options"], recorded["seed"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,index", CASES)
 def test_match_replays_exactly_as_recorded(game, index):
     recorded = _recorded(game)[index]
@@ -137,6 +138,7 @@ def test_match_replays_exactly_as_recorded(game, index):
     assert traced["digest"] == recorded["digest"], "something observable changed mid-match"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,index", CASES)
 def test_greedy_choices_as_recorded(game, index):
     recorded = _recorded_greedy(game)[index]

@@ -22,6 +22,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id,players,options,seed", CASES)
 def test_random_match_keeps_every_invariant(game_id, players, options, seed):
     play_checked_match(game_id, players, options, seed)

@@ -473,7 +473,7 @@ def test_greedy_beats_random():
         rng = random.Random(game)
         while not state.is_over:
             bot = greedy if state.current_player == seat else rnd
-            state.apply(bot.greedy(state, state.current_player, rng))
+            state.apply(bot.choose(state, state.current_player, rng))
         wins += state.result()["winners"] == [seat]
     assert wins >= 20
 
