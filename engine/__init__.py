@@ -10,14 +10,24 @@ True
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from engine.core import (RECORD_FORMAT, Action, GameSpec, IllegalAction, InvalidOptions,
-                         InvalidRecord, Option, State)
+from engine.core import (
+    RECORD_FORMAT,
+    Action,
+    EngineError,
+    GameSpec,
+    IllegalAction,
+    InvalidOptions,
+    InvalidRecord,
+    Option,
+    State,
+)
 from engine.games import load_specs
 
-__all__ = ["GAMES", "Action", "GameSpec", "IllegalAction", "InvalidOptions", "InvalidRecord",
-           "Option", "State", "new_game", "from_record", "RECORD_FORMAT"]
+__all__ = ["GAMES", "Action", "EngineError", "GameSpec", "IllegalAction", "InvalidOptions",
+           "InvalidRecord", "Option", "State", "new_game", "from_record", "RECORD_FORMAT"]
 
 GAMES: dict[str, GameSpec] = load_specs()
 
@@ -54,7 +64,8 @@ def from_record(record: Any) -> State:
         raise InvalidRecord(f"the saved game lacks {', '.join(sorted(missing))}")
     extra = keys - _RECORD_FIELDS
     if extra:
-        raise InvalidRecord(f"the saved game has unknown fields: {', '.join(sorted(map(str, extra)))}")
+        names = ", ".join(sorted(map(str, extra)))
+        raise InvalidRecord(f"the saved game has unknown fields: {names}")
     version = record.get("format", RECORD_FORMAT)
     if type(version) is not int or not 1 <= version <= RECORD_FORMAT:
         raise InvalidRecord(f"saved-game format {version!r} is not one this version can read",

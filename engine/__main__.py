@@ -26,7 +26,8 @@ import argparse
 import random
 import sys
 import time
-from typing import Any, Sequence, TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 import engine
 from engine import bots

@@ -17,13 +17,14 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any, Callable
+from typing import Any
 
 import engine
 from engine import bots
-from engine.core import Action, IllegalAction, InvalidOptions, InvalidRecord, State, name_seats
+from engine.core import Action, EngineError, IllegalAction, InvalidRecord, State, name_seats
 
 MAX_INPUT_CHARS = 2_000_000
 MAX_NAME_CHARS = 24
@@ -32,11 +33,11 @@ PROGRESS_INTERVAL_S = 0.08
 """Least time between two progress reports of a thinking bot (see :func:`on_progress`)."""
 
 
-class BridgeError(Exception):
+class BridgeError(EngineError):
+    """A request the bridge refuses (bad JSON, no session, an unknown seat...)."""
+
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code)
 
 
 @dataclass
@@ -57,13 +58,14 @@ class Session:
     viewer: int | None = None
     bot_rng: random.Random = field(default_factory=lambda: random.Random(0))
     bot_cache: dict[str, Any] = field(default_factory=dict)
-    rounds: "RoundMarks" = field(default_factory=lambda: RoundMarks())
+    rounds: RoundMarks = field(default_factory=lambda: RoundMarks())
 
     def names(self, text: str) -> str:
         """``text`` with seat tokens replaced by the seats' names."""
         return name_seats(text, [s.name for s in self.seats])
 
-    def action_json(self, action: Action, viewer: int | None = None, public: bool = False) -> dict[str, Any]:
+    def action_json(self, action: Action, viewer: int | None = None,
+                    public: bool = False) -> dict[str, Any]:
         out = action.to_json()
         label = action.label
         if public:
@@ -100,7 +102,8 @@ def _parse(params: str | None) -> dict[str, Any]:
     try:
         value = json.loads(params)
     except (ValueError, RecursionError) as exc:
-        raise BridgeError("bad_json", f"the request is not valid JSON ({exc.__class__.__name__})")
+        raise BridgeError("bad_json",
+                          f"the request is not valid JSON ({exc.__class__.__name__})") from exc
     if not isinstance(value, dict):
         raise BridgeError("bad_request", "parameters must be a JSON object")
     return value
@@ -112,13 +115,11 @@ def _endpoint(fn: Callable[[dict[str, Any]], Any]) -> Callable[..., str]:
     def wrapper(params: str | None = None) -> str:
         try:
             result = fn(_parse(params))
-        except BridgeError as exc:
-            result = {"error": {"code": exc.code, "message": exc.message}}
-        except (IllegalAction, InvalidRecord, InvalidOptions) as exc:
+        except EngineError as exc:
             result = {"error": {"code": exc.code, "message": exc.message}}
         except Exception as exc:  # the page must never see a traceback
-            result = {"error": {"code": "internal_error",
-                                "message": f"the engine failed: {exc.__class__.__name__}: {exc}"[:500]}}
+            message = f"the engine failed: {exc.__class__.__name__}: {exc}"
+            result = {"error": {"code": "internal_error", "message": message[:500]}}
         return json.dumps(result)
 
     wrapper.__name__ = fn.__name__
@@ -536,7 +537,7 @@ class _ReplayTape:
     EVERY = 24
 
     @classmethod
-    def of(cls, record: Any) -> "_ReplayTape":
+    def of(cls, record: Any) -> _ReplayTape:
         if not isinstance(record, dict):
             raise InvalidRecord("a replay needs a record object")
         key = json.dumps(record, sort_keys=True)
@@ -586,7 +587,8 @@ def revealed_hands(state: State) -> list[dict[str, Any]]:
                    if key not in public or public[key] != value}
         # The seat's own identity (``you``, ``viewer``, ``player``) is not a secret.
         private = {key: value for key, value in private.items()
-                   if not (isinstance(value, int) and not isinstance(value, bool) and value == seat)}
+                   if not (isinstance(value, int) and not isinstance(value, bool)
+                           and value == seat)}
         out.append({"seat": seat, "private": private})
     return out
 

@@ -93,7 +93,7 @@ def play_checked_match(game: str, players: int, options: dict[str, Any], seed: i
     """Play one match with every check on; ``policy`` is ``random`` or ``greedy`` seats."""
     state = engine.new_game(game, players=players, seed=seed, options=options)
     rng = random.Random(seed)
-    greedy = engine.GAMES[game].greedy if policy == "greedy" else None
+    greedy = engine.GAMES[game].bot.greedy if policy == "greedy" else None
     steps = 0
     hidden_changed = False
     while not state.is_over:

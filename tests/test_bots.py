@@ -14,7 +14,7 @@ from engine import bots
 from engine.bots.arena import lineup, play_match, run_arena, wilson
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import Search, SearchConfig
-from tests.invariants import snapshot
+from engine.checks import snapshot
 
 GAMES = list(engine.GAMES)
 SEARCH_ITERATIONS = 12
@@ -47,6 +47,7 @@ def player_counts(game: str) -> list[int]:
     return sorted({spec.min_players, spec.default_players, spec.max_players})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", bots.LEVELS)
 @pytest.mark.parametrize("game", GAMES)
 def test_bots_never_peek(game, level):
@@ -160,6 +161,7 @@ def test_arena_helpers():
     json.dumps(out)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_hard_beats_random(game):
     """A few short matches (seeded, so never flaky): one Hard seat against Random seats
@@ -209,11 +211,11 @@ def test_arena_log_is_not_resumed_for_another_bot_budget(tmp_path):
     assert [line["settings"]["bots"]["hard"]["iterations"] for line in lines] == [4, 5]
     assert lines[0]["settings"]["bots"]["random"] == {"level": "random"}
     hard = bots.make("hard").settings("spite")
-    assert hard["iterations"] == bots.HARD_ITERATIONS["spite"]
+    assert hard["iterations"] == engine.GAMES["spite"].bot.hard_iterations
     assert hard["search"]["paired"] is True
     assert hard["search"]["evaluator"]["type"] == "SpiteEvaluator"
     assert bots.make("expert").settings("spite")["iterations"] == \
-        int(bots.HARD_ITERATIONS["spite"] * bots.EXPERT_FACTOR)
+        int(engine.GAMES["spite"].bot.hard_iterations * bots.EXPERT_FACTOR)
     json.dumps({game: bots.make("hard").settings(game) for game in GAMES})
 
 
@@ -229,7 +231,7 @@ def test_paired_search_plays_every_move_in_the_same_worlds():
     world."""
     state = spite_position()
     p = state.current_player
-    config = bots.CONFIGS["spite"]
+    config = engine.GAMES["spite"].bot.search
     assert config.paired
     search = Search(state, p, random.Random(3), config)
     legal = [a.id for a in state.legal_actions()]
@@ -258,15 +260,15 @@ def test_paired_search_plays_every_move_in_the_same_worlds():
 def test_paired_search_keeps_the_greedy_move_unless_another_clearly_beats_it():
     state = spite_position()
     p = state.current_player
-    search = Search(state, p, random.Random(3), bots.CONFIGS["spite"])
+    search = Search(state, p, random.Random(3), engine.GAMES["spite"].bot.search)
     prior, other, third = search._order[:3]
     worlds = range(8)
     search._paired = {action_id: {} for action_id in search._order}
 
     def fill(gains_other: list[float], gains_third: list[float]) -> str:
         search._paired[prior] = {w: 0.5 for w in worlds}
-        search._paired[other] = {w: 0.5 + g for w, g in zip(worlds, gains_other)}
-        search._paired[third] = {w: 0.5 + g for w, g in zip(worlds, gains_third)}
+        search._paired[other] = {w: 0.5 + g for w, g in zip(worlds, gains_other, strict=False)}
+        search._paired[third] = {w: 0.5 + g for w, g in zip(worlds, gains_third, strict=False)}
         return search.best().id
 
     flat = [0.0] * 8
@@ -281,7 +283,7 @@ def test_paired_search_keeps_the_greedy_move_unless_another_clearly_beats_it():
 
 
 def test_spite_evaluator_values_the_race_between_the_payoff_piles():
-    from engine.bots.evaluation import SpiteEvaluator
+    from engine.games.spite.bot import SpiteEvaluator
 
     ev = SpiteEvaluator()
     state = spite_position()
@@ -313,13 +315,13 @@ def test_spite_evaluator_values_the_race_between_the_payoff_piles():
 
 
 def test_spite_evaluator_scores_a_finished_game_by_its_winner():
-    from engine.bots.evaluation import SpiteEvaluator
+    from engine.games.spite.bot import SpiteEvaluator
 
     ev = SpiteEvaluator()
     state = engine.new_game("spite", players=2, seed=4)
     base = ev.baseline(state)
     rng = random.Random(4)
-    greedy = engine.GAMES["spite"].greedy
+    greedy = engine.GAMES["spite"].bot.greedy
     while not state.is_over:
         legal = state.legal_actions()
         state.apply(greedy(state.view(state.current_player), legal, rng))
@@ -331,6 +333,7 @@ def test_spite_evaluator_scores_a_finished_game_by_its_winner():
         assert values == [0.5, 0.5]
 
 
+@pytest.mark.slow
 def test_arena_par_pairs_each_seat_with_the_same_deal(tmp_path):
     """With every seat at the par level the match is played again exactly (same deal, same
     bots' random numbers), so every margin over par is zero; a stronger level is above par,

@@ -347,8 +347,8 @@ def expected_undo(session: bridge.Session) -> int:
     if session.practice or current is None or current not in humans:
         return -1 if session.practice else 0
     count = 0
-    for action in reversed(state.history):
-        if action.player != current or state.reveals_hidden(action):
+    for index in range(len(state.history) - 1, -1, -1):
+        if state.history[index].player != current or state.move_revealed_hidden(index):
             break
         count += 1
     return count
@@ -432,7 +432,8 @@ def test_practice_undo_crosses_revealed_cards():
     rng = random.Random(17)
     for _ in range(300):
         state = bridge._session.state
-        if any(state.reveals_hidden(a) for a in state.history if a.player == 0):
+        if any(state.move_revealed_hidden(i) for i, a in enumerate(state.history)
+               if a.player == 0):
             break
         snap = to_human_turn(play_human(snap, rng))
     else:

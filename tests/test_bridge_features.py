@@ -6,7 +6,6 @@ pick, a new upcard); practice takes back anything, the match being marked as pra
 """
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -159,6 +158,7 @@ def test_practice_undo_goes_back_through_bot_replies_to_the_start(game_id):
 
 # ----- the log, by round ----------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_log_entries_carry_their_round_through_undo_and_load(game_id):
     rng = random.Random(3)
@@ -201,6 +201,7 @@ def finished_record(game_id: str, seed: int = 2) -> dict:
     return call("record")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_replay_steps_through_a_finished_match(game_id):
     saved = finished_record(game_id)
@@ -228,6 +229,7 @@ def test_replay_steps_through_a_finished_match(game_id):
     assert again["view"] == call("replay", {**saved, "step": 1})["view"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_replay_reveals_every_hand_only_once_the_match_is_over(game_id):
     saved = finished_record(game_id)
@@ -251,6 +253,7 @@ def test_replay_reveals_every_hand_only_once_the_match_is_over(game_id):
     assert code(call("replay", unfinished)) is None
 
 
+@pytest.mark.slow
 def test_replay_hides_what_the_viewer_did_not_see_unless_revealed():
     saved = finished_record("roundup", 4)
     actions = saved["record"]["actions"]

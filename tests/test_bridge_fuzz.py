@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import engine
 from engine import bridge
@@ -61,7 +60,8 @@ class BridgeMachine(RuleBasedStateMachine):
     def begin(self, game: str, seed: int) -> None:
         bridge.reset()
         spec = engine.GAMES[game]
-        seats = [{"type": "human"}] + [{"type": "bot", "level": "random"}] * (spec.default_players - 1)
+        bots = spec.default_players - 1
+        seats = [{"type": "human"}] + [{"type": "bot", "level": "random"}] * bots
         reply = call("start", json.dumps({"game": game, "seed": seed, "seats": seats}))
         assert "error" not in reply, reply
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import engine
 from engine.__main__ import main, render
 
@@ -104,6 +106,7 @@ def test_bench_and_the_module_entry_point():
     assert "Match left unfinished." in done.stdout
 
 
+@pytest.mark.slow
 def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     """benchmarks/web/engine_bench.py (the code the benchmark runs in CPython and in the
     page): both measurements of every game asked for, and the bots' figures on request."""
@@ -125,6 +128,7 @@ def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     assert all(len(v) == 1 for v in bots_only["search"].values())
 
 
+@pytest.mark.slow
 def test_progression_screens_report_the_margin_over_par_and_the_last_round(tmp_path):
     """benchmarks/progression_screens.py, run as a person runs it (its variants change the
     search for its own process only): a one-round screen of a measurement variant logs one

@@ -9,10 +9,19 @@ import pytest
 import engine
 from engine.bots import make
 from engine.core import IllegalAction
-from engine.games.crisps import (SPEC, Combination, CrispsState, can_follow, classify,
-                                 combination_problem, deck_for, follow_problem,
-                                 public_could_beat, sort_cards)
-from engine.games.crisps_bot import greedy, plays_needed
+from engine.games.crisps import SPEC
+from engine.games.crisps.bot import greedy, plays_needed
+from engine.games.crisps.rules import (
+    Combination,
+    can_follow,
+    classify,
+    combination_problem,
+    deck_for,
+    follow_problem,
+    public_could_beat,
+    sort_cards,
+)
+from engine.games.crisps.state import CrispsState
 
 RUNS = {"special_rank_runs": True}
 
@@ -366,10 +375,10 @@ def test_auto_skip_with_no_faceup_draw_draws_at_once():
     opts = {"auto_skip": True, "no_faceup_draw": True}
     state = position([["3C", "4D", "5H", "6S", "9C"], ["7C", "8D", "QS"]], options=opts,
                      pile=["2S", "2H"])
-    action = state.apply("play:3C,4D,5H,6S")
+    state.apply("play:3C,4D,5H,6S")
     assert state.phase == "play" and state.current_player == 0
     assert "2H" in state.hands[0] and "2S" in state.hands[1]
-    assert state.reveals_hidden(action)
+    assert state.move_revealed_hidden(-1)
 
 
 def test_special_rank_runs_play_runs_through_the_jack():
@@ -403,22 +412,23 @@ def test_determinize_keeps_known_cards_and_leaves_the_original():
     assert (state.zones(), state.view(0)) == before
 
 
-def test_reveals_hidden_marks_draws_and_new_deals_only():
+def test_only_draws_and_new_deals_reveal_a_hidden_card():
     state = position([["3C", "8D"], ["4C", "9S"]], face_up="QH", pile=["2S", "6C", "7D"])
-    play = state.apply("play:3C")
-    passing = state.apply("pass")
-    take = state.apply("take:faceup")
-    assert not state.reveals_hidden(play) and not state.reveals_hidden(passing)
-    assert state.reveals_hidden(take)
+    state.apply("play:3C")
+    state.apply("pass")
+    state.apply("take:faceup")
+    assert [state.move_revealed_hidden(i) for i in range(3)] == [False, False, True]
     state.apply("play:8D")
-    follow = state.apply("play:9S")
-    assert not state.reveals_hidden(follow)
+    state.apply("play:9S")
+    assert not state.move_revealed_hidden(-1)
     state = position([["5C"], ["4C", "9S"]])
-    assert state.reveals_hidden(state.apply("play:5C"))  # the last card: a new deal
+    state.apply("play:5C")
+    assert state.move_revealed_hidden(-1)  # the last card: a new deal
     state = position([["3C", "8D"], ["4C", "9S"]], pile=["2S", "6C"],
                      options={"no_faceup_draw": True})
     state.apply("play:3C")
-    assert state.reveals_hidden(state.apply("pass"))  # both drew blind
+    state.apply("pass")
+    assert state.move_revealed_hidden(-1)  # both drew blind
 
 
 def test_undo_never_goes_back_past_a_new_deal_or_a_blind_draw():

@@ -13,7 +13,7 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "engine.
 
 
 def test_every_module_is_found():
-    assert {"engine.bots.arena", "engine.bots.ismcts", "engine.games.progression_bot",
+    assert {"engine.bots.arena", "engine.bots.ismcts", "engine.games.progression.bot",
             "engine.__main__"} <= set(MODULES)
 
 

@@ -7,12 +7,20 @@ import pytest
 
 import engine
 from engine.bots import make
-from engine.core import Action, IllegalAction
-from engine.games.mhing import SPEC, MhingState, score_sequences
-from engine.games.mhing_bot import greedy_policy
-from engine.games.mhing_rules import (DECK, ace_stands_for, score_breakdown, sequence_problem,
-                                      sequence_ranks, sequences_in)
-from tests.invariants import check_conservation, play_checked_match
+from engine.checks import check_conservation, play_checked_match
+from engine.core import IllegalAction
+from engine.games.mhing import SPEC
+from engine.games.mhing.bot import greedy
+from engine.games.mhing.rules import (
+    DECK,
+    ace_stands_for,
+    score_breakdown,
+    score_sequences,
+    sequence_problem,
+    sequence_ranks,
+    sequences_in,
+)
+from engine.games.mhing.state import MhingState
 
 
 def position(players: int = 2, *, hands: list[list[str]], sequences=None, discards=(),
@@ -124,7 +132,7 @@ def test_ace_counts_as_the_rank_it_stands_for():
 
 
 def test_score_rejects_non_sequences():
-    from engine.games import mhing_rules
+    from engine.games.mhing import rules as mhing_rules
 
     with pytest.raises(ValueError):
         score_sequences([["QH", "KH", "AH"]])
@@ -472,8 +480,8 @@ def test_records_replay_and_labels():
         state.apply(rng.choice(state.legal_actions()))
     replay = engine.from_record(state.to_record())
     assert replay.view(0) == state.view(0) and replay.view(1) == state.view(1)
-    assert state.reveals_hidden(Action("draw:stock", 0, "Draw a card"))
-    assert not state.reveals_hidden(Action("discard:7H", 0, "Discard 7♥"))
+    for index, action in enumerate(state.history):
+        assert state.move_revealed_hidden(index) == (action.kind in ("draw", "take", "lay"))
 
 
 def test_unknown_ids_are_refused_with_a_reason():
@@ -494,7 +502,7 @@ def test_full_match_plays_to_the_end(players):
 
 
 def _choose(state: MhingState) -> str:
-    return greedy_policy(state.view(state.turn), state.legal_actions(), random.Random(0)).id
+    return greedy(state.view(state.turn), state.legal_actions(), random.Random(0)).id
 
 
 def test_greedy_swaps_aces_back():

@@ -8,11 +8,18 @@ import pytest
 import engine
 from engine.bots import make
 from engine.cards import SUITS
+from engine.checks import play_checked_match, snapshot
 from engine.core import IllegalAction
-from engine.games.progression import (MAX_TARGET_ROUNDS, SPEC, STALL_LIMIT, ProgressionState,
-                                      can_add_to_private, card_value, stack_score)
-from engine.games.progression_bot import greedy
-from tests.invariants import play_checked_match, snapshot
+from engine.games.progression import SPEC
+from engine.games.progression.bot import greedy
+from engine.games.progression.rules import (
+    MAX_TARGET_ROUNDS,
+    STALL_LIMIT,
+    can_add_to_private,
+    card_value,
+    stack_score,
+)
+from engine.games.progression.state import ProgressionState
 
 
 def empty_stacks() -> dict[str, list[str]]:
@@ -238,10 +245,10 @@ def test_round_ends_the_moment_the_last_card_is_drawn():
     shrink_pile(state, 1)
     state.apply("play:2S")
     dealer = state.dealer
-    last = state.apply("draw:stock")
+    state.apply("draw:stock")
     assert state.last_round["reason"] == "draw_pile" and state.last_round["round"] == 1
     assert state.round_number == 2 and state.view(None)["draw_pile"] == 52 - 15
-    assert state.reveals_hidden(last)
+    assert state.move_revealed_hidden(-1)
     assert state.dealer == (dealer + 1) % 3 and state.current_player == (dealer + 2) % 3
 
 
@@ -250,11 +257,11 @@ def test_stall_rule_ends_the_round():
     place(state, "public", ["9C"])
     state.stall_count = STALL_LIMIT - 1
     state.apply("play:2S")
-    last = state.apply("draw:9C")
+    state.apply("draw:9C")
     assert state.last_round["reason"] == "stall"
     assert state.round_number == 2 and state.stall_count == 0
     # That public draw triggered a new deal, so undo may not cross it.
-    assert state.reveals_hidden(last)
+    assert state.move_revealed_hidden(-1)
 
 
 def test_stall_counter_counts_turns_without_a_stock_draw():
@@ -262,17 +269,18 @@ def test_stall_counter_counts_turns_without_a_stock_draw():
     place(state, "public", ["9C"])
     state.stall_count = STALL_LIMIT - 2
     state.apply("play:2S")
-    last = state.apply("draw:9C")
+    state.apply("draw:9C")
     assert state.round_number == 1 and state.stall_count == STALL_LIMIT - 1
     assert state.view(0)["stall_count"] == STALL_LIMIT - 1
-    assert not state.reveals_hidden(last)
+    assert not state.move_revealed_hidden(-1)
 
 
-def test_reveals_hidden_for_blind_draw_only():
+def test_only_a_blind_draw_reveals_a_hidden_card():
     state = position(hands=[["2S", "3S", "4S", "5S", "6S"], [], []])
-    assert state.reveals_hidden(state.legal_actions()[0]) is False
-    state.apply("play:2S")
-    assert state.reveals_hidden(state.legal_actions()[0]) is True  # draw:stock
+    state.apply(state.legal_actions()[0])
+    assert state.move_revealed_hidden(-1) is False
+    state.apply(state.legal_actions()[0])  # draw:stock
+    assert state.move_revealed_hidden(-1) is True
 
 
 # ----- labels and refusals -----------------------------------------------------------------
@@ -468,7 +476,7 @@ def test_rules_page_worked_example():
 
 def _view_position_value(state: ProgressionState, seat: int) -> float:
     """The position value as the greedy player computes it, from the seat's view."""
-    from engine.games import progression_bot as pb
+    from engine.games.progression import bot as pb
 
     view = state.view(seat)
     by_suit, count = pb._unseen_by_suit(view["hand"], view["private_stacks"],
@@ -483,7 +491,7 @@ def _view_position_value(state: ProgressionState, seat: int) -> float:
 def test_position_values_read_from_the_state_equal_the_greedy_players_view(players):
     """The search's fast position value is the greedy player's, bit for bit, and each seat's
     entry depends only on what that seat may see (a world sampled for it gives the same)."""
-    from engine.games.progression_bot import position_values
+    from engine.games.progression.bot import position_values
 
     state = engine.new_game("progression", players=players, seed=21)
     greedy_bot = make("greedy")

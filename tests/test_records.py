@@ -9,7 +9,7 @@ import random
 import pytest
 
 import engine
-from engine import InvalidRecord, RECORD_FORMAT
+from engine import RECORD_FORMAT, InvalidRecord
 
 
 def played_record(game: str, steps: int = 40, seed: int = 4) -> dict:

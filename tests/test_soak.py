@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 import engine
 from engine import __main__ as cli
 from engine import checks
@@ -30,6 +32,7 @@ def test_soak_reports_a_failure_with_its_seed(monkeypatch):
     assert text.strip().endswith("1 failures")
 
 
+@pytest.mark.slow
 def test_greedy_matches_keep_every_invariant():
     for game, spec in engine.GAMES.items():
         checks.play_checked_match(game, spec.default_players, {}, seed=3, policy="greedy")

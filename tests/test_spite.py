@@ -10,10 +10,17 @@ import engine
 from engine.bots import make
 from engine.cards import shuffled
 from engine.core import IllegalAction
-from engine.games import spite
-from engine.games.spite import (HAND_DECK, PAYOFF_DECK, SpiteState, can_build, can_discard,
-                                pile_rank, rank_value)
-from engine.games.spite_bot import _feeds_opponent, choose
+from engine.games.spite import rules as spite
+from engine.games.spite.bot import _feeds_opponent, greedy
+from engine.games.spite.rules import (
+    HAND_DECK,
+    PAYOFF_DECK,
+    can_build,
+    can_discard,
+    pile_rank,
+    rank_value,
+)
+from engine.games.spite.state import SpiteState
 
 STACK_A_TO_Q = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"]
 
@@ -53,7 +60,7 @@ def test_ids_are_unique_and_decks_complete():
 def test_can_build_runs_ace_to_king_regardless_of_suit():
     stack: list[str] = []
     for rank, suit in zip(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
-                          "SHDCSHDCSHDCS"):
+                          "SHDCSHDCSHDCS", strict=False):
         card = f"{rank}{suit}"
         assert can_build(stack, card)
         wrong = "KH#2" if rank != "K" else "QH#2"
@@ -114,7 +121,8 @@ def test_a_whole_stack_ace_to_king_from_mixed_sources_completes():
     hand = ["AS#2", "2S#2", "3S#2", "4S#2", "JK1"]
     state = position([hand, ["KH#2"]], upcards=("6D", "KC"),
                      discards=[[["QC", "JH", "10H", "9H", "8H", "7H"], [], [], []], [[]] * 4],
-                     stock=[f"{r}D#2" for r in "2345678"] * 3 + ["2H#2", "3H#2", "4H#2", "5H#2", "KS#2"])
+                     stock=[f"{r}D#2" for r in "2345678"] * 3
+                     + ["2H#2", "3H#2", "4H#2", "5H#2", "KS#2"])
     for step in ["build:AS#2:new", "build:2S#2:0", "build:3S#2:0", "build:4S#2:0",
                  "build:JK1:0"]:   # joker as the 5; the hand is now played out
         state.apply(step)
@@ -154,16 +162,16 @@ def test_only_the_top_of_a_discard_pile_can_be_played_lifo():
 def test_playing_out_the_hand_refills_it_and_the_turn_goes_on():
     state = position([["AS#2"], ["KH#2"]])
     stock_before = len(state.stock)
-    action = state.apply("build:AS#2:new")
+    state.apply("build:AS#2:new")
     assert len(state.hands[0]) == 5 and len(state.stock) == stock_before - 5
-    assert state.current == 0 and state.reveals_hidden(action)
+    assert state.current == 0 and state.move_revealed_hidden(-1)
 
 
 def test_discard_ends_the_turn_and_refills_to_five():
     state = position([["9C#2", "KH#2", "QD#2"], ["KS#2"]])
-    action = state.apply("discard:KH#2:2")
+    state.apply("discard:KH#2:2")
     assert state.discards[0][2] == ["KH#2"] and len(state.hands[0]) == 5
-    assert state.current == 1 and state.reveals_hidden(action)
+    assert state.current == 1 and state.move_revealed_hidden(-1)
     assert state.view(1)["last_turn"] == {"player": 0, "played": [], "discarded": "KH#2", "pile": 2}
 
 
@@ -175,7 +183,8 @@ def test_ending_without_discarding_is_allowed():
 
 def test_plain_build_from_hand_reveals_nothing():
     state = position([["AS#2", "9C#2"], ["KS#2"]])
-    assert not state.reveals_hidden(state.apply("build:AS#2:new"))
+    state.apply("build:AS#2:new")
+    assert not state.move_revealed_hidden(-1)
 
 
 # ----- the forced Ace --------------------------------------------------------------------------
@@ -336,11 +345,11 @@ def test_two_hundred_turns_without_a_payoff_card_is_a_draw():
 def test_playing_the_last_payoff_card_wins_with_the_soft_score():
     state = position([["9C#2"], ["KS#2"]], upcards=("2D", "KC"),
                      payoff_below=[[], [f"{r}C" for r in "23456789"]], centre=[["AS"]])
-    action = state.apply("build:2D:0")
+    state.apply("build:2D:0")
     assert state.is_over and state.current_player is None and state.legal_actions() == []
     assert state.result()["winners"] == [0]
     assert state.result()["scores"] == [9, 0]    # 8 buried + the upcard
-    assert state.reveals_hidden(action)
+    assert state.move_revealed_hidden(-1)
     last = state.view(1)["last_round"]
     assert last["winner"] == 0 and last["points"] == [9, 0] and last["reason"] == "payoff"
 
@@ -476,7 +485,7 @@ def test_spec_has_options_and_clarifications():
 
 # ----- the greedy opponent ---------------------------------------------------------------------
 def _greedy_choice(state):
-    return choose(state.view(state.current), state.legal_actions(), random.Random(0)).id
+    return greedy(state.view(state.current), state.legal_actions(), random.Random(0)).id
 
 
 def test_greedy_plays_the_upcard_through_a_chain():
@@ -498,7 +507,8 @@ def test_greedy_does_not_feed_the_opponent_upcard():
     state = position([["6H#2", "KH#2", "QH#2"], ["KS#2"]], upcards=("KD", "7C"),
                      centre=[["AS", "2S", "3S", "4S", "5S"]])
     assert _greedy_choice(state) != "build:6H#2:0"
-    assert _feeds_opponent(6, 7, []) and _feeds_opponent(4, 7, [5, 6]) and not _feeds_opponent(4, 7, [6])
+    assert _feeds_opponent(6, 7, []) and _feeds_opponent(4, 7, [5, 6])
+    assert not _feeds_opponent(4, 7, [6])
 
 
 def test_greedy_discards_to_keep_piles_descending():

@@ -36,8 +36,9 @@ import json
 import math
 import random
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import engine
 from engine.core import State
@@ -213,7 +214,7 @@ def summarize(outcomes: list[dict[str, Any]], players: int) -> dict[str, Any]:
         share = 1.0 / len(out["winners"])
         if "par_scores" in out:
             for seat, (mine, par) in enumerate(zip(margins(out["scores"]),
-                                                   margins(out["par_scores"]))):
+                                                   margins(out["par_scores"]), strict=False)):
                 over_par.setdefault(out["seats"][seat], []).append(mine - par)
         for seat, level in enumerate(out["seats"]):
             row = levels.setdefault(level, {"seats": 0, "wins": 0.0, "score": 0.0,

@@ -41,13 +41,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Iterator
+from typing import Any
 
-from engine.bots.evaluation import Evaluator, evaluator_for
-from engine.core import Action, State
-
-Policy = Callable[[State, list[Action], random.Random], Action]
+from engine.bots.evaluation import Evaluator
+from engine.core import Action, BotSettings, State
 
 
 @dataclass(frozen=True)
@@ -87,15 +86,23 @@ class SearchConfig:
     to an opponent."""
 
 
-def describe(config: SearchConfig, game_id: str) -> dict[str, Any]:
-    """``config`` and the evaluator it uses in ``game_id`` as plain JSON data (functions by
-    name), the same in every process: what an arena log records of a search."""
+def settings_of(game_id: str) -> BotSettings:
+    """The bot settings of a registered game (``SPEC.bot``)."""
+    import engine  # the registry imports the games, whose settings import this module
+
+    return engine.GAMES[game_id].bot
+
+
+def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str, Any]:
+    """``config`` and the evaluator it uses (its own, else the game's, else the generic one)
+    as plain JSON data (functions by name), the same in every process: what an arena log
+    records of a search."""
     def plain(value: Any) -> Any:
         if callable(value):
             return getattr(value, "__qualname__", type(value).__name__)
         return value
 
-    evaluator = config.evaluator or evaluator_for(game_id)
+    evaluator = config.evaluator or game_evaluator or Evaluator()
     out: dict[str, Any] = {f.name: plain(getattr(config, f.name)) for f in fields(config)
                            if f.name != "evaluator"}
     out["evaluator"] = {"type": type(evaluator).__name__,
@@ -130,8 +137,6 @@ class Search:
 
     def __init__(self, state: State, player: int, rng: random.Random,
                  config: SearchConfig | None = None) -> None:
-        import engine
-
         if state.current_player != player:
             raise ValueError(f"seat {player} has no move to make now")
         self.config = config or SearchConfig()
@@ -143,13 +148,12 @@ class Search:
         self.root = _Node()
         self.iterations = 0
         self.rollout_steps = 0
-        spec = engine.GAMES[state.game_id]
-        self.greedy = spec.greedy
-        self.evaluator = self.config.evaluator or evaluator_for(state.game_id)
+        settings = settings_of(state.game_id)
+        self.greedy = settings.greedy
+        self.evaluator = self.config.evaluator or settings.evaluator or Evaluator()
         self._baseline: Any = None
         self.prior: str | None = None
-        if self.greedy is not None and self.config.greedy_trust is not None \
-                and len(self.legal) > 1:
+        if self.config.greedy_trust is not None and len(self.legal) > 1:
             prior_rng = random.Random(self.rng.getrandbits(64))
             self.prior = self.greedy(state.view(player), self.legal, prior_rng).id
         if self.config.paired:
@@ -169,13 +173,6 @@ class Search:
         """Run ``n`` more iterations; returns the total run so far."""
         for _ in range(n):
             self._iterate()
-        return self.iterations
-
-    def run(self, iterations: int | None = None, time_ms: float | None = None,
-            chunk: int = 16) -> int:
-        """Run to a budget: ``iterations`` (the clock is ignored) or else ``time_ms``."""
-        for _ in self.chunks(iterations, time_ms, chunk):
-            pass
         return self.iterations
 
     def chunks(self, iterations: int | None = None, time_ms: float | None = None,
@@ -309,8 +306,7 @@ class Search:
         self.iterations += 1
         if action is None:
             return  # not legal in this world: no pair for it here
-        world._apply(action)
-        world.history.append(action)
+        world.push(action)
         values = self._rollout(world)
         child = self.root.children.get(action_id)
         if child is None:
@@ -373,8 +369,7 @@ class Search:
                             else 1e9
                         if score > best:
                             best, action, child = score, a, ch
-            world._apply(action)  # legal by construction: skip apply()'s id lookup
-            world.history.append(action)
+            world.push(action)  # legal by construction: skip apply()'s id lookup
             path.append(child)
             if child.node is None:
                 child.node = _Node()
@@ -410,8 +405,7 @@ class Search:
                 action = greedy(world.view(world.current_player), legal, rng)
             else:
                 action = legal[rng.randrange(len(legal))]
-            world._apply(action)
-            world.history.append(action)
+            world.push(action)
             steps += 1
         self.rollout_steps += steps
         return evaluator.evaluate(world, baseline)

@@ -26,9 +26,9 @@ spectator), ``hand_counts``, ``upcards`` (each seat's face-up pay-off card or ``
 at most: 1..13, or ``None`` for any), ``centre`` (stacks, bottom to top), ``stack_ranks`` (rank
 each stack shows, 13 = complete), ``max_stacks``, ``stock_count``, ``turn`` (turns begun in this
 game), ``played_this_turn``, ``must_play_ace`` (the seat to move still owes an Ace),
-``stall_turns``, ``turns_without_payoff``, ``last_turn`` (``{"player", "played", "discarded", "pile"}`` of the previous
-turn or ``None``), ``last_round`` (summary of the last finished game or ``None``), ``rounds``
-(all summaries) and ``winners``.
+``stall_turns``, ``turns_without_payoff``, ``last_turn`` (``{"player", "played",
+"discarded", "pile"}`` of the previous turn or ``None``), ``last_round`` (summary of the
+last finished game or ``None``), ``rounds`` (all summaries) and ``winners``.
 
 >>> import engine
 >>> state = engine.new_game("spite", seed=3)
@@ -37,6 +37,7 @@ turn or ``None``), ``last_round`` (summary of the last finished game or ``None``
 (5, [26, 26], 46)
 >>> state.apply("end").id
 'end'
+>>> from engine.games.spite.rules import can_build, can_discard
 >>> can_build(["AS", "2H#2"], "JK1"), can_discard(["9C", "2D"], "JK2")
 (True, False)
 """
@@ -45,102 +46,30 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.cards import RANKS, card_name, shuffled, standard_deck
-from engine.core import Action, GameSpec, Option, State
-
-PLAYERS = 2
-PAYOFF_SIZE = 26
-HAND_SIZE = 5
-DISCARD_PILES = 4
-MAX_STACKS = 8
-KING = 13
-REBUILD_AT = 12
-STALL_TURNS = 2
-DROUGHT_TURNS = 200
-"""A game with this many turns in a row without a pay-off card played is drawn (house rule)."""
-MAX_DRAWN_GAMES = 3
-"""A match to N points also stops after this many drawn games in a row."""
-
-PAYOFF_DECK: tuple[str, ...] = tuple(standard_deck())
-HAND_DECK: tuple[str, ...] = tuple(f"{c}#2" for c in standard_deck()) + tuple(
-    f"JK{i}" for i in range(1, 5))
-
-JOKER = 0
-"""Rank value of a joker: it has no rank of its own."""
-
-RANK_VALUE: dict[str, int] = {}
-for _deck in (PAYOFF_DECK, HAND_DECK):
-    for _card in _deck:
-        RANK_VALUE[_card] = JOKER if _card.startswith("JK") else RANKS.index(
-            _card.split("#", 1)[0][:-1]) + 1
-CARD_NAME: dict[str, str] = {c: card_name(c) for c in RANK_VALUE}
-RANK_NAME = {v: ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen",
-                 "King")[v - 1] for v in range(1, 14)}
-
-
-def rank_value(card: str) -> int:
-    """1 (Ace) .. 13 (King); 0 for a joker."""
-    return RANK_VALUE[card]
-
-
-def is_joker(card: str) -> bool:
-    return RANK_VALUE.get(card) == JOKER
-
-
-def _hand_order(card: str) -> tuple[int, str]:
-    value = RANK_VALUE[card]
-    return (value if value else 14, card)
-
-
-def pile_rank(pile: list[str]) -> int | None:
-    """The rank a discard pile shows: its top card's, a joker taking the rank beneath it.
-
-    ``None`` when the pile is empty or holds only jokers (then it accepts anything)."""
-    for card in reversed(pile):
-        value = RANK_VALUE[card]
-        if value != JOKER:
-            return value
-    return None
-
-
-def can_build(stack: list[str], card: str) -> bool:
-    """May ``card`` go on this centre stack (``[]`` = starting a new one)?
-
-    A stack runs A up to K; its rank is its length because every card was the next rank.
-
-    >>> can_build([], "AS"), can_build([], "JK3"), can_build([], "2S")
-    (True, True, False)
-    >>> can_build(["AS#2"], "2D"), can_build(["AS"] * 13, "JK1")
-    (True, False)
-    """
-    height = len(stack)
-    if height >= KING:
-        return False
-    value = RANK_VALUE[card]
-    return value == JOKER or value == height + 1
-
-
-def can_discard(pile: list[str], card: str) -> bool:
-    """May ``card`` go on this discard pile? Piles go down (equal ranks allowed); a joker
-    goes anywhere except onto a 2 and counts as the rank beneath it.
-
-    >>> can_discard([], "KS"), can_discard(["9C"], "9D#2"), can_discard(["9C"], "10D")
-    (True, True, False)
-    >>> can_discard(["JK1"], "KS"), can_discard(["5C", "JK1"], "6D"), can_discard(["2C"], "JK2")
-    (True, False, False)
-    """
-    if not pile:
-        return True
-    shown = pile_rank(pile)
-    value = RANK_VALUE[card]
-    if value == JOKER:
-        return shown != 2
-    return shown is None or value <= shown
-
-
-_PILE_NAMES: tuple[str, ...] = tuple(f"pile {i + 1}" for i in range(DISCARD_PILES))
-HAND_ORDER: dict[str, tuple[int, str]] = {c: _hand_order(c) for c in RANK_VALUE}
-"""The sort key of every card in a hand (``_hand_order``), worked out once."""
+from engine.cards import card_name, shuffled
+from engine.core import Action, State
+from engine.games.spite.rules import (
+    CARD_NAME,
+    DISCARD_PILES,
+    DROUGHT_TURNS,
+    HAND_DECK,
+    HAND_ORDER,
+    HAND_SIZE,
+    JOKER,
+    KING,
+    MAX_DRAWN_GAMES,
+    MAX_STACKS,
+    PAYOFF_DECK,
+    PAYOFF_SIZE,
+    PILE_NAMES,
+    PLAYERS,
+    RANK_NAME,
+    RANK_VALUE,
+    REBUILD_AT,
+    STALL_TURNS,
+    is_joker,
+    pile_rank,
+)
 
 # Every action is built once and then handed out again each time it is legal (Actions are
 # immutable), so listing the moves allocates nothing but the list. Builds are looked up as
@@ -149,7 +78,7 @@ HAND_ORDER: dict[str, tuple[int, str]] = {c: _hand_order(c) for c in RANK_VALUE}
 # joker's label names the rank it stands for, so a joker's row holds, per stack, a tuple of
 # actions by the stack's height. Rows are made on first use.
 _UPCARD, _HAND = 0, DISCARD_PILES + 1
-_WHERE: tuple[str, ...] = ("upcard",) + _PILE_NAMES + ("hand",)
+_WHERE: tuple[str, ...] = ("upcard",) + PILE_NAMES + ("hand",)
 _BUILDS: tuple[tuple[dict[str, list[Any]], ...], ...] = tuple(
     tuple({} for _ in _WHERE) for _ in range(PLAYERS))
 
@@ -216,8 +145,6 @@ class SpiteState(State):
         self.match_over = False
         self.match_winners: list[int] = []
         self.drawn_in_row = 0
-        self._applied_at = -1
-        """Length of the history when ``_apply`` last ran (see ``reveals_hidden``)."""
         self._deal()
 
     # ----- dealing and drawing ---------------------------------------------------------------
@@ -304,7 +231,7 @@ class SpiteState(State):
     def _sources(self, seat: int) -> list[tuple[str, str]]:
         """Cards ``seat`` may build with, as (card, where) in a fixed order."""
         out = [(self.payoff[seat][-1], "upcard")]
-        out.extend((pile[-1], _PILE_NAMES[i]) for i, pile in enumerate(self.discards[seat])
+        out.extend((pile[-1], PILE_NAMES[i]) for i, pile in enumerate(self.discards[seat])
                    if pile)
         out.extend((card, "hand") for card in self.hands[seat])
         return out
@@ -393,7 +320,6 @@ class SpiteState(State):
         return actions
 
     def _apply(self, action: Action) -> bool:
-        self._applied_at = len(self.history)
         seat = self.current
         kind, card, target = _MOVES[action.id]
         if kind == "build":
@@ -402,6 +328,7 @@ class SpiteState(State):
         # discard, which may take away the one card that could (see _end_turn).
         blocked = not self.played_this_turn and not self._can_build_any(seat)
         if kind == "discard":
+            assert target is not None
             self.hands[seat].remove(card)
             self.discards[seat][target].append(card)
             self.last_turn = {"player": seat, "played": self.played_this_turn,
@@ -584,7 +511,7 @@ class SpiteState(State):
     def deck(self) -> list[str]:
         return list(PAYOFF_DECK) + list(HAND_DECK)
 
-    def determinize(self, player: int, rng: random.Random) -> "SpiteState":
+    def determinize(self, player: int, rng: random.Random) -> SpiteState:
         world = self._copy(random.Random(rng.getrandbits(64)))
         if self.match_over:
             return world
@@ -605,18 +532,6 @@ class SpiteState(State):
         world.stock = unseen[count:]
         return world
 
-    def reveals_hidden(self, action: Action) -> bool:
-        # Whether a move showed a hidden card depends on the position (an empty hand, the
-        # last pay-off card), so ``_apply`` reports it and this looks the move up: the latest
-        # time it was taken, as one action object serves every time the move is legal.
-        history = self.history
-        if self._applied_at == len(history):
-            return False  # asked by State.apply right after _apply already answered
-        for index in range(len(history) - 1, -1, -1):
-            if history[index] is action:
-                return self.move_revealed_hidden(index)
-        return False
-
     def why_illegal(self, action_id: str) -> str | None:
         if not isinstance(action_id, str):
             return None
@@ -633,7 +548,8 @@ class SpiteState(State):
 
     def _why_not_end(self) -> str:
         if self.must_play_ace():
-            return "you must play the Ace showing on your upcard or discard pile before ending your turn"
+            return ("you must play the Ace showing on your upcard or discard pile before ending "
+                    "your turn")
         return "you cannot end your turn now"
 
     def _why_not_build(self, card: str, target: str) -> str:
@@ -675,7 +591,7 @@ class SpiteState(State):
         return (f"discard piles go down: a {RANK_NAME[RANK_VALUE[card]]} cannot go on a "
                 f"{RANK_NAME[shown or KING]}")
 
-    def _copy(self, rng: random.Random) -> "SpiteState":
+    def _copy(self, rng: random.Random) -> SpiteState:
         """A deep copy of the match drawing its future chance from ``rng`` (determinize
         passes a fresh one, so the state's own RNG need not be copied first)."""
         other = SpiteState.__new__(SpiteState)
@@ -697,54 +613,4 @@ class SpiteState(State):
         other.discards = [[list(p) for p in piles] for piles in self.discards]
         other.centre = [list(s) for s in self.centre]
         other.played_this_turn = list(self.played_this_turn)
-        other._applied_at = -1
         return other
-
-
-def _greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-    from engine.games.spite_bot import choose
-    return choose(view, legal, rng)
-
-
-CLARIFICATIONS: tuple[str, ...] = (
-    "When both upcards show the same rank, each pay-off pile is shuffled again and new upcards "
-    "are compared, until one is higher; the higher upcard moves first (Kings high).",
-    "A joker on a centre stack stands for whatever rank that stack needs next, Ace included.",
-    "A joker may go on any discard pile except one showing a 2; on a pile it takes the rank of "
-    "the nearest real card beneath it, and a pile with only jokers takes any card.",
-    "Your hand is refilled to five when you play its last card during your turn, and at the end "
-    "of every turn.",
-    "Ending the turn without a discard is allowed. An Ace showing as your upcard or on one of "
-    "your discard piles must be played before the turn ends while fewer than eight stacks "
-    "stand, so an Ace may not be discarded then either.",
-    "Each time a card must be drawn while the stock holds 12 or fewer cards, the completed "
-    "stacks are shuffled into the stock. If the stock is empty and no stack is complete, every "
-    "centre stack is shuffled into a new stock.",
-    "A turn is frozen when the player had no centre play available, played nothing to the "
-    "centre, drew nothing, and either could make no discard or faced a stock that can no longer "
-    "be refilled (empty, with no centre cards left to rebuild it). Two frozen turns in a row, "
-    "one by each player, end the game as a draw; turning down a centre play that was available "
-    "never freezes a turn.",
-    "A game in which 200 turns in a row, both players' turns counted together, pass without a "
-    "pay-off card being played is also a draw, so that a blocked game cannot go on for ever.",
-    "A drawn game scores nothing: a single game is shared, and in a match to N points a new "
-    "game is dealt. After three drawn games in a row the match stops and the higher total wins "
-    "(equal totals share the win).",
-    "The winner scores one point per card left in the other pay-off pile, its upcard included.",
-)
-
-SPEC = GameSpec(
-    id="spite",
-    title="Spite and Malice",
-    min_players=2,
-    max_players=2,
-    default_players=2,
-    factory=lambda players, seed, options: SpiteState(players, seed, options),
-    options={"target": Option("target", 0, (0, 10, 25, 50), "Match length",
-                              "0 plays a single game; otherwise games are dealt until a player "
-                              "reaches this many points (one per card left in the loser's "
-                              "pay-off pile); three drawn games in a row end it early.")},
-    greedy=_greedy,
-    summary="Two players race to play out their pay-off piles onto shared stacks from Ace to King.",
-    clarifications=CLARIFICATIONS,
-)

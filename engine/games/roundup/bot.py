@@ -16,9 +16,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Action
+from engine.bots.evaluation import Evaluator
+from engine.bots.ismcts import SearchConfig
+from engine.core import Action, BotSettings
+from engine.games.roundup.rules import NUMBER_RANKS
 
-NUMBER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 RANK_VALUE = {r: i + 1 for i, r in enumerate(NUMBER_RANKS)}
 
 
@@ -51,7 +53,7 @@ def _bid(view: dict[str, Any], legal: list[Action]) -> Action:
         if any(_value(x) > _value(c) for x in same):
             continue  # bid with the highest card of the suit: the low ones stay hidden
         # Low cards held back block the stack; face cards of the suit parry a Queen.
-        score = sum(11 - v for v in numbers) + (8 if 1 in numbers else 0)
+        score: float = sum(11 - v for v in numbers) + (8 if 1 in numbers else 0)
         score += 1.5 * sum(1 for x in same if not _value(x)) + 0.1 * _value(c)
         if best is None or score > best[0]:
             best = (score, action.id)
@@ -118,7 +120,8 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
     missing = [set(m) for m in view["known_missing"]]
     needed = {s: c for s, c in view["needed"].items() if c is not None and s != mine}
     visible = {c for hand in view["face_up"] for c in hand}
-    hidden_needs = {s: c for s, c in needed.items() if c not in visible and c not in view["face_down"]}
+    hidden_needs = {s: c for s, c in needed.items()
+                    if c not in visible and c not in view["face_down"]}
     unknown_total = max(1, sum(counts[t] for t in range(view["players"]) if t != me))
     holds_our_suit_cards = any(c[-1] == mine and _value(c) for c in view["face_down"])
 
@@ -194,3 +197,13 @@ def _best_pass(view: dict[str, Any], legal: list[Action]) -> Action:
         if attacks:
             return attacks[0]
     return best_pass
+
+
+SETTINGS = BotSettings(
+    greedy=greedy,
+    # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round.
+    search=SearchConfig(rollout="greedy"),
+    # 0..4 points per round.
+    evaluator=Evaluator(rank_weight=0.5, scale=2.0),
+    hard_iterations=550,
+)

@@ -12,12 +12,15 @@ whichever of the face-up and blind card leaves its hand in better shape.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
-from engine.core import Action
+from engine.bots.evaluation import Evaluator
+from engine.bots.ismcts import SearchConfig
+from engine.core import Action, BotSettings
+from engine.games.crisps.rules import SPECIAL_VALUE
 
-SPECIAL_VALUE = 11
 SET_BREAK_PENALTY = 1.5
 
 
@@ -153,3 +156,13 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
     if best_cost < now + 1.5 or opponent_left <= 2:
         return best
     return pass_action
+
+
+SETTINGS = BotSettings(
+    greedy=greedy,
+    # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round.
+    search=SearchConfig(rollout="greedy"),
+    # Round wins are the score (first to 3): rank only; rollouts reach the round end.
+    evaluator=Evaluator(rank_weight=1.0),
+    hard_iterations=1200,
+)

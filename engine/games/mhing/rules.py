@@ -13,10 +13,10 @@ and then stands for the rank that position needs (``["7H", "AH", "9H"]``: the Ac
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import reduce
 from itertools import combinations
 from operator import or_
-from typing import Iterable, Sequence
 
 from engine.cards import RANKS, SUITS, card_name, is_card, standard_deck
 
@@ -42,6 +42,12 @@ SUIT_FIELD: dict[str, int] = {c: SUIT_FIELDS[SUITS.index(SUIT_OF[c])] for c in D
 
 HIGH_LOW_PIVOT = 7
 """The rank every card must be at or below (low) or at or above (high) for the bonus."""
+
+HAND_SIZE = 7
+SEQUENCES_TO_END = 4
+"""A player who lays a fourth sequence ends the round."""
+MAX_PLAYERS = 4
+TARGETS = (14, 20)
 
 
 def is_ace(card_id: str) -> bool:
@@ -241,7 +247,7 @@ def sequence_text(sequence: Sequence[str]) -> str:
     """``7♥ A♥(8) 9♥``: an Ace shows the rank it stands for when it is wild."""
     ranks = sequence_ranks(sequence)
     parts = []
-    for card_id, value in zip(sequence, ranks):
+    for card_id, value in zip(sequence, ranks, strict=False):
         name = card_name(card_id)
         parts.append(f"{name}({RANKS[value - 1]})" if is_ace(card_id) and value != 1 else name)
     return " ".join(parts)
@@ -254,7 +260,7 @@ def ace_stands_for(sequence: Sequence[str]) -> str | None:
         return _ACE_STANDS_FOR[key]
     ranks = sequence_ranks(sequence)
     natural = None
-    for card_id, value in zip(sequence, ranks):
+    for card_id, value in zip(sequence, ranks, strict=False):
         if is_ace(card_id) and value != 1:
             natural = CARD_AT[SUIT_OF[card_id], value]
             break

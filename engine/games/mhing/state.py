@@ -25,7 +25,7 @@ View keys (``view(player)``; ``player=None`` is a spectator):
 - ``sequences``: per seat, the laid sequences (lists of card ids, low to high);
   ``sequence_counts``; ``sequence_ranks``: per seat, per sequence, the three ranks (1-13) it
   stands for, a wild Ace's included; ``round_points``: what each seat's sequences score right
-  now; ``matches``: per seat, every point of it (``mhing_rules.score_breakdown``:
+  now; ``matches``: per seat, every point of it (``rules.score_breakdown``:
   ``{"kind": "suit" | "ranks" | "order" | "high" | "low", "between": [i, j] or []}``).
 - ``discard_pile`` (bottom to top, all face up), ``discard_top`` (or None),
   ``draw_pile_count``, ``reshuffled``: the cards turned into the draw pile at the last
@@ -55,25 +55,32 @@ import random
 from typing import Any
 
 from engine.cards import card_name, shuffled
-from engine.core import Action, GameSpec, Option, State
-from engine.games.mhing_bot import greedy_policy
-from engine.games.mhing_rules import (CARD_AT, CARD_BIT, DECK, SUIT_FIELD, SUIT_FIELDS,
-                                      SUIT_OF, VALUE_OF, ace_stands_for, card_bits, is_ace,
-                                      score_breakdown, score_sequences, sequence_problem,
-                                      sequence_ranks, sequence_text, suit_sequences,
-                                      sort_cards)
+from engine.core import Action, State
+from engine.games.mhing.rules import (
+    CARD_AT,
+    CARD_BIT,
+    DECK,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    SEQUENCES_TO_END,
+    SUIT_FIELD,
+    SUIT_FIELDS,
+    SUIT_OF,
+    VALUE_OF,
+    ace_stands_for,
+    card_bits,
+    is_ace,
+    score_breakdown,
+    score_sequences,
+    sequence_problem,
+    sequence_ranks,
+    sequence_text,
+    sort_cards,
+    suit_sequences,
+)
 
-__all__ = ["MhingState", "SPEC", "score_sequences"]
-
-HAND_SIZE = 7
-SEQUENCES_TO_END = 4
-MAX_PLAYERS = 4
-TARGETS = (14, 20)
-
-
-# Every Mhing action's label follows from its id and seat alone, and nothing tells two
-# equal actions apart (reveals_hidden reads the kind), so each is built once and shared:
-# bots list the legal actions thousands of times per decision.
+# Every Mhing action's label follows from its id and seat alone, so each is built once and
+# shared: bots list the legal actions thousands of times per decision.
 _ACTIONS: dict[tuple[str, int], Action] = {}
 
 
@@ -129,7 +136,7 @@ def _discard_action(c: str, player: int) -> Action:
 
 # The listing reads the shared actions through tables by seat, so that it makes no id
 # strings or tuple keys: the draws by whether a card can be drawn, the discards by card,
-# and the lays and takes by a suit's part of the hand's bit form (``mhing_rules.card_bits``;
+# and the lays and takes by a suit's part of the hand's bit form (``rules.card_bits``;
 # a take also by the discard taken). Rows are filled on first use.
 _DRAWS: tuple[tuple[Action, Action], ...] = tuple(
     (_draw_action(False, p), _draw_action(True, p)) for p in range(MAX_PLAYERS))
@@ -193,7 +200,7 @@ class MhingState(State):
         self.phase = "draw"
         self.drawn: str | None = None
 
-    def _copy(self, rng: random.Random) -> "MhingState":
+    def _copy(self, rng: random.Random) -> MhingState:
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
         one, so the state's own RNG need not be copied first)."""
         other = object.__new__(MhingState)
@@ -201,6 +208,7 @@ class MhingState(State):
         other.options = dict(self.options)
         other.rng = rng
         other.history = list(self.history)
+        other._reveals_settled, other._reveals_recent = self._reveals_settled, self._reveals_recent
         other.target, other.totals = self.target, list(self.totals)
         other.rounds = list(self.rounds)  # finished summaries are never changed
         other.round_no, other.over, other.starter = self.round_no, self.over, self.starter
@@ -362,8 +370,8 @@ class MhingState(State):
             self.known[player] = [c for c in self.known[player] if c not in cards]
 
     def _apply(self, action: Action) -> bool:
-        # Drawing, taking and laying reveal a card (see reveals_hidden); saying so here spares
-        # State.apply asking reveals_hidden on the most common moves.
+        # Drawing shows a hidden card; taking and laying draw two (or end the round, and a
+        # new one is dealt).
         player = self.turn
         kind, _, arg = action.id.partition(":")
         if kind == "draw":
@@ -468,10 +476,6 @@ class MhingState(State):
         return {"scores": list(self.totals), "winners": self.winners(),
                 "rounds": [dict(r) for r in self.rounds]}
 
-    def reveals_hidden(self, action: Action) -> bool:
-        # Drawing shows a hidden card; laying draws two (or ends the round and deals anew).
-        return action.kind in ("draw", "take", "lay")
-
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for p in range(self.players):
@@ -484,7 +488,7 @@ class MhingState(State):
     def deck(self) -> list[str]:
         return list(DECK)
 
-    def determinize(self, player: int, rng: random.Random) -> "MhingState":
+    def determinize(self, player: int, rng: random.Random) -> MhingState:
         world = self._copy(random.Random(rng.getrandbits(64)))
         others = [p for p in range(self.players) if p != player]
         hidden = sort_cards([c for p in others for c in self.hands[p] if c not in self.known[p]]
@@ -513,49 +517,3 @@ class MhingState(State):
 def _ranks_of(sequences: list[list[list[str]]]) -> list[list[list[int]]]:
     """Per seat, per laid sequence, the three ranks it stands for (a wild Ace's included)."""
     return [[list(sequence_ranks(seq)) for seq in seqs] for seqs in sequences]
-
-
-def _policy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-    return greedy_policy(view, legal, rng)
-
-
-SPEC = GameSpec(
-    id="mhing",
-    title="General Mhing",
-    min_players=2,
-    max_players=4,
-    default_players=2,
-    factory=lambda players, seed, options: MhingState(players, seed, options),
-    options={"target": Option("target", 14, TARGETS, "Match target",
-                              "Points that end the match: 14 (the text's closing rule) or 20 "
-                              "(its opening line).")},
-    greedy=_policy,
-    summary="Lay three-card runs of one suit; score for runs that match each other.",
-    variant_players=(3, 4),
-    clarifications=(
-        "When the draw pile is empty, every discard except the top one is shuffled into a new "
-        "draw pile; if even then there is nothing to draw, the round ends and is scored as it "
-        "stands.",
-        "If the draw pile would have to be rebuilt a second time with no sequence laid since "
-        "the last rebuild, the round ends and is scored as it stands (otherwise a round where "
-        "nobody can or will lay could go on for ever).",
-        "If the round's top scores tie, the tied player with the fewest sequences wins; if they "
-        "are still tied, each of them adds their score.",
-        "Taking the top discard and laying the sequence it belongs to are one move, so the "
-        "discard can never be taken and then kept.",
-        "Ace swaps may be made before or after drawing, as many as you like, but not once you "
-        "have discarded or laid a sequence (that ends your turn). Everyone sees the Ace go back "
-        "to your hand.",
-        "An Ace standing for itself (A-2-3) cannot be swapped; a wild Ace counts as the rank it "
-        "stands for, for matching and for the high/low bonus.",
-        "'In order' means one sequence starts right after the other ends (7-8-9 and 10-J-Q); "
-        "there is no wrap-around from King to Ace.",
-        "The high/low bonus needs at least one sequence; 7s count for both high and low.",
-        "Laying the 4th sequence ends the round at once: that player draws no cards.",
-        "The first round's starter is drawn by lot; the start then passes one seat clockwise "
-        "each round.",
-        "The match ends after the round in which someone reaches the target; the highest total "
-        "wins and equal highest totals share the win.",
-        "The round starts with an empty discard pile, so the first player must draw.",
-    ),
-)
