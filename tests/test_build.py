@@ -732,7 +732,7 @@ def test_test_command_steps(monkeypatch, tmp_path):
     assert test_command.run_tests([]) == 1
     assert ran == [
         [str(python), "-m", "ruff", "check", "."],
-        [str(python), "-m", "ruff", "format", "--check", "."],
+        [str(python), "-m", "ruff", "format", "--check", "--output-format=concise", "."],
         [str(python), "-m", "mypy"],
         ["eslint", "web"],
         ["chromium"],

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -140,7 +141,7 @@ def ensure_chromium() -> None:
 def shown(command: list[str]) -> str:
     """``command`` as one line, with the repository's paths relative to it."""
     root = str(ROOT) + os.sep
-    return " ".join(part.removeprefix(root) for part in command)
+    return shlex.join(part.removeprefix(root) for part in command)
 
 
 @dataclass(frozen=True)
@@ -177,8 +178,8 @@ def lint_steps(python: Path, fast: bool) -> list[Step]:
     return steps + [
         Step(
             "format (ruff format --check)",
-            [*ruff, "format", "--check", "."],
-            "run `.venv/bin/ruff format .`",
+            [*ruff, "format", "--check", "--output-format=concise", "."],
+            "run `.venv/bin/ruff format .` (`--diff` shows the changes first)",
         ),
         Step(
             "types (mypy, engine/)",
