@@ -175,11 +175,43 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
     context.close()
 
 
+E2E = Path(__file__).resolve().parent
+BOOTS: dict[str, int] = {}
+"""Engine workers (each one a Pyodide start) per test, for the summary at the end."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if E2E in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if BOOTS:
+        terminalreporter.write_line(f"engine starts (Pyodide boots): {sum(BOOTS.values())} "
+                                    f"in {len(BOOTS)} browser tests")
+        if terminalreporter.config.get_verbosity() > 0:
+            for nodeid, boots in sorted(BOOTS.items(), key=lambda kv: -kv[1]):
+                terminalreporter.write_line(f"  {boots:3d}  {nodeid}")
+
+
+def count_boots(page: Page, nodeid: str) -> None:
+    """Count every worker.js the page starts (the engine, or a snapshot maker) for ``nodeid``."""
+    BOOTS.setdefault(nodeid, 0)
+
+    def on_worker(worker) -> None:
+        if worker.url.split("?")[0].endswith("/worker.js"):
+            BOOTS[nodeid] += 1
+
+    page.on("worker", on_worker)
+
+
 @pytest.fixture
-def page(context: BrowserContext) -> Iterator[Page]:
+def page(context: BrowserContext, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A fresh page; the test fails on console errors, uncaught errors, foreign requests."""
     problems: Problems = context.problems  # type: ignore[attr-defined]
     page = context.new_page()
+    count_boots(page, request.node.nodeid)
     # page "console"/"pageerror" include the page's dedicated workers.
     page.on("console", lambda msg: problems.console_errors.append(
         f"{msg.text} ({msg.location.get('url', '')}:{msg.location.get('lineNumber', '')})")
