@@ -2,8 +2,10 @@
 suggested move, the "why not" message, the log by round, replays, export/import and
 challenge links.
 
-Positions are set up the way a person gets back to a match: a saved record in
-localStorage (computed here with the engine) and "Resume".
+The tests share one page (``SHARED_PAGE``) but for the one about a first visit by a link.
+
+Positions are set up from a saved record computed here with the engine (``resume_saved``:
+on the shared page it is opened from the menu as a match file).
 """
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ import urllib.parse
 import engine
 
 from pagehelpers import (HAND_CARDS, HUMAN, IDLE, MENU, SAVE_KEY, SIDE_ACTIONS, bot_seat, read_save,
-                         resume_saved, side_action_ids)
+                         app_url, own_page, resume_saved, side_action_ids)
+
+SHARED_PAGE = True
 
 REPLAY_IDLE = "[data-testid=replay][data-busy=false]"
 
@@ -311,11 +315,12 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     assert log_texts(page) == before_log
 
 
+@own_page
 def test_a_challenge_link_deals_the_same_cards(page, site, open_app):
     options = {"auto_skip": True}
     hash_ = "#game=crisps&seed=4242&players=human,random&options=" + \
         urllib.parse.quote("auto_skip:true")
-    page.goto(site + "?speed=0" + hash_)
+    page.goto(app_url(site, "?speed=0" + hash_))
     page.wait_for_selector(IDLE, timeout=90_000)
     expected = engine.new_game("crisps", 2, 4242, options)
     # The person has not played yet (a computer may have led): the hand is the dealt one.
@@ -354,7 +359,7 @@ def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_a
             ("game=crisps&seed=5&options=colour:blue", 'no option "colour"'),
             ("game=crisps&seed=5&options=auto_skip:maybe", 'cannot be "maybe"'),
             ("game=crisps&seed=5&options=%7Bbroken", "not readable")):
-        page.goto(site + "?speed=0#" + fragment)
+        page.goto(app_url(site, "?speed=0#" + fragment))
         page.locator(MENU).first.wait_for()
         error = page.locator("[data-testid=menu] [data-testid=error]")
         page.wait_for_function(
@@ -365,7 +370,7 @@ def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_a
         assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") == saved
 
     # A good link while a match is saved is offered, not forced.
-    page.goto(site + "?speed=0#game=crisps&seed=5&players=2")
+    page.goto(app_url(site, "?speed=0#game=crisps&seed=5&players=2"))
     page.locator("[data-testid=challenge-offer]").wait_for()
     page.click("[data-testid=accept-challenge]")
     page.wait_for_selector(IDLE)

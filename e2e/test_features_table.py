@@ -16,8 +16,8 @@ import pytest
 
 import engine
 
-from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, SAVE_KEY, bot_seat, next_turn, read_save,
-                         saved_match, side_action_ids, store_script)
+from pagehelpers import (HUMAN, IDLE, SAVE_KEY, SIDE_ACTIONS, app_url, bot_seat, next_turn,
+                         read_save, saved_match, side_action_ids, store_script)
 
 GAMES = list(engine.GAMES)
 SHOTS = Path(__file__).resolve().parent.parent / ".cache" / "e2e-screens"   # ignored by git
@@ -89,7 +89,7 @@ def mid_turn_deal(game: str) -> tuple[int, str]:
 @pytest.mark.parametrize("game", GAMES)
 def test_resume_after_reload_every_game_even_mid_turn(page, site, open_app, game):
     seed, players = mid_turn_deal(game)
-    page.goto(f"{site}?speed=0#game={game}&seed={seed}&players={players}")
+    page.goto(app_url(site, f"?speed=0#game={game}&seed={seed}&players={players}"))
     page.wait_for_selector(IDLE, timeout=90_000)
     mid_turn = False
     for _ in range(40):   # deals are random: act until the person acts twice in a row
@@ -440,13 +440,19 @@ def test_reduced_motion_means_no_animation(page, site, open_app):
 # ----- layout -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("size", [(375, 667), (1280, 800)], ids=["phone", "desktop"])
-@pytest.mark.parametrize("game", GAMES)
-def test_every_table_fits_without_sideways_scrolling(page, site, open_app, game, size):
+def test_every_table_fits_without_sideways_scrolling(page, site, open_app, size):
+    """One page per screen size: every game's set-up and table (for a few moves), then the
+    statistics and settings screens, from the menu each time."""
     page.set_viewport_size({"width": size[0], "height": size[1]})
     open_app(page, site)
+    for game in GAMES:
+        check_a_table_fits(page, game, size)
+
+
+def check_a_table_fits(page, game: str, size: tuple[int, int]) -> None:
     assert no_horizontal_overflow(page), "menu"
     page.click(f"[data-testid=menu] [data-game={game}]")
-    assert no_horizontal_overflow(page), "set-up"
+    assert no_horizontal_overflow(page), f"{game} set-up"
     page.click("[data-testid=start]")
     for _ in range(3):
         settle(page)
@@ -463,12 +469,12 @@ def test_every_table_fits_without_sideways_scrolling(page, site, open_app, game,
         .filter(e => { const r = e.getBoundingClientRect(); return r.width && r.right > window.innerWidth + 1; })
         .filter(e => !e.closest('.stats-scroll, .log-list, .action-list'))
         .slice(0, 5).map(e => e.className || e.tagName)""")
-    assert not wide, f"elements past the right edge: {wide}"
+    assert not wide, f"{game}: elements past the right edge: {wide}"
     unnamed = page.evaluate("""() => [...document.querySelectorAll('.game-root button, [data-action], .game-root [data-card]')]
         .filter(e => !(e.getAttribute('aria-label') || e.textContent).trim()
                      || (e.dataset.card && !/ of |Joker/.test(e.getAttribute('aria-label') || '')))
         .slice(0, 5).map(e => e.outerHTML.slice(0, 120))""")
-    assert not unnamed, f"cards and buttons need spoken names: {unnamed}"
+    assert not unnamed, f"{game}: cards and buttons need spoken names: {unnamed}"
     page.click("[data-testid=menu-button]")
     for screen in ("stats", "settings"):
         page.click(f"[data-testid=menu] [data-testid={screen}]")

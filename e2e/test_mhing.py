@@ -3,6 +3,8 @@
 Runs against the built site with ``?speed=0``. The table is ``data-busy="false"`` when the
 person can act (or a round/match is over). Positions that need particular cards are set up
 the way a person gets back to a match: a saved record in localStorage and "Resume".
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import random
 import re
 
 from pagehelpers import IDLE, HAND_CARDS, side_action_ids, hand_ids, play_out, resume_saved
+
+SHARED_PAGE = True
 
 CONFIRM = "[data-testid=controls] .confirm-play[data-action]"
 SEATS = [{"type": "human"}, {"type": "bot", "level": "normal"}]

@@ -8,6 +8,8 @@ match is over). A game of Spite and Malice can run to thousands of moves, so the
 test picks a deal that a plain player finishes in a few minutes' worth of clicks: it replays
 candidate deals through the engine's own bridge (the same calls the page makes) and opens the
 chosen one the way a person gets back to a match, a saved record and "Resume".
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ import random
 from engine import bridge
 
 from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids, play_out, resume_saved
+
+SHARED_PAGE = True
 
 TABLE = "[data-testid=spite]"
 LIT_TARGETS = f"{TABLE} .spite-target.is-legal[data-action]"

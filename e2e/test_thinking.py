@@ -4,12 +4,16 @@ normally or from the start-up snapshot; a Normal opponent, which answers at once
 
 The match is a saved Crisps record (seat 0 to move) resumed the way a person does, so that
 the opponent's reply is a real choice (a single legal move is not searched).
+
+The tests share one page (``SHARED_PAGE``) but for the one about the snapshot.
 """
 from __future__ import annotations
 
 import engine
-from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, bot_seat, read_save, resume_saved, saved_match,
-                         store_script)
+from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, bot_seat, own_page, read_save, resume_saved,
+                         saved_match, store_script)
+
+SHARED_PAGE = True
 
 BAR = "progress[data-testid=thinking]"
 # Returns the bar's value, label and role while it shows a search under way, else null.
@@ -53,12 +57,13 @@ def test_an_expert_shows_its_progress_while_it_thinks(page, site, open_app):
     expert_thinks(page, lead)
 
 
+@own_page
 def test_progress_shows_after_a_start_from_the_snapshot(page, site, open_app):
     record, lead = opening_with_a_choice()
-    open_app(page, site, "?speed=0&test=1")
+    open_app(page, site, "?speed=0&test=1", snapshots=True)
     assert page.evaluate("() => window.__parlourTest.snapshot()")["stored"] is True
     page.evaluate(f"() => {{ {store_save(record, 'expert')} }}")
-    open_app(page, site, "?speed=0&test=1&again=1")
+    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
     assert page.evaluate("() => window.__parlourTest.engine()")["snapshot"] is True
     page.click("[data-testid=resume]")
     page.wait_for_selector(IDLE)
