@@ -253,7 +253,7 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     In a module that sets ``SHARED_PAGE = True`` its tests share one page instead, so that
     the engine starts once per module, not once per test: the first ``open_app`` of each
     test then takes the app back to its menu without a reload (see ``open_app``), and
-    ``resume_saved`` opens the record from a file. A test there that needs isolation (a
+    ``open_record`` opens a record from the menu as a file. A test there that needs isolation (a
     first visit, an empty store) is decorated with ``pagehelpers.own_page``."""
     shared = (getattr(request.module, "SHARED_PAGE", False)
               and not getattr(request.function, "own_page", False))

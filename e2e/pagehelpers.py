@@ -72,24 +72,13 @@ def read_save(page) -> dict | None:
     return json.loads(raw) if raw else None
 
 
-def resume_saved(page, site: str, open_app, record: dict, seats: list[dict],
-                 query: str = "?speed=0") -> None:
-    """Open the app with ``record`` saved and resume it, as a person coming back does.
-
-    The save is written before the page's first script runs, once per tab, so the app loads
-    once and a later reload finds whatever the page itself saved since. On a page shared by
-    the tests of a module (see conftest's ``page``) the app is not loaded again: the record
-    is opened from the menu as a match file instead."""
-    if getattr(page, "shared", False):
-        open_app(page, site, query)
-        import_match(page, record, seats)
-        return
-    page.add_init_script(
-        "if (!sessionStorage.getItem('resume-saved')) { sessionStorage.setItem('resume-saved', '1');"
-        f" {store_script(saved_match(record, seats))} }}")
+def open_record(page, site: str, open_app, record: dict, seats: list[dict],
+                query: str = "?speed=0") -> None:
+    """Open the app (on a page shared by a module's tests, see conftest's ``page``: back to
+    its menu, no reload) and there ``record`` played by ``seats`` as a match file, the way a
+    person picks up a saved match; waits for the table."""
     open_app(page, site, query)
-    page.click("[data-testid=resume]")
-    page.wait_for_selector(IDLE)
+    import_match(page, record, seats)
 
 
 # ----- stepping through a match -----------------------------------------------------------------

@@ -2,7 +2,7 @@
 "North is thinking…" and the bar goes once the move is made, whether the engine started
 normally or from the start-up snapshot; a Normal opponent, which answers at once, shows none.
 
-The match is a saved Crisps record (seat 0 to move) resumed the way a person does, so that
+The match is a saved Crisps record (seat 0 to move), opened from a match file, so that
 the opponent's reply is a real choice (a single legal move is not searched).
 
 The tests share one page (``SHARED_PAGE``) but for the one about the snapshot.
@@ -10,7 +10,7 @@ The tests share one page (``SHARED_PAGE``) but for the one about the snapshot.
 from __future__ import annotations
 
 import engine
-from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, bot_seat, own_page, read_save, resume_saved,
+from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, bot_seat, own_page, read_save, open_record,
                          saved_match, store_script)
 
 SHARED_PAGE = True
@@ -44,7 +44,7 @@ def store_save(record: dict, level: str) -> str:
 
 
 def resume(page, site, open_app, record: dict, level: str) -> None:
-    resume_saved(page, site, open_app, record, [HUMAN, bot_seat(level)])
+    open_record(page, site, open_app, record, [HUMAN, bot_seat(level)])
 
 
 def log_count(page) -> int:
