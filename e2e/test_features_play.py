@@ -2,8 +2,10 @@
 suggested move, the "why not" message, the log by round, replays, export/import and
 challenge links.
 
-Positions are set up the way a person gets back to a match: a saved record in
-localStorage (computed here with the engine) and "Resume".
+The tests share one page (``SHARED_PAGE``) but for the one about a first visit by a link.
+
+Positions are set up from a saved record computed here with the engine (``open_record``:
+on the shared page it is opened from the menu as a match file).
 """
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ import urllib.parse
 import engine
 
 from pagehelpers import (HAND_CARDS, HUMAN, IDLE, MENU, SAVE_KEY, SIDE_ACTIONS, bot_seat, read_save,
-                         resume_saved, side_action_ids)
+                         app_url, own_page, open_record, side_action_ids)
+
+SHARED_PAGE = True
 
 REPLAY_IDLE = "[data-testid=replay][data-busy=false]"
 
@@ -75,7 +79,7 @@ def test_undo_is_allowed_for_own_moves_and_refused_after_a_draw(page, site, open
             break
     assert state, "no position with both a quiet and a revealing move"
     quiet, revealing = quiet_and_revealing(state)
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
     before_ids, before_log = side_action_ids(page), log_texts(page)
     assert page.locator("[data-testid=undo]").count() == 0, "nothing of yours to take back yet"
 
@@ -127,7 +131,7 @@ def test_suggested_move_is_highlighted_not_played(page, site, open_app):
     state = play_until("crisps", 2, 4, lambda s: s.current_player == 0
                        and s.view(0)["phase"] == "play"
                        and any(a.id.startswith("play:") for a in s.legal_actions()))
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
     before = log_texts(page)
     page.click("[data-testid=hint]")
     hinted = page.locator(f"{SIDE_ACTIONS}.is-hinted")
@@ -174,7 +178,7 @@ def test_why_not_says_the_engines_reason(page, site, open_app):
             break
     assert found, "no illegal pair found"
     state, cards, reason = found
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
     for card in cards:
         page.click(f"{HAND_CARDS}[data-card='{card}']")
     page.click("[data-testid=why-play]")
@@ -190,7 +194,7 @@ def test_why_not_says_the_engines_reason(page, site, open_app):
 def test_log_is_grouped_by_round(page, site, open_app):
     state = play_until("crisps", 2, 5, lambda s: s.current_player == 0
                        and len(s.result()["rounds"]) >= 1 and s.view(0)["phase"] == "play")
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal", "North")])
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal", "North")])
     rounds = page.locator(".log-list .log-round").evaluate_all("n => n.map(s => s.dataset.round)")
     assert rounds[0] == "1" and rounds[-1] == str(len(state.result()["rounds"]) + 1)
     assert page.locator(".log-round-title").first.text_content() == "Round 1"
@@ -204,7 +208,7 @@ def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, ope
     record = finished_crisps()
     last = record["actions"][-1]
     steps = len(record["actions"])
-    resume_saved(page, site, open_app, {**record, "actions": record["actions"][:-1]},
+    open_record(page, site, open_app, {**record, "actions": record["actions"][:-1]},
            [HUMAN, bot_seat("normal")])
     page.click(f"{SIDE_ACTIONS}[data-action='{last}']")
     page.wait_for_selector("[data-testid=match-over]")
@@ -266,7 +270,7 @@ def test_replay_of_an_unfinished_import_cannot_reveal(page, site, open_app, tmp_
 
 def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     state = play_until("crisps", 2, 12, lambda s: len(s.history) >= 9 and s.current_player == 0)
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("easy", "North")])
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("easy", "North")])
     before_log, before_ids = log_texts(page), side_action_ids(page)
     with page.expect_download() as info:
         page.click("[data-testid=export]")
@@ -311,11 +315,12 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     assert log_texts(page) == before_log
 
 
+@own_page
 def test_a_challenge_link_deals_the_same_cards(page, site, open_app):
     options = {"auto_skip": True}
     hash_ = "#game=crisps&seed=4242&players=human,random&options=" + \
         urllib.parse.quote("auto_skip:true")
-    page.goto(site + "?speed=0" + hash_)
+    page.goto(app_url(site, "?speed=0" + hash_))
     page.wait_for_selector(IDLE, timeout=90_000)
     expected = engine.new_game("crisps", 2, 4242, options)
     # The person has not played yet (a computer may have led): the hand is the dealt one.
@@ -354,7 +359,7 @@ def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_a
             ("game=crisps&seed=5&options=colour:blue", 'no option "colour"'),
             ("game=crisps&seed=5&options=auto_skip:maybe", 'cannot be "maybe"'),
             ("game=crisps&seed=5&options=%7Bbroken", "not readable")):
-        page.goto(site + "?speed=0#" + fragment)
+        page.goto(app_url(site, "?speed=0#" + fragment))
         page.locator(MENU).first.wait_for()
         error = page.locator("[data-testid=menu] [data-testid=error]")
         page.wait_for_function(
@@ -365,7 +370,7 @@ def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_a
         assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") == saved
 
     # A good link while a match is saved is offered, not forced.
-    page.goto(site + "?speed=0#game=crisps&seed=5&players=2")
+    page.goto(app_url(site, "?speed=0#game=crisps&seed=5&players=2"))
     page.locator("[data-testid=challenge-offer]").wait_for()
     page.click("[data-testid=accept-challenge]")
     page.wait_for_selector(IDLE)

@@ -4,7 +4,8 @@ the screen-reader live region, reduced motion, and phone/desktop layouts without
 scrolling.
 
 Runs against the built site with ``?speed=0``; the table says ``data-busy="false"`` when the
-person can act.
+person can act. The tests share one page (``SHARED_PAGE``) but for those that change what
+later ones would find (settings, statistics, remembered seats, an init script, the media).
 """
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ import pytest
 
 import engine
 
-from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, SAVE_KEY, bot_seat, next_turn, read_save,
-                         saved_match, side_action_ids, store_script)
+from pagehelpers import (HUMAN, IDLE, SAVE_KEY, SIDE_ACTIONS, app_url, bot_seat, next_turn,
+                         own_page, read_save, saved_match, side_action_ids, store_script)
+
+SHARED_PAGE = True
 
 GAMES = list(engine.GAMES)
 SHOTS = Path(__file__).resolve().parent.parent / ".cache" / "e2e-screens"   # ignored by git
@@ -86,11 +89,21 @@ def mid_turn_deal(game: str) -> tuple[int, str]:
     raise AssertionError(f"no {game} deal lets the person act twice in a row")
 
 
+def open_challenge(page, site: str, open_app, fragment: str) -> None:
+    """Open the app, then the challenge link ``#fragment`` in it; with a match saved (by an
+    earlier test on a shared page) the deal is offered first: accept it."""
+    open_app(page, site)
+    page.goto(app_url(site, "?speed=0#" + fragment))
+    page.locator(f"{IDLE}, [data-testid=challenge-offer]").first.wait_for()
+    if page.locator("[data-testid=challenge-offer]").count():
+        page.click("[data-testid=accept-challenge]")
+    page.wait_for_selector(IDLE)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_resume_after_reload_every_game_even_mid_turn(page, site, open_app, game):
     seed, players = mid_turn_deal(game)
-    page.goto(f"{site}?speed=0#game={game}&seed={seed}&players={players}")
-    page.wait_for_selector(IDLE, timeout=90_000)
+    open_challenge(page, site, open_app, f"game={game}&seed={seed}&players={players}")
     mid_turn = False
     for _ in range(40):   # deals are random: act until the person acts twice in a row
         settle(page)
@@ -153,6 +166,7 @@ def assert_nothing_private_shows(page):
     assert not log.count() or not log.first.is_visible(), "the log (which names the viewer's draws) is hidden"
 
 
+@own_page
 def test_pass_and_play_hand_off_hides_both_hands(page, site, open_app):
     open_app(page, site)
     start(page, "crisps", seats={1: "human"}, names={0: "Ann", 1: "Bob"})
@@ -188,6 +202,7 @@ def test_pass_and_play_hand_off_hides_both_hands(page, site, open_app):
 
 # ----- settings ---------------------------------------------------------------------------------
 
+@own_page
 def test_settings_and_seat_names_are_remembered(page, site, open_app):
     open_app(page, site)
     page.click("[data-testid=settings]")
@@ -240,6 +255,7 @@ def crisps_record_won_by_seat_0_in_one_move():
     raise AssertionError("no such seed")
 
 
+@own_page
 def test_statistics_count_a_finished_match_once_and_reset(page, site, open_app):
     record, last = crisps_record_won_by_seat_0_in_one_move()
     record = {**record, "actions": record["actions"][:-1]}
@@ -325,6 +341,7 @@ def keyboard_turn(page, rng: random.Random) -> None:
     page.keyboard.press("Enter")
 
 
+@own_page
 def test_a_whole_crisps_match_with_the_keyboard_only(page, site, open_app):
     open_app(page, site)
     tab_to(page, "[data-game=crisps]")
@@ -391,6 +408,7 @@ new MutationObserver(() => {
 """
 
 
+@own_page
 def test_the_table_is_never_idle_on_a_computers_turn(page, site, open_app):
     """Between a reply and the computer's move the table stays busy: the person cannot act,
     and the keyboard's focus is not sent to a hand that is about to change."""
@@ -426,6 +444,7 @@ def test_a_bot_move_is_announced_in_a_polite_live_region(page, site, open_app):
     assert "Your turn." in text, text
 
 
+@own_page
 def test_reduced_motion_means_no_animation(page, site, open_app):
     page.emulate_media(reduced_motion="reduce")
     open_app(page, site, query="")
@@ -440,13 +459,19 @@ def test_reduced_motion_means_no_animation(page, site, open_app):
 # ----- layout -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("size", [(375, 667), (1280, 800)], ids=["phone", "desktop"])
-@pytest.mark.parametrize("game", GAMES)
-def test_every_table_fits_without_sideways_scrolling(page, site, open_app, game, size):
+def test_every_table_fits_without_sideways_scrolling(page, site, open_app, size):
+    """One page per screen size: every game's set-up and table (for a few moves), then the
+    statistics and settings screens, from the menu each time."""
     page.set_viewport_size({"width": size[0], "height": size[1]})
     open_app(page, site)
+    for game in GAMES:
+        check_a_table_fits(page, game, size)
+
+
+def check_a_table_fits(page, game: str, size: tuple[int, int]) -> None:
     assert no_horizontal_overflow(page), "menu"
     page.click(f"[data-testid=menu] [data-game={game}]")
-    assert no_horizontal_overflow(page), "set-up"
+    assert no_horizontal_overflow(page), f"{game} set-up"
     page.click("[data-testid=start]")
     for _ in range(3):
         settle(page)
@@ -463,12 +488,12 @@ def test_every_table_fits_without_sideways_scrolling(page, site, open_app, game,
         .filter(e => { const r = e.getBoundingClientRect(); return r.width && r.right > window.innerWidth + 1; })
         .filter(e => !e.closest('.stats-scroll, .log-list, .action-list'))
         .slice(0, 5).map(e => e.className || e.tagName)""")
-    assert not wide, f"elements past the right edge: {wide}"
+    assert not wide, f"{game}: elements past the right edge: {wide}"
     unnamed = page.evaluate("""() => [...document.querySelectorAll('.game-root button, [data-action], .game-root [data-card]')]
         .filter(e => !(e.getAttribute('aria-label') || e.textContent).trim()
                      || (e.dataset.card && !/ of |Joker/.test(e.getAttribute('aria-label') || '')))
         .slice(0, 5).map(e => e.outerHTML.slice(0, 120))""")
-    assert not unnamed, f"cards and buttons need spoken names: {unnamed}"
+    assert not unnamed, f"{game}: cards and buttons need spoken names: {unnamed}"
     page.click("[data-testid=menu-button]")
     for screen in ("stats", "settings"):
         page.click(f"[data-testid=menu] [data-testid={screen}]")

@@ -13,7 +13,7 @@ import urllib.request
 
 import build
 
-from pagehelpers import IDLE, MENU, SIDE_ACTIONS, hand_ids, read_save, side_action_ids
+from pagehelpers import IDLE, MENU, SIDE_ACTIONS, app_url, hand_ids, read_save, side_action_ids
 
 
 def start_crisps(page) -> None:
@@ -190,7 +190,7 @@ def test_bogus_link_hashes_are_harmless(page, site, open_app):
 def test_a_first_visit_without_a_network_says_it_needs_one(page, site):
     # The page itself arrived, but nothing else can be downloaded.
     page.route(re.compile(r".*/(pyodide|wheels)/.*"), lambda route: route.abort("internetdisconnected"))
-    page.goto(site + "?speed=0")
+    page.goto(app_url(site))
     error = page.locator("[data-testid=error]")
     error.wait_for(state="visible")
     assert "needs a network connection once" in error.inner_text()
@@ -254,13 +254,13 @@ def engine_start(page) -> dict:
 
 def test_a_repeat_visit_starts_from_the_snapshot_and_plays(page, site, open_app):
     # A first visit starts without a snapshot; one is made afterwards, in the background.
-    open_app(page, site, "?speed=0&test=1")
+    open_app(page, site, "?speed=0&test=1", snapshots=True)
     assert engine_start(page)["snapshot"] is False
     assert page.evaluate("() => window.__parlourTest.snapshot()") == {"stored": True, "reason": "kept"}
     kept = wait_for_snapshot(page, site)
     assert [key for key, _ in kept] == [build_id(site)], "one snapshot, for this build"
     # The next visit restores it, makes none of its own, and plays.
-    open_app(page, site, "?speed=0&test=1&again=1")
+    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
     assert engine_start(page)["snapshot"] is True
     assert page.evaluate("() => window.__parlourTest.snapshot()")["stored"] is False
     start_crisps(page)
@@ -274,12 +274,12 @@ def test_a_repeat_visit_starts_from_the_snapshot_and_plays(page, site, open_app)
 
 
 def test_a_spoilt_snapshot_means_a_normal_start(page, site, open_app):
-    open_app(page, site)
+    open_app(page, site, snapshots=True)
     wait_for_snapshot(page, site)
     page.evaluate(SPOIL_SNAPSHOT, build_id(site))
     warnings = []
     page.on("console", lambda msg: warnings.append(msg.text) if msg.type == "warning" else None)
-    open_app(page, site, "?speed=0&test=1&again=1")
+    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
     assert any("snapshot did not work" in w for w in warnings), warnings
     assert engine_start(page)["snapshot"] is False
     assert all(size > 1e6 for _, size in page.evaluate(SNAPSHOT_KEYS)), "the spoilt one is gone"
@@ -305,7 +305,7 @@ def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, op
     person may already be playing: the match goes on normally meanwhile."""
     workers = []
     page.on("worker", lambda worker: workers.append(worker))
-    open_app(page, site, "?speed=0&test=1")
+    open_app(page, site, "?speed=0&test=1", snapshots=True)
     start_crisps(page)
     deadline = time.monotonic() + 30
     while len(workers) < 2 and time.monotonic() < deadline:
@@ -320,7 +320,7 @@ def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, op
     take_a_move(page)
     before = table_state(page)
     # The next visit starts from the snapshot, which holds no match: the saved one resumes.
-    open_app(page, site, "?speed=0&test=1&again=1")
+    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
     assert engine_start(page)["snapshot"] is True
     page.click("[data-testid=resume]")
     page.wait_for_selector(IDLE)

@@ -2,14 +2,18 @@
 
 Runs against the built site with ``?speed=0``. The table is ``data-busy="false"`` when the
 person can act (or a round/match is over). Positions that need particular cards are set up
-the way a person gets back to a match: a saved record in localStorage and "Resume".
+from a saved record, opened from the menu as a match file.
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
 from __future__ import annotations
 
 import random
 import re
 
-from pagehelpers import IDLE, HAND_CARDS, side_action_ids, hand_ids, play_out, resume_saved
+from pagehelpers import IDLE, HAND_CARDS, side_action_ids, hand_ids, play_out, open_record
+
+SHARED_PAGE = True
 
 CONFIRM = "[data-testid=controls] .confirm-play[data-action]"
 SEATS = [{"type": "human"}, {"type": "bot", "level": "normal"}]
@@ -25,10 +29,10 @@ def start_mhing(page, site, open_app, level: str = "normal"):
 
 
 def resume_record(page, site, open_app, seed: int, actions: list[str]):
-    """Open the match ``seed`` (seat 0 = you) after ``actions``, through the resume offer."""
+    """Open the match ``seed`` (seat 0 = you) after ``actions``, from a match file."""
     record = {"game": "mhing", "players": 2, "seed": seed, "options": {"target": 14},
               "actions": actions}
-    resume_saved(page, site, open_app, record, SEATS)
+    open_record(page, site, open_app, record, SEATS)
 
 
 def choose(ids: list[str], rng: random.Random) -> str:

@@ -15,7 +15,8 @@ import pytest
 
 import engine
 
-from pagehelpers import MENU, play_out
+from pagehelpers import (HUMAN, IDLE, MENU, SIDE_ACTIONS, app_url, bot_seat, import_match,
+                         play_out, record_at_scores, side_action_ids)
 
 
 
@@ -26,22 +27,6 @@ def wait_for_service_worker(page) -> dict:
         const names = await caches.keys();
         return {scope: registration.scope, script: registration.active.scriptURL, caches: names};
     }""")
-
-
-def wait_for_start_up_snapshot(page) -> None:
-    """Wait until the first visit has kept its start-up snapshot for the next one (made in a
-    background worker once the menu shows; a reload meanwhile would cut its downloads short)."""
-    page.wait_for_function("""() => {
-        if (window.__snapshotKept) return true;
-        const open = indexedDB.open("parlour-runtime", 1);
-        open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
-        open.onsuccess = () => {
-            const db = open.result;
-            const keys = db.transaction("snapshots", "readonly").objectStore("snapshots").getAllKeys();
-            keys.onsuccess = () => { db.close(); window.__snapshotKept = keys.result.length > 0; };
-        };
-        return false;
-    }""", polling=250)
 
 
 def build_info(site: str) -> dict:
@@ -103,59 +88,55 @@ def test_offline_reload_shows_the_menu_again(page, site, open_app):
         page.reload()
         page.locator(MENU).first.wait_for(state="visible")
         # Query strings and fragments are served from the cached index.html as well.
-        page.goto(site + "?speed=0&offline=1#menu")
+        page.goto(app_url(site, "?speed=0&offline=1#menu"))
         page.locator(MENU).first.wait_for(state="visible")
     finally:
         page.context.set_offline(False)
 
 
+CRISPS_SEATS = [HUMAN, bot_seat("normal")]
+
+
+def finish_a_crisps_match(page) -> None:
+    """From the menu: start Crisps, make a move, then open a saved match at two rounds all
+    from a file and click side-panel actions until the match is over."""
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    ids = side_action_ids(page)
+    page.click(f"{SIDE_ACTIONS}[data-action='{next((a for a in ids if a != 'pass'), ids[0])}']")
+    page.wait_for_selector(IDLE)
+    page.click("[data-testid=menu-button]")
+    import_match(page, record_at_scores("crisps", 2, {}, lambda scores: scores == [2, 2]),
+                 CRISPS_SEATS)
+    play_out(page, lambda ids: next((a for a in ids if a != "pass"), ids[0]), max_moves=500)
+    page.locator("[data-testid=match-over]").wait_for()
+
+
 @pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
 def test_site_works_under_a_sub_path(page, site_subpath, open_app, offline):
+    """Served under /parlour/ only, online or (after a reload with no network) from the
+    service worker's cache: the engine plays a match to its end, every URL is relative to
+    the page and nothing fails."""
     requests = record_requests(page)
     failures = record_failures(page)
     open_app(page, site_subpath)
     worker = wait_for_service_worker(page)
     assert worker["scope"] == site_subpath
     if offline:
-        wait_for_start_up_snapshot(page)  # the first visit is over: it may come back offline
-        page.context.set_offline(True)
-        try:
-            page.reload()
-            page.locator(MENU).first.wait_for(state="visible")
-        finally:
-            page.context.set_offline(False)
-    outside = [url for url in requests
-               if not urllib.parse.urlsplit(url).path.startswith("/parlour/")
-               and urllib.parse.urlsplit(url).scheme in ("http", "https")]
-    assert outside == [], "every URL must be relative to the page"
-    assert failures == []
-
-
-def play_crisps_to_the_end(page, max_steps: int = 2000) -> None:
-    """Start Crisps against the default bot and click side-panel actions until match over."""
-    page.click("[data-testid=menu] [data-game=crisps]")
-    page.click("[data-testid=start]")
-    play_out(page, lambda ids: next((a for a in ids if a != "pass"), ids[0]), max_moves=max_steps)
-
-
-@pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
-def test_a_whole_match_under_a_sub_path(page, site_subpath, open_app, offline):
-    requests = record_requests(page)
-    open_app(page, site_subpath)
-    wait_for_service_worker(page)
-    if offline:
         page.context.set_offline(True)
     try:
         if offline:
             page.reload()
             page.locator(MENU).first.wait_for(state="visible")
-        play_crisps_to_the_end(page)
+        finish_a_crisps_match(page)
     finally:
         page.context.set_offline(False)
     outside = [url for url in requests
                if not urllib.parse.urlsplit(url).path.startswith("/parlour/")
                and urllib.parse.urlsplit(url).scheme in ("http", "https")]
-    assert outside == []
+    assert outside == [], "every URL must be relative to the page"
+    assert failures == []
 
 
 def test_the_page_can_be_installed(page, site, open_app):

@@ -5,6 +5,8 @@ screen.
 Runs against the built site with ``?speed=0`` (no animation or bot delay). The table is
 ``data-busy="false"`` once no request is in flight and no bot is moving, which is when the
 person can act (or a round/match is over).
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import random
 import re
 
 from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids, play_out
+
+SHARED_PAGE = True
 
 ROUND_OVER = "[data-testid=round-over]"
 MATCH_OVER = "[data-testid=match-over]"

@@ -5,13 +5,18 @@ rules page.
 Runs against the built site with ``?speed=0``. Opponents are "random" bots and the target
 is 5 points so that a match stays short; ``[data-testid=table][data-busy=false]`` marks the
 moments the person can act (or a round or the match is over).
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
 from __future__ import annotations
 
 import random
 import re
 
-from pagehelpers import IDLE, SIDE_ACTIONS, next_turn, side_action_ids
+from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, bot_seat, import_match, next_turn,
+                         record_at_scores, side_action_ids)
+
+SHARED_PAGE = True
 
 CONTROLS = "[data-testid=you] [data-testid=controls]"
 MY_CARDS = "[data-testid=you] button.card"
@@ -159,7 +164,14 @@ def test_two_player_match_on_the_table_controls(page, site, open_app):
 
 
 def test_four_player_match_from_the_side_panel(page, site, open_app):
+    """Four players set up from the menu; then a saved four-player match near its end, opened
+    from a file, played to the end from the side panel."""
     start_roundup(page, site, open_app, players=4)
+    assert page.locator("[data-testid=seats] .ru-seat").count() == 3
+    page.click("[data-testid=menu-button]")
+    record = record_at_scores("roundup", 4, {"target_score": 5}, lambda scores: max(scores) >= 3)
+    bots = [bot_seat("random", name) for name in ("West", "North", "East")]
+    import_match(page, record, [HUMAN] + bots)
     assert page.locator("[data-testid=seats] .ru-seat").count() == 3
     rounds = play_match(page, side_panel_step, random.Random(5))
     scores = check_match_over(page, 4)

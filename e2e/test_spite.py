@@ -7,7 +7,9 @@ once no request is in flight and no bot is moving, which is when the person can 
 match is over). A game of Spite and Malice can run to thousands of moves, so the whole-game
 test picks a deal that a plain player finishes in a few minutes' worth of clicks: it replays
 candidate deals through the engine's own bridge (the same calls the page makes) and opens the
-chosen one the way a person gets back to a match, a saved record and "Resume".
+chosen one the way a person picks up a saved match, from a match file.
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ import random
 
 from engine import bridge
 
-from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids, play_out, resume_saved
+from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids, play_out, open_record
+
+SHARED_PAGE = True
 
 TABLE = "[data-testid=spite]"
 LIT_TARGETS = f"{TABLE} .spite-target.is-legal[data-action]"
@@ -116,8 +120,8 @@ def opening_build_deal() -> int:
 
 
 def resume_deal(page, site, open_app, seed: int) -> None:
-    """Open the deal ``seed`` (seat 0 = you) through the resume offer, as a saved match."""
-    resume_saved(page, site, open_app, record_for(seed), SEATS)
+    """Open the deal ``seed`` (seat 0 = you) as a saved match, from a match file."""
+    open_record(page, site, open_app, record_for(seed), SEATS)
 
 
 UPCARD = "() => document.querySelector('[data-testid=my-payoff] [data-card]')?.dataset.card ?? null"

@@ -1,4 +1,7 @@
-"""The page around the games: menu, rules, set-up options, resume after reload, small screens."""
+"""The page around the games: menu, rules, set-up options, resume after reload, small screens.
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
+"""
 from __future__ import annotations
 
 import json
@@ -6,6 +9,8 @@ import json
 import engine
 
 from pagehelpers import IDLE, MENU, SAVE_KEY, SIDE_ACTIONS, side_action_ids
+
+SHARED_PAGE = True
 
 
 def no_horizontal_overflow(page) -> bool:
