@@ -10,8 +10,13 @@
 //                                                  once engine.bridge is imported; snapshot:
 //                                                  true when it started from a stored snapshot
 //   {type: "failed", message}                      loading failed (readable text)
-//   {type: "reply", id, result} / {type: "reply", id, error}
-//                                                  one per request {id, method, params}
+//   {type: "reply", id, result} / {type: "reply", id, error: {code, message}}
+//                                                  one per request {id, method, params}; a
+//                                                  result is the bridge's reply (its refusals
+//                                                  included), an error is the worker's own:
+//                                                  "engine_stopped", "engine_not_loaded" or
+//                                                  "request_failed" (the same shape as the
+//                                                  bridge's {error: {code, message}})
 //   {type: "thinking", id, fraction}               while request `id` (bot_move) searches:
 //                                                  its progress, 0..1, at most every ~80 ms
 //   {type: "crash", message}                       the Python runtime died; nothing will answer
@@ -41,7 +46,7 @@ const HERE = new URL("./", import.meta.url);
 // it, so it must be the same in every worker that makes or restores one.
 const ENGINE_DIR = "/parlour/lib";
 
-let crashed = null;
+let crashed = null;  // the engine_stopped error once the runtime has died
 let serving = null;  // the id of the request the bridge is working on
 
 function post(message) {
@@ -76,7 +81,7 @@ async function fetchOk(url, what) {
   try {
     response = await fetch(url);
   } catch (error) {
-    throw new Error(`could not download ${what} (${describe(error)})`);
+    throw new Error(`could not download ${what} (${describe(error)})`, { cause: error });
   }
   if (!response.ok) throw new Error(`could not download ${what} (HTTP ${response.status})`);
   return response;
@@ -344,7 +349,7 @@ async function makeSnapshot() {
   try {
     keys = await withSnapshots(storedKeys);
   } catch (error) {
-    throw new Error(`there is nowhere to keep it (${describe(error)})`);
+    throw new Error(`there is nowhere to keep it (${describe(error)})`, { cause: error });
   }
   const info = await buildInfo;
   if (keys.includes(info.build_id)) return { stored: false, reason: "one is kept already" };
@@ -392,6 +397,7 @@ function serve() {
 
   self.addEventListener("message", async (event) => {
     const { id, method, params } = event.data || {};
+    const fail = (code, message) => post({ type: "reply", id, error: { code, message } });
     if (crashed) {
       post({ type: "reply", id, error: crashed });
       return;
@@ -400,7 +406,7 @@ function serve() {
     try {
       bridge = await ready;
     } catch (error) {
-      post({ type: "reply", id, error: `the engine did not load: ${describe(error)}` });
+      fail("engine_not_loaded", `the engine did not load: ${describe(error)}`);
       return;
     }
     serving = id;
@@ -409,12 +415,12 @@ function serve() {
     } catch (error) {
       const message = describe(error);
       if (isFatal(error)) {
-        crashed = `the engine stopped working: ${message}`;
+        crashed = { code: "engine_stopped", message: `the engine stopped working: ${message}` };
         post({ type: "reply", id, error: crashed });
-        post({ type: "crash", message: crashed });
+        post({ type: "crash", message: crashed.message });
         return;
       }
-      post({ type: "reply", id, error: `engine.bridge.${method} failed: ${message}` });
+      fail("request_failed", `engine.bridge.${method} failed: ${message}`);
     } finally {
       serving = null;
     }

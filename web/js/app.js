@@ -1,45 +1,91 @@
-// Parlour's page: wires the engine client, the storage manager and the screens together.
-// Screens are drawn from `state` alone (render() rebuilds them); input only calls intents.
+// Parlour's page: wires the engine client, the storage manager, the screens and the features
+// together. Screens are drawn from `state` alone (render() rebuilds them); input only calls
+// intents.
+//
+// A feature (web/js/features/) is declared in one way: its module exports
+//   feature = {
+//     state:   {field: default}                    its fields of the page state
+//     intents: (ctx) => ({name: fn})                what the person can ask of it
+//     screens: {name: (state, intents) => Node}     the screens it draws (state.screen)
+//     panels:  {slot: (state, intents) => Node}     what it adds to another screen: "side"
+//                                                   (the table's side panel), "table" (the
+//                                                   table's dialogs), "menu"
+//     start(ctx)                                    once, at start-up (page-wide listeners)
+//     afterSnapshot(prev, snapshot, move, state)    after each new snapshot
+//     afterRender(root, state)                      after each render
+//   }
+// (every part optional), and FEATURES below lists them. ctx = {root, state, intents, render,
+// engineCall, enterTable, loadRenderer, token}. A state field, intent or screen has one owner.
 import { startEngine } from "./engine-client.js";
-import { h, clear } from "./ui/dom.js";
 import * as storage from "./storage.js";
+import { humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
+import { h, clear } from "./ui/dom.js";
 import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
 import { renderRules, fetchRules } from "./ui/rules.js";
-import { renderTable, seatName, setThinking } from "./ui/table.js";
+import { renderTable, setThinking } from "./ui/table.js";
 import { renderLoading, renderFatal, setProgress } from "./ui/loading.js";
 import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
 import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed } from "./ui/setup-model.js";
-import * as features from "./features/hooks.js";
-import * as play from "./features/play.js";
+import { motionSpeed } from "./features/preferences.js";
+import { feature as settings } from "./features/settings.js";
+import { feature as stats } from "./features/stats.js";
+import { feature as announcer } from "./features/announce.js";
+import { feature as keyboard } from "./features/keyboard.js";
+import { feature as hints } from "./features/undo-hint.js";
+import { feature as log } from "./features/log.js";
+import { feature as replay } from "./features/replay.js";
+import { feature as share } from "./features/share.js";
+
+// In this order their panels are drawn (the side panel: hints, then the log, then sharing).
+const FEATURES = [settings, stats, announcer, keyboard, hints, log, replay, share];
 
 const query = new URLSearchParams(window.location.search);
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** Pause before a bot moves so a person can follow the play (?speed= or the Speed setting). */
 function botDelay() {
-  const speed = features.motionSpeed();
+  const speed = motionSpeed();
   if (!(speed > 0)) return 0;
   return Math.round((reducedMotion ? 150 : 600) / speed);
 }
 
 const root = document.getElementById("app");
+
+/** The page's state: these fields, and those the features declare (see `declare`). */
 const state = {
-  screen: "loading",      // loading | fatal | menu | setup | rules | table
+  screen: "loading",      // loading | fatal | menu | setup | rules | table, or a feature's screen
   loading: { fraction: 0, message: "Setting the table\u2026" },
-  fatal: null,            // {title, message}
-  games: [], levels: [],
+  fatal: null,            // {title, message, detail}
+  games: [], levels: [],  // the engine's games and bot levels (bridge.games())
   notice: null,           // a message on the menu (e.g. a save set aside)
   save: null,             // the saved match offered for resuming
-  setupGame: null, setup: null,
+  setupGame: null, setup: null,                         // the set-up screen's game and choices
   rulesGame: null, rulesContent: undefined, rulesReturn: "menu",
-  snapshot: null, matchSetup: null, renderer: null,
-  selection: new Set(), error: null, message: null, lastMove: null, freshAt: 0,
-  thinking: null, roundOver: null, handoffTo: null, shownViewer: null,
+  snapshot: null,         // the bridge's snapshot of the match on the table
+  matchSetup: null,       // {game, setup}: how that match was set up (for "Play again")
+  renderer: null,         // its game module (web/js/games/<id>.js)
+  selection: new Set(),   // the cards the person has selected
+  error: null,            // the engine's refusal or a problem, in the error area
+  message: null,          // the latest move in words, or another message on the table
+  lastMove: null, freshAt: 0,                           // the latest move and when it came
+  thinking: null,         // the seat a bot is thinking for
   thinkingFraction: null, // how far the thinking bot's search is (0..1), once it reports
-  busy: false,
+  roundOver: null,        // {title, lines} while the round-over dialog shows
+  handoffTo: null,        // pass and play: the seat the device goes to next
+  shownViewer: null,      // pass and play: the seat whose cards are showing
+  busy: false,            // a request or the bots' turns are under way
 };
+
+/** Add each feature's part of `target` (state fields, intents, screens); one owner each. */
+function declare(target, what, part) {
+  for (const [name, value] of Object.entries(part || {})) {
+    if (Object.hasOwn(target, name)) throw new Error(`${what} "${name}" is declared twice`);
+    target[name] = value;
+  }
+}
+for (const f of FEATURES) declare(state, "state field", f.state);
 
 let client = null;
 let requestChain = Promise.resolve();
@@ -63,6 +109,26 @@ function call(method, params = {}, options = {}) {
     // A dead worker is dealt with by recoverEngine (the client's crash callback).
     (err) => { if (!client || !client.dead) engineFailed(err); throw err; },
   ).finally(() => { pending -= 1; updateBusy(); });
+}
+
+/**
+ * Ask the engine for something the person wants: the reply, or null when there is nothing
+ * to act on. A refusal ({error: {code, message}}) is shown to the person: by `refused(error)`
+ * when given, else in the error area. An engine that stopped is shown by engineFailed or
+ * recovered by recoverEngine. With `current`, a reply that arrives once `current()` is false
+ * (the match or the position moved on) is dropped, refusal or not. `onProgress` follows a
+ * searching bot.
+ */
+async function engineCall(method, params = {}, { refused, current, onProgress } = {}) {
+  let reply;
+  try { reply = await call(method, params, { onProgress }); } catch { return null; }
+  if (current && !current()) return null;
+  if (reply.error) {
+    if (refused) refused(reply.error);
+    else { state.error = reply.error.message; render(); }
+    return null;
+  }
+  return reply;
 }
 
 /** Steps under way that span several requests (a move, its save, handing over to the bots). */
@@ -157,6 +223,19 @@ async function recoverEngine(err) {
 
 // ----- rendering ---------------------------------------------------------------------------
 
+/** What the features add to a screen's `slot` ("side", "table", "menu"), in FEATURES order. */
+function panels(slot) {
+  return FEATURES.map((f) => (f.panels && f.panels[slot] ? f.panels[slot](state, intents) : null));
+}
+
+const screens = {
+  fatal: renderFatal,
+  menu: () => renderMenu(state, intents, panels("menu")),
+  setup: renderSetup,
+  rules: renderRules,
+  table: renderTableScreen,
+};
+
 function render() {
   if (state.screen === "loading") {
     if (!root.querySelector("[data-testid=loading]")) { clear(root); root.append(renderLoading(state)); }
@@ -164,18 +243,8 @@ function render() {
     return;
   }
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
-  let screen;
-  switch (state.screen) {
-    case "fatal": screen = renderFatal(state, intents); break;
-    case "menu": screen = renderMenu(state, intents); break;
-    case "setup": screen = renderSetup(state, intents); break;
-    case "rules": screen = renderRules(state, intents); break;
-    case "table": screen = renderTableScreen(); break;
-    case "settings": screen = features.renderSettings(state, intents); break;
-    case "stats": screen = features.renderStats(state, intents); break;
-    case "replay": screen = play.renderReplay(state, intents); break;
-    default: screen = h("p", {}, "Unknown screen");
-  }
+  const draw = screens[state.screen];
+  const screen = draw ? draw(state, intents) : h("p", {}, "Unknown screen");
   clear(root);
   root.append(screen);
   if (state.screen !== lastScreen) {
@@ -189,25 +258,24 @@ function render() {
   }
   const dialog = root.querySelector(".overlay [data-focus]");
   if (dialog && !root.querySelector(".overlay").contains(document.activeElement)) dialog.focus({ preventScroll: true });
-  play.afterRenderPlay(root, state);
+  for (const f of FEATURES) if (f.afterRender) f.afterRender(root, state);
 }
 
 function renderTableScreen() {
   const gameRoot = h("div", { class: `game-root game-${state.snapshot.game}` });
   const ui = createUi(state, intents);
   try {
-    (state.renderer || fallbackRenderer).render(gameRoot, state.snapshot, ui);
+    state.renderer.render(gameRoot, state.snapshot, ui);
   } catch (err) {
     // A drawing bug must not take the table down: the side panel still plays the game.
     clear(gameRoot);
     gameRoot.append(h("p", { class: "notice" }, "This table could not be drawn; use the moves listed beside it."));
     console.warn("renderer failed", err);
   }
-  return renderTable(state, intents, gameRoot);
+  return renderTable(state, intents, gameRoot, { side: panels("side"), table: panels("table") });
 }
 
-let fallbackRenderer = { render() {} };
-
+/** The game's module (web/js/games/<id>.js), or the plain table of games/generic.js. */
 async function rendererFor(gameId) {
   if (renderers.has(gameId)) return renderers.get(gameId);
   let mod;
@@ -222,10 +290,6 @@ async function rendererFor(gameId) {
 
 // ----- snapshots, moves, bots ---------------------------------------------------------------
 
-function roundsOf(snap) {
-  return (snap && snap.result && Array.isArray(snap.result.rounds)) ? snap.result.rounds.length : 0;
-}
-
 function applySnapshot(snap, move) {
   const prev = state.snapshot;
   state.snapshot = snap;
@@ -239,10 +303,10 @@ function applySnapshot(snap, move) {
   if (prev && prev.game === snap.game && roundsOf(snap) > roundsOf(prev) && !snap.is_over) {
     state.roundOver = roundSummary(prev, snap);
   }
-  const humans = snap.seats.filter((s) => s.type === "human").length;
+  const humans = humanSeats(snap).length;
   if (humans > 1 && snap.human_turn && snap.viewer !== state.shownViewer && !snap.is_over) state.handoffTo = snap.viewer;
   else if (humans <= 1) state.shownViewer = snap.viewer;
-  features.afterSnapshot(prev, snap, move, state);
+  for (const f of FEATURES) if (f.afterSnapshot) f.afterSnapshot(prev, snap, move, state);
 }
 
 function moveMessage(snap, move) {
@@ -258,23 +322,20 @@ function roundSummary(prev, snap) {
   if (mod && typeof mod.roundSummary === "function") {
     try { const s = mod.roundSummary(prev, snap, (seat) => seatName(snap, seat)); if (s) return s; } catch { /* fall through */ }
   }
-  const before = prev.result.scores || [];
-  const after = snap.result.scores || [];
-  const gained = after.map((v, i) => v - (before[i] || 0));
-  const best = Math.max(...gained);
-  const names = gained.map((g, i) => (g === best && best > 0 ? seatName(snap, i) : null)).filter(Boolean);
+  const names = roundLeaders(prev, snap).map((i) => seatName(snap, i));
   return {
     title: `Round ${roundsOf(snap)} is over`,
     lines: names.length ? [`${names.join(" and ")} scored the most this round.`] : [],
   };
 }
 
+/** Save the match on the table after a move (a refusal only means no save this time). */
 async function persist(token) {
   const snap = state.snapshot;
   if (!snap) return;
   if (snap.is_over) { storage.clearMatch(); return; }
-  const reply = await call("record");
-  if (token !== matchToken || !reply || reply.error) return;
+  const reply = await engineCall("record", {}, { current: () => token === matchToken, refused: () => {} });
+  if (!reply) return;
   storage.saveMatch(snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null);
 }
 
@@ -294,20 +355,17 @@ async function runBots() {
       render();
       await sleep(botDelay());
       if (!going()) break;
-      const reply = await call("bot_move", {}, { onProgress: (fraction) => showThinking(token, fraction) });
-      if (token !== matchToken) break;
+      const reply = await engineCall("bot_move", {}, {
+        current: () => token === matchToken,
+        onProgress: (fraction) => showThinking(token, fraction),
+      });
+      if (!reply) break;
       state.thinking = null;
       state.thinkingFraction = null;
-      if (!reply || reply.error) {
-        state.error = reply ? reply.error.message : "The computer could not move.";
-        break;
-      }
       applySnapshot(reply.snapshot, reply.action);
       render();
       await persist(token);
     }
-  } catch {
-    // engineFailed has already shown the problem.
   } finally {
     botLoopRunning = false;
     state.thinking = null;
@@ -352,41 +410,68 @@ function setupFromSnapshot(snap) {
 async function sendMove(actionId) {
   const token = matchToken;
   const taken = (state.snapshot.legal || []).find((a) => a.id === actionId);
-  let reply;
-  try { reply = await call("act", { action: actionId }); } catch { return; }
-  if (token !== matchToken) return;
-  if (reply.error) { state.error = sentence(reply.error.message); render(); return; }
+  const reply = await engineCall("act", { action: actionId }, {
+    current: () => token === matchToken,
+    refused: (error) => { state.error = sentence(error.message); render(); },
+  });
+  if (!reply) return;
   state.error = null;
   state.selection = new Set();
   let move = taken || { player: state.snapshot.viewer, id: actionId, label: actionId, cards: [] };
   if (reply.viewer !== move.player) {
     // Pass-and-play: the next person must not read the previous one's move in that
     // person's own words (a secret bid, a drawn card); show the log's public text instead.
-    const log = reply.log || [];
-    const last = log[log.length - 1];
+    const entries = reply.log || [];
+    const last = entries[entries.length - 1];
     if (!last || last.text !== move.label) {
       move = { player: move.player, id: null, label: last ? last.text : "", cards: [], kind: move.kind };
     }
   }
   applySnapshot(reply, move);
   render();
-  await persist(token).catch(() => undefined);
+  await persist(token);
   runBots();
 }
 
 /** Take back the person's last move. */
 async function undoMove() {
   const token = matchToken;
-  let reply;
-  try { reply = await call("undo"); } catch { return; }
-  if (token !== matchToken) return;
-  if (reply.error) { state.error = reply.error.message; render(); return; }
+  const reply = await engineCall("undo", {}, { current: () => token === matchToken });
+  if (!reply) return;
   state.error = null;
   state.message = "Move taken back.";
   applySnapshot(reply, null);
   render();
-  await persist(token).catch(() => undefined);
+  await persist(token);
   runBots();
+}
+
+async function startNew(gameId, setup) {
+  if (state.busy) return;
+  storage.saveSetup(gameId, setup);
+  state.error = null;
+  const seed = randomSeed();
+  let reply = await engineCall("start", startParams(gameId, setup, seed, 0));
+  if (!reply) return;
+  const rotation = rotationFor(setup, reply.current_player, 0);
+  if (rotation !== 0) {
+    reply = await engineCall("start", startParams(gameId, setup, seed, rotation));
+    if (!reply) return;
+  }
+  await enterTable(reply, gameId, setup);
+}
+
+function sentence(text) {
+  const t = String(text).trim();
+  if (!t) return t;
+  return t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
+}
+
+function refreshSave() {
+  const loaded = storage.loadMatch();
+  if (!loaded.ok) { state.save = null; state.notice = loaded.problem; return; }
+  const save = loaded.save;
+  state.save = save && state.games.some((g) => g.id === save.game) ? save : null;
 }
 
 // ----- intents: what the person asked for ---------------------------------------------------
@@ -415,6 +500,12 @@ const intents = {
     storage.saveSetup(state.setupGame, state.setup);
     render();
   },
+  /** A seat's name typed on the set-up screen: kept and remembered, no re-render. */
+  renameSeat(seat, name) {
+    if (!state.setup || !state.setup.seats[seat]) return;
+    state.setup.seats[seat].name = String(name).slice(0, 24);
+    storage.saveSetup(state.setupGame, state.setup);
+  },
   setPlayers(n) {
     const spec = state.games.find((g) => g.id === state.setupGame);
     state.setup = withPlayers(spec, state.levels, state.setup, n);
@@ -436,7 +527,7 @@ const intents = {
     state.rulesContent = rulesCache.get(gameId);
     render();
     if (!rulesCache.has(gameId)) {
-      let content = null;
+      let content;
       try { content = await fetchRules(gameId); } catch { content = null; }
       rulesCache.set(gameId, content);
       if (state.screen === "rules" && state.rulesGame === gameId) { state.rulesContent = content; render(); }
@@ -454,10 +545,9 @@ const intents = {
     await holdingBusy(() => sendMove(actionId));
   },
   async why(actionId) {
-    let reply;
-    try { reply = await call("why", { action: actionId }); } catch { return; }
-    if (reply.error) state.error = reply.error.message;
-    else if (reply.legal === false) state.error = sentence(reply.reason || "That move is not allowed now.");
+    const reply = await engineCall("why", { action: actionId });
+    if (!reply) return;
+    if (reply.legal === false) state.error = sentence(reply.reason || "That move is not allowed now.");
     else state.error = null;
     render();
   },
@@ -491,15 +581,15 @@ const intents = {
   async resume() {
     const save = state.save;
     if (!save || state.busy) return;
-    let reply;
-    try { reply = await call("load", save.data); } catch { return; }
-    if (reply.error) {
-      storage.setAsideMatch();
-      state.save = null;
-      state.notice = `Your saved ${save.title || save.game} match could not be resumed (${reply.error.message}), so it was set aside.`;
-      render();
-      return;
-    }
+    const reply = await engineCall("load", save.data, {
+      refused: (error) => {
+        storage.setAsideMatch();
+        state.save = null;
+        state.notice = `Your saved ${save.title || save.game} match could not be resumed (${error.message}), so it was set aside.`;
+        render();
+      },
+    });
+    if (!reply) return;
     await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply));
     state.message = "Welcome back: your match is where you left it.";
     render();
@@ -514,45 +604,15 @@ const intents = {
     window.location.reload();
   },
 };
-features.install({ root, state, intents, render });
-play.installPlay({
-  state, intents, call, render, enterTable, loadRenderer: rendererFor,
-  speed: () => features.motionSpeed(), token: () => matchToken,
-});
 
-async function startNew(gameId, setup) {
-  if (state.busy) return;
-  storage.saveSetup(gameId, setup);
-  state.error = null;
-  const seed = randomSeed();
-  let reply;
-  try {
-    reply = await call("start", startParams(gameId, setup, seed, 0));
-    if (!reply.error) {
-      const rotation = rotationFor(setup, reply.current_player, 0);
-      if (rotation !== 0) reply = await call("start", startParams(gameId, setup, seed, rotation));
-    }
-  } catch { return; }
-  if (reply.error) {
-    state.error = reply.error.message;
-    render();
-    return;
-  }
-  await enterTable(reply, gameId, setup);
+const context = {
+  root, state, intents, render, engineCall, enterTable, loadRenderer: rendererFor, token: () => matchToken,
+};
+for (const f of FEATURES) {
+  if (f.intents) declare(intents, "intent", f.intents(context));
+  declare(screens, "screen", f.screens);
 }
-
-function sentence(text) {
-  const t = String(text).trim();
-  if (!t) return t;
-  return t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
-}
-
-function refreshSave() {
-  const loaded = storage.loadMatch();
-  if (!loaded.ok) { state.save = null; state.notice = loaded.problem; return; }
-  const save = loaded.save;
-  state.save = save && state.games.some((g) => g.id === save.game) ? save : null;
-}
+for (const f of FEATURES) if (f.start) f.start(context);
 
 // ----- start-up ------------------------------------------------------------------------------
 

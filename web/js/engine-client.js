@@ -7,7 +7,8 @@
 //   client.call("bot_move", {}, {onProgress: (fraction) => ...})  // a searching bot's progress
 //
 // call() rejects only when the worker itself fails (Python could not start, the worker
-// crashed); its Error message is readable. Replies from the engine, errors included, resolve.
+// crashed, a request broke the worker); its Error has the worker's readable `message` and
+// `code` (worker.js). Replies from the engine, its refusals included, resolve.
 //
 // A watchdog guards every call: a worker that does not answer in time (QUICK_MS for the
 // calls that should be instant, SLOW_MS for the ones that think or replay a whole match;
@@ -174,8 +175,12 @@ export async function startEngine(onProgress = () => {}) {
         clearTimeout(waiter.timer);
         armWatchdog();
         if (!pending.size) wakeIdle();
-        if ("error" in data) waiter.reject(new Error(String(data.error)));
-        else waiter.resolve(data.result);
+        if ("error" in data) {
+          const { code, message } = data.error || {};
+          waiter.reject(Object.assign(new Error(String(message)), { code: String(code) }));
+        } else {
+          waiter.resolve(data.result);
+        }
         break;
       }
       default:

@@ -1,5 +1,9 @@
 // One polite live region for screen readers, outside the re-rendered #app so it survives
-// every render: opponents' moves, "your turn", round and match results are read out.
+// every render: opponents' moves, "your turn", round and match results are read out, with
+// a short sound for each (sound.js, when the Sound setting is on).
+import { humanSeats, roundLeaders, roundsOf, seatName, winnerNames } from "../snapshot.js";
+import * as sound from "./sound.js";
+
 const KEEP = 4;
 let region = null;
 
@@ -26,11 +30,44 @@ export function announce(text) {
   while (el.childElementCount > KEEP) el.firstElementChild.remove();
 }
 
-export function clearAnnouncements() {
-  if (region) region.textContent = "";
+function matchWords(snap) {
+  const names = winnerNames(snap);
+  if (names.length === 1) return names[0] === "You" ? "The match is over: you win!" : `The match is over: ${names[0]} wins.`;
+  if (names.length > 1) return `The match is over: ${names.join(" and ")} share the win.`;
+  return "The match is over.";
 }
 
-export function install() {
-  if (document.body) ensureRegion();
-  else document.addEventListener("DOMContentLoaded", ensureRegion, { once: true });
-}
+export const feature = {
+  start() {
+    if (document.body) ensureRegion();
+    else document.addEventListener("DOMContentLoaded", ensureRegion, { once: true });
+    document.addEventListener("pointerdown", sound.unlock, true);
+    document.addEventListener("keydown", sound.unlock, true);
+  },
+  /** Say what changed (state.message / state.roundOver are already set) and sound it. */
+  afterSnapshot(prev, snap, move, state) {
+    const sameMatch = Boolean(prev && prev.game === snap.game);
+    const humans = humanSeats(snap);
+    if (move) {
+      sound.cue("card");
+      // Opponents' moves are read out; the person's own move is what they just did.
+      const own = sameMatch && move.player === prev.viewer && snap.seats[move.player] && snap.seats[move.player].type === "human";
+      if (!own && state.message) announce(state.message);
+    }
+    if (sameMatch && state.roundOver && roundsOf(snap) > roundsOf(prev) && !snap.is_over) {
+      announce(`${state.roundOver.title}.`.replace(/([.!?])\.$/, "$1"));
+      if (roundLeaders(prev, snap).some((i) => humans.includes(i))) sound.cue("win");
+    }
+    if (snap.is_over) {
+      if (sameMatch && !prev.is_over) {
+        announce(matchWords(snap));
+        if (humans.some((i) => (snap.result.winners || []).includes(i))) sound.cue("win");
+      }
+      return;
+    }
+    if (snap.human_turn && (!sameMatch || !prev.human_turn || prev.viewer !== snap.viewer)) {
+      announce(humans.length > 1 ? `${seatName(snap, snap.viewer)}'s turn.` : "Your turn.");
+      sound.cue("turn");
+    }
+  },
+};

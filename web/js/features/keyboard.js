@@ -22,7 +22,7 @@ function moveInHand(event) {
   const cards = cardsAround(active);
   const at = cards.indexOf(active);
   if (at < 0 || cards.length < 2) return false;
-  let next = null;
+  let next;
   switch (event.key) {
     case "ArrowLeft": case "ArrowUp": next = cards[(at - 1 + cards.length) % cards.length]; break;
     case "ArrowRight": case "ArrowDown": next = cards[(at + 1) % cards.length]; break;
@@ -79,7 +79,7 @@ function lostFocus() {
   return !active || active === document.body || active === document.documentElement || !active.isConnected;
 }
 
-export function install({ root, intents, getState }) {
+function start({ root, intents, state }) {
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === "Tab" || event.key.startsWith("Arrow") || event.key === "Enter" || event.key === " ") keyboardMode = true;
@@ -89,7 +89,6 @@ export function install({ root, intents, getState }) {
     }
     if (moveInHand(event)) { event.preventDefault(); return; }
     if (event.key === "Escape") {
-      const state = getState();
       if (state.screen === "table" && state.selection && state.selection.size && !root.querySelector(".overlay")) {
         intents.setSelection([]);
         event.preventDefault();
@@ -105,3 +104,5 @@ export function install({ root, intents, getState }) {
   });
   observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-busy"] });
 }
+
+export const feature = { start };

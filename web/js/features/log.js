@@ -2,15 +2,10 @@
 // scrollable. The bridge writes the words (hidden things already redacted for the viewer)
 // and each entry's round; this only lays them out. Used by the table and the replay.
 import { h } from "../ui/dom.js";
-
-function nameOf(snapshot, seat) {
-  if (seat === null || seat === undefined) return "";
-  const s = snapshot.seats[seat];
-  return (s && s.name) || `Seat ${seat + 1}`;
-}
+import { seatName } from "../snapshot.js";
 
 /** The log entries of `snapshot` as [{round, entries: [{index, player, text}]}], in order. */
-export function logByRound(snapshot) {
+function logByRound(snapshot) {
   const groups = [];
   (snapshot.log || []).forEach((entry, index) => {
     const round = Number.isInteger(entry.round) ? entry.round : 1;
@@ -35,7 +30,7 @@ export function renderLog(snapshot, opts = {}) {
       class: ["log-entry", e.index === opts.highlight && "is-current"],
       "aria-current": e.index === opts.highlight ? "step" : false,
     },
-    h("span", { class: "log-who" }, e.player === null || e.player === undefined ? "" : nameOf(snapshot, e.player) + ": "),
+    h("span", { class: "log-who" }, e.player === null || e.player === undefined ? "" : seatName(snapshot, e.player) + ": "),
     e.text)))));
   return h("details", { class: "game-log", open: true, dataset: { testid: "log" } },
     h("summary", {}, `Game log (${log.length})`),
@@ -48,7 +43,7 @@ export function renderLog(snapshot, opts = {}) {
 /** After a render: keep the log scrolled to the newest entry unless the person scrolled up. */
 let pinned = true;
 let lastTop = 0;
-export function afterRender(root) {
+function afterRender(root) {
   const list = root.querySelector(".log-list");
   if (!list) return;
   const current = list.querySelector(".is-current");
@@ -65,3 +60,8 @@ export function afterRender(root) {
     pinned = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
   }, { passive: true });
 }
+
+export const feature = {
+  panels: { side: (state) => renderLog(state.snapshot) },
+  afterRender,
+};

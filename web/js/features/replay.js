@@ -5,14 +5,11 @@
 import { h, button } from "../ui/dom.js";
 import { createUi } from "../ui/kit.js";
 import { cardElement } from "../ui/cards.js";
+import { seatName } from "../snapshot.js";
 import { renderLog } from "./log.js";
+import { motionSpeed } from "./preferences.js";
 
 const CARD_ID = /^(10|[2-9AJQK])[SHDC](#\d+)?$|^JK\d*$/;
-
-function nameOf(snapshot, seat) {
-  const s = snapshot.seats[seat];
-  return (s && s.name) || `Seat ${seat + 1}`;
-}
 
 const NOOP_INTENTS = {
   send() {}, why() {}, toggleCard() {}, setSelection() {},
@@ -42,7 +39,7 @@ function handsPanel(snapshot) {
     hands.map((seat) => {
       const entries = Object.entries(seat.private || {});
       return h("div", { class: "replay-hand", dataset: { seat: String(seat.seat) } },
-        h("h3", {}, seat.name || nameOf(snapshot, seat.seat)),
+        h("h3", {}, seat.name || seatName(snapshot, seat.seat)),
         entries.length ? h("dl", {}, entries.map(([key, value]) => [h("dt", {}, keyWords(key)), h("dd", {}, valueNode(value))]))
           : h("p", { class: "field-note" }, "Nothing hidden."));
     }));
@@ -51,12 +48,12 @@ function handsPanel(snapshot) {
 function lastMoveText(snapshot) {
   const last = snapshot.replay.last;
   if (!last) return "The deal, before anyone moves.";
-  const who = last.player === null || last.player === undefined ? "" : `${nameOf(snapshot, last.player)}: `;
+  const who = last.player === null || last.player === undefined ? "" : `${seatName(snapshot, last.player)}: `;
   return who + last.label;
 }
 
 /** The replay screen; `rs` = state.replay. */
-export function renderReplay(state, intents) {
+function renderReplay(state, intents) {
   const rs = state.replay;
   const snap = rs.snapshot;
   const info = snap.replay;
@@ -69,7 +66,7 @@ export function renderReplay(state, intents) {
       snapshot: snap, selection: new Set(), busy: true, freshAt: 0, thinking: null,
       lastMove: info.last ? { player: info.last.player, id: info.last.id, label: info.last.label, cards: info.last.cards || [], kind: info.last.kind } : null,
     };
-    (rs.renderer || { render() {} }).render(gameRoot, snap, createUi(fake, NOOP_INTENTS));
+    rs.renderer.render(gameRoot, snap, createUi(fake, NOOP_INTENTS));
   } catch (err) {
     gameRoot.append(h("p", { class: "notice" }, "This position could not be drawn; the log beside it tells the story."));
     console.warn("replay renderer failed", err);
@@ -95,7 +92,7 @@ export function renderReplay(state, intents) {
       h("div", { class: "bar-actions" }, button("Export", { class: "quiet", dataset: { testid: "replay-export" }, onclick: () => intents.exportMatch(rs.data) }))),
     h("div", { class: "status-line" },
       h("ul", { class: "scores", "aria-label": "Score at this point" }, snap.seats.map((_, i) => h("li", { class: "score" },
-        h("span", { class: "score-name" }, nameOf(snap, i)), " ", h("span", { class: "score-value" }, scores[i] ?? "")))),
+        h("span", { class: "score-name" }, seatName(snap, i)), " ", h("span", { class: "score-value" }, scores[i] ?? "")))),
       h("p", { class: "turn", dataset: { testid: "replay-step" }, "aria-live": "polite" },
         `Move ${info.step} of ${info.steps}`, info.step ? ` \u00b7 round ${info.round}` : "")),
     rs.error ? h("div", { class: "error-area", role: "alert", dataset: { testid: "error" } }, rs.error) : null,
@@ -124,9 +121,8 @@ function makeReadOnly(root) {
   for (const type of ["click", "pointerdown", "dragstart", "keydown"]) root.addEventListener(type, stop, true);
 }
 
-/** The replay intents. ctx: {state, call, render, loadRenderer, speed, token}. */
-export function replayIntents(ctx) {
-  const { state, call, render } = ctx;
+/** The replay intents; openReplay(data, opts) answers {ok, message?} (the share feature uses it). */
+function intents({ state, intents: all, engineCall, render, loadRenderer }) {
   let autoTimer = null;
 
   function stopAuto() {
@@ -137,17 +133,18 @@ export function replayIntents(ctx) {
   async function fetchStep(step, reveal) {
     const rs = state.replay;
     const params = { record: rs.data.record, seats: rs.data.seats || undefined, step, reveal };
-    let reply;
-    try { reply = await call("replay", params); } catch { return null; }
-    if (state.replay !== rs) return null;
-    if (reply.error) { rs.error = reply.error.message; render(); return null; }
+    const reply = await engineCall("replay", params, {
+      current: () => state.replay === rs,
+      refused: (error) => { rs.error = error.message; render(); },
+    });
+    if (!reply) return null;
     rs.error = null;
     rs.snapshot = reply;
     return reply;
   }
 
   function autoDelay() {
-    const speed = ctx.speed();
+    const speed = motionSpeed();
     if (!(speed > 0)) return 30;
     return Math.round(700 / speed);
   }
@@ -169,23 +166,33 @@ export function replayIntents(ctx) {
     }, autoDelay());
   }
 
+  /** Open the replay of `data` = {record, seats?, practice?}; {ok: false, message} on a bad record. */
+  async function openReplay(data, opts = {}) {
+    stopAuto();
+    const gameId = data && data.record && data.record.game;
+    const previous = state.replay;
+    state.replay = { data, snapshot: null, auto: false, error: null, renderer: null, returnTo: opts.returnTo || state.screen };
+    const reply = await fetchStep(opts.step ?? 0, false);
+    if (!reply) {
+      const message = state.replay && state.replay.error;
+      state.replay = previous;
+      return { ok: false, message: message || "The match could not be replayed." };
+    }
+    state.replay.renderer = await loadRenderer(gameId);
+    state.screen = "replay";
+    render();
+    return { ok: true };
+  }
+
   return {
-    /** Open the replay of `data` = {record, seats?, practice?}; returns false (and says why) on a bad record. */
-    async openReplay(data, opts = {}) {
-      stopAuto();
-      const gameId = data && data.record && data.record.game;
-      const previous = { screen: state.screen, replay: state.replay };
-      state.replay = { data, snapshot: null, auto: false, error: null, renderer: null, returnTo: opts.returnTo || state.screen };
-      const reply = await fetchStep(opts.step ?? 0, false);
-      if (!reply) {
-        const message = state.replay && state.replay.error;
-        state.replay = previous.replay;
-        return { ok: false, message: message || "The match could not be replayed." };
-      }
-      state.replay.renderer = await ctx.loadRenderer(gameId);
-      state.screen = "replay";
-      render();
-      return { ok: true };
+    openReplay,
+    /** The replay of the match on the table (offered once it is over). */
+    async openFinishedReplay() {
+      if (state.busy || !state.snapshot) return;
+      const reply = await engineCall("record");
+      if (!reply) return;
+      const opened = await openReplay(reply, { returnTo: "table", step: 0 });
+      if (!opened.ok) { state.error = opened.message; render(); }
     },
     async replayGo(step) {
       const rs = state.replay;
@@ -219,24 +226,33 @@ export function replayIntents(ctx) {
         state.screen = "table";
         render();
       } else {
-        ctx.showMenu();
+        all.showMenu();
       }
-    },
-    /** Keyboard on the replay screen: arrows step, Home/End jump, space plays or pauses. */
-    replayKey(event) {
-      const rs = state.replay;
-      if (state.screen !== "replay" || !rs || !rs.snapshot) return false;
-      const target = event.target;
-      if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) && target.type !== "checkbox") return false;
-      const info = rs.snapshot.replay;
-      const steps = { ArrowLeft: info.step - 1, ArrowRight: info.step + 1, Home: 0, End: info.steps };
-      if (event.key in steps) {
-        event.preventDefault();
-        this.replayGo(steps[event.key]);
-        return true;
-      }
-      return false;
     },
   };
 }
 
+/** Keyboard on the replay screen: arrows step, Home/End jump. */
+function replayKey(state, intents, event) {
+  const rs = state.replay;
+  if (state.screen !== "replay" || !rs || !rs.snapshot) return;
+  const target = event.target;
+  if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) && target.type !== "checkbox") return;
+  const info = rs.snapshot.replay;
+  const steps = { ArrowLeft: info.step - 1, ArrowRight: info.step + 1, Home: 0, End: info.steps };
+  if (event.key in steps) {
+    event.preventDefault();
+    intents.replayGo(steps[event.key]);
+  }
+}
+
+export const feature = {
+  state: {
+    replay: null,  // {data, snapshot, auto, error, renderer, returnTo} while a replay is open
+  },
+  intents,
+  screens: { replay: renderReplay },
+  start({ state, intents: all }) {
+    document.addEventListener("keydown", (event) => replayKey(state, all, event));
+  },
+};

@@ -1,61 +1,13 @@
-// The player's settings: animation speed, four-colour suits, sound. Kept in localStorage
-// (through storage.js) and applied to the page as classes on <html>/<body>.
+// The Settings screen: animation speed, four-colour suits, sound (kept by preferences.js).
 import { h, button } from "../ui/dom.js";
-import * as storage from "../storage.js";
+import { SPEEDS, applySettings, getSettings, setSetting } from "./preferences.js";
+import * as sound from "./sound.js";
 
-/** Speed names -> the multiplier of the bot delay and animations (0 = instant). */
-export const SPEEDS = { instant: 0, fast: 2, normal: 1, slow: 0.5 };
 const SPEED_WORDS = { instant: "Instant", fast: "Fast", normal: "Normal", slow: "Slow" };
-const DEFAULTS = { speed: "normal", fourColour: false, sound: false };
-const KEY = "settings";
-
-let current = read();
-
-function read() {
-  const saved = storage.loadValue(KEY);
-  const out = { ...DEFAULTS };
-  if (saved && typeof saved === "object" && !Array.isArray(saved)) {
-    if (Object.hasOwn(SPEEDS, saved.speed)) out.speed = saved.speed;
-    if (typeof saved.fourColour === "boolean") out.fourColour = saved.fourColour;
-    if (typeof saved.sound === "boolean") out.sound = saved.sound;
-  }
-  return out;
-}
-
-export function getSettings() {
-  return { ...current };
-}
-
-export function setSetting(name, value) {
-  if (!Object.hasOwn(DEFAULTS, name)) return;
-  current = { ...current, [name]: value };
-  storage.saveValue(KEY, current);
-  applySettings();
-}
-
-/** The URL's ?speed= (the tests use ?speed=0) wins over the setting. */
-export function motionSpeed() {
-  const query = new URLSearchParams(window.location.search);
-  if (query.has("speed")) {
-    const forced = Number(query.get("speed"));
-    return Number.isFinite(forced) && forced >= 0 ? forced : 1;
-  }
-  return SPEEDS[current.speed] ?? 1;
-}
-
-/** Classes on the page for the current settings; safe to call any time. */
-export function applySettings() {
-  const instant = !(motionSpeed() > 0);
-  document.documentElement.classList.toggle("no-motion", instant);
-  const speed = motionSpeed();
-  if (speed === 1) document.documentElement.style.removeProperty("--motion");
-  else document.documentElement.style.setProperty("--motion", instant ? "0" : String(1 / speed));
-  if (document.body) document.body.classList.toggle("four-colour", current.fourColour);
-}
 
 /** The Settings screen (state.screen === "settings"). */
-export function renderSettings(state, intents) {
-  const s = current;
+function renderSettings(state, intents) {
+  const s = getSettings();
   const change = (name, value) => { setSetting(name, value); intents.settingsChanged(name, value); };
   const forced = new URLSearchParams(window.location.search).has("speed");
   return h("section", { class: "screen settings-screen", dataset: { testid: "settings-page" }, "aria-labelledby": "settings-title" },
@@ -87,3 +39,21 @@ function checkbox(id, testid, label, description, checked, onChange) {
     h("label", { for: id }, h("span", { class: "option-label" }, label),
       h("span", { class: "option-description" }, description)));
 }
+
+export const feature = {
+  intents: ({ state, render }) => ({
+    openSettings() {
+      state.screen = "settings";
+      state.error = null;
+      render();
+    },
+    settingsChanged(name, value) {
+      if (name === "sound" && value) sound.unlock();
+      render();
+    },
+  }),
+  screens: { settings: renderSettings },
+  start() {
+    applySettings();
+  },
+};

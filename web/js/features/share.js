@@ -17,7 +17,7 @@
 //   are read as such) or a URL-encoded JSON object, e.g. %7B%22auto_skip%22%3Atrue%7D.
 // A link that cannot be used says why on the menu; nothing is started and nothing is lost.
 import { h, button } from "../ui/dom.js";
-import { seatNames } from "../ui/setup-model.js";
+import { defaultLevel, seatNames } from "../ui/setup-model.js";
 
 const MAX_SEED = 2 ** 31 - 1;
 const MAX_FILE_BYTES = 2_000_000;
@@ -32,7 +32,7 @@ function parseValue(text) {
 }
 
 /** Options from a link: JSON object text or "key:value,key:value". Throws Error(words). */
-export function parseOptions(text) {
+function parseOptions(text) {
   const raw = String(text || "").trim();
   if (!raw) return {};
   if (raw.startsWith("{")) {
@@ -51,7 +51,7 @@ export function parseOptions(text) {
 }
 
 /** Options as key:value pairs (the readable form), or JSON when a value needs it. */
-export function formatOptions(options) {
+function formatOptions(options) {
   const entries = Object.entries(options || {});
   const simple = entries.every(([k, v]) => /^[\w-]+$/.test(k)
     && (typeof v === "boolean" || typeof v === "number" || (typeof v === "string" && /^[\w .-]+$/.test(v) && v !== "true" && v !== "false" && !/^-?\d/.test(v))));
@@ -64,7 +64,7 @@ export function formatOptions(options) {
  * {ok: true, params, summary} for a usable one, {ok: false, message} otherwise.
  * `games` and `levels` are the engine's (bridge.games()).
  */
-export function parseChallenge(hash, games, levels) {
+function parseChallenge(hash, games, levels) {
   const text = String(hash || "").replace(/^#/, "");
   if (!text) return null;
   const q = new URLSearchParams(text);
@@ -125,16 +125,12 @@ export function parseChallenge(hash, games, levels) {
   return { ok: true, params, summary, spec };
 }
 
-function defaultLevel(levels) {
-  return levels.includes("normal") ? "normal" : levels[Math.floor(levels.length / 2)] || "normal";
-}
-
 function playersRange(spec) {
   return spec.min_players === spec.max_players ? `${spec.min_players} players` : `${spec.min_players} to ${spec.max_players} players`;
 }
 
 /** The link that starts this match's deal for someone else. */
-export function challengeLink(snapshot, record, base = window.location.origin + window.location.pathname) {
+function challengeLink(snapshot, record, base = window.location.origin + window.location.pathname) {
   const url = new URL(base);
   url.search = "";
   const players = snapshot.seats.map((s) => (s.type === "human" ? "human" : s.level || "normal")).join(",");
@@ -152,14 +148,14 @@ export function challengeLink(snapshot, record, base = window.location.origin + 
 // ----- files -------------------------------------------------------------------------------
 
 /** The file's text for a saved match {record, seats, practice}. */
-export function matchFile(data, title) {
+function matchFile(data, title) {
   return JSON.stringify({
     parlour: "match", v: 1, title: title || null, exported_at: new Date().toISOString(),
     record: data.record, seats: data.seats || null, practice: Boolean(data.practice),
   }, null, 1);
 }
 
-export function fileName(data, now = new Date()) {
+function fileName(data, now = new Date()) {
   const game = (data.record && data.record.game) || "match";
   const pad = (n) => String(n).padStart(2, "0");
   const stamp = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}`;
@@ -167,7 +163,7 @@ export function fileName(data, now = new Date()) {
 }
 
 /** Read an imported file's text: {ok: true, data: {record, seats?, practice}} or {ok: false, message}. */
-export function readMatchFile(text) {
+function readMatchFile(text) {
   const fail = (why) => ({ ok: false, message: `That file is not a Parlour match: ${why}. Nothing was changed.` });
   if (typeof text !== "string" || !text.trim()) return fail("it is empty");
   if (text.length > MAX_FILE_BYTES) return fail("it is too large");
@@ -199,7 +195,7 @@ function download(text, name) {
 // ----- what the page shows -------------------------------------------------------------------
 
 /** Export and Challenge buttons for the table's side panel (and the match-over dialog). */
-export function shareTools(state, intents) {
+function shareTools(state, intents) {
   const snap = state.snapshot;
   if (!snap || (state.handoffTo !== null && state.handoffTo !== undefined)) return null;
   return h("div", { class: "share-tools" },
@@ -208,7 +204,7 @@ export function shareTools(state, intents) {
 }
 
 /** The dialog that shows (and copies) the challenge link. */
-export function challengeDialog(state, intents) {
+function challengeDialog(state, intents) {
   const c = state.challengeShown;
   if (!c) return null;
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "challenge-title", dataset: { testid: "challenge-dialog" } },
@@ -224,7 +220,7 @@ export function challengeDialog(state, intents) {
 }
 
 /** The menu's part: open a match file, the challenge offer, and any sharing problem. */
-export function menuShare(state, intents) {
+function menuShare(state, intents) {
   const offer = state.challengeOffer;
   return h("div", { class: "menu-share" },
     state.shareError ? h("div", { class: "error-area", role: "alert", dataset: { testid: "error" } }, state.shareError) : null,
@@ -241,18 +237,15 @@ export function menuShare(state, intents) {
 
 // ----- intents -------------------------------------------------------------------------------
 
-/** ctx: {state, call, render, enterTable, openReplay, showMenu, token} */
-export function shareIntents(ctx) {
-  const { state, call, render } = ctx;
+function intents({ state, intents: all, engineCall, enterTable, render }) {
+  const showMenu = () => all.showMenu();
   return {
     async exportMatch(data) {
       let saved = data;
       let title = state.snapshot && state.snapshot.title;
       if (!saved) {
-        let reply;
-        try { reply = await call("record"); } catch { return; }
-        if (reply.error) { state.error = reply.error.message; render(); return; }
-        saved = reply;
+        saved = await engineCall("record");
+        if (!saved) return;
       } else if (state.replay && state.replay.snapshot) {
         title = state.replay.snapshot.title;
       }
@@ -275,35 +268,34 @@ export function shareIntents(ctx) {
       if (!parsed.ok) { state.shareError = parsed.message; render(); return; }
       const data = parsed.data;
       // Check the whole record without touching the match in progress.
-      let probe;
-      try { probe = await call("replay", { record: data.record, seats: data.seats || undefined }); } catch { return; }
-      if (probe.error) {
-        state.shareError = `That file's match cannot be used (${probe.error.message}). Nothing was changed.`;
-        render();
-        return;
-      }
+      const probe = await engineCall("replay", { record: data.record, seats: data.seats || undefined }, {
+        refused: (error) => {
+          state.shareError = `That file's match cannot be used (${error.message}). Nothing was changed.`;
+          render();
+        },
+      });
+      if (!probe) return;
       if (probe.replay.finished) {
-        const opened = await ctx.openReplay(data, { returnTo: "menu" });
+        const opened = await all.openReplay(data, { returnTo: "menu" });
         if (!opened.ok) { state.shareError = opened.message; render(); }
         return;
       }
-      let reply;
-      try { reply = await call("load", data); } catch { return; }
-      if (reply.error) {
-        state.shareError = `That file's match cannot be resumed (${reply.error.message}). Nothing was changed.`;
-        render();
-        return;
-      }
-      await ctx.enterTable(reply, reply.game, null);
+      const reply = await engineCall("load", data, {
+        refused: (error) => {
+          state.shareError = `That file's match cannot be resumed (${error.message}). Nothing was changed.`;
+          render();
+        },
+      });
+      if (!reply) return;
+      await enterTable(reply, reply.game, null);
       state.message = "The match from the file is on the table.";
       render();
     },
     async showChallenge() {
       const snap = state.snapshot;
       if (!snap) return;
-      let reply;
-      try { reply = await call("record"); } catch { return; }
-      if (reply.error) { state.error = reply.error.message; render(); return; }
+      const reply = await engineCall("record");
+      if (!reply) return;
       state.challengeShown = { link: challengeLink(snap, reply.record), copied: null };
       render();
     },
@@ -331,28 +323,28 @@ export function shareIntents(ctx) {
       if (!found.ok) {
         state.challengeOffer = null;
         state.shareError = found.message;
-        if (state.screen !== "menu") ctx.showMenu(); else render();
+        if (state.screen !== "menu") showMenu(); else render();
         return;
       }
       state.shareError = null;
       state.challengeOffer = found;
-      if (!state.save && state.screen === "menu") { await this.acceptChallenge(); return; }
-      if (state.screen !== "menu") ctx.showMenu(); else render();
+      if (!state.save && state.screen === "menu") { await all.acceptChallenge(); return; }
+      if (state.screen !== "menu") showMenu(); else render();
     },
     async acceptChallenge() {
       const offer = state.challengeOffer;
       if (!offer || state.busy) return;
-      let reply;
-      try { reply = await call("start", offer.params); } catch { return; }
-      if (reply.error) {
-        state.challengeOffer = null;
-        state.shareError = `This challenge link cannot be used: ${reply.error.message}.`;
-        render();
-        return;
-      }
+      const reply = await engineCall("start", offer.params, {
+        refused: (error) => {
+          state.challengeOffer = null;
+          state.shareError = `This challenge link cannot be used: ${error.message}.`;
+          render();
+        },
+      });
+      if (!reply) return;
       state.challengeOffer = null;
       state.shareError = null;
-      await ctx.enterTable(reply, reply.game, null);
+      await enterTable(reply, reply.game, null);
       state.message = `Challenge accepted: ${offer.summary}.`;
       render();
     },
@@ -362,3 +354,21 @@ export function shareIntents(ctx) {
     },
   };
 }
+
+export const feature = {
+  state: {
+    challengeShown: null,  // {link, copied}: the challenge dialog on the table
+    challengeOffer: null,  // a challenge from the page's #hash, offered on the menu
+    shareError: null,      // why a file or a link could not be used, shown on the menu
+  },
+  intents,
+  panels: { side: shareTools, table: challengeDialog, menu: menuShare },
+  start({ state, intents: all }) {
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && state.screen !== "replay" && state.challengeShown) all.closeChallenge();
+    });
+    window.addEventListener("hashchange", () => {
+      if (state.games.length) all.checkChallenge();
+    });
+  },
+};

@@ -1,7 +1,7 @@
 // Short sounds made on the spot with the Web Audio API (no sound files): a card being played,
 // "your turn", a round or match won. Silent unless the Sound setting is on, and the audio
 // context is only created after the person has touched the page (browsers' autoplay rule).
-import { getSettings } from "./settings.js";
+import { getSettings } from "./preferences.js";
 
 let context = null;
 
@@ -45,7 +45,7 @@ const SOUNDS = {
 };
 
 /** Play one of "card", "turn", "win" if sound is on and the page may make sound. */
-export function play(name) {
+function play(name) {
   if (!getSettings().sound || !SOUNDS[name]) return false;
   const ctx = context;
   if (!ctx || ctx.state !== "running") return false;

@@ -3,6 +3,8 @@
 // storage.js); the Statistics screen shows them, exports them as a JSON file and resets them.
 import { h, button } from "../ui/dom.js";
 import * as storage from "../storage.js";
+import { humanSeats } from "../snapshot.js";
+import { announce } from "./announce.js";
 
 const KEY = "stats";
 const VERSION = 1;
@@ -14,14 +16,14 @@ function empty() {
 }
 
 /** The stored statistics ({v, games: {game: {level: entry}}}); unreadable data starts afresh. */
-export function loadStats() {
+function loadStats() {
   const saved = storage.loadValue(KEY);
   if (!saved || typeof saved !== "object" || saved.v !== VERSION || !saved.games || typeof saved.games !== "object") return empty();
   return saved;
 }
 
 /** Which level a match counts under: the computers' level, "mixed", or "people". */
-export function levelOf(seats) {
+function levelOf(seats) {
   const levels = [...new Set(seats.filter((s) => s.type === "bot").map((s) => s.level || "normal"))];
   if (!levels.length) return "people";
   return levels.length === 1 ? levels[0] : "mixed";
@@ -41,9 +43,9 @@ function lowerWins(scores, winners) {
  * Count a finished match. `snap` is the bridge snapshot at the end; practice matches and
  * matches without a person are not counted. Returns the updated entry or null.
  */
-export function recordResult(snap) {
+function recordResult(snap) {
   if (!snap || !snap.is_over || snap.practice) return null;
-  const humans = snap.seats.map((s, i) => (s.type === "human" ? i : -1)).filter((i) => i >= 0);
+  const humans = humanSeats(snap);
   if (!humans.length) return null;
   const result = snap.result || {};
   const scores = (result.scores || []).map(Number);
@@ -67,9 +69,6 @@ export function recordResult(snap) {
   return entry;
 }
 
-export function resetStats() {
-  storage.removeValue(KEY);
-}
 
 function downloadStats() {
   const data = JSON.stringify({ parlour: "statistics", exported: new Date().toISOString(), ...loadStats() }, null, 2);
@@ -91,7 +90,7 @@ function percent(won, played) {
 }
 
 /** The Statistics screen (state.screen === "stats"); state.statsConfirm asks before a reset. */
-export function renderStats(state, intents) {
+function renderStats(state, intents) {
   const stats = loadStats();
   const order = state.games.map((g) => g.id);
   const gameIds = [...new Set([...order, ...Object.keys(stats.games)])].filter((id) => stats.games[id] && Object.keys(stats.games[id]).length);
@@ -135,3 +134,34 @@ export function renderStats(state, intents) {
           button("Export as a file", { class: "quiet-ink", dataset: { testid: "stats-export", focus: "stats-export" }, onclick: downloadStats }),
           button("Reset statistics", { class: "quiet-ink", dataset: { testid: "stats-reset", focus: "stats-reset" }, disabled: !tables.length, onclick: intents.statsReset }))));
 }
+
+const counted = new WeakSet();
+
+export const feature = {
+  state: {
+    statsConfirm: false,  // the Statistics screen asks before a reset
+  },
+  intents: ({ state, render }) => ({
+    openStats() {
+      state.screen = "stats";
+      state.statsConfirm = false;
+      state.error = null;
+      render();
+    },
+    statsReset() { state.statsConfirm = true; render(); },
+    statsResetCancelled() { state.statsConfirm = false; render(); },
+    statsResetConfirmed() {
+      storage.removeValue(KEY);
+      state.statsConfirm = false;
+      announce("Statistics reset.");
+      render();
+    },
+  }),
+  screens: { stats: renderStats },
+  /** A match that has just ended is counted, once. */
+  afterSnapshot(prev, snap, move, state) {
+    if (!snap.is_over || !prev || prev.game !== snap.game || prev.is_over) return;
+    const key = state.matchSetup || snap;
+    if (!counted.has(key)) { counted.add(key); recordResult(snap); }
+  },
+};

@@ -6,7 +6,7 @@
 import { h, button } from "../ui/dom.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
-export function playTools(state, intents) {
+function playTools(state, intents) {
   const snap = state.snapshot;
   const hidden = state.handoffTo !== null && state.handoffTo !== undefined;
   if (!snap || hidden) return null;
@@ -32,7 +32,7 @@ export function playTools(state, intents) {
 }
 
 /** The hint for the current position, or null once anything has moved on. */
-export function currentHint(state) {
+function currentHint(state) {
   const hint = state.hint;
   const snap = state.snapshot;
   if (!hint || !snap || hint.snapshot !== snap || !snap.human_turn) return null;
@@ -40,7 +40,7 @@ export function currentHint(state) {
 }
 
 /** After a render: light up the suggested action's buttons and its cards on the table. */
-export function decorateHint(root, state) {
+function decorateHint(root, state) {
   const hint = currentHint(state);
   if (!hint) return;
   const table = root.querySelector("[data-testid=table]");
@@ -60,27 +60,26 @@ export function decorateHint(root, state) {
   }
 }
 
-/** The intents: hint() and a replacement undo() that also forgets a stale hint. */
-export function hintIntents(ctx) {
-  const { state, call, render } = ctx;
+/** hint(): ask the engine for the strongest bot's move in the person's place. */
+function intents({ state, engineCall, render, token }) {
   return {
     async hint() {
       const snap = state.snapshot;
       if (state.busy || !snap || !snap.human_turn) return;
       const moves = snap.moves;
-      const token = ctx.token();
+      const asked = token();
       state.message = "Thinking of a move for you\u2026";
       render();
-      let reply;
-      try { reply = await call("hint"); } catch { return; }
-      if (token !== ctx.token() || !state.snapshot || state.snapshot.moves !== moves) return;
-      if (reply.error) {
-        state.hint = null;
-        state.message = null;
-        state.error = reply.error.message;
-        render();
-        return;
-      }
+      const reply = await engineCall("hint", {}, {
+        current: () => asked === token() && state.snapshot && state.snapshot.moves === moves,
+        refused: (error) => {
+          state.hint = null;
+          state.message = null;
+          state.error = error.message;
+          render();
+        },
+      });
+      if (!reply) return;
       const action = reply.action;
       state.hint = { id: action.id, label: action.label, cards: action.cards || [], snapshot: state.snapshot };
       state.error = null;
@@ -91,3 +90,12 @@ export function hintIntents(ctx) {
     },
   };
 }
+
+export const feature = {
+  state: {
+    hint: null,  // {id, label, cards, snapshot}: the suggested move for that snapshot
+  },
+  intents,
+  panels: { side: playTools },
+  afterRender: decorateHint,
+};

@@ -2,14 +2,11 @@
 // the cards played this round by rank, both scores, and your hand to select plays from.
 // View keys: engine/games/crisps.py (CrispsState.view). Action ids: "play:5D,5S" (cards by
 // rank, then suit C D H S), "pass", "take:faceup", "take:blind".
+import { cardText, plural, rankOf } from "../ui/cards.js";
 
 const SUIT_ORDER = ["C", "D", "H", "S"];
 const NUMBER_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10"];
 const SPECIAL_VALUE = 11;
-
-function rankOf(cardId) {
-  return String(cardId).split("#", 1)[0].slice(0, -1);
-}
 
 function rankValue(cardId) {
   const r = rankOf(cardId);
@@ -17,7 +14,7 @@ function rankValue(cardId) {
 }
 
 /** The engine's card order: rank value, then suit in C D H S order. */
-export function compareCards(a, b) {
+function compareCards(a, b) {
   return rankValue(a) - rankValue(b) || SUIT_ORDER.indexOf(a.slice(-1)) - SUIT_ORDER.indexOf(b.slice(-1));
 }
 
@@ -77,7 +74,7 @@ function seatPanel(ui, snapshot, view, seat) {
     seatHeader(ui, snapshot, view, seat),
     h("div", { class: "opponent-hand", "aria-label": `${count} cards` },
       h("div", { class: "fan" }, backs, known.map((c) => ui.card(c, { small: true, extraLabel: "taken face up" }))),
-      h("span", { class: "count", dataset: { testid: "opponent-count" } }, `${count} card${count === 1 ? "" : "s"}`)));
+      h("span", { class: "count", dataset: { testid: "opponent-count" } }, plural(count, "card"))));
 }
 
 function piles(ui, view) {
@@ -189,7 +186,7 @@ function waitingLine(ui, snapshot, view, me) {
 export function describeMove(move, snapshot, seatName) {
   const who = seatName(move.player);
   const you = who === "You";
-  const text = (cards) => cards.map(cardShort).join(" ");
+  const text = (cards) => cards.map(cardText).join(" ");
   if (move.kind === "play" || String(move.id).startsWith("play:")) {
     const cards = move.cards && move.cards.length ? move.cards : String(move.id).slice(5).split(",");
     return `${who} ${you ? "play" : "plays"} ${text(cards)}`;
@@ -198,12 +195,6 @@ export function describeMove(move, snapshot, seatName) {
   if (move.id === "take:faceup") return `${who} ${you ? "take" : "takes"} the face-up card`;
   if (move.id === "take:blind") return `${who} ${you ? "take" : "takes"} a blind card`;
   return `${who}: ${move.label}`;
-}
-
-function cardShort(cardId) {
-  const base = String(cardId).split("#", 1)[0];
-  const suit = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" }[base.slice(-1)] || "";
-  return base.slice(0, -1) + suit;
 }
 
 /** The round-over dialog's words. */
@@ -218,7 +209,7 @@ export function roundSummary(prev, snapshot, seatName) {
   return {
     title: winner === "You" ? `You win round ${last.round}!` : `${winner} wins round ${last.round}`,
     lines: [
-      `${winner} ${winner === "You" ? "played" : "played"} every card${left !== undefined ? `; ${seatName(loser)} still had ${left} card${left === 1 ? "" : "s"}` : ""}.`,
+      `${winner} played every card${left !== undefined ? `; ${seatName(loser)} still had ${plural(left, "card")}` : ""}.`,
       `Rounds won: ${seatName(0)} ${scores[0]} \u2013 ${scores[1]} ${seatName(1)} (first to ${view.target || 3}).`,
     ],
   };

@@ -6,10 +6,11 @@
 // to high with an Ace at the position of the rank it stands for: "lay:7H,AH,9H",
 // "take:7H,8H,9H", "swap:8H", "discard:7H", "draw:stock".
 
-const RANK_TEXT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+import { RANKS, SUIT_SYMBOLS, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
+
+const RANK_TEXT = ["", ...RANKS];
 const RANK_VALUE = Object.fromEntries(RANK_TEXT.map((r, i) => [r, i]).filter(([r]) => r));
 const SUIT_ORDER = ["S", "H", "D", "C"]; // engine/cards.py standard_deck order
-const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const MATCH_WORDS = { suit: "same suit", ranks: "same ranks", order: "in order", high: "high bonus", low: "low bonus" };
 const REASONS = {
   fourth_sequence: (who) => `${who} laid a fourth sequence.`,
@@ -19,8 +20,6 @@ const REASONS = {
 const MAX_SEQUENCES = 4;
 const CIRCLED = ["\u2460", "\u2461", "\u2462", "\u2463"];
 
-function rankOf(cardId) { return String(cardId).slice(0, -1); }
-function suitOf(cardId) { return String(cardId).slice(-1); }
 function isAce(cardId) { return rankOf(cardId) === "A"; }
 
 /** Low to high by rank, then suit: the order a selection is named in a "why" request. */
@@ -53,16 +52,10 @@ function idCards(actionId) {
 /** "7♥ A♥(8) 9♥" */
 function seqText(cards, ranks) {
   return cards.map((c, i) => {
-    const name = RANK_TEXT[RANK_VALUE[rankOf(c)]] + (SUIT_SYMBOL[suitOf(c)] || "");
+    const name = cardText(c);
     return isAce(c) && ranks[i] !== 1 ? `${name}(${RANK_TEXT[ranks[i]]})` : name;
   }).join(" ");
 }
-
-function cardShort(cardId) {
-  return rankOf(cardId) + (SUIT_SYMBOL[suitOf(cardId)] || "");
-}
-
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function youVerb(who, verb, s = "s") { return `${who} ${who === "You" ? verb : verb + s}`; }
 
@@ -139,7 +132,7 @@ function sequencesRow(ui, view, seat, opts = {}) {
         return h("li", { class: "mhing-seq", "aria-label": `Sequence ${i + 1}: ${seqText(seq, r)}` },
           h("span", { class: "seq-number", "aria-hidden": "true" }, String(i + 1)),
           h("span", { class: "seq-cards" }, seq.map((c, k) => sequenceCard(ui, c, r[k], opts, freshSeq))),
-          swap ? ui.actionButton(swap, `Swap in ${cardShort(swap.cards[0])}`, { class: "swap-button" }) : null);
+          swap ? ui.actionButton(swap, `Swap in ${cardText(swap.cards[0])}`, { class: "swap-button" }) : null);
       })),
     matchList(ui, matches, seqs));
 }
@@ -190,7 +183,7 @@ function centre(ui, snapshot, view, myTurn) {
     h("div", { class: "mhing-round-info" },
       h("p", {}, h("strong", {}, `Round ${view.round || 1}`), ` \u00b7 first to ${view.target || 14} points`),
       drawNote ? h("p", { class: "pile-warning" }, drawNote) : null,
-      takes.length ? h("p", { class: "take-hint" }, `The ${cardShort(top)} fits a sequence of yours: select the two cards that go with it.`) : null));
+      takes.length ? h("p", { class: "take-hint" }, `The ${cardText(top)} fits a sequence of yours: select the two cards that go with it.`) : null));
 }
 
 function yourPanel(ui, snapshot, view, me, myTurn) {
@@ -205,7 +198,7 @@ function yourPanel(ui, snapshot, view, me, myTurn) {
   return h("section", { class: ["mhing-seat", "mhing-you", view.current_player === me && !snapshot.is_over && "is-turn"], "aria-label": "Your sequences and hand" },
     seatHeader(ui, snapshot, view, me),
     sequencesRow(ui, view, me, { mine: true, swaps }),
-    myTurn ? controls(ui, view, hand) : waitingLine(ui, snapshot, view),
+    myTurn ? controls(ui, view) : waitingLine(ui, snapshot, view),
     h("div", { class: "hand mhing-hand", dataset: { testid: "hand" }, "aria-label": "Your hand" },
       hand.map((c) => {
         const selectable = myTurn && (discards || lit.has(c) || swapCards.has(c) || ui.selection.has(c));
@@ -232,16 +225,16 @@ function possibleSequences(ui, view) {
   if (!actions.length) return null;
   const selected = ui.selection;
   return h("div", { class: "mhing-possible" },
-    h("h3", { class: "zone-title" }, view.phase === "draw" ? `Sequences with the ${cardShort(view.discard_top)}` : "Sequences you can lay"),
+    h("h3", { class: "zone-title" }, view.phase === "draw" ? `Sequences with the ${cardText(view.discard_top)}` : "Sequences you can lay"),
     h("ul", { class: "possible-list" }, actions.map((a) => {
       const cards = idCards(a.id);
       const ranks = idRanks(cards);
       const on = a.cards.length === selected.size && a.cards.every((c) => selected.has(c));
-      const red = suitOf(cards[0]) === "H" || suitOf(cards[0]) === "D";
+      const red = isRedSuit(suitOf(cards[0]));
       return h("li", {}, ui.button([
         cards.map((c, k) => h("span", { class: ["chip-card", isAce(c) && ranks[k] !== 1 && "is-wild", !a.cards.includes(c) && "is-discard"] },
           isAce(c) && ranks[k] !== 1 ? `A=${RANK_TEXT[ranks[k]]}` : RANK_TEXT[ranks[k]])),
-        h("span", { class: "chip-suit", "aria-hidden": "true" }, SUIT_SYMBOL[suitOf(cards[0])])],
+        h("span", { class: "chip-suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suitOf(cards[0])])],
         {
           class: ["sequence-chip", on && "is-on", red && "is-red"], "aria-pressed": on ? "true" : "false",
           "aria-label": `Select ${seqText(cards, ranks)}`, dataset: { testid: "sequence-chip", sequence: a.id, focus: "chip:" + a.id },
@@ -250,7 +243,7 @@ function possibleSequences(ui, view) {
     })));
 }
 
-function controls(ui, view, hand) {
+function controls(ui, view) {
   const { h } = ui;
   const selection = ui.selection;
   const phase = view.phase;
@@ -276,21 +269,21 @@ function controls(ui, view, hand) {
     const cards = idCards(a.id);
     const text = seqText(cards, idRanks(cards));
     note = "Ready.";
-    buttons.push(ui.actionButton(a, phase === "draw" ? `Take ${cardShort(view.discard_top)}, lay ${text}` : `Lay ${text}`, { class: "primary confirm-play", focusPrefix: "confirm:" }));
+    buttons.push(ui.actionButton(a, phase === "draw" ? `Take ${cardText(view.discard_top)}, lay ${text}` : `Lay ${text}`, { class: "primary confirm-play", focusPrefix: "confirm:" }));
   }
   for (const a of others) {
-    if (a.kind === "discard") buttons.push(ui.actionButton(a, `Discard ${cardShort(a.cards[0])}`, { class: "confirm-play discard-button", focusPrefix: "confirm:" }));
-    else if (a.kind === "swap") buttons.push(ui.actionButton(a, `Swap ${cardShort(a.cards[0])} for the Ace`, { class: "confirm-play", focusPrefix: "confirm:" }));
+    if (a.kind === "discard") buttons.push(ui.actionButton(a, `Discard ${cardText(a.cards[0])}`, { class: "confirm-play discard-button", focusPrefix: "confirm:" }));
+    else if (a.kind === "swap") buttons.push(ui.actionButton(a, `Swap ${cardText(a.cards[0])} for the Ace`, { class: "confirm-play", focusPrefix: "confirm:" }));
   }
   if (!note) {
     const need = phase === "draw" ? 2 : 3;
     if (!selection.size) {
       if (phase === "draw") {
-        note = seqActions.length ? `Draw a card, or select two cards to lay with the ${cardShort(view.discard_top)}.` : "Draw a card to start your turn.";
+        note = seqActions.length ? `Draw a card, or select two cards to lay with the ${cardText(view.discard_top)}.` : "Draw a card to start your turn.";
         const swaps = ui.actionsOfKind("swap");
-        if (swaps.length) note += ` You may first swap ${swaps.map((a) => cardShort(a.cards[0])).join(" or ")} in for your Ace.`;
+        if (swaps.length) note += ` You may first swap ${swaps.map((a) => cardText(a.cards[0])).join(" or ")} in for your Ace.`;
       } else {
-        const drawn = view.drawn ? `You drew the ${cardShort(view.drawn)}. ` : "";
+        const drawn = view.drawn ? `You drew the ${cardText(view.drawn)}. ` : "";
         note = `${drawn}${seqActions.length ? "Select three cards to lay (the lit ones make sequences), or one card to discard." : "Select a card to discard."}`;
       }
     } else if (matching.length) {
@@ -364,7 +357,7 @@ export function describeMove(move, snapshot, seatName) {
   const cards = idCards(id);
   const view = (snapshot && snapshot.view) || {};
   if (kind === "draw") {
-    if (who === "You" && view.drawn) return `You draw the ${cardShort(view.drawn)}`;
+    if (who === "You" && view.drawn) return `You draw the ${cardText(view.drawn)}`;
     return `${youVerb(who, "draw")} a card`;
   }
   if (kind === "take") {
@@ -372,8 +365,8 @@ export function describeMove(move, snapshot, seatName) {
     return `${youVerb(who, "take")} the discard and ${who === "You" ? "lay" : "lays"} ${text}`;
   }
   if (kind === "lay") return `${youVerb(who, "lay")} ${seqText(cards, idRanks(cards))}`;
-  if (kind === "swap") return `${youVerb(who, "swap")} the ${cardShort(cards[0])} in for the Ace, which goes back to ${who === "You" ? "your" : "their"} hand`;
-  if (kind === "discard") return `${youVerb(who, "discard")} the ${cardShort(cards[0])}`;
+  if (kind === "swap") return `${youVerb(who, "swap")} the ${cardText(cards[0])} in for the Ace, which goes back to ${who === "You" ? "your" : "their"} hand`;
+  if (kind === "discard") return `${youVerb(who, "discard")} the ${cardText(cards[0])}`;
   return `${who}: ${move.label}`;
 }
 

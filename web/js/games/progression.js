@@ -5,15 +5,11 @@
 // private stack), "public:7H" (to the public stack), "draw:stock", "draw:7H" (a public top).
 // Card values, face cards and scores all come from the view: nothing here knows a rule.
 import { h } from "../ui/dom.js";
-import { SUIT_SYMBOLS, SUIT_NAMES, cardText } from "../ui/cards.js";
+import { SUIT_SYMBOLS, SUIT_NAMES, cardText, isRedSuit, plural, suitOf } from "../ui/cards.js";
 
 const SUITS = ["S", "H", "D", "C"];
 const LONG_FAN = 7;
 const VERY_LONG_FAN = 12;
-
-function suitOf(cardId) {
-  return String(cardId).split("#", 1)[0].slice(-1);
-}
 
 function signed(n) {
   if (n > 0) return `+${n}`;
@@ -28,10 +24,6 @@ function plain(n) {
 
 function scoreClass(n) {
   return n > 0 ? "is-plus" : n < 0 ? "is-minus" : "is-zero";
-}
-
-function isRedSuit(suit) {
-  return suit === "H" || suit === "D";
 }
 
 function suitMark(suit, extra) {
@@ -89,7 +81,7 @@ function stackHead(ctx, seat, suit, size) {
   const faces = ((view.stack_faces || [])[seat] || {})[suit] ?? 0;
   const count = (((view.private_stacks || [])[seat] || {})[suit] || []).length;
   const spoken = count
-    ? `${SUIT_NAMES[suit]}: ${count} card${count === 1 ? "" : "s"}, value ${value}${faces ? `, ${faces} face card${faces === 1 ? "" : "s"} (times ${faces + 1})` : ""}, scores ${score}`
+    ? `${SUIT_NAMES[suit]}: ${plural(count, "card")}, value ${value}${faces ? `, ${plural(faces, "face card")} (times ${faces + 1})` : ""}, scores ${score}`
     : `${SUIT_NAMES[suit]}: empty`;
   return h("div", { class: "pstack-head", title: spoken },
     h("span", { class: "prog-sr" }, spoken),
@@ -169,7 +161,7 @@ function opponentPanel(ctx, seat) {
       h("span", { class: "seat-name" }, ui.seatName(seat)),
       h("span", { class: "prog-opp-hand", dataset: { testid: "opponent-hand" }, role: "img",
         title: known.length ? "Face-up cards were taken from public stacks, so everyone knows them" : null,
-        "aria-label": `${count} card${count === 1 ? "" : "s"} in hand${known.length ? `, known to all: ${known.map(ui.cardName).join(", ")}` : ""}` },
+        "aria-label": `${plural(count, "card")} in hand${known.length ? `, known to all: ${known.map(ui.cardName).join(", ")}` : ""}` },
       h("span", { class: "prog-mini-fan", "aria-hidden": "true" }, backs, known.map((c) => ui.card(c, { tiny: true }))),
       h("span", { class: "count", "aria-hidden": "true" }, String(count))),
       seatBadges(ctx, seat),
@@ -199,7 +191,7 @@ function centre(ctx) {
       h("h2", { class: "zone-title" }, "Public stacks"),
       h("span", { class: "prog-round", dataset: { testid: "round" } }, round),
       stall >= limit / 2 ? h("span", { class: "prog-stall", title: "The round also ends when nobody draws from the pile for this many turns in a row" },
-        `${limit - stall} turn${limit - stall === 1 ? "" : "s"} left without a pile draw`) : null),
+        `${plural(limit - stall, "turn")} left without a pile draw`) : null),
     h("div", { class: "prog-centre-row" },
       pile,
       h("div", { class: "prog-stacks is-public", dataset: { testid: "public-stacks" } }, SUITS.map((suit) => publicStack(ctx, suit)))));

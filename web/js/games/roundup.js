@@ -10,31 +10,24 @@
 // that names the move. A Queen or King also needs a target (click "Target" on a seat or a
 // name in the controls) and then a suit or number; a Jack only needs a target.
 
+import { RANKS, SUIT_NAMES as SUIT_WORDS, SUIT_SYMBOLS, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
+
 const SUITS = ["S", "H", "D", "C"];
-const SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const FACE_KINDS = { J: "jack", Q: "queen", K: "king" };
 const FACE_WORDS = { jack: "Jack", queen: "Queen", king: "King" };
 const FACE_WORDS_BY_KIND = { jack: true, queen: true, king: true };
 const TARGET_PREFIX = "target:";
 const ORDINALS = ["1st", "2nd", "3rd", "4th"];
 
-function rankOf(cardId) { return String(cardId).slice(0, -1); }
-function suitOf(cardId) { return String(cardId).slice(-1); }
 function isFace(cardId) { return rankOf(cardId) in FACE_KINDS; }
 
 /** Suit order S H D C, then rank A..K: the hand reads as four runs. */
-export function compareCards(a, b) {
+function compareCards(a, b) {
   return SUITS.indexOf(suitOf(a)) - SUITS.indexOf(suitOf(b)) || RANKS.indexOf(rankOf(a)) - RANKS.indexOf(rankOf(b));
 }
 
 function short(cardId) {
-  return cardId ? rankOf(cardId) + (SUIT_SYMBOLS[suitOf(cardId)] || "") : "";
-}
-
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+  return cardId ? cardText(cardId) : "";
 }
 
 /** "You play" / "North plays". */
@@ -178,7 +171,7 @@ function bidBadge(ctx, p, bid) {
   const { h, view } = ctx;
   if (bid) {
     const s = suitOf(bid);
-    return h("span", { class: ["ru-bid", (s === "H" || s === "D") && "is-red"], title: `Bid on ${SUIT_WORDS[s]}`, dataset: { testid: "bid" } },
+    return h("span", { class: ["ru-bid", isRedSuit(s) && "is-red"], title: `Bid on ${SUIT_WORDS[s]}`, dataset: { testid: "bid" } },
       "Bid ", h("span", { class: "ru-bid-suit" }, SUIT_SYMBOLS[s]), h("span", { class: "ru-sr" }, ` ${SUIT_WORDS[s]}`));
   }
   if ((view.cannot_bid || [])[p]) return h("span", { class: "ru-bid is-none", title: "No number card, so no bid this round" }, "No bid");
@@ -198,7 +191,7 @@ function freshCard(ctx, p, c) {
 }
 
 function targetButton(ctx, p) {
-  const { h, ui, legal, sel, faceKind } = ctx;
+  const { ui, legal, sel, faceKind } = ctx;
   if (faceKind === "jack") {
     const action = legal.find((a) => a.kind === "jack" && a.cards[0] === sel.card && targetOf(a) === p);
     return action ? ui.actionButton(action, `${short(sel.card)} on ${ui.seatName(p)}`, { class: "ru-target primary" }) : null;
@@ -241,7 +234,7 @@ function stackPanel(ctx, s) {
   else if (needed) state = `Needs ${short(needed)}`;
   else state = "";
   return h("figure", {
-    class: ["ru-stack", (s === "H" || s === "D") && "is-red", closedAt >= 0 && "is-closed", mine && "is-mine", aimed && "is-aimed", lastOpen && "is-last-open"],
+    class: ["ru-stack", isRedSuit(s) && "is-red", closedAt >= 0 && "is-closed", mine && "is-mine", aimed && "is-aimed", lastOpen && "is-last-open"],
     dataset: { suit: s, testid: `stack-${s}`, top: String(top) },
     "aria-label": `${SUIT_WORDS[s]} stack: ${top ? `up to ${RANKS[top - 1]}` : "empty"}${closedAt >= 0 ? ", closed" : ""}`,
   },
@@ -270,7 +263,7 @@ function justDiscarded(ctx, c) {
 }
 
 /** What the latest face card or pass did, in words. */
-export function effectText(view, seatName) {
+function effectText(view, seatName) {
   const e = view.last_effect;
   if (!e) return "";
   const by = seatName(e.by);
@@ -372,7 +365,7 @@ function myBid(ctx) {
   }
   const s = suitOf(bid);
   const secret = view.phase === "bid";
-  return h("span", { class: ["ru-bid", (s === "H" || s === "D") && "is-red"], dataset: { testid: "my-bid" } },
+  return h("span", { class: ["ru-bid", isRedSuit(s) && "is-red"], dataset: { testid: "my-bid" } },
     `Your bid: `, h("span", { class: "ru-bid-suit" }, SUIT_SYMBOLS[s]), ` ${SUIT_WORDS[s]}${secret ? ` (${short(bid)}, secret until all have bid)` : ""}`);
 }
 
@@ -497,7 +490,7 @@ function scoreSheet(ctx) {
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Last"), seats.map((p) => h("th", { scope: "col" }, ui.seatName(p))))),
         h("tbody", {}, rounds.map((r) => h("tr", {},
           h("th", { scope: "row" }, String(r.round)),
-          h("td", { class: ["ru-sheet-suit", (r.closing_suit === "H" || r.closing_suit === "D") && "is-red"], title: SUIT_WORDS[r.closing_suit] }, SUIT_SYMBOLS[r.closing_suit] || ""),
+          h("td", { class: ["ru-sheet-suit", isRedSuit(r.closing_suit) && "is-red"], title: SUIT_WORDS[r.closing_suit] }, SUIT_SYMBOLS[r.closing_suit] || ""),
           seats.map((p) => h("td", {},
             h("span", { class: "ru-sheet-total" }, String((r.scores || [])[p] ?? "")),
             (r.points || [])[p] ? h("span", { class: "ru-sheet-gain" }, ` +${r.points[p]}`) : null))))))));
@@ -544,7 +537,7 @@ export function roundSummary(prev, snapshot, seatName) {
   return { title: `Round ${last.round}: ${SUIT_SYMBOLS[last.closing_suit]} ${SUIT_WORDS[last.closing_suit]} closed last`, lines: roundLines(last, seatName) };
 }
 
-export function roundLines(last, seatName) {
+function roundLines(last, seatName) {
   const suit = last.closing_suit;
   const lines = [];
   const bids = (last.bids || []).map((b, p) => (b ? `${seatName(p)} ${SUIT_SYMBOLS[suitOf(b)]}` : `${seatName(p)} no bid`));

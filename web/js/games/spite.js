@@ -9,30 +9,15 @@
 // Building works two ways: click a source card (upcard, a discard-pile top or a hand card),
 // then a lit target; or drag the source card onto a target (pointer events, see `drag`).
 import { h } from "../ui/dom.js";
-import { SUIT_SYMBOLS } from "../ui/cards.js";
+import { RANKS, cardText, isJoker, plural, rankName, rankOf } from "../ui/cards.js";
 
-const RANK_SHORT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-const RANK_WORD = ["", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"];
+const RANK_SHORT = ["", ...RANKS];
+const RANK_WORD = RANK_SHORT.map(rankName);
 const KING = 13;
 const FAN_SHOWN = 9;          // a discard pile shows at most this many cards
 const FAN_TIGHT = 6;          // longer piles are fanned tighter
 const DRAG_THRESHOLD_PX = 6;
 const DRAG_EDGE_PX = 56;        // dragging this close to the window's edge scrolls the page
-
-function isJoker(cardId) {
-  return String(cardId).startsWith("JK");
-}
-
-/** "7♥", "Joker": short enough for messages and captions. */
-function cardShort(cardId) {
-  if (isJoker(cardId)) return "Joker";
-  const base = String(cardId).split("#", 1)[0];
-  return base.slice(0, -1) + (SUIT_SYMBOLS[base.slice(-1)] || "");
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 /** The action id that putting `card` on the target `key` ("stack:3", "stack:new", "pile:2") would be. */
 function actionFor(card, key) {
@@ -161,8 +146,8 @@ function lastTurnLine(ctx) {
   if (!last || last.player !== opp) return null;
   const who = ui.seatName(opp);
   const parts = [];
-  if (last.played && last.played.length) parts.push(`played ${last.played.map(cardShort).join(" ")}`);
-  if (last.discarded) parts.push(`discarded ${cardShort(last.discarded)} on pile ${last.pile + 1}`);
+  if (last.played && last.played.length) parts.push(`played ${last.played.map(cardText).join(" ")}`);
+  if (last.discarded) parts.push(`discarded ${cardText(last.discarded)} on pile ${last.pile + 1}`);
   const text = parts.length ? parts.join(", then ") : "moved no card";
   return h("p", { class: "spite-note", dataset: { testid: "last-turn" } }, `Last turn ${who} ${text}.`);
 }
@@ -210,7 +195,6 @@ function pileCaption(pile, rank, index) {
 }
 
 function pileFan(ctx, pile, mine, size) {
-  const { ui } = ctx;
   const shown = pile.slice(-FAN_SHOWN);
   const hiddenCount = pile.length - shown.length;
   const cls = ["spite-fan", pile.length > FAN_TIGHT && "is-tight"];
@@ -229,7 +213,7 @@ function pileFan(ctx, pile, mine, size) {
 /** What a joker on a discard pile counts as: the real card beneath it ("any" at the bottom). */
 function jokerPileRank(pile, index) {
   for (let k = index - 1; k >= 0; k--) {
-    if (!isJoker(pile[k])) return `=${String(pile[k]).split("#", 1)[0].slice(0, -1)}`;
+    if (!isJoker(pile[k])) return `=${rankOf(pile[k])}`;
   }
   return "any";
 }
@@ -254,7 +238,6 @@ function centreZone(ctx) {
 }
 
 function centreStack(ctx, stack, rank, index) {
-  const { ui } = ctx;
   const top = stack[stack.length - 1];
   const complete = rank >= KING;
   const topEl = tableCard(ctx, top, { small: true, extraLabel: isJoker(top) ? `standing for ${RANK_WORD[rank]}` : null });
@@ -322,7 +305,7 @@ function controls(ctx) {
   if (selected) {
     const where = ctx.sources.get(selected);
     const lit = ui.legal.filter((a) => a.cards && a.cards[0] === selected);
-    const name = cardShort(selected);
+    const name = cardText(selected);
     if (!lit.length) note = `${name} has no move now: pick another card.`;
     else if (where === "hand") note = `Put ${name} on a lit stack to build, or on a discard pile to end your turn.`;
     else note = `Put ${name} on a lit centre stack.`;

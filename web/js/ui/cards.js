@@ -4,15 +4,45 @@ import { h } from "./dom.js";
 
 export const SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+/** The ranks from Ace to King: RANKS[n - 1] is the rank worth n (1 to 13). */
+export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const RANK_NAMES = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
 
 /** {rank, suit, joker, base} of a card id; unknown ids come back with joker false, suit "". */
-export function parseCard(cardId) {
+function parseCard(cardId) {
   const base = String(cardId).split("#", 1)[0];
   if (base.startsWith("JK")) return { base, rank: "JK", suit: "", joker: true };
   const suit = base.slice(-1);
   if (!(suit in SUIT_SYMBOLS)) return { base, rank: base, suit: "", joker: false };
   return { base, rank: base.slice(0, -1), suit, joker: false };
+}
+
+/** The rank of a card id ("10" of "10H", "Q" of "QS#2", "JK" of a joker). */
+export function rankOf(cardId) {
+  return parseCard(cardId).rank;
+}
+
+/** The suit letter of a card id ("H" of "10H"; "" for a joker). */
+export function suitOf(cardId) {
+  return parseCard(cardId).suit;
+}
+
+export function isJoker(cardId) {
+  return parseCard(cardId).joker;
+}
+
+/** "Ace", "Jack", "10": a rank in words. */
+export function rankName(rank) {
+  return RANK_NAMES[rank] || rank;
+}
+
+/** "1 card", "3 cards". */
+export function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+export function isRedSuit(suit) {
+  return suit === "H" || suit === "D";
 }
 
 /** "10♥", "Q♠", "Joker". */
@@ -26,17 +56,12 @@ export function cardText(cardId) {
 export function cardName(cardId) {
   const c = parseCard(cardId);
   if (c.joker) return "Joker";
-  const rank = RANK_NAMES[c.rank] || c.rank;
+  const rank = rankName(c.rank);
   return c.suit ? `${rank} of ${SUIT_NAMES[c.suit]}` : rank;
 }
 
-export function cardsText(cards) {
-  return (cards || []).map(cardText).join(" ");
-}
-
-export function isRed(cardId) {
-  const c = parseCard(cardId);
-  return c.suit === "H" || c.suit === "D";
+function isRed(cardId) {
+  return isRedSuit(parseCard(cardId).suit);
 }
 
 /**

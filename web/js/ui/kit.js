@@ -1,5 +1,5 @@
 // The helpers every game renderer receives as `ui` in render(root, snapshot, ui).
-// Renderers only draw and call ui.send / ui.why / ui.toggle: they never decide a rule.
+// Renderers only draw and call ui.send / ui.why / ui.setSelection: they never decide a rule.
 //
 // A game module web/js/games/<id>.js exports:
 //   render(root, snapshot, ui)                      required: append the game's layout to root
@@ -9,9 +9,9 @@
 // The frame around it (scores, turn, error area, side panel of every legal action, log,
 // round-over / match-over dialogs) is drawn by ui/table.js for every game.
 import { h, button } from "./dom.js";
-import { cardElement, cardBack, cardText, cardsText, cardName, parseCard } from "./cards.js";
+import { cardElement, cardBack, cardText, cardName } from "./cards.js";
 import { matchingActions, extendableCards, actionsExtending, wouldBeId } from "./selection.js";
-import { seatName } from "./table.js";
+import { seatName } from "../snapshot.js";
 
 const FRESH_MS = 500;
 
@@ -23,7 +23,7 @@ export function createUi(state, intents) {
   const sinceMove = performance.now() - (state.freshAt || 0);
   const fresh = state.freshAt > 0 && sinceMove < FRESH_MS;
   const ui = {
-    h, button, cardText, cardsText, cardName, parseCard,
+    h, button, cardText, cardName,
     selection,
     busy: state.busy,
     fresh,                         // true just after a move: animate what it changed
@@ -33,7 +33,6 @@ export function createUi(state, intents) {
     seatName: (seat) => seatName(snapshot, seat),
     send: (actionId) => intents.send(actionId),
     why: (actionId) => intents.why(actionId),
-    toggle: (cardId) => intents.toggleCard(cardId),
     clearSelection: () => intents.setSelection([]),
     setSelection: (cards) => intents.setSelection(cards),
 

@@ -1,8 +1,8 @@
-// The menu: one tile per registered game, in the bridge's order, plus the resume offer.
+// The menu: one tile per registered game, in the bridge's order, plus the resume offer and
+// the features' panels (`panels`: nodes from app.js, e.g. opening a match file).
 import { h, button } from "./dom.js";
-import { menuShare } from "../features/play.js";
 
-export function renderMenu(state, intents) {
+export function renderMenu(state, intents, panels) {
   const tiles = state.games.map((spec) => h("li", { class: "game-tile" },
     button([
       h("span", { class: "tile-title" }, spec.title),
@@ -23,7 +23,7 @@ export function renderMenu(state, intents) {
       button(`Resume your ${save.title || save.game} match`, { class: "primary", dataset: { testid: "resume", focus: "resume" }, onclick: intents.resume }),
       button("Discard it", { class: "quiet", dataset: { testid: "discard-save" }, onclick: intents.discardSave }),
     ) : null,
-    menuShare(state, intents),
+    panels,
     h("ul", { class: "game-list", "aria-label": "Games" }, tiles),
     h("nav", { class: "menu-links", "aria-label": "More" },
       button("Statistics", { class: "quiet", dataset: { testid: "stats", focus: "stats" }, onclick: intents.openStats }),

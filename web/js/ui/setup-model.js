@@ -1,5 +1,6 @@
 // The set-up of a match as plain data, and how it becomes the bridge's start() parameters.
 // setup = {players, seats: [{type: "human"|"bot", level}], order: "random"|"<n>", options}
+import { humanSeats } from "../snapshot.js";
 
 const MAX_NAME = 24;   // engine/bridge.py MAX_NAME_CHARS
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
@@ -15,17 +16,22 @@ export function ordinal(n) {
   return ORDINALS[n] || `number ${n + 1}`;
 }
 
+/** The computers' level when none is chosen: "normal", or the middle one offered. */
+export function defaultLevel(levels) {
+  return levels.includes("normal") ? "normal" : levels[Math.floor(levels.length / 2)] || "normal";
+}
+
 /** A valid set-up for `spec`, keeping whatever of `saved` still fits. */
 export function normalizeSetup(spec, levels, saved) {
   const s = saved && typeof saved === "object" ? saved : {};
-  const defaultLevel = levels.includes("normal") ? "normal" : levels[Math.floor(levels.length / 2)] || "normal";
+  const fallbackLevel = defaultLevel(levels);
   let players = Number.isInteger(s.players) ? s.players : spec.default_players;
   if (players < spec.min_players || players > spec.max_players) players = spec.default_players;
   const seats = [];
   for (let i = 0; i < players; i++) {
     const old = Array.isArray(s.seats) ? s.seats[i] : null;
     const type = old && (old.type === "human" || old.type === "bot") ? old.type : i === 0 ? "human" : "bot";
-    const level = old && levels.includes(old.level) ? old.level : defaultLevel;
+    const level = old && levels.includes(old.level) ? old.level : fallbackLevel;
     const name = old && typeof old.name === "string" ? old.name.slice(0, MAX_NAME) : "";
     seats.push({ type, level, name });
   }
@@ -44,13 +50,9 @@ export function withPlayers(spec, levels, setup, players) {
   return normalizeSetup(spec, levels, { ...setup, players });
 }
 
-export function humanSeats(setup) {
-  return setup.seats.map((s, i) => (s.type === "human" ? i : -1)).filter((i) => i >= 0);
-}
-
 /** Names: the one person is "You", computers are named by where they sit from that person. */
 export function seatNames(seats) {
-  const humans = seats.map((s, i) => (s.type === "human" ? i : -1)).filter((i) => i >= 0);
+  const humans = humanSeats({ seats });
   const n = seats.length;
   if (humans.length !== 1) return seats.map((s, i) => (s.type === "human" ? `Player ${i + 1}` : null));
   const me = humans[0];

@@ -1,6 +1,7 @@
 // The set-up screen: players, who sits where, opponents' levels and the game's options.
 import { h, button } from "./dom.js";
-import { humanSeats, ordinal, seatNames } from "./setup-model.js";
+import { ordinal, seatNames } from "./setup-model.js";
+import { humanSeats } from "../snapshot.js";
 
 const LEVEL_WORDS = { random: "Random moves", easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
 

@@ -1,18 +1,14 @@
 // The table frame every game shares: title bar, scores, whose turn, messages, the side
-// panel of legal actions and the log. The game's own layout goes into `.game-root`.
+// panel of legal actions, and the dialogs for a hand-over, a round's end and the match's end.
+// The game's own layout goes into `.game-root`; the features' panels (tools, the log,
+// sharing, their dialogs) come in ready-made from app.js.
 import { h, button } from "./dom.js";
 import { errorArea } from "./setup.js";
-import { playTools, shareTools, challengeDialog, renderLog } from "../features/play.js";
+import { humanSeats, seatName, winnerNames } from "../snapshot.js";
 
 // Levels that search before they move (a bar shows their progress from the start); the
 // others answer at once and get a bar only if progress arrives.
 const SEARCHING = new Set(["hard", "expert"]);
-
-export function seatName(snapshot, seat) {
-  if (seat === null || seat === undefined) return "";
-  const s = snapshot.seats[seat];
-  return (s && s.name) || `Seat ${seat + 1}`;
-}
 
 function turnText(state) {
   const snap = state.snapshot;
@@ -22,8 +18,7 @@ function turnText(state) {
   if (cur === null || cur === undefined) return "";
   const name = seatName(snap, cur);
   if (snap.human_turn) {
-    const humans = snap.seats.filter((s) => s.type === "human").length;
-    return humans > 1 ? `${name}'s turn` : "Your turn";
+    return humanSeats(snap).length > 1 ? `${name}'s turn` : "Your turn";
   }
   return state.thinking === cur ? `${name} is thinking\u2026` : `${name} to play`;
 }
@@ -48,7 +43,8 @@ export function setThinking(root, fraction) {
   return Boolean(bar);
 }
 
-export function renderTable(state, intents, gameRoot) {
+/** The table screen around `gameRoot`; panels = {side: [Node], table: [Node]} from the features. */
+export function renderTable(state, intents, gameRoot, panels) {
   const snap = state.snapshot;
   const scores = (snap.result && snap.result.scores) || [];
   const scoreItems = snap.seats.map((seat, i) => h("li", {
@@ -86,10 +82,8 @@ export function renderTable(state, intents, gameRoot) {
         })),
         !actions.length || hidden ? h("p", { class: "field-note" }, snap.is_over ? "The match is over."
           : state.roundOver ? "The round is over." : `Waiting for ${seatName(snap, snap.current_player) || "the other players"}\u2026`) : null),
-      playTools(state, intents),
-      renderLog(snap),
-      shareTools(state, intents))),
-  challengeDialog(state, intents),
+      panels.side)),
+  panels.table,
   state.handoffTo !== null && state.handoffTo !== undefined ? handoff(state, intents) : null,
   state.roundOver && !snap.is_over ? roundOverDialog(snap, state.roundOver, intents) : null,
   snap.is_over ? matchOver(state, intents) : null,
@@ -108,7 +102,7 @@ function handoff(state, intents) {
 }
 
 /** The round-over dialog; summary = {title, lines} (from the game's renderer or the scores). */
-export function roundOverDialog(snapshot, summary, intents) {
+function roundOverDialog(snapshot, summary, intents) {
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "round-title", dataset: { testid: "round-over" } },
     h("div", { class: "overlay-card" },
       h("h2", { id: "round-title" }, summary.title),
@@ -132,8 +126,7 @@ function gameMatchSummary(state) {
 
 function matchOver(state, intents) {
   const snap = state.snapshot;
-  const winners = (snap.result && snap.result.winners) || [];
-  const names = winners.map((w) => seatName(snap, w));
+  const names = winnerNames(snap);
   let title = "The match is over";
   if (names.length === 1) title = names[0] === "You" ? "You win the match!" : `${names[0]} wins the match`;
   else if (names.length > 1) title = `${names.join(" and ")} share the win`;

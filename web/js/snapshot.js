@@ -1,0 +1,38 @@
+// What the page reads off a bridge snapshot in more than one place: seat names, the seats
+// people play, how many rounds are over, what a round scored, who won. Pure functions.
+
+/** A seat's name ("You", "North", a typed name), "Seat n" without one, "" for no seat. */
+export function seatName(snapshot, seat) {
+  if (seat === null || seat === undefined) return "";
+  const s = snapshot.seats[seat];
+  return (s && s.name) || `Seat ${seat + 1}`;
+}
+
+/** The seats people play, in order; `holder` is a snapshot or a set-up (anything with seats). */
+export function humanSeats(holder) {
+  return holder.seats.map((s, i) => (s.type === "human" ? i : -1)).filter((i) => i >= 0);
+}
+
+/** How many rounds are over. */
+export function roundsOf(snapshot) {
+  return snapshot && snapshot.result && Array.isArray(snapshot.result.rounds) ? snapshot.result.rounds.length : 0;
+}
+
+/** Each seat's change in score from `prev` to `snapshot`. */
+function scoreGains(prev, snapshot) {
+  const before = (prev.result && prev.result.scores) || [];
+  return ((snapshot.result && snapshot.result.scores) || []).map((v, i) => v - (before[i] || 0));
+}
+
+/** The seats that gained the most from `prev` to `snapshot` (none when nobody gained). */
+export function roundLeaders(prev, snapshot) {
+  const gained = scoreGains(prev, snapshot);
+  if (!gained.length) return [];
+  const best = Math.max(...gained);
+  return best > 0 ? gained.map((g, i) => (g === best ? i : -1)).filter((i) => i >= 0) : [];
+}
+
+/** The winners' names, in seat order. */
+export function winnerNames(snapshot) {
+  return ((snapshot.result && snapshot.result.winners) || []).map((w) => seatName(snapshot, w));
+}
