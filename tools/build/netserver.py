@@ -286,7 +286,7 @@ class SiteServer(http.server.ThreadingHTTPServer):
     @property
     def base_url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host!s}:{port}/"
 
 
 def make_server(mounts: list[tuple[str, Path]], host: str = "127.0.0.1", port: int = 0,
