@@ -15,7 +15,8 @@ an emulated network (benchmarks).
   about half). ``PROFILES`` names ``none``, ``9mbit`` and ``1.6mbit``.
 
 ``start_server(mounts, profile=...)`` serves from a background thread; ``server.traffic``
-counts the bytes sent (bodies, as sent: gzipped when gzipped) and the requests.
+counts the bytes sent (bodies, as sent: gzipped when gzipped; a body is counted as it
+starts) and the responses with a body.
 """
 from __future__ import annotations
 
@@ -250,6 +251,8 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         if not send_body:
             return
+        # Counted before it goes, so that a client holding the whole body sees it counted.
+        self.server.traffic.add(url_path, len(body))
         pacer = self.server.pacer
         if pacer is None:
             self.wfile.write(body)
@@ -258,7 +261,6 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
                 chunk = body[start:start + CHUNK_BYTES]
                 pacer.wait(len(chunk))
                 self.wfile.write(chunk)
-        self.server.traffic.add(url_path, len(body))
 
     def handle(self) -> None:
         try:
