@@ -399,3 +399,21 @@ def test_greedy_trust_uses_the_sample_spread_when_asked():
         searches[spread] = (search.best().id, prior, other)
     assert searches[0.5][0] == searches[0.5][1], "0.02 is within 0.5 * sqrt(1/300 + 1/400)"
     assert searches[None][0] == searches[None][2], "0.02 is 5 sample standard errors"
+
+
+def test_the_arena_plays_default_budgets_in_full_without_a_clock(monkeypatch):
+    # A safety clock that has always run out: the page's bots stop after one iteration,
+    # the arena's play every iteration of the game's budget.
+    monkeypatch.setattr(bots, "SAFETY_MS", 0.0)
+    state = engine.new_game("crisps", players=2, seed=3)
+    seat = state.current_player
+    budget = engine.GAMES["crisps"].bot.hard_iterations
+    paged = bots.make("hard")
+    paged.choose(state, seat, random.Random(0))
+    assert paged.last["iterations"] < budget
+    assert bots.make("hard", safety_clock=False).budget("crisps") == (budget, None)
+    outcome = play_match("crisps", 2, ["hard", "normal"], seed=3, max_rounds=1)
+    hard_seat = 0
+    assert outcome["decisions"][hard_seat] > 0
+    searched = outcome["iterations"][hard_seat]
+    assert searched > 0 and searched % budget == 0

@@ -92,16 +92,18 @@ class ISMCTSBot:
 
     ``iterations`` fixes the work (no clock: deterministic for a given rng); else
     ``time_ms`` fixes the time; else the game's default iterations, capped at
-    :data:`SAFETY_MS`. ``last`` keeps the figures of the latest search (iterations,
+    :data:`SAFETY_MS` unless ``safety_clock`` is off (the arena turns it off, so that its
+    results never depend on the machine's load). ``last`` keeps the figures of the latest search (iterations,
     seconds) for the arena's statistics.
     """
 
     def __init__(self, level: str = "hard", iterations: int | None = None,
                  time_ms: float | None = None, factor: float = 1.0,
-                 config: SearchConfig | None = None) -> None:
+                 config: SearchConfig | None = None, safety_clock: bool = True) -> None:
         self.level = level
         self.iterations = iterations
         self.time_ms = time_ms
+        self.safety_clock = safety_clock
         self.factor = factor
         self.config = config
         self.last: dict[str, Any] = {}
@@ -112,7 +114,8 @@ class ISMCTSBot:
             return self.iterations, None
         if self.time_ms is not None:
             return None, self.time_ms
-        return int(settings_of(game_id).hard_iterations * self.factor), SAFETY_MS * self.factor
+        clock = SAFETY_MS * self.factor if self.safety_clock else None
+        return int(settings_of(game_id).hard_iterations * self.factor), clock
 
     def settings(self, game_id: str) -> dict[str, Any]:
         """What decides this bot's play in ``game_id``: its budget and search settings
@@ -159,11 +162,13 @@ SAFETY_MS = 2500.0
 """Clock cap of the default budgets (only when neither iterations nor time_ms is given)."""
 
 
-def make(level: str, iterations: int | None = None, time_ms: float | None = None) -> Bot:
+def make(level: str, iterations: int | None = None, time_ms: float | None = None,
+         safety_clock: bool = True) -> Bot:
     """A bot of the given level (``greedy`` is another name for ``normal``).
 
     ``iterations`` and ``time_ms`` set the budget of the searching levels (hard, expert)
-    and are ignored by the others.
+    and are ignored by the others; ``safety_clock=False`` lets a default budget run all its
+    iterations however long they take.
     """
     level = ALIASES.get(level, level)
     if level == "random":
@@ -173,7 +178,8 @@ def make(level: str, iterations: int | None = None, time_ms: float | None = None
     if level == "normal":
         return GreedyBot()
     if level == "hard":
-        return ISMCTSBot("hard", iterations, time_ms)
+        return ISMCTSBot("hard", iterations, time_ms, safety_clock=safety_clock)
     if level == "expert":
-        return ISMCTSBot("expert", iterations, time_ms, factor=EXPERT_FACTOR)
+        return ISMCTSBot("expert", iterations, time_ms, factor=EXPERT_FACTOR,
+                         safety_clock=safety_clock)
     raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
