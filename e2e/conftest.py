@@ -18,6 +18,7 @@ loads); with ``-v``, per test.
 
 Chromium: $PARLOUR_CHROMIUM, else ``chromium`` on PATH (Debian's), else Playwright's own.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,8 +26,8 @@ import shutil
 import subprocess
 import sys
 import urllib.parse
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
@@ -34,8 +35,9 @@ from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402  (the repository's build.py: its server is the one we test)
 from pagehelpers import MENU, app_url  # noqa: E402
+
+import build  # noqa: E402  (the repository's build.py: its server is the one we test)
 
 # Loading Pyodide is the slow part: seconds warm, more on a busy 2-core machine.
 APP_TIMEOUT_MS = 90_000
@@ -57,8 +59,9 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """dist/, built once per session (build.py test has built it already), then copied, so
     that a rebuild while the tests run cannot change the site under them."""
     if not os.environ.get("PARLOUR_DIST_READY"):
-        subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True,
-                       stdin=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True, stdin=subprocess.DEVNULL
+        )
     assert (build.DIST / "index.html").is_file(), "dist/ has no index.html"
     copy = tmp_path_factory.mktemp("site") / "dist"
     shutil.copytree(build.DIST, copy)
@@ -101,9 +104,14 @@ def serve_with(dist: Path, tmp_path: Path) -> Iterator[Callable[[dict[str, str |
                 (overlay / rel).write_bytes(text)
             else:
                 (overlay / rel).write_text(text)
-        server, url = build.start_server([("/__harness__/", HARNESS),
-                                          ("/__harness__/", build.WEB / "js"),
-                                          ("/", overlay), ("/", dist)])
+        server, url = build.start_server(
+            [
+                ("/__harness__/", HARNESS),
+                ("/__harness__/", build.WEB / "js"),
+                ("/", overlay),
+                ("/", dist),
+            ]
+        )
         servers.append(server)
         return url
 
@@ -123,12 +131,16 @@ def playwright_instance() -> Iterator[Playwright]:
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     executable = build.find_chromium()
     try:
-        browser = playwright_instance.chromium.launch(executable_path=executable,
-                                                      args=build.CHROMIUM_ARGS)
+        browser = playwright_instance.chromium.launch(
+            executable_path=executable, args=build.CHROMIUM_ARGS
+        )
     except Exception as exc:  # say what to do, not just what broke
-        pytest.fail(f"could not start Chromium ({executable or 'Playwright bundled'}): {exc}\n"
-                    "Run 'python3 build.py test' (it installs Debian's chromium), or set "
-                    "PARLOUR_CHROMIUM=/path/to/chromium", pytrace=False)
+        pytest.fail(
+            f"could not start Chromium ({executable or 'Playwright bundled'}): {exc}\n"
+            "Run 'python3 build.py test' (it installs Debian's chromium), or set "
+            "PARLOUR_CHROMIUM=/path/to/chromium",
+            pytrace=False,
+        )
     yield browser
     browser.close()
 
@@ -144,16 +156,23 @@ class Problems:
         self.csp_violations: list[str] = []
 
     def clear(self) -> None:
-        for bucket in (self.console_errors, self.page_errors, self.foreign_requests,
-                       self.failed_responses, self.csp_violations):
+        for bucket in (
+            self.console_errors,
+            self.page_errors,
+            self.foreign_requests,
+            self.failed_responses,
+            self.csp_violations,
+        ):
             bucket.clear()
 
     def all(self) -> list[str]:
-        return ([f"Content-Security-Policy violation: {m}" for m in self.csp_violations]
-                + [f"console error: {m}" for m in self.console_errors]
-                + [f"uncaught error: {m}" for m in self.page_errors]
-                + [f"request to another origin: {u}" for u in self.foreign_requests]
-                + [f"failed response: {r}" for r in self.failed_responses])
+        return (
+            [f"Content-Security-Policy violation: {m}" for m in self.csp_violations]
+            + [f"console error: {m}" for m in self.console_errors]
+            + [f"uncaught error: {m}" for m in self.page_errors]
+            + [f"request to another origin: {u}" for u in self.foreign_requests]
+            + [f"failed response: {r}" for r in self.failed_responses]
+        )
 
 
 def is_foreign(url: str) -> bool:
@@ -176,14 +195,16 @@ def new_context(browser: Browser) -> BrowserContext:
     def on_response(response) -> None:
         if response.status >= 400:
             context.problems.failed_responses.append(  # type: ignore[attr-defined]
-                f"HTTP {response.status} {response.url}")
+                f"HTTP {response.status} {response.url}"
+            )
 
     context.on("request", on_request)
     context.on("response", on_response)
     # Any CSP violation in a page fails the test (Chromium also logs it as a console error;
     # this names the directive and what was blocked).
-    context.expose_binding("__parlourCspViolation", lambda _source, text:
-                           context.problems.csp_violations.append(text))  # type: ignore
+    context.expose_binding(
+        "__parlourCspViolation", lambda _source, text: context.problems.csp_violations.append(text)
+    )  # type: ignore
     context.add_init_script(CSP_LISTENER)
     return context
 
@@ -208,8 +229,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_terminal_summary(terminalreporter) -> None:
     if BOOTS:
-        terminalreporter.write_line(f"engine starts (Pyodide boots): {sum(BOOTS.values())} "
-                                    f"in {len(BOOTS)} browser tests")
+        terminalreporter.write_line(
+            f"engine starts (Pyodide boots): {sum(BOOTS.values())} in {len(BOOTS)} browser tests"
+        )
         if terminalreporter.config.get_verbosity() > 0:
             for nodeid, boots in sorted(BOOTS.items(), key=lambda kv: -kv[1]):
                 terminalreporter.write_line(f"  {boots:3d}  {nodeid}")
@@ -220,9 +242,16 @@ def new_page(context: BrowserContext) -> Page:
     ``page.problems`` and counts the engines it starts for the test in ``page.test_id``."""
     problems: Problems = context.problems  # type: ignore[attr-defined]
     page = context.new_page()
-    page.on("console", lambda msg: problems.console_errors.append(
-        f"{msg.text} ({msg.location.get('url', '')}:{msg.location.get('lineNumber', '')})")
-        if msg.type == "error" else None)
+    page.on(
+        "console",
+        lambda msg: (
+            problems.console_errors.append(
+                f"{msg.text} ({msg.location.get('url', '')}:{msg.location.get('lineNumber', '')})"
+            )
+            if msg.type == "error"
+            else None
+        ),
+    )
     page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
 
     def on_worker(worker) -> None:
@@ -255,8 +284,9 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     test then takes the app back to its menu without a reload (see ``open_app``), and
     ``open_record`` opens a record from the menu as a file. A test there that needs isolation (a
     first visit, an empty store) is decorated with ``pagehelpers.own_page``."""
-    shared = (getattr(request.module, "SHARED_PAGE", False)
-              and not getattr(request.function, "own_page", False))
+    shared = getattr(request.module, "SHARED_PAGE", False) and not getattr(
+        request.function, "own_page", False
+    )
     if shared:
         page = request.getfixturevalue("module_page")
         page.set_viewport_size(DEFAULT_VIEWPORT)
@@ -281,10 +311,14 @@ def back_to_menu(page: Page) -> bool:
     """Take the app to its menu from wherever a previous test left it, without a reload:
     a dialog's way out (or on), the table's menu button, a screen's back or close button.
     False if that did not get there."""
-    ways = ("[data-testid=match-over] button:not([data-testid])",
-            "[data-testid=handoff] button:not([data-testid])",
-            "[data-testid=round-over] [data-testid=continue]", "[data-testid=menu-button]",
-            "[data-testid=back]", "[data-testid=replay-close]")
+    ways = (
+        "[data-testid=match-over] button:not([data-testid])",
+        "[data-testid=handoff] button:not([data-testid])",
+        "[data-testid=round-over] [data-testid=continue]",
+        "[data-testid=menu-button]",
+        "[data-testid=back]",
+        "[data-testid=replay-close]",
+    )
     for _ in range(6):
         if page.locator(MENU).first.is_visible():
             return True

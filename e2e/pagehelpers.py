@@ -1,9 +1,10 @@
 """Selectors, small readers and the stepping loop shared by the browser tests."""
+
 from __future__ import annotations
 
 import json
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import engine
 
@@ -56,9 +57,14 @@ def hand_ids(page) -> list[str]:
 
 def saved_match(record: dict, seats: list[dict], practice: bool = False) -> dict:
     """The save the page writes for ``record`` played by ``seats``."""
-    return {"v": 1, "game": record["game"], "title": engine.GAMES[record["game"]].title,
-            "savedAt": 0, "data": {"record": record, "seats": seats, "practice": practice},
-            "setup": None}
+    return {
+        "v": 1,
+        "game": record["game"],
+        "title": engine.GAMES[record["game"]].title,
+        "savedAt": 0,
+        "data": {"record": record, "seats": seats, "practice": practice},
+        "setup": None,
+    }
 
 
 def store_script(save: dict) -> str:
@@ -72,8 +78,9 @@ def read_save(page) -> dict | None:
     return json.loads(raw) if raw else None
 
 
-def open_record(page, site: str, open_app, record: dict, seats: list[dict],
-                query: str = "?speed=0") -> None:
+def open_record(
+    page, site: str, open_app, record: dict, seats: list[dict], query: str = "?speed=0"
+) -> None:
     """Open the app (on a page shared by a module's tests, see conftest's ``page``: back to
     its menu, no reload) and there ``record`` played by ``seats`` as a match file, the way a
     person picks up a saved match; waits for the table."""
@@ -87,7 +94,8 @@ def open_record(page, site: str, open_app, record: dict, seats: list[dict],
 LOOK = """() => ({
   matchOver: Boolean(document.querySelector('[data-testid=match-over]')),
   roundOver: Boolean(document.querySelector('[data-testid=round-over]')),
-  ids: [...document.querySelectorAll('[data-testid=actions] [data-action]')].map((n) => n.dataset.action),
+  ids: [...document.querySelectorAll('[data-testid=actions] [data-action]')]
+    .map((n) => n.dataset.action),
 })"""
 
 
@@ -110,8 +118,12 @@ def next_turn(page, on_round: Callable | None = None, max_rounds: int = 100) -> 
     raise AssertionError("round-over dialogs kept coming")
 
 
-def play_out(page, choose: Callable[[list[str]], str], on_round: Callable | None = None,
-             max_moves: int = 2000) -> int:
+def play_out(
+    page,
+    choose: Callable[[list[str]], str],
+    on_round: Callable | None = None,
+    max_moves: int = 2000,
+) -> int:
     """Take the person's turns through the side panel with ``choose(ids)`` until the match is
     over; the number of moves made."""
     for moves in range(max_moves):
@@ -126,8 +138,13 @@ def play_out(page, choose: Callable[[list[str]], str], on_round: Callable | None
 # ----- matches near their end -------------------------------------------------------------------
 
 
-def record_at_scores(game: str, players: int, options: dict, want: Callable[[list[int]], bool],
-                     seeds: range = range(1, 500)) -> dict:
+def record_at_scores(
+    game: str,
+    players: int,
+    options: dict,
+    want: Callable[[list[int]], bool],
+    seeds: range = range(1, 500),
+) -> dict:
     """The record of a random playout of ``game``, cut just after a round whose end leaves
     scores that ``want``, with the match still on: a saved match that a test can finish in a
     round or two instead of playing a whole one."""
@@ -146,7 +163,14 @@ def record_at_scores(game: str, players: int, options: dict, want: Callable[[lis
 def import_match(page, record: dict, seats: list[dict]) -> None:
     """Open ``record`` from the menu as a match file, as a person does with "Open a match
     file"; no page load, so no new engine start. Waits for the table."""
-    page.set_input_files("[data-testid=import]", files=[{
-        "name": "match.json", "mimeType": "application/json",
-        "buffer": json.dumps({"record": record, "seats": seats}).encode()}])
+    page.set_input_files(
+        "[data-testid=import]",
+        files=[
+            {
+                "name": "match.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps({"record": record, "seats": seats}).encode(),
+            }
+        ],
+    )
     page.wait_for_selector(IDLE)

@@ -6,12 +6,13 @@ the person can act (or a round/match is over).
 
 The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
+
 from __future__ import annotations
 
 import random
 import re
 
-from pagehelpers import IDLE, HAND_CARDS, side_action_ids, hand_ids, play_out
+from pagehelpers import HAND_CARDS, IDLE, hand_ids, play_out, side_action_ids
 
 SHARED_PAGE = True
 

@@ -8,13 +8,22 @@ moments the person can act (or a round or the match is over).
 
 The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
+
 from __future__ import annotations
 
 import random
 import re
 
-from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, bot_seat, import_match, next_turn,
-                         record_at_scores, side_action_ids)
+from pagehelpers import (
+    HUMAN,
+    IDLE,
+    SIDE_ACTIONS,
+    bot_seat,
+    import_match,
+    next_turn,
+    record_at_scores,
+    side_action_ids,
+)
 
 SHARED_PAGE = True
 
@@ -46,9 +55,13 @@ def check_round_over(dialog) -> None:
 def side_panel_step(page, rng: random.Random) -> None:
     ids = side_action_ids(page)
     assert ids, "the person's turn should list legal actions in the side panel"
-    assert not any(re.search(r"player \d", label, re.IGNORECASE)
-                   for label in page.locator(SIDE_ACTIONS).all_inner_texts()), "labels name seats"
-    plays = [a for a in ids if a.startswith("play:") or a.startswith("bid:") or a.startswith("tiebreak:")]
+    assert not any(
+        re.search(r"player \d", label, re.IGNORECASE)
+        for label in page.locator(SIDE_ACTIONS).all_inner_texts()
+    ), "labels name seats"
+    plays = [
+        a for a in ids if a.startswith("play:") or a.startswith("bid:") or a.startswith("tiebreak:")
+    ]
     faces = [a for a in ids if a.split(":")[0] in ("jack", "queen", "king", "reveal", "discard")]
     if plays and rng.random() < 0.85:
         choice = rng.choice(plays)
@@ -79,8 +92,9 @@ def table_step(page, rng: random.Random) -> None:
         buttons = page.locator(f"{CONTROLS} [data-action]")
         assert buttons.count(), f"selecting {card_id} should offer a move"
         for i in range(buttons.count()):
-            assert buttons.nth(i).get_attribute("data-action").split(":")[1] == card_id or \
-                buttons.nth(i).get_attribute("data-action") in ("end", "pass")
+            assert buttons.nth(i).get_attribute("data-action").split(":")[
+                1
+            ] == card_id or buttons.nth(i).get_attribute("data-action") in ("end", "pass")
     button = buttons.nth(0)
     action = button.get_attribute("data-action")
     assert action in legal, f"the table offered {action!r}, which is not a legal move"
@@ -131,8 +145,12 @@ def bid_from_the_table(page) -> str:
     assert page.locator("[data-testid=roundup]").get_attribute("data-phase") != "bid"
     for seat in page.locator("[data-testid=seats] .ru-seat").all():
         assert re.search(r"Bid|No bid", seat.inner_text()), seat.inner_text()
-    face_up = page.locator("[data-testid=my-face-up] [data-card]").evaluate_all("n => n.map(x => x.dataset.card)")
-    played = page.locator("[data-testid=stacks] [data-card]").evaluate_all("n => n.map(x => x.dataset.card)")
+    face_up = page.locator("[data-testid=my-face-up] [data-card]").evaluate_all(
+        "n => n.map(x => x.dataset.card)"
+    )
+    played = page.locator("[data-testid=stacks] [data-card]").evaluate_all(
+        "n => n.map(x => x.dataset.card)"
+    )
     assert card_id in face_up or card_id in played, "the bid card joins the face-up hand"
     return card_id
 
@@ -143,7 +161,16 @@ def check_rules_page(page) -> None:
     rules.wait_for(state="visible")
     page.wait_for_selector("[data-testid=rules-page] .rules-text h2")
     headings = rules.locator(".rules-text h2").all_inner_texts()
-    for word in ("aim", "deal", "turn", "face cards", "end of a round", "scoring", "winning", "options"):
+    for word in (
+        "aim",
+        "deal",
+        "turn",
+        "face cards",
+        "end of a round",
+        "scoring",
+        "winning",
+        "options",
+    ):
         assert any(word in h.lower() for h in headings), (word, headings)
     assert rules.locator("[data-testid=clarifications] li").count() >= 5
     page.click("[data-testid=rules-page] [data-testid=back]")

@@ -7,11 +7,22 @@ the opponent's reply is a real choice (a single legal move is not searched).
 
 The tests share one page (``SHARED_PAGE``) but for the one about the snapshot.
 """
+
 from __future__ import annotations
 
+from pagehelpers import (
+    HUMAN,
+    IDLE,
+    SIDE_ACTIONS,
+    bot_seat,
+    open_record,
+    own_page,
+    read_save,
+    saved_match,
+    store_script,
+)
+
 import engine
-from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, bot_seat, own_page, read_save, open_record,
-                         saved_match, store_script)
 
 SHARED_PAGE = True
 
@@ -99,6 +110,8 @@ def test_a_normal_opponent_shows_no_progress(page, site, open_app):
     }""")
     before = log_count(page)
     page.click(f"{SIDE_ACTIONS}[data-action='{lead}']")
-    page.wait_for_function(f"() => document.querySelectorAll('.log-list li').length >= {before + 2}")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('.log-list li').length >= {before + 2}"
+    )
     page.wait_for_selector(IDLE)
     assert page.evaluate("() => window.__sawBar") is False

@@ -8,6 +8,7 @@ True
 >>> replay.view(0) == state.view(0)
 True
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -26,16 +27,29 @@ from engine.core import (
 )
 from engine.games import load_specs
 
-__all__ = ["GAMES", "Action", "EngineError", "GameSpec", "IllegalAction", "InvalidOptions",
-           "InvalidRecord", "Option", "State", "new_game", "from_record", "RECORD_FORMAT"]
+__all__ = [
+    "GAMES",
+    "Action",
+    "EngineError",
+    "GameSpec",
+    "IllegalAction",
+    "InvalidOptions",
+    "InvalidRecord",
+    "Option",
+    "State",
+    "new_game",
+    "from_record",
+    "RECORD_FORMAT",
+]
 
 GAMES: dict[str, GameSpec] = load_specs()
 
 MAX_SEED = 2**63 - 1
 
 
-def new_game(game: str, players: int | None = None, seed: int = 0,
-             options: Mapping[str, Any] | None = None) -> State:
+def new_game(
+    game: str, players: int | None = None, seed: int = 0, options: Mapping[str, Any] | None = None
+) -> State:
     """A new match of ``game``; raises :class:`InvalidOptions` on bad arguments."""
     if not isinstance(game, str) or game not in GAMES:
         raise InvalidOptions(f"unknown game {game!r}; known: {', '.join(GAMES)}", "unknown_game")
@@ -43,8 +57,11 @@ def new_game(game: str, players: int | None = None, seed: int = 0,
     if players is None:
         players = spec.default_players
     if type(players) is not int or not spec.min_players <= players <= spec.max_players:
-        raise InvalidOptions(f"{spec.title} is for {spec.min_players} to {spec.max_players} "
-                             f"players, not {players!r}", "bad_player_count")
+        raise InvalidOptions(
+            f"{spec.title} is for {spec.min_players} to {spec.max_players} "
+            f"players, not {players!r}",
+            "bad_player_count",
+        )
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
         raise InvalidOptions(f"the seed must be a whole number from 0 to {MAX_SEED}", "bad_seed")
     return spec.factory(players, seed, spec.normalize_options(options))
@@ -68,8 +85,9 @@ def from_record(record: Any) -> State:
         raise InvalidRecord(f"the saved game has unknown fields: {names}")
     version = record.get("format", RECORD_FORMAT)
     if type(version) is not int or not 1 <= version <= RECORD_FORMAT:
-        raise InvalidRecord(f"saved-game format {version!r} is not one this version can read",
-                            "unsupported_format")
+        raise InvalidRecord(
+            f"saved-game format {version!r} is not one this version can read", "unsupported_format"
+        )
     actions = record["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise InvalidRecord("the saved game's actions must be a list of action ids")
@@ -83,6 +101,7 @@ def from_record(record: Any) -> State:
         try:
             state.apply(action_id)
         except IllegalAction as exc:
-            raise InvalidRecord(f"move {number} ({action_id[:40]!r}) is illegal: {exc.message}",
-                                "illegal_in_record") from exc
+            raise InvalidRecord(
+                f"move {number} ({action_id[:40]!r}) is illegal: {exc.message}", "illegal_in_record"
+            ) from exc
     return state

@@ -9,6 +9,7 @@ suits ``S H D C`` (``"10H"``, ``"QS"``). Games with two decks add a deck suffix
 >>> standard_deck()[:3]
 ['AS', '2S', '3S']
 """
+
 from __future__ import annotations
 
 import random

@@ -5,6 +5,7 @@ A game module subclasses :class:`State` and fills in a handful of hooks
 ``deck``); everything else (legality check, records, cloning, the history) lives here
 so every game behaves the same way at the edges.
 """
+
 from __future__ import annotations
 
 import copy
@@ -121,8 +122,13 @@ class Action:
         return self.id.split(":", 1)[0]
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "player": self.player, "label": self.label,
-                "kind": self.kind, "cards": list(self.cards)}
+        return {
+            "id": self.id,
+            "player": self.player,
+            "label": self.label,
+            "kind": self.kind,
+            "cards": list(self.cards),
+        }
 
 
 @dataclass(frozen=True)
@@ -136,8 +142,13 @@ class Option:
     description: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "default": self.default, "choices": list(self.choices),
-                "label": self.label, "description": self.description}
+        return {
+            "name": self.name,
+            "default": self.default,
+            "choices": list(self.choices),
+            "label": self.label,
+            "description": self.description,
+        }
 
 
 Policy = Callable[[dict[str, Any], list[Action], random.Random], Action]
@@ -203,17 +214,24 @@ class GameSpec:
             opt = self.options[name]
             if value not in opt.choices or type(value) is not type(opt.default):
                 allowed = ", ".join(repr(c) for c in opt.choices)
-                raise InvalidOptions(f"option {name!r} must be one of {allowed}, not {value!r}",
-                                     "bad_option_value")
+                raise InvalidOptions(
+                    f"option {name!r} must be one of {allowed}, not {value!r}", "bad_option_value"
+                )
             out[name] = value
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "min_players": self.min_players,
-                "max_players": self.max_players, "default_players": self.default_players,
-                "variant_players": list(self.variant_players), "summary": self.summary,
-                "options": [o.to_json() for o in self.options.values()],
-                "clarifications": list(self.clarifications)}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "default_players": self.default_players,
+            "variant_players": list(self.variant_players),
+            "summary": self.summary,
+            "options": [o.to_json() for o in self.options.values()],
+            "clarifications": list(self.clarifications),
+        }
 
 
 class State:
@@ -321,8 +339,9 @@ class State:
         """The legal action with this id, or :class:`IllegalAction` with a reason."""
         action_id = action.id if isinstance(action, Action) else action
         if not isinstance(action_id, str):
-            raise IllegalAction(f"an action id must be text, not {type(action_id).__name__}",
-                                "bad_action_type")
+            raise IllegalAction(
+                f"an action id must be text, not {type(action_id).__name__}", "bad_action_type"
+            )
         if self.is_over:
             raise IllegalAction(f"the match is over; {action_id!r} cannot be played", "match_over")
         legal_actions = self._legal_actions()
@@ -376,10 +395,17 @@ class State:
         return world
 
     def to_record(self) -> dict[str, Any]:
-        return {"format": RECORD_FORMAT, "game": self.game_id, "players": self.players,
-                "seed": self.seed, "options": dict(self.options),
-                "actions": [a.id for a in self.history]}
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game_id,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "actions": [a.id for a in self.history],
+        }
 
     def __repr__(self) -> str:
-        return (f"<{type(self).__name__} {self.game_id} players={self.players} seed={self.seed}"
-                f" actions={len(self.history)}>")
+        return (
+            f"<{type(self).__name__} {self.game_id} players={self.players} seed={self.seed}"
+            f" actions={len(self.history)}>"
+        )

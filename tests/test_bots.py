@@ -1,5 +1,6 @@
 """The bots, on every registered game: they never peek, they are deterministic, they keep
 to their budget, they leave the state alone, and the search beats random play."""
+
 from __future__ import annotations
 
 import json
@@ -60,8 +61,9 @@ def test_bots_never_peek(game, level):
             for s, k in ((1, 100), (2, 200)):
                 truth = bot.choose(state, p, random.Random(s)).id
                 world = state.determinize(p, random.Random(k))
-                assert bot.choose(world, p, random.Random(s)).id == truth, \
+                assert bot.choose(world, p, random.Random(s)).id == truth, (
                     f"{level} in {game} ({players}p) chose differently in a re-dealt world"
+                )
 
 
 @pytest.mark.parametrize("level", bots.LEVELS)
@@ -155,8 +157,12 @@ def test_arena_helpers():
     assert lineup(["hard", "normal"], 4) == ["hard", "normal", "normal", "normal"]
     low, high = wilson(30, 100)
     assert 0.2 < low < 0.3 < high < 0.4
-    out = play_match(GAMES[0], engine.GAMES[GAMES[0]].default_players,
-                     ["random"] * engine.GAMES[GAMES[0]].default_players, seed=3)
+    out = play_match(
+        GAMES[0],
+        engine.GAMES[GAMES[0]].default_players,
+        ["random"] * engine.GAMES[GAMES[0]].default_players,
+        seed=3,
+    )
     assert out["finished"] and out["winners"]
     json.dumps(out)
 
@@ -167,8 +173,9 @@ def test_hard_beats_random(game):
     """A few short matches (seeded, so never flaky): one Hard seat against Random seats
     takes well over its fair share of the wins."""
     players = engine.GAMES[game].min_players
-    summary = run_arena(game, players, ["hard", "random"], matches=2, seed=21,
-                        iterations=25, max_rounds=1)
+    summary = run_arena(
+        game, players, ["hard", "random"], matches=2, seed=21, iterations=25, max_rounds=1
+    )
     hard = summary["levels"]["hard"]
     assert hard["win_rate"] >= min(1.0, 1.5 / players), summary
 
@@ -202,10 +209,12 @@ def test_arena_log_is_not_resumed_for_another_bot_budget(tmp_path):
     """The bots' settings are part of a log's settings: a log made with another budget
     or search is not mixed into a new run."""
     log = tmp_path / "new" / "folder" / "crisps.jsonl"  # made by the arena
-    run_arena("crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=4,
-              max_rounds=1, log=log)
-    run_arena("crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=5,
-              max_rounds=1, log=log)
+    run_arena(
+        "crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=4, max_rounds=1, log=log
+    )
+    run_arena(
+        "crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=5, max_rounds=1, log=log
+    )
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(lines) == 2
     assert [line["settings"]["bots"]["hard"]["iterations"] for line in lines] == [4, 5]
@@ -214,15 +223,15 @@ def test_arena_log_is_not_resumed_for_another_bot_budget(tmp_path):
     assert hard["iterations"] == engine.GAMES["spite"].bot.hard_iterations
     assert hard["search"]["paired"] is True
     assert hard["search"]["evaluator"]["type"] == "SpiteEvaluator"
-    assert bots.make("expert").settings("spite")["iterations"] == \
-        int(engine.GAMES["spite"].bot.hard_iterations * bots.EXPERT_FACTOR)
+    assert bots.make("expert").settings("spite")["iterations"] == int(
+        engine.GAMES["spite"].bot.hard_iterations * bots.EXPERT_FACTOR
+    )
     json.dumps({game: bots.make("hard").settings(game) for game in GAMES})
 
 
 def spite_position(seed: int = 7) -> engine.State:
     """A Spite and Malice position, mid-game, with several moves to choose from."""
-    return next(s for s in positions("spite", 2, seed=seed, count=6)
-                if len(s.legal_actions()) >= 4)
+    return next(s for s in positions("spite", 2, seed=seed, count=6) if len(s.legal_actions()) >= 4)
 
 
 def test_paired_search_plays_every_move_in_the_same_worlds():
@@ -363,9 +372,28 @@ def test_arena_command_prints_the_margin_over_par(capsys):
     from engine.__main__ import main
 
     out = io.StringIO()
-    assert main(["arena", "roundup", "--players", "3", "--bots", "normal,random",
-                 "--matches", "3", "--seed", "4", "--rounds", "1", "--par", "random"],
-                out=out) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "roundup",
+                "--players",
+                "3",
+                "--bots",
+                "normal,random",
+                "--matches",
+                "3",
+                "--seed",
+                "4",
+                "--rounds",
+                "1",
+                "--par",
+                "random",
+            ],
+            out=out,
+        )
+        == 0
+    )
     text = out.getvalue()
     assert "margin over par" in text and "less random's in the same seat" in text
     assert re.search(r"normal [+-]\d+\.\d\d \u00b1 \d+\.\d\d over 3 seats", text), text
@@ -382,8 +410,12 @@ def test_greedy_trust_uses_the_sample_spread_when_asked():
     player = state.current_player
     searches = {}
     for spread in (0.5, None):
-        search = Search(state, player, random.Random(0),
-                        SearchConfig(rollout="random", max_rollout_steps=0, trust_spread=spread))
+        search = Search(
+            state,
+            player,
+            random.Random(0),
+            SearchConfig(rollout="random", max_rollout_steps=0, trust_spread=spread),
+        )
         search.step(1)
         legal = [a.id for a in search.legal]
         prior = search.prior

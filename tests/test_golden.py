@@ -15,6 +15,7 @@ they had then, on an engine that still reproduced it.
 
 Regenerate (only when a rule or bot change is intended) with ``python -m tests.test_golden``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -38,9 +39,13 @@ def _dump(value: Any) -> bytes:
 
 
 def _observe(state: engine.State) -> dict[str, Any]:
-    return {"views": [state.view(p) for p in range(state.players)] + [state.view(None)],
-            "result": state.result(), "current": state.current_player,
-            "over": state.is_over, "zones": state.zones()}
+    return {
+        "views": [state.view(p) for p in range(state.players)] + [state.view(None)],
+        "result": state.result(),
+        "current": state.current_player,
+        "over": state.is_over,
+        "zones": state.zones(),
+    }
 
 
 def trace_match(game: str, players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -66,24 +71,29 @@ def trace_match(game: str, players: int, options: dict[str, Any], seed: int) -> 
                 choice = spec.bot.greedy(state.view(actor), legal, random.Random(steps))
                 greedy.update(choice.id.encode())
         action = state.apply(legal[rng.randrange(len(legal))])
-        digest.update(_dump([state.public_label(action, v)
-                             for v in list(range(players)) + [None]]))
+        digest.update(_dump([state.public_label(action, v) for v in list(range(players)) + [None]]))
         digest.update(_dump(sorted(state.revealing_moves)))
         steps += 1
     final = _observe(state)
     digest.update(_dump(final))
-    return {"game": game, "players": players, "options": options, "seed": seed,
-            "steps": steps, "actions": [a.id for a in state.history],
-            "final": {"spectator_view": final["views"][-1], "result": final["result"]},
-            "digest": digest.hexdigest(), "greedy_digest": greedy.hexdigest()}
+    return {
+        "game": game,
+        "players": players,
+        "options": options,
+        "seed": seed,
+        "steps": steps,
+        "actions": [a.id for a in state.history],
+        "final": {"spectator_view": final["views"][-1], "result": final["result"]},
+        "digest": digest.hexdigest(),
+        "greedy_digest": greedy.hexdigest(),
+    }
 
 
 def cases(game: str) -> list[tuple[int, dict[str, Any], int]]:
     """Every player count with the default options, then each other option set once."""
     spec = engine.GAMES[game]
     option_sets = spec.option_sets()
-    out = [(players, option_sets[0], seed)
-           for players in spec.player_counts() for seed in (11, 12)]
+    out = [(players, option_sets[0], seed) for players in spec.player_counts() for seed in (11, 12)]
     out += [(spec.default_players, options, 13) for options in option_sets[1:]]
     return out
 
@@ -99,13 +109,22 @@ def greedy_path_for(game: str) -> Path:
 def write_all() -> None:
     DATA.mkdir(exist_ok=True)
     for game in engine.GAMES:
-        traces = [trace_match(game, players, options, seed)
-                  for players, options, seed in cases(game)]
-        choices = [{"players": t["players"], "seed": t["seed"], "options": t["options"],
-                    "digest": t.pop("greedy_digest")} for t in traces]
+        traces = [
+            trace_match(game, players, options, seed) for players, options, seed in cases(game)
+        ]
+        choices = [
+            {
+                "players": t["players"],
+                "seed": t["seed"],
+                "options": t["options"],
+                "digest": t.pop("greedy_digest"),
+            }
+            for t in traces
+        ]
         for path, matches in ((path_for(game), traces), (greedy_path_for(game), choices)):
-            path.write_text(json.dumps({"game": game, "matches": matches}, indent=1,
-                                       sort_keys=True) + "\n")
+            path.write_text(
+                json.dumps({"game": game, "matches": matches}, indent=1, sort_keys=True) + "\n"
+            )
         print(f"{game}: {len(traces)} matches, {sum(t['steps'] for t in traces)} steps")
 
 
@@ -117,8 +136,11 @@ def _recorded_greedy(game: str) -> list[dict]:
     return json.loads(greedy_path_for(game).read_text())["matches"]
 
 
-CASES = [pytest.param(game, index, id=f"{game}-{m['players']}p-s{m['seed']}-{index}")
-         for game in engine.GAMES for index, m in enumerate(_recorded(game))]
+CASES = [
+    pytest.param(game, index, id=f"{game}-{m['players']}p-s{m['seed']}-{index}")
+    for game in engine.GAMES
+    for index, m in enumerate(_recorded(game))
+]
 
 
 @functools.cache

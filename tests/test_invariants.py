@@ -1,4 +1,5 @@
 """Every registered game, every player count and option set, through the shared suite."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,13 @@ def _options_id(spec: engine.GameSpec, options: dict) -> str:
 
 
 CASES = [
-    pytest.param(game_id, players, options, seed,
-                 id=f"{game_id}-{players}p-{_options_id(spec, options)}-s{seed}")
+    pytest.param(
+        game_id,
+        players,
+        options,
+        seed,
+        id=f"{game_id}-{players}p-{_options_id(spec, options)}-s{seed}",
+    )
     for game_id, spec in engine.GAMES.items()
     for players in spec.player_counts()
     for options in spec.option_sets()

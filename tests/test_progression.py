@@ -1,4 +1,5 @@
 """Progression: rules, rulings, scoring examples, match length, views and the greedy bot."""
+
 from __future__ import annotations
 
 import random
@@ -26,9 +27,13 @@ def empty_stacks() -> dict[str, list[str]]:
     return {s: [] for s in SUITS}
 
 
-def position(players: int = 3, hands: list[list[str]] | None = None,
-             draw_pile: list[str] | None = None, turn: int = 0, options: dict | None = None,
-             ) -> ProgressionState:
+def position(
+    players: int = 3,
+    hands: list[list[str]] | None = None,
+    draw_pile: list[str] | None = None,
+    turn: int = 0,
+    options: dict | None = None,
+) -> ProgressionState:
     """A state with the given hands and draw pile (top = last); all stacks empty.
 
     Cards not placed anywhere are parked in the draw pile's bottom so conservation holds."""
@@ -85,17 +90,23 @@ def test_worked_example_scores_33():
     assert stack_score(["KS", "JS", "2S", "6S", "7S", "8S"]) == 33
 
 
-@pytest.mark.parametrize("cards,score", [
-    ([], 0),
-    (["KH"], -20), (["AH", "JH"], -30), (["AH", "JH", "QH"], -40), (["AH", "JH", "QH", "KH"], -50),
-    (["2H", "10H"], 0),            # total 12: nothing
-    (["KH", "5H", "7H"], 0),        # a face card does not rescue a total of 12
-    (["2C"], 0),
-    (["9C", "10C"], 7),             # 19 - 12, no face: x1
-    (["QC", "9C", "10C"], 14),      # one face: x2
-    (["AS", "JS", "QS", "KS", "9S", "10S"], 35),  # all four faces: x5
-    (["3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D"], 40),
-])
+@pytest.mark.parametrize(
+    "cards,score",
+    [
+        ([], 0),
+        (["KH"], -20),
+        (["AH", "JH"], -30),
+        (["AH", "JH", "QH"], -40),
+        (["AH", "JH", "QH", "KH"], -50),
+        (["2H", "10H"], 0),  # total 12: nothing
+        (["KH", "5H", "7H"], 0),  # a face card does not rescue a total of 12
+        (["2C"], 0),
+        (["9C", "10C"], 7),  # 19 - 12, no face: x1
+        (["QC", "9C", "10C"], 14),  # one face: x2
+        (["AS", "JS", "QS", "KS", "9S", "10S"], 35),  # all four faces: x5
+        (["3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D"], 40),
+    ],
+)
 def test_stack_scores(cards, score):
     assert stack_score(cards) == score
 
@@ -378,14 +389,30 @@ def test_view_hides_hands_and_shows_public_state():
     text = repr(state.view(0))
     for c in state.hands[1] + state.hands[2] + state.draw_pile:
         assert f"'{c}'" not in text
-    for key in ("phase", "current_player", "scores", "round", "last_round", "private_stacks",
-                "public_stacks", "draw_pile", "stack_scores", "round_history", "known_hands"):
+    for key in (
+        "phase",
+        "current_player",
+        "scores",
+        "round",
+        "last_round",
+        "private_stacks",
+        "public_stacks",
+        "draw_pile",
+        "stack_scores",
+        "round_history",
+        "known_hands",
+    ):
         assert key in view
 
 
 def test_determinize_keeps_cards_seen_taken_from_public():
-    state = position(hands=[["2S", "3S", "4S", "5S", "6S"], ["2H", "3H", "4H", "5H", "6H"],
-                            ["2D", "3D", "4D", "5D", "6D"]])
+    state = position(
+        hands=[
+            ["2S", "3S", "4S", "5S", "6S"],
+            ["2H", "3H", "4H", "5H", "6H"],
+            ["2D", "3D", "4D", "5D", "6D"],
+        ]
+    )
     place(state, "public", ["10C"])
     state.apply("public:2S")
     state.apply("draw:10C")
@@ -479,12 +506,16 @@ def _view_position_value(state: ProgressionState, seat: int) -> float:
     from engine.games.progression import bot as pb
 
     view = state.view(seat)
-    by_suit, count = pb._unseen_by_suit(view["hand"], view["private_stacks"],
-                                        view["public_stacks"], view["known_hands"], seat)
+    by_suit, count = pb._unseen_by_suit(
+        view["hand"], view["private_stacks"], view["public_stacks"], view["known_hands"], seat
+    )
     plays_left = max(0.0, view["draw_pile"] / view["players"])
     p_draw = pb.DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
-    return sum(pb._position(view["hand"], view["private_stacks"][seat], by_suit, plays_left,
-                            p_draw).values())
+    return sum(
+        pb._position(
+            view["hand"], view["private_stacks"][seat], by_suit, plays_left, p_draw
+        ).values()
+    )
 
 
 @pytest.mark.parametrize("players", [3, 4])

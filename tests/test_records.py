@@ -1,5 +1,6 @@
 """Saved-game records: every game's record replays, and anything malformed or tampered is
 refused with InvalidRecord and a reason."""
+
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,5 @@
 """A short slice of the soak run, and its report of a failure with the seed to reproduce."""
+
 from __future__ import annotations
 
 import io

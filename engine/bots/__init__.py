@@ -25,6 +25,7 @@ give the same choice; passing ``time_ms`` searches for that long instead.
 ...     {a.id for a in state.legal_actions()}
 True
 """
+
 from __future__ import annotations
 
 import random
@@ -93,13 +94,19 @@ class ISMCTSBot:
     ``iterations`` fixes the work (no clock: deterministic for a given rng); else
     ``time_ms`` fixes the time; else the game's default iterations, capped at
     :data:`SAFETY_MS` unless ``safety_clock`` is off (the arena turns it off, so that its
-    results never depend on the machine's load). ``last`` keeps the figures of the latest search (iterations,
-    seconds) for the arena's statistics.
+    results never depend on the machine's load). ``last`` keeps the figures of the latest
+    search (iterations, seconds) for the arena's statistics.
     """
 
-    def __init__(self, level: str = "hard", iterations: int | None = None,
-                 time_ms: float | None = None, factor: float = 1.0,
-                 config: SearchConfig | None = None, safety_clock: bool = True) -> None:
+    def __init__(
+        self,
+        level: str = "hard",
+        iterations: int | None = None,
+        time_ms: float | None = None,
+        factor: float = 1.0,
+        config: SearchConfig | None = None,
+        safety_clock: bool = True,
+    ) -> None:
         self.level = level
         self.iterations = iterations
         self.time_ms = time_ms
@@ -121,15 +128,19 @@ class ISMCTSBot:
         """What decides this bot's play in ``game_id``: its budget and search settings
         (kept with arena logs, so that a log of another budget is never resumed)."""
         iterations, time_ms = self.budget(game_id)
-        return {"level": self.level, "iterations": iterations,
-                "time_ms": time_ms if iterations is None else None,
-                "search": describe(self._config(game_id), settings_of(game_id).evaluator)}
+        return {
+            "level": self.level,
+            "iterations": iterations,
+            "time_ms": time_ms if iterations is None else None,
+            "search": describe(self._config(game_id), settings_of(game_id).evaluator),
+        }
 
     def _config(self, game_id: str) -> SearchConfig:
         return self.config or settings_of(game_id).search or SearchConfig()
 
-    def think(self, state: State, player: int,
-              rng: random.Random) -> Generator[float, None, Action]:
+    def think(
+        self, state: State, player: int, rng: random.Random
+    ) -> Generator[float, None, Action]:
         """Search in chunks, yielding the fraction done; the generator returns the action."""
         import time
 
@@ -141,8 +152,7 @@ class ISMCTSBot:
         start = time.perf_counter()
         search = Search(state, player, rng, self._config(state.game_id))
         yield from search.chunks(iterations, time_ms)
-        self.last = {"iterations": search.iterations,
-                     "seconds": time.perf_counter() - start}
+        self.last = {"iterations": search.iterations, "seconds": time.perf_counter() - start}
         return search.best()
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
@@ -162,8 +172,12 @@ SAFETY_MS = 2500.0
 """Clock cap of the default budgets (only when neither iterations nor time_ms is given)."""
 
 
-def make(level: str, iterations: int | None = None, time_ms: float | None = None,
-         safety_clock: bool = True) -> Bot:
+def make(
+    level: str,
+    iterations: int | None = None,
+    time_ms: float | None = None,
+    safety_clock: bool = True,
+) -> Bot:
     """A bot of the given level (``greedy`` is another name for ``normal``).
 
     ``iterations`` and ``time_ms`` set the budget of the searching levels (hard, expert)
@@ -180,6 +194,7 @@ def make(level: str, iterations: int | None = None, time_ms: float | None = None
     if level == "hard":
         return ISMCTSBot("hard", iterations, time_ms, safety_clock=safety_clock)
     if level == "expert":
-        return ISMCTSBot("expert", iterations, time_ms, factor=EXPERT_FACTOR,
-                         safety_clock=safety_clock)
+        return ISMCTSBot(
+            "expert", iterations, time_ms, factor=EXPERT_FACTOR, safety_clock=safety_clock
+        )
     raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")

@@ -23,6 +23,7 @@ through ``SPEC.bot``); a game without one gets ``Evaluator()`` (rank of round ga
 >>> [round(v, 3) for v in ev.from_gains([3, 0])]
 [0.976, 0.024]
 """
+
 from __future__ import annotations
 
 import math
@@ -71,8 +72,10 @@ class Evaluator:
             return [share if p in winners else 0.0 for p in range(players)]
         if len(result["rounds"]) <= baseline.rounds and self.heuristic is not None:
             return self.from_gains(self.heuristic(world))
-        gains = [float(now) - float(before)
-                 for now, before in zip(result["scores"], baseline.scores, strict=False)]
+        gains = [
+            float(now) - float(before)
+            for now, before in zip(result["scores"], baseline.scores, strict=False)
+        ]
         return self.from_gains(gains)
 
     def from_gains(self, gains: list[float]) -> list[float]:

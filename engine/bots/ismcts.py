@@ -36,6 +36,7 @@ iteration budget the clock is never read and the same state and rng give the sam
 >>> search.best().id in {a.id for a in state.legal_actions()}
 True
 """
+
 from __future__ import annotations
 
 import math
@@ -97,17 +98,20 @@ def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str
     """``config`` and the evaluator it uses (its own, else the game's, else the generic one)
     as plain JSON data (functions by name), the same in every process: what an arena log
     records of a search."""
+
     def plain(value: Any) -> Any:
         if callable(value):
             return getattr(value, "__qualname__", type(value).__name__)
         return value
 
     evaluator = config.evaluator or game_evaluator or Evaluator()
-    out: dict[str, Any] = {f.name: plain(getattr(config, f.name)) for f in fields(config)
-                           if f.name != "evaluator"}
-    out["evaluator"] = {"type": type(evaluator).__name__,
-                        **{f.name: plain(getattr(evaluator, f.name))
-                           for f in fields(evaluator)}}
+    out: dict[str, Any] = {
+        f.name: plain(getattr(config, f.name)) for f in fields(config) if f.name != "evaluator"
+    }
+    out["evaluator"] = {
+        "type": type(evaluator).__name__,
+        **{f.name: plain(getattr(evaluator, f.name)) for f in fields(evaluator)},
+    }
     return out
 
 
@@ -135,8 +139,9 @@ class _Node:
 class Search:
     """One ISMCTS search for ``player`` from ``state``; run it with :meth:`step`."""
 
-    def __init__(self, state: State, player: int, rng: random.Random,
-                 config: SearchConfig | None = None) -> None:
+    def __init__(
+        self, state: State, player: int, rng: random.Random, config: SearchConfig | None = None
+    ) -> None:
         if state.current_player != player:
             raise ValueError(f"seat {player} has no move to make now")
         self.config = config or SearchConfig()
@@ -175,8 +180,9 @@ class Search:
             self._iterate()
         return self.iterations
 
-    def chunks(self, iterations: int | None = None, time_ms: float | None = None,
-               chunk: int = 16) -> Iterator[float]:
+    def chunks(
+        self, iterations: int | None = None, time_ms: float | None = None, chunk: int = 16
+    ) -> Iterator[float]:
         """Run to a budget in chunks, yielding the fraction done after each chunk.
 
         ``iterations`` alone: exactly that many, the clock never read. ``time_ms`` alone:
@@ -218,8 +224,9 @@ class Search:
         out = {}
         for action in self.legal:
             child = self.root.children.get(action.id)
-            out[action.id] = child.totals[self.player] / child.visits if child and child.visits \
-                else 0.0
+            out[action.id] = (
+                child.totals[self.player] / child.visits if child and child.visits else 0.0
+            )
         return out
 
     def best(self) -> Action:
@@ -257,7 +264,7 @@ class Search:
         def variance(child: _Child) -> float:
             n = child.visits
             if n < 2:
-                return 0.25   # no sample yet: the most a value in [0, 1] can vary
+                return 0.25  # no sample yet: the most a value in [0, 1] can vary
             mean = child.totals[self.player] / n
             return max(0.0, (child.squares - n * mean * mean) / (n - 1))
 
@@ -364,9 +371,12 @@ class Search:
                     best = -1.0
                     for a in legal:
                         ch = children[a.id]
-                        score = ch.totals[actor] / ch.visits + \
-                            c * math.sqrt(math.log(ch.available) / ch.visits) if ch.visits \
+                        score = (
+                            ch.totals[actor] / ch.visits
+                            + c * math.sqrt(math.log(ch.available) / ch.visits)
+                            if ch.visits
                             else 1e9
+                        )
                         if score > best:
                             best, action, child = score, a, ch
             world.push(action)  # legal by construction: skip apply()'s id lookup
@@ -391,8 +401,9 @@ class Search:
         rng = self.rng
         evaluator = self.evaluator
         greedy = self.greedy if config.rollout in ("greedy", "mixed") else None
-        greedy_steps = config.max_rollout_steps if config.rollout == "greedy" \
-            else config.greedy_steps
+        greedy_steps = (
+            config.max_rollout_steps if config.rollout == "greedy" else config.greedy_steps
+        )
         baseline = self._baseline
         steps = 0
         while not world.is_over and steps < config.max_rollout_steps:

@@ -4,6 +4,7 @@ The package's modules: ``rules`` (tables and pure functions), ``state`` (the mat
 :class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
+
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
@@ -22,20 +23,32 @@ SPEC = GameSpec(
     factory=lambda players, seed, options: CrispsState(players, seed, options),
     options={
         "no_faceup_draw": Option(
-            "no_faceup_draw", False, (False, True), "No face-up draw",
+            "no_faceup_draw",
+            False,
+            (False, True),
+            "No face-up draw",
             "No card is turned face up: after each trick both players draw blind, the "
-            "trick winner first."),
+            "trick winner first.",
+        ),
         "special_rank_runs": Option(
-            "special_rank_runs", False, (False, True), "Special rank runs",
-            "The Queens become Jacks, which rank just above 10 and can be used in runs."),
+            "special_rank_runs",
+            False,
+            (False, True),
+            "Special rank runs",
+            "The Queens become Jacks, which rank just above 10 and can be used in runs.",
+        ),
         "auto_skip": Option(
-            "auto_skip", False, (False, True), "Automatic turn skip",
+            "auto_skip",
+            False,
+            (False, True),
+            "Automatic turn skip",
             "A player who cannot possibly beat the play, judged only from the cards not yet "
-            "seen by both players and from how many cards they hold, is passed automatically."),
+            "seen by both players and from how many cards they hold, is passed automatically.",
+        ),
     },
     bot=bot.SETTINGS,
     summary="Shed your hand in tricks of singles, pairs, runs and sets; first to win three "
-            "rounds wins.",
+    "rounds wins.",
     clarifications=(
         "The player who made the last play of a trick leads the next one.",
         "When the draw pile is empty the trick winner takes the face-up card if there is one "

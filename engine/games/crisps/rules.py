@@ -1,6 +1,7 @@
 """Crisps' tables and pure rules: the deck, combinations (:func:`classify`), what may follow
 what, and whether any unseen hand could beat a play.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -17,15 +18,29 @@ HAND_SIZE = 12
 REMOVED_COUNT = 4
 ORDINARY = ("single", "pair", "run", "pair_run")
 SPECIALS = ("three", "four")
-_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
-                 "nine", "ten", "eleven", "twelve")
+_NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
 
 # Sort key of every card id either mode can use: rank value first, then suit.
 CARD_KEY: dict[str, tuple[int, int]] = {
     f"{rank}{suit}": (value, SUIT_ORDER.index(suit))
-    for value, rank in [(int(r), r) for r in NUMBER_RANKS] + [(SPECIAL_VALUE, "Q"),
-                                                              (SPECIAL_VALUE, "J")]
-    for suit in SUIT_ORDER}
+    for value, rank in [(int(r), r) for r in NUMBER_RANKS]
+    + [(SPECIAL_VALUE, "Q"), (SPECIAL_VALUE, "J")]
+    for suit in SUIT_ORDER
+}
 
 
 NAMES: dict[str, str] = {c: card_name(c) for c in CARD_KEY}
@@ -149,8 +164,10 @@ def _shape_of(cards: Sequence[str], special: str) -> tuple[Combination | None, s
     elif widths == {2}:
         kind = "pair_run"
     else:
-        return None, ("a run has either one card of each rank (a run of singles) or two of "
-                      "each (a run of pairs)")
+        return None, (
+            "a run has either one card of each rank (a run of singles) or two of "
+            "each (a run of pairs)"
+        )
     if has_special and special == "Q":
         return None, "a Queen cannot be part of a run"
     return Combination(kind, n, ranks[-1], has_special), ""
@@ -174,8 +191,9 @@ def combination_problem(cards: Sequence[str], options: dict[str, Any] | None = N
     return None if combo else reason
 
 
-def follow_problem(previous: Sequence[str] | None, play: Sequence[str],
-                   options: dict[str, Any] | None = None) -> str | None:
+def follow_problem(
+    previous: Sequence[str] | None, play: Sequence[str], options: dict[str, Any] | None = None
+) -> str | None:
     """Why ``play`` may not follow ``previous`` (None = leading), in words; None if it may."""
     combo, reason = _shape(play, options)
     if combo is None:
@@ -195,8 +213,10 @@ def follow_problem(previous: Sequence[str] | None, play: Sequence[str],
             return "three of a kind cannot follow four of a kind"
         if combo.rank > prev.rank:
             return None
-        return (f"{describe(combo, special)} does not beat {describe(prev, special)}: a special "
-                "of the same size must be of a strictly higher rank")
+        return (
+            f"{describe(combo, special)} does not beat {describe(prev, special)}: a special "
+            "of the same size must be of a strictly higher rank"
+        )
     if combo.special:
         if prev.has_special:
             return None
@@ -206,13 +226,16 @@ def follow_problem(previous: Sequence[str] | None, play: Sequence[str],
         name = kind_name(combo)
         return f"a {name} can only follow a {name} (the play to beat is a {kind_name(prev)})"
     if combo.rank < prev.rank:
-        return (f"{describe(combo, special)} is lower than {describe(prev, special)}: "
-                "follow with an equal or higher rank")
+        return (
+            f"{describe(combo, special)} is lower than {describe(prev, special)}: "
+            "follow with an equal or higher rank"
+        )
     return None
 
 
-def can_follow(previous: Sequence[str] | None, play: Sequence[str],
-               options: dict[str, Any] | None = None) -> bool:
+def can_follow(
+    previous: Sequence[str] | None, play: Sequence[str], options: dict[str, Any] | None = None
+) -> bool:
     """True if ``play`` may be played on ``previous`` (None: leading, any combination).
 
     >>> can_follow(["7H"], ["7S"]), can_follow(["QH"], ["3C", "3D", "3H"])
@@ -223,10 +246,12 @@ def can_follow(previous: Sequence[str] | None, play: Sequence[str],
     return follow_problem(previous, play, options) is None
 
 
-def public_could_beat(previous: Combination, pool: Counter[int], hand_size: int,
-                      runs_with_special: bool = False) -> bool:
+def public_could_beat(
+    previous: Combination, pool: Counter[int], hand_size: int, runs_with_special: bool = False
+) -> bool:
     """Could any play beat ``previous``, given how many cards of each rank might still be in
     a hand (``pool``: unseen copies per rank value) and the follower's hand size?"""
+
     def has(size: int, above: int) -> bool:
         return hand_size >= size and any(n >= size for v, n in pool.items() if v > above)
 

@@ -45,6 +45,7 @@ those or None), ``winners`` and ``options``.
 >>> follow_problem(["5D"], ["7C", "7H"])
 'a pair can only follow a pair (the play to beat is a single)'
 """
+
 from __future__ import annotations
 
 import random
@@ -110,21 +111,35 @@ class _SeatActions:
     def __init__(self, seat: int) -> None:
         # Runs can make hundreds of thousands of plays, most rarely seen twice: keep only
         # the first ones met (the common ones); the rest are new objects every listing.
-        self.plays = _Memo(lambda cards: Action(
-            "play:" + ",".join(cards), seat, "Play " + " ".join(map(NAMES.__getitem__, cards)),
-            cards), _PLAYS_KEPT)
+        self.plays = _Memo(
+            lambda cards: Action(
+                "play:" + ",".join(cards),
+                seat,
+                "Play " + " ".join(map(NAMES.__getitem__, cards)),
+                cards,
+            ),
+            _PLAYS_KEPT,
+        )
         self.singles = _Memo(lambda card: self.plays[(card,)])
         # By a run of pairs' pairs (a product of _PAIRS columns), lowest rank first.
-        self.pair_runs = _Memo(lambda pairs: self.plays[tuple(chain.from_iterable(pairs))],
-                               _PLAYS_KEPT)
+        self.pair_runs = _Memo(
+            lambda pairs: self.plays[tuple(chain.from_iterable(pairs))], _PLAYS_KEPT
+        )
         # By the cards of one rank a hand holds: its plays of 1, 2, 3 and 4 cards (by size).
-        self.sets = _Memo(lambda group: ((),) + tuple(
-            tuple([self.plays[cards] for cards in combinations(group, size)])
-            for size in range(1, 5)))
+        self.sets = _Memo(
+            lambda group: (
+                ((),)
+                + tuple(
+                    tuple([self.plays[cards] for cards in combinations(group, size)])
+                    for size in range(1, 5)
+                )
+            )
+        )
         self.pass_action = Action("pass", seat, "Pass")
         self.take_blind = Action("take:blind", seat, "Take the top blind card")
-        self.take_faceup = _Memo(lambda card: Action(
-            "take:faceup", seat, f"Take {NAMES[card]} (face up)"))
+        self.take_faceup = _Memo(
+            lambda card: Action("take:faceup", seat, f"Take {NAMES[card]} (face up)")
+        )
 
 
 _SEATS = (_SeatActions(0), _SeatActions(1))
@@ -147,19 +162,29 @@ def _lead_spans(key: tuple[tuple[bool, ...], int]) -> tuple[tuple[int, int], ...
 _LEAD_SPANS = _Memo(_lead_spans)
 
 
-def _runs(out: list[Action], lookup: Callable[[Any], Action], columns: Sequence[Sequence[Any]],
-          least: int, ranks: int | None, min_top: int, top_allowed: int) -> None:
+def _runs(
+    out: list[Action],
+    lookup: Callable[[Any], Action],
+    columns: Sequence[Sequence[Any]],
+    least: int,
+    ranks: int | None,
+    min_top: int,
+    top_allowed: int,
+) -> None:
     """Add the runs over ``columns`` (per rank value, the choices a run may take there):
     leading (``ranks`` None), every run of ``least`` ranks or more; else those of exactly
     ``ranks`` ranks topping at ``min_top`` or more. Listed by lowest rank, then length,
     then the cards' order within each rank."""
     if ranks is None:
         spans: Iterable[tuple[int, int]] = _LEAD_SPANS[
-            tuple(map(bool, columns[:top_allowed + 1])), least]
+            tuple(map(bool, columns[: top_allowed + 1])), least
+        ]
     else:
-        spans = [(start, start + ranks)
-                 for start in range(max(2, min_top - ranks + 1), top_allowed - ranks + 2)
-                 if all(columns[start:start + ranks])]
+        spans = [
+            (start, start + ranks)
+            for start in range(max(2, min_top - ranks + 1), top_allowed - ranks + 2)
+            if all(columns[start : start + ranks])
+        ]
     for start, stop in spans:
         out += map(lookup, product(*columns[start:stop]))
 
@@ -187,8 +212,9 @@ def _sets(out: list[Action], held: _Held, size: int, above: int) -> None:
             out += sets[size]
 
 
-def _play_actions(seat: _SeatActions, hand: list[str], previous: Combination | None,
-                  runs_with_special: bool) -> list[Action]:
+def _play_actions(
+    seat: _SeatActions, hand: list[str], previous: Combination | None, runs_with_special: bool
+) -> list[Action]:
     """The seat's shared Actions of every play from ``hand`` (sorted) that may follow
     ``previous`` (None: every combination): singles, pairs, runs, runs of pairs, each from
     the lowest rank up, then three and four of a kind."""
@@ -199,8 +225,15 @@ def _play_actions(seat: _SeatActions, hand: list[str], previous: Combination | N
         _sets(out, held, 2, 0)
         _runs(out, seat.plays.__getitem__, groups, 3, None, 0, top_allowed)
         if len(held) > 1:
-            _runs(out, seat.pair_runs.__getitem__, list(map(_PAIRS.__getitem__, groups)), 2,
-                  None, 0, top_allowed)
+            _runs(
+                out,
+                seat.pair_runs.__getitem__,
+                list(map(_PAIRS.__getitem__, groups)),
+                2,
+                None,
+                0,
+                top_allowed,
+            )
         _sets(out, held, 3, 0)
         _sets(out, held, 4, 0)
         return out
@@ -216,7 +249,7 @@ def _play_actions(seat: _SeatActions, hand: list[str], previous: Combination | N
     kind, lo = previous.kind, previous.rank
     if kind == "single":
         # The hand is sorted, so its singles of rank lo or more are a tail of it.
-        out += map(seat.singles.__getitem__, hand[bisect_left(hand, lo, key=_VALUE.__getitem__):])
+        out += map(seat.singles.__getitem__, hand[bisect_left(hand, lo, key=_VALUE.__getitem__) :])
         if not previous.has_special:
             return out  # no need to group the hand by rank
     groups, held = _groups(seat, hand)
@@ -225,8 +258,15 @@ def _play_actions(seat: _SeatActions, hand: list[str], previous: Combination | N
     elif kind == "run":
         _runs(out, seat.plays.__getitem__, groups, 3, previous.length, lo, top_allowed)
     elif kind == "pair_run":
-        _runs(out, seat.pair_runs.__getitem__, list(map(_PAIRS.__getitem__, groups)), 2,
-              previous.length // 2, lo, top_allowed)
+        _runs(
+            out,
+            seat.pair_runs.__getitem__,
+            list(map(_PAIRS.__getitem__, groups)),
+            2,
+            previous.length // 2,
+            lo,
+            top_allowed,
+        )
     if previous.has_special:  # the Queen rule: any three or four of a kind may follow
         _sets(out, held, 3, 0)
         _sets(out, held, 4, 0)
@@ -234,6 +274,7 @@ def _play_actions(seat: _SeatActions, hand: list[str], previous: Combination | N
 
 
 # ----- the match -----------------------------------------------------------------------
+
 
 class CrispsState(State):
     """A whole Crisps match. Hands are kept sorted; the draw pile's top is its last card."""
@@ -268,8 +309,8 @@ class CrispsState(State):
     # ----- dealing and round bookkeeping --------------------------------------------------
     def _deal(self, starter: int) -> None:
         cards = shuffled(deck_for(self.options), self.rng)
-        self.hands = [sort_cards(cards[:HAND_SIZE]), sort_cards(cards[HAND_SIZE:2 * HAND_SIZE])]
-        rest = cards[2 * HAND_SIZE:]
+        self.hands = [sort_cards(cards[:HAND_SIZE]), sort_cards(cards[HAND_SIZE : 2 * HAND_SIZE])]
+        rest = cards[2 * HAND_SIZE :]
         self.removed = rest[:REMOVED_COUNT]
         rest = rest[REMOVED_COUNT:]
         self.face_up = None if self.no_faceup else rest.pop(0)
@@ -285,8 +326,7 @@ class CrispsState(State):
         """Lower score starts; on a tie, whoever started a round least recently."""
         if self.scores[0] != self.scores[1]:
             return 0 if self.scores[0] < self.scores[1] else 1
-        last = [max((i for i, s in enumerate(self.starters) if s == p), default=-1)
-                for p in (0, 1)]
+        last = [max((i for i, s in enumerate(self.starters) if s == p), default=-1) for p in (0, 1)]
         return 0 if last[0] < last[1] else 1
 
     def _start_trick(self, leader: int) -> None:
@@ -301,8 +341,13 @@ class CrispsState(State):
     def _end_round(self, winner: int) -> bool:
         """Score the round; True when a new one was dealt (the match is not over)."""
         self.scores[winner] += 1
-        summary = {"round": self.round_no, "starter": self.starters[-1], "winner": winner,
-                   "scores": list(self.scores), "cards_left": [len(h) for h in self.hands]}
+        summary = {
+            "round": self.round_no,
+            "starter": self.starters[-1],
+            "winner": winner,
+            "scores": list(self.scores),
+            "cards_left": [len(h) for h in self.hands],
+        }
         self.rounds.append(summary)
         if self.scores[winner] >= TARGET_SCORE:
             self.phase = "over"
@@ -333,8 +378,7 @@ class CrispsState(State):
         p = self.turn
         assert p is not None
         # apply() and the caller both ask for the same list; bots ask many times per state.
-        key = (self.phase, p, tuple(self.hands[p]), self.to_beat, self.face_up,
-               not self.draw_pile)
+        key = (self.phase, p, tuple(self.hands[p]), self.to_beat, self.face_up, not self.draw_pile)
         cached = self._legal_cache
         if cached is not None and cached[0] == key:
             return list(cached[1])
@@ -385,16 +429,17 @@ class CrispsState(State):
         # classify memoises every combination it has seen: look its memo up directly.
         combo = SHAPES.get((cards, self.special)) or classify(cards, self.options)
         assert combo is not None
-        self.trick.append({"player": p, "cards": list(cards),
-                           "combination": describe(combo, self.special)})
+        self.trick.append(
+            {"player": p, "cards": list(cards), "combination": describe(combo, self.special)}
+        )
         self.to_beat = cards
         if not hand:
             return self._end_round(p)
         follower = 1 - p
         self.turn = follower
-        if self.auto_skip and not public_could_beat(combo, self._public_pool(),
-                                                    len(self.hands[follower]),
-                                                    self.runs_with_special):
+        if self.auto_skip and not public_could_beat(
+            combo, self._public_pool(), len(self.hands[follower]), self.runs_with_special
+        ):
             return self._pass(follower, auto=True)
         return False
 
@@ -417,13 +462,21 @@ class CrispsState(State):
                 if self.draw_pile:
                     self._give(seat, self.draw_pile.pop(), known=False)
                     drew.append(seat)
-            self.last_draw = {"chooser": winner, "chooser_took": "blind" if drew else "nothing",
-                              "face_up_card": None, "passer_drew": p in drew}
+            self.last_draw = {
+                "chooser": winner,
+                "chooser_took": "blind" if drew else "nothing",
+                "face_up_card": None,
+                "passer_drew": p in drew,
+            }
             self._start_trick(winner)
             return bool(drew)
         if self.face_up is None and not self.draw_pile:
-            self.last_draw = {"chooser": winner, "chooser_took": "nothing", "face_up_card": None,
-                              "passer_drew": False}
+            self.last_draw = {
+                "chooser": winner,
+                "chooser_took": "nothing",
+                "face_up_card": None,
+                "passer_drew": False,
+            }
             self._start_trick(winner)
         else:
             self.phase = "draw"
@@ -452,8 +505,12 @@ class CrispsState(State):
                 self._give(passer, shown, known=True)
         if self.draw_pile:
             self.face_up = self.draw_pile.pop()
-        self.last_draw = {"chooser": chooser, "chooser_took": "faceup" if face_up else "blind",
-                          "face_up_card": shown, "passer_drew": passer_drew}
+        self.last_draw = {
+            "chooser": chooser,
+            "chooser_took": "faceup" if face_up else "blind",
+            "face_up_card": shown,
+            "passer_drew": passer_drew,
+        }
         self._start_trick(chooser)
 
     def why_illegal(self, action_id: str) -> str | None:
@@ -472,8 +529,10 @@ class CrispsState(State):
             if what not in ("faceup", "blind"):
                 return None
             if self.no_faceup:
-                return ("with 'No face-up draw' there is no face-up card: both players draw "
-                        "blind by themselves after a pass")
+                return (
+                    "with 'No face-up draw' there is no face-up card: both players draw "
+                    "blind by themselves after a pass"
+                )
             if self.phase != "draw":
                 return "you can only take a card once a trick has ended, if you made its last play"
             if what == "faceup":
@@ -503,39 +562,61 @@ class CrispsState(State):
         to_beat = None
         if previous is not None and self.to_beat is not None:
             last_play = next(e for e in reversed(self.trick) if "cards" in e)
-            to_beat = {"player": last_play["player"], "cards": list(self.to_beat),
-                       "combination": last_play["combination"], "kind": previous.kind,
-                       "length": previous.length, "rank": previous.rank}
+            to_beat = {
+                "player": last_play["player"],
+                "cards": list(self.to_beat),
+                "combination": last_play["combination"],
+                "kind": previous.kind,
+                "length": previous.length,
+                "rank": previous.rank,
+            }
         return {
-            "game": "crisps", "player": player, "phase": self.phase,
-            "current_player": self.turn, "round": self.round_no, "scores": list(self.scores),
-            "target": TARGET_SCORE, "starter": self.starters[-1], "leader": self.leader,
+            "game": "crisps",
+            "player": player,
+            "phase": self.phase,
+            "current_player": self.turn,
+            "round": self.round_no,
+            "scores": list(self.scores),
+            "target": TARGET_SCORE,
+            "starter": self.starters[-1],
+            "leader": self.leader,
             "special_rank": self.special,
             "hand": None if player is None else list(self.hands[player]),
             "hand_sizes": [len(h) for h in self.hands],
             "known_cards": [list(k) for k in self.known],
-            "face_up": self.face_up, "draw_pile": len(self.draw_pile),
+            "face_up": self.face_up,
+            "draw_pile": len(self.draw_pile),
             "removed": len(self.removed),
-            "trick": [_copy_entry(e) for e in self.trick], "to_beat": to_beat,
+            "trick": [_copy_entry(e) for e in self.trick],
+            "to_beat": to_beat,
             "trick_winner": self.turn if self.phase == "draw" else None,
-            "last_trick": None if self.last_trick is None
+            "last_trick": None
+            if self.last_trick is None
             else [_copy_entry(e) for e in self.last_trick],
             "last_draw": None if self.last_draw is None else dict(self.last_draw),
             "played": list(self.played),
             "rounds": [_copy_summary(r) for r in self.rounds],
             "last_round": _copy_summary(self.rounds[-1]) if self.rounds else None,
-            "winners": list(self.winners), "options": dict(self.options),
+            "winners": list(self.winners),
+            "options": dict(self.options),
         }
 
     def result(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": list(self.winners),
-                "rounds": [_copy_summary(r) for r in self.rounds]}
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "rounds": [_copy_summary(r) for r in self.rounds],
+        }
 
     def zones(self) -> dict[str, list[str]]:
-        return {"hand:0": list(self.hands[0]), "hand:1": list(self.hands[1]),
-                "removed": list(self.removed), "draw_pile": list(self.draw_pile),
-                "face_up": [] if self.face_up is None else [self.face_up],
-                "played": list(self.played)}
+        return {
+            "hand:0": list(self.hands[0]),
+            "hand:1": list(self.hands[1]),
+            "removed": list(self.removed),
+            "draw_pile": list(self.draw_pile),
+            "face_up": [] if self.face_up is None else [self.face_up],
+            "played": list(self.played),
+        }
 
     def deck(self) -> list[str]:
         return deck_for(self.options)
@@ -550,8 +631,8 @@ class CrispsState(State):
         rng.shuffle(unseen)
         k, r = len(hidden), len(self.removed)
         world.hands[other] = sort_cards(list(self.known[other]) + unseen[:k])
-        world.removed = unseen[k:k + r]
-        world.draw_pile = unseen[k + r:]
+        world.removed = unseen[k : k + r]
+        world.draw_pile = unseen[k + r :]
         return world
 
     def _copy(self, rng: random.Random) -> CrispsState:

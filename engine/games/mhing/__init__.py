@@ -4,6 +4,7 @@ The package's modules: ``rules`` (tables and pure functions), ``state`` (the mat
 :class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
+
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
@@ -21,9 +22,15 @@ SPEC = GameSpec(
     max_players=4,
     default_players=2,
     factory=lambda players, seed, options: MhingState(players, seed, options),
-    options={"target": Option("target", 14, TARGETS, "Match target",
-                              "Points that end the match: 14 (the text's closing rule) or 20 "
-                              "(its opening line).")},
+    options={
+        "target": Option(
+            "target",
+            14,
+            TARGETS,
+            "Match target",
+            "Points that end the match: 14 (the text's closing rule) or 20 (its opening line).",
+        )
+    },
     bot=bot.SETTINGS,
     summary="Lay three-card runs of one suit; score for runs that match each other.",
     variant_players=(3, 4),

@@ -22,6 +22,7 @@ What it does, in order of priority:
 >>> greedy(view, legal, __import__("random").Random(1)).id
 'lay:7H,8H,9H'
 """
+
 from __future__ import annotations
 
 import random
@@ -136,8 +137,7 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
         if take is not None:
             # What the hand already offers without the discard.
             hand = view["hand"]
-            own = [s for s in sequences_in(hand)
-                   if not fourth or _wins_round(view, me, s)]
+            own = [s for s in sequences_in(hand) if not fourth or _wins_round(view, me, s)]
             own_value = max((_lay_value(mine, s) for s in own), default=float("-inf"))
             if take_value >= own_value:
                 return take

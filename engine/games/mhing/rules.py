@@ -11,6 +11,7 @@ and then stands for the rank that position needs (``["7H", "AH", "9H"]``: the Ac
 >>> [s for s in sequences_in(["7H", "9H", "AH"])]
 [('7H', 'AH', '9H')]
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -32,8 +33,9 @@ CARD_AT: dict[tuple[str, int], str] = {(SUIT_OF[c], VALUE_OF[c]): c for c in DEC
 
 _SUIT_WIDTH = 14
 """Bits per suit in a card set's bit form: bit ``14 * suit index + value`` stands for a card."""
-CARD_BIT: dict[str, int] = {c: 1 << (_SUIT_WIDTH * SUITS.index(SUIT_OF[c]) + VALUE_OF[c])
-                            for c in DECK}
+CARD_BIT: dict[str, int] = {
+    c: 1 << (_SUIT_WIDTH * SUITS.index(SUIT_OF[c]) + VALUE_OF[c]) for c in DECK
+}
 """Each card's bit: a set of cards is the OR of its cards' bits (see :func:`card_bits`)."""
 SUIT_FIELDS: tuple[int, ...] = tuple(0x3FFE << (_SUIT_WIDTH * i) for i in range(len(SUITS)))
 """Per suit, in ``SUITS`` order, the bits of its 13 cards: ``bits & field`` is that suit's part."""
@@ -132,7 +134,8 @@ def suit_sequences(suit_bits: int) -> tuple[tuple[str, ...], ...]:
         index = (suit_bits.bit_length() - 1) // _SUIT_WIDTH
         low = _SUIT_WIDTH * index
         found = _SUIT_SEQUENCES[suit_bits] = _suit_sequences(
-            SUITS[index], {v for v in range(1, 14) if suit_bits >> (low + v) & 1})
+            SUITS[index], {v for v in range(1, 14) if suit_bits >> (low + v) & 1}
+        )
     return found
 
 
@@ -157,8 +160,7 @@ def _suit_sequences(suit: str, values: set[int]) -> tuple[tuple[str, ...], ...]:
             # The Ace fills the gap; with a complete run it may also replace any card.
             fills = missing if missing else list(run)
             for gap in fills:
-                out.append(tuple(CARD_AT[suit, 1] if v == gap else CARD_AT[suit, v]
-                                 for v in run))
+                out.append(tuple(CARD_AT[suit, 1] if v == gap else CARD_AT[suit, v] for v in run))
     return tuple(out)
 
 

@@ -49,6 +49,7 @@ View keys (``view(player)``; ``player=None`` is a spectator):
 >>> len(state.view(first)["hand"])
 8
 """
+
 from __future__ import annotations
 
 import random
@@ -104,17 +105,21 @@ def _take_action(seq: tuple[str, ...], top: str, player: int) -> Action:
     key = ("take:" + ",".join(seq) + "|" + top, player)
     action = _ACTIONS.get(key)
     if action is None:
-        action = _ACTIONS[key] = Action("take:" + ",".join(seq), player,
-                                        f"Take {card_name(top)}: lay {sequence_text(seq)}",
-                                        tuple(c for c in seq if c != top))
+        action = _ACTIONS[key] = Action(
+            "take:" + ",".join(seq),
+            player,
+            f"Take {card_name(top)}: lay {sequence_text(seq)}",
+            tuple(c for c in seq if c != top),
+        )
     return action
 
 
 def _lay_action(seq: tuple[str, ...], player: int) -> Action:
     action = _ACTIONS.get(("lay:" + ",".join(seq), player))
     if action is None:
-        action = _shared(Action("lay:" + ",".join(seq), player, f"Lay {sequence_text(seq)}",
-                                tuple(seq)))
+        action = _shared(
+            Action("lay:" + ",".join(seq), player, f"Lay {sequence_text(seq)}", tuple(seq))
+        )
     return action
 
 
@@ -122,8 +127,14 @@ def _swap_action(natural: str, player: int) -> Action:
     action = _ACTIONS.get(("swap:" + natural, player))
     if action is None:
         ace = CARD_AT[SUIT_OF[natural], 1]
-        action = _shared(Action(f"swap:{natural}", player,
-                                f"Swap {card_name(natural)} for {card_name(ace)}", (natural,)))
+        action = _shared(
+            Action(
+                f"swap:{natural}",
+                player,
+                f"Swap {card_name(natural)} for {card_name(ace)}",
+                (natural,),
+            )
+        )
     return action
 
 
@@ -139,11 +150,13 @@ def _discard_action(c: str, player: int) -> Action:
 # and the lays and takes by a suit's part of the hand's bit form (``rules.card_bits``;
 # a take also by the discard taken). Rows are filled on first use.
 _DRAWS: tuple[tuple[Action, Action], ...] = tuple(
-    (_draw_action(False, p), _draw_action(True, p)) for p in range(MAX_PLAYERS))
+    (_draw_action(False, p), _draw_action(True, p)) for p in range(MAX_PLAYERS)
+)
 _DISCARDS: tuple[dict[str, Action], ...] = tuple({} for _ in range(MAX_PLAYERS))
 _LAYS: tuple[dict[int, tuple[Action, ...]], ...] = tuple({} for _ in range(MAX_PLAYERS))
 _TAKES: tuple[dict[str, dict[int, tuple[Action, ...]]], ...] = tuple(
-    {c: {} for c in DECK} for _ in range(MAX_PLAYERS))
+    {c: {} for c in DECK} for _ in range(MAX_PLAYERS)
+)
 
 
 def _discard_row(player: int) -> dict[str, Action]:
@@ -156,17 +169,18 @@ def _discard_row(player: int) -> dict[str, Action]:
 
 def _lay_row(player: int, suit_bits: int) -> tuple[Action, ...]:
     """The lay actions of one suit's part of a hand, stored in ``_LAYS[player]``."""
-    row = _LAYS[player][suit_bits] = tuple(_lay_action(seq, player)
-                                           for seq in suit_sequences(suit_bits))
+    row = _LAYS[player][suit_bits] = tuple(
+        _lay_action(seq, player) for seq in suit_sequences(suit_bits)
+    )
     return row
 
 
 def _take_row(player: int, top: str, suit_bits: int) -> tuple[Action, ...]:
     """The takes of discard ``top`` given its suit's part of the hand with ``top`` added,
     stored in ``_TAKES[player][top]``."""
-    row = _TAKES[player][top][suit_bits] = tuple(_take_action(seq, top, player)
-                                                 for seq in suit_sequences(suit_bits)
-                                                 if top in seq)
+    row = _TAKES[player][top][suit_bits] = tuple(
+        _take_action(seq, top, player) for seq in suit_sequences(suit_bits) if top in seq
+    )
     return row
 
 
@@ -188,9 +202,10 @@ class MhingState(State):
     def _deal(self) -> None:
         self.round_no += 1
         deck = shuffled(DECK, self.rng)
-        self.hands: list[list[str]] = [sort_cards(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE])
-                                       for i in range(self.players)]
-        self.draw_pile: list[str] = deck[self.players * HAND_SIZE:]  # last item is the top
+        self.hands: list[list[str]] = [
+            sort_cards(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(self.players)
+        ]
+        self.draw_pile: list[str] = deck[self.players * HAND_SIZE :]  # last item is the top
         self.discards: list[str] = []
         self.sequences: list[list[list[str]]] = [[] for _ in range(self.players)]
         self.known: list[list[str]] = [[] for _ in range(self.players)]
@@ -246,8 +261,9 @@ class MhingState(State):
         hand = self.hands[player]
         bits = card_bits(hand)
         if self.phase == "draw":
-            can_draw = bool(self.draw_pile) or (len(self.discards) > 1
-                                                and not self.rebuilt_since_sequence)
+            can_draw = bool(self.draw_pile) or (
+                len(self.discards) > 1 and not self.rebuilt_since_sequence
+            )
             actions = [_DRAWS[player][can_draw]]
             if self.discards:
                 # Only sequences of the discard's suit can use it.
@@ -424,14 +440,22 @@ class MhingState(State):
         awarded = [points[p] if p in winners else 0 for p in range(self.players)]
         for p in winners:
             self.totals[p] += points[p]
-        self.rounds.append({
-            "round": self.round_no, "starter": self.starter, "reason": reason,
-            "ended_by": ended_by, "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
-            "points": points, "sequence_counts": counts, "winners": winners, "awarded": awarded,
-            "sequence_ranks": _ranks_of(self.sequences),
-            "matches": [score_breakdown(seqs) for seqs in self.sequences],
-            "totals": list(self.totals),
-        })
+        self.rounds.append(
+            {
+                "round": self.round_no,
+                "starter": self.starter,
+                "reason": reason,
+                "ended_by": ended_by,
+                "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
+                "points": points,
+                "sequence_counts": counts,
+                "winners": winners,
+                "awarded": awarded,
+                "sequence_ranks": _ranks_of(self.sequences),
+                "matches": [score_breakdown(seqs) for seqs in self.sequences],
+                "totals": list(self.totals),
+            }
+        )
         if max(self.totals) >= self.target:
             self.over = True
             self.phase = "over"
@@ -450,10 +474,17 @@ class MhingState(State):
     def view(self, player: int | None) -> dict[str, Any]:
         seeing = player is not None and 0 <= player < self.players
         return {
-            "game": self.game_id, "players": self.players, "viewer": player,
-            "round": self.round_no, "phase": self.phase, "current_player": self.current_player,
-            "round_starter": self.starter, "target": self.target, "scores": list(self.totals),
-            "winners": self.winners(), "is_over": self.over,
+            "game": self.game_id,
+            "players": self.players,
+            "viewer": player,
+            "round": self.round_no,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "round_starter": self.starter,
+            "target": self.target,
+            "scores": list(self.totals),
+            "winners": self.winners(),
+            "is_over": self.over,
             "hand": list(self.hands[player]) if seeing else [],  # type: ignore[index]
             "drawn": self.drawn if seeing and player == self.turn and not self.over else None,
             "hand_counts": [len(h) for h in self.hands],
@@ -473,8 +504,11 @@ class MhingState(State):
         }
 
     def result(self) -> dict[str, Any]:
-        return {"scores": list(self.totals), "winners": self.winners(),
-                "rounds": [dict(r) for r in self.rounds]}
+        return {
+            "scores": list(self.totals),
+            "winners": self.winners(),
+            "rounds": [dict(r) for r in self.rounds],
+        }
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -491,8 +525,9 @@ class MhingState(State):
     def determinize(self, player: int, rng: random.Random) -> MhingState:
         world = self._copy(random.Random(rng.getrandbits(64)))
         others = [p for p in range(self.players) if p != player]
-        hidden = sort_cards([c for p in others for c in self.hands[p] if c not in self.known[p]]
-                            + self.draw_pile)
+        hidden = sort_cards(
+            [c for p in others for c in self.hands[p] if c not in self.known[p]] + self.draw_pile
+        )
         # Since the last reshuffle the draw pile holds only cards from it; every other unseen
         # card must be in an opponent's hand. Before any reshuffle anything can be anywhere.
         if self.reshuffled:
@@ -501,7 +536,7 @@ class MhingState(State):
         else:
             pile_candidates = list(hidden)
         rng.shuffle(pile_candidates)
-        world.draw_pile = pile_candidates[:len(self.draw_pile)]
+        world.draw_pile = pile_candidates[: len(self.draw_pile)]
         in_pile = set(world.draw_pile)
         rest = [c for c in hidden if c not in in_pile]
         rng.shuffle(rest)

@@ -4,6 +4,7 @@ The package's modules: ``rules`` (tables and pure functions), ``state`` (the mat
 :class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
+
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
@@ -27,8 +28,7 @@ CLARIFICATIONS: tuple[str, ...] = (
     f"Playing to {TARGET}: the match ends after the round in which someone reaches {TARGET} "
     f"points, or after {MAX_TARGET_ROUNDS} rounds at most.",
     "The highest total wins the match; players tied for the highest total share the win.",
-    "Cards a player takes from a public stack are known to everyone until that player "
-    "plays them.",
+    "Cards a player takes from a public stack are known to everyone until that player plays them.",
 )
 
 SPEC = GameSpec(
@@ -41,12 +41,16 @@ SPEC = GameSpec(
     factory=lambda players, seed, options: ProgressionState(players, seed, options),
     options={
         "length": Option(
-            "length", "six-rounds", ("six-rounds", "to-200"), "Match length",
+            "length",
+            "six-rounds",
+            ("six-rounds", "to-200"),
+            "Match length",
             f"Play {ROUNDS} rounds, or play rounds until someone reaches {TARGET} points "
-            f"({MAX_TARGET_ROUNDS} rounds at most)."),
+            f"({MAX_TARGET_ROUNDS} rounds at most).",
+        ),
     },
     bot=bot.SETTINGS,
     summary="Build rising stacks in each suit from a shared stream of cards; "
-            "long stacks score, face cards multiply.",
+    "long stacks score, face cards multiply.",
     clarifications=CLARIFICATIONS,
 )

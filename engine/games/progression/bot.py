@@ -15,6 +15,7 @@ seat ends the round if it leads it and prolongs it (by taking from a public stac
 >>> greedy(state.view(seat), state.legal_actions(), random.Random(0)).player == seat
 True
 """
+
 from __future__ import annotations
 
 import math
@@ -35,8 +36,9 @@ PRIVATE_TEMPO_BONUS = 0.3
 """Slight preference for progress over waiting when the look-ahead sees no difference."""
 
 
-def _suit_value(stack: list[str], hand: list[str], unseen: list[str], budget: float,
-                p_draw: float) -> float:
+def _suit_value(
+    stack: list[str], hand: list[str], unseen: list[str], budget: float, p_draw: float
+) -> float:
     """Expected score of one private stack (see the module docstring)."""
     # Table lookups, not calls: the search values thousands of positions a decision.
     value, face = VALUE, IS_FACE
@@ -81,12 +83,21 @@ def _useful_count(hand: list[str], stacks: dict[str, list[str]]) -> int:
     return count
 
 
-def _position(hand: list[str], stacks: dict[str, list[str]], unseen_by_suit: dict[str, list[str]],
-              plays_left: float, p_draw: float) -> dict[str, float]:
+def _position(
+    hand: list[str],
+    stacks: dict[str, list[str]],
+    unseen_by_suit: dict[str, list[str]],
+    plays_left: float,
+    p_draw: float,
+) -> dict[str, float]:
     needed = _useful_count(hand, stacks)
     budget = 1.0 if needed <= plays_left else max(0.0, plays_left) / needed
-    return {s: _suit_value(stacks[s], [c for c in hand if c[-1] == s], unseen_by_suit[s],
-                           budget, p_draw) for s in SUITS}
+    return {
+        s: _suit_value(
+            stacks[s], [c for c in hand if c[-1] == s], unseen_by_suit[s], budget, p_draw
+        )
+        for s in SUITS
+    }
 
 
 def position_values(state: ProgressionState) -> list[float]:
@@ -100,11 +111,17 @@ def position_values(state: ProgressionState) -> list[float]:
     plays_left = max(0.0, len(state.draw_pile) / n)
     out = []
     for seat in range(n):
-        by_suit, count = _unseen_by_suit(state.hands[seat], state.private, state.public,
-                                         state.known, seat)
+        by_suit, count = _unseen_by_suit(
+            state.hands[seat], state.private, state.public, state.known, seat
+        )
         p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
-        out.append(sum(_position(state.hands[seat], state.private[seat], by_suit, plays_left,
-                                 p_draw).values()))
+        out.append(
+            sum(
+                _position(
+                    state.hands[seat], state.private[seat], by_suit, plays_left, p_draw
+                ).values()
+            )
+        )
     return out
 
 
@@ -132,9 +149,13 @@ def _rival_gain(card_id: str, view: dict[str, Any], me: int) -> float:
     return best
 
 
-def _unseen_by_suit(hand: list[str], private: list[dict[str, list[str]]],
-                    public: dict[str, list[str]], known: list[list[str]],
-                    me: int) -> tuple[dict[str, list[str]], int]:
+def _unseen_by_suit(
+    hand: list[str],
+    private: list[dict[str, list[str]]],
+    public: dict[str, list[str]],
+    known: list[list[str]],
+    me: int,
+) -> tuple[dict[str, list[str]], int]:
     """The cards seat ``me`` has not seen, suit by suit in deck order, and how many: not in
     its hand, on any stack, or taken by another seat from a public stack. The arguments have
     the shapes of both the view's fields and the state's own."""
@@ -162,17 +183,26 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
     n = view["players"]
     hand: list[str] = view["hand"]
     stacks: dict[str, list[str]] = view["private_stacks"][me]
-    unseen_by_suit, unseen_count = _unseen_by_suit(hand, view["private_stacks"],
-                                                   view["public_stacks"], view["known_hands"], me)
+    unseen_by_suit, unseen_count = _unseen_by_suit(
+        hand, view["private_stacks"], view["public_stacks"], view["known_hands"], me
+    )
     pile = view["draw_pile"]
     if view["phase"] == "play":
         return _choose_play(view, legal, me, n, hand, stacks, unseen_by_suit, unseen_count, pile)
     return _choose_draw(view, legal, me, n, hand, stacks, unseen_by_suit, unseen_count, pile)
 
 
-def _choose_play(view: dict[str, Any], legal: list[Action], me: int, n: int, hand: list[str],
-                 stacks: dict[str, list[str]], unseen_by_suit: dict[str, list[str]],
-                 unseen_count: int, pile: int) -> Action:
+def _choose_play(
+    view: dict[str, Any],
+    legal: list[Action],
+    me: int,
+    n: int,
+    hand: list[str],
+    stacks: dict[str, list[str]],
+    unseen_by_suit: dict[str, list[str]],
+    unseen_count: int,
+    pile: int,
+) -> Action:
     # This turn included, the seat gets about one turn in n of the draws left.
     plays_after = max(0, math.ceil(pile / n) - 1)
     p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_after / max(1, unseen_count))
@@ -195,9 +225,17 @@ def _choose_play(view: dict[str, Any], legal: list[Action], me: int, n: int, han
     return best
 
 
-def _choose_draw(view: dict[str, Any], legal: list[Action], me: int, n: int, hand: list[str],
-                 stacks: dict[str, list[str]], unseen_by_suit: dict[str, list[str]],
-                 unseen_count: int, pile: int) -> Action:
+def _choose_draw(
+    view: dict[str, Any],
+    legal: list[Action],
+    me: int,
+    n: int,
+    hand: list[str],
+    stacks: dict[str, list[str]],
+    unseen_by_suit: dict[str, list[str]],
+    unseen_count: int,
+    pile: int,
+) -> Action:
     plays_left = max(1.0, (pile - 1) / n + 1)
     future_draws = max(0.0, plays_left - 1)
     p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, future_draws / max(1, unseen_count))
@@ -218,15 +256,25 @@ def _choose_draw(view: dict[str, Any], legal: list[Action], me: int, n: int, han
         values = []
         for t in SUITS:
             if t == s:
-                values.append(_suit_value(stacks[t], [h for h in with_card if suit_of(h) == t],
-                                          [u for u in unseen_by_suit[t] if u != c], budget,
-                                          p_draw))
+                values.append(
+                    _suit_value(
+                        stacks[t],
+                        [h for h in with_card if suit_of(h) == t],
+                        [u for u in unseen_by_suit[t] if u != c],
+                        budget,
+                        p_draw,
+                    )
+                )
                 continue
             value = other_suits.get((t, budget))
             if value is None:
                 value = other_suits[t, budget] = _suit_value(
-                    stacks[t], [h for h in hand if suit_of(h) == t], unseen_by_suit[t], budget,
-                    p_draw)
+                    stacks[t],
+                    [h for h in hand if suit_of(h) == t],
+                    unseen_by_suit[t],
+                    budget,
+                    p_draw,
+                )
             values.append(value)
         return sum(values) - base_total
 

@@ -1,6 +1,7 @@
 """Progression's tables and pure rules: card values, stack scores and what may go on a
 private stack.
 """
+
 from __future__ import annotations
 
 from engine.cards import SUITS, card_name, rank_of, standard_deck, suit_of
@@ -15,8 +16,9 @@ MAX_TARGET_ROUNDS = 30
 """When playing to 200, the match also stops after this many rounds (engine rule), so a
 match where nobody climbs (negative scores are common) still ends."""
 
-_RANK_ORDER = {r: i for i, r in enumerate(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                           "J", "Q", "K"))}
+_RANK_ORDER = {
+    r: i for i, r in enumerate(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"))
+}
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 
 

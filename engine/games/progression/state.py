@@ -52,6 +52,7 @@ Keys of ``view(player)`` (all JSON-ready; ``player`` None is a spectator):
   "stack_faces", "stacks", "winners", "totals"}``
 - ``winners``: seats that won the match ([] until it is over)
 """
+
 from __future__ import annotations
 
 import random
@@ -85,16 +86,18 @@ _DRAW_STOCK: dict[int, Action] = {}
 def _play_action(c: str, p: int) -> Action:
     action = _PLAY_ACTIONS.get((c, p))
     if action is None:
-        action = _PLAY_ACTIONS[c, p] = Action(f"play:{c}", p, f"Play {card_name(c)} to your stack",
-                                              (c,))
+        action = _PLAY_ACTIONS[c, p] = Action(
+            f"play:{c}", p, f"Play {card_name(c)} to your stack", (c,)
+        )
     return action
 
 
 def _public_action(c: str, p: int) -> Action:
     action = _PUBLIC_ACTIONS.get((c, p))
     if action is None:
-        action = _PUBLIC_ACTIONS[c, p] = Action(f"public:{c}", p,
-                                                f"Put {card_name(c)} on the public stack", (c,))
+        action = _PUBLIC_ACTIONS[c, p] = Action(
+            f"public:{c}", p, f"Put {card_name(c)} on the public stack", (c,)
+        )
     return action
 
 
@@ -144,9 +147,11 @@ class ProgressionState(State):
         deck = standard_deck()
         self.rng.shuffle(deck)
         n = self.players
-        self.hands = [sorted(deck[p * HAND_SIZE:(p + 1) * HAND_SIZE], key=SORT_KEY.__getitem__)
-                      for p in range(n)]
-        self.draw_pile = deck[n * HAND_SIZE:]
+        self.hands = [
+            sorted(deck[p * HAND_SIZE : (p + 1) * HAND_SIZE], key=SORT_KEY.__getitem__)
+            for p in range(n)
+        ]
+        self.draw_pile = deck[n * HAND_SIZE :]
         self.known = [[] for _ in range(n)]
         self.private = [{s: [] for s in SUITS} for _ in range(n)]
         self.public = {s: [] for s in SUITS}
@@ -157,15 +162,18 @@ class ProgressionState(State):
         self.stall_count = 0
 
     def _end_round(self, reason: str) -> None:
-        stack_scores = [{s: stack_score(self.private[p][s]) for s in SUITS}
-                        for p in range(self.players)]
+        stack_scores = [
+            {s: stack_score(self.private[p][s]) for s in SUITS} for p in range(self.players)
+        ]
         scores = [sum(d.values()) for d in stack_scores]
         for p, score in enumerate(scores):
             self.totals[p] += score
         self.round_history.append(scores)
         best = max(scores)
         self.last_round = {
-            "round": self.round_number, "reason": reason, "scores": list(scores),
+            "round": self.round_number,
+            "reason": reason,
+            "scores": list(scores),
             "stack_scores": stack_scores,
             "stack_values": self._per_suit(stack_value),
             "stack_faces": self._per_suit(stack_faces),
@@ -213,8 +221,9 @@ class ProgressionState(State):
                 actions.append(_public_action(c, p))
             return actions
         actions = [_draw_stock_action(p)]
-        blocked = self.just_played[0] if self.just_played and self.just_played[1] == "public" \
-            else None
+        blocked = (
+            self.just_played[0] if self.just_played and self.just_played[1] == "public" else None
+        )
         for s in SUITS:
             pile = self.public[s]
             if pile and pile[-1] != blocked:
@@ -271,10 +280,14 @@ class ProgressionState(State):
             stack = self.private[p][suit_of(arg)]
             top = stack[-1]
             if is_face(arg):
-                return (f"a face card can only go on a private stack that holds no number card "
-                        f"yet (your {SUIT_NAMES[suit_of(arg)]} stack has {card_name(top)})")
-            return (f"{card_name(arg)} is lower than {card_name(top)} on your "
-                    f"{SUIT_NAMES[suit_of(arg)]} stack; a private stack only goes up")
+                return (
+                    f"a face card can only go on a private stack that holds no number card "
+                    f"yet (your {SUIT_NAMES[suit_of(arg)]} stack has {card_name(top)})"
+                )
+            return (
+                f"{card_name(arg)} is lower than {card_name(top)} on your "
+                f"{SUIT_NAMES[suit_of(arg)]} stack; a private stack only goes up"
+            )
         if kind == "draw":
             if arg != "stock" and (not is_card(arg) or "#" in arg):
                 return None
@@ -286,14 +299,17 @@ class ProgressionState(State):
             if self.just_played and self.just_played[0] == arg and self.just_played[1] == "public":
                 return f"you cannot take back {card_name(arg)}, the card you just played there"
             if not pile or pile[-1] != arg:
-                return (f"only the top card of a public stack can be taken, and {card_name(arg)} "
-                        "is not one")
+                return (
+                    f"only the top card of a public stack can be taken, and {card_name(arg)} "
+                    "is not one"
+                )
         return None
 
     # ----- what seats see -------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
-        stack_scores = [{s: stack_score(self.private[p][s]) for s in SUITS}
-                        for p in range(self.players)]
+        stack_scores = [
+            {s: stack_score(self.private[p][s]) for s in SUITS} for p in range(self.players)
+        ]
         just = None
         if self.just_played is not None:
             just = {"player": self.turn, "card": self.just_played[0], "to": self.just_played[1]}
@@ -328,8 +344,11 @@ class ProgressionState(State):
         }
 
     def result(self) -> dict[str, Any]:
-        return {"scores": list(self.totals), "winners": list(self.winners),
-                "rounds": [list(r) for r in self.round_history]}
+        return {
+            "scores": list(self.totals),
+            "winners": list(self.winners),
+            "rounds": [list(r) for r in self.round_history],
+        }
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {"draw_pile": list(self.draw_pile)}
@@ -395,8 +414,9 @@ class ProgressionState(State):
         rng.shuffle(pool)
         at = 0
         for p, count in unknown_counts.items():
-            world.hands[p] = sorted(list(self.known[p]) + pool[at:at + count],
-                                    key=SORT_KEY.__getitem__)
+            world.hands[p] = sorted(
+                list(self.known[p]) + pool[at : at + count], key=SORT_KEY.__getitem__
+            )
             at += count
         world.draw_pile = pool[at:]
         world.rng = random.Random(rng.getrandbits(64))
@@ -407,11 +427,13 @@ def _copy_summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
     if summary is None:
         return None
     return {
-        "round": summary["round"], "reason": summary["reason"],
+        "round": summary["round"],
+        "reason": summary["reason"],
         "scores": list(summary["scores"]),
         "stack_scores": [dict(d) for d in summary["stack_scores"]],
         "stack_values": [dict(d) for d in summary["stack_values"]],
         "stack_faces": [dict(d) for d in summary["stack_faces"]],
         "stacks": [{s: list(v) for s, v in d.items()} for d in summary["stacks"]],
-        "winners": list(summary["winners"]), "totals": list(summary["totals"]),
+        "winners": list(summary["winners"]),
+        "totals": list(summary["totals"]),
     }

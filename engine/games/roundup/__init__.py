@@ -4,6 +4,7 @@ The package's modules: ``rules`` (tables and pure functions), ``state`` (the mat
 :class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
+
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
@@ -20,10 +21,16 @@ SPEC = GameSpec(
     max_players=6,
     default_players=4,
     factory=lambda players, seed, options: RoundupState(players, seed, options),
-    options={"target_score": Option(
-        "target_score", 10, (10, 5, 15), "Points to win",
-        "The match ends after a round in which the highest total, at least this many points, "
-        "is held by one player alone.")},
+    options={
+        "target_score": Option(
+            "target_score",
+            10,
+            (10, 5, 15),
+            "Points to win",
+            "The match ends after a round in which the highest total, at least this many points, "
+            "is held by one player alone.",
+        )
+    },
     bot=bot.SETTINGS,
     summary="Build the four suits from Ace to 10 and bet on which one closes last.",
     clarifications=(

@@ -11,6 +11,7 @@ closing, turn its face cards on rivals to drag out the cards other suits are wai
 >>> greedy(view, legal, None).id   # hearts: it holds the Ace and the 2, bids with its 9
 'bid:9H'
 """
+
 from __future__ import annotations
 
 import random
@@ -64,8 +65,13 @@ def _bid(view: dict[str, Any], legal: list[Action]) -> Action:
 def _tiebreak(view: dict[str, Any], legal: list[Action]) -> Action:
     mine = view.get("my_suit")
     # A low card of another suit wins the tie and helps that suit close; our suit stays hidden.
-    return min(legal, key=lambda a: (a.cards[0][-1] == mine, _value(a.cards[0])
-                                     if a.cards[0][-1] != mine else -_value(a.cards[0])))
+    return min(
+        legal,
+        key=lambda a: (
+            a.cards[0][-1] == mine,
+            _value(a.cards[0]) if a.cards[0][-1] != mine else -_value(a.cards[0]),
+        ),
+    )
 
 
 def _answer(view: dict[str, Any], legal: list[Action]) -> Action:
@@ -120,8 +126,9 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
     missing = [set(m) for m in view["known_missing"]]
     needed = {s: c for s, c in view["needed"].items() if c is not None and s != mine}
     visible = {c for hand in view["face_up"] for c in hand}
-    hidden_needs = {s: c for s, c in needed.items()
-                    if c not in visible and c not in view["face_down"]}
+    hidden_needs = {
+        s: c for s, c in needed.items() if c not in visible and c not in view["face_down"]
+    }
     unknown_total = max(1, sum(counts[t] for t in range(view["players"]) if t != me))
     holds_our_suit_cards = any(c[-1] == mine and _value(c) for c in view["face_down"])
 
@@ -154,8 +161,11 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
         elif a.kind == "king":
             r = parts[3]
             score = sum(weight(t, c) for c in hidden_needs.values() if c[:-1] == r) * 2
-            if rival_suit(t) and rival_suit(t) != mine and f"{r}{rival_suit(t)}" == needed.get(
-                    str(rival_suit(t))):
+            if (
+                rival_suit(t)
+                and rival_suit(t) != mine
+                and f"{r}{rival_suit(t)}" == needed.get(str(rival_suit(t)))
+            ):
                 score += 0.5
         else:
             score = 0.3 + 0.05 * counts[t] + (0.3 if rival_suit(t) and not ally else 0.0)
@@ -192,8 +202,12 @@ def _best_pass(view: dict[str, Any], legal: list[Action]) -> Action:
     best_pass = min(passes, key=cost)
     if cost(best_pass)[0] == 1:
         # Only our own suit left to turn up: a face card spent on someone is cheaper.
-        attacks = [a for a in legal if a.kind in ("jack", "queen", "king")
-                   and not (a.kind == "queen" and a.id.endswith(f":{mine}"))]
+        attacks = [
+            a
+            for a in legal
+            if a.kind in ("jack", "queen", "king")
+            and not (a.kind == "queen" and a.id.endswith(f":{mine}"))
+        ]
         if attacks:
             return attacks[0]
     return best_pass

@@ -3,6 +3,7 @@ that only read a state: why an action is refused, in words a player understands
 (``why_illegal``), and a deal of the hidden cards consistent with what the table knows
 (``determinize``).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -29,10 +30,12 @@ NUMBER_RANKS: tuple[str, ...] = RANKS[:10]
 VALUE: dict[str, int] = {c: RANKS.index(rank_of(c)) + 1 for c in DECK if rank_of(c) in NUMBER_RANKS}
 NUMBER_CARDS: frozenset[str] = frozenset(VALUE)
 NEXT_CARD: dict[tuple[str, int], str] = {(suit_of(c), VALUE[c] - 1): c for c in VALUE}
-BY_SUIT: dict[str, frozenset[str]] = {s: frozenset(c for c in DECK if suit_of(c) == s)
-                                      for s in SUITS}
-BY_RANK: dict[str, frozenset[str]] = {r: frozenset(c for c in DECK if rank_of(c) == r)
-                                      for r in RANKS}
+BY_SUIT: dict[str, frozenset[str]] = {
+    s: frozenset(c for c in DECK if suit_of(c) == s) for s in SUITS
+}
+BY_RANK: dict[str, frozenset[str]] = {
+    r: frozenset(c for c in DECK if rank_of(c) == r) for r in RANKS
+}
 FACE_KINDS = {"J": "jack", "Q": "queen", "K": "king"}
 
 
@@ -49,8 +52,19 @@ def seat_name(p: int) -> str:
     # A seat token: the bridge writes the seat's name in its place (engine.core.seat_token).
     return seat_token(p)
 
-KNOWN_KINDS = {"bid", "tiebreak", "play", "end", "jack", "queen", "king", "reveal", "discard",
-               "pass"}
+
+KNOWN_KINDS = {
+    "bid",
+    "tiebreak",
+    "play",
+    "end",
+    "jack",
+    "queen",
+    "king",
+    "reveal",
+    "discard",
+    "pass",
+}
 FACE_NAMES = {"jack": "J", "queen": "Q", "king": "K"}
 
 
@@ -68,8 +82,9 @@ def explain(state: RoundupState, action_id: str) -> str | None:
     if phase == "bid" and kind != "bid":
         return "everyone bids first: choose a number card from your hand to bid with"
     if phase == "tiebreak" and kind != "tiebreak":
-        return ("the tie for first player comes first: turn up a number card from your "
-                "face-down hand")
+        return (
+            "the tie for first player comes first: turn up a number card from your face-down hand"
+        )
     if phase == "answer" and kind not in ("reveal", "discard"):
         assert state.attack is not None
         return f"{seat_name(p)} must first answer the {state.attack['kind'].capitalize()}"
@@ -129,8 +144,9 @@ def explain(state: RoundupState, action_id: str) -> str | None:
             return f"the {SUIT_SYMBOLS[suit]} stack needs {card_name(NEXT_CARD[(suit, top)])} next"
         if card in down:
             if state.played_this_turn:
-                return ("you cannot play from your face-down hand after playing face-up cards "
-                        "this turn")
+                return (
+                    "you cannot play from your face-down hand after playing face-up cards this turn"
+                )
             if playable_up:
                 return "you must play a face-up card when you can"
         return None
@@ -144,8 +160,9 @@ def explain(state: RoundupState, action_id: str) -> str | None:
         numbers = [c for c in down if c in NUMBER_CARDS]
         if not parts:
             if numbers:
-                return ("passing costs a card: choose a number card from your face-down hand to "
-                        "turn up")
+                return (
+                    "passing costs a card: choose a number card from your face-down hand to turn up"
+                )
             return "passing costs a card: choose a face card from your face-down hand to discard"
         if card not in down:
             return "the pass penalty is paid from your face-down hand"
@@ -168,8 +185,11 @@ def explain(state: RoundupState, action_id: str) -> str | None:
     expected = 2 if kind == "jack" else 3
     if len(parts) != expected:
         what = "suit" if kind == "queen" else "number"
-        return ("a Jack names only its target" if kind == "jack"
-                else f"a {kind.capitalize()} names its target and a {what}")
+        return (
+            "a Jack names only its target"
+            if kind == "jack"
+            else f"a {kind.capitalize()} names its target and a {what}"
+        )
     if kind == "queen" and parts[2] not in SUIT_NAMES:
         return "a Queen names a suit: S, H, D or C"
     if kind == "king" and parts[2] not in NUMBER_RANKS:
@@ -177,8 +197,12 @@ def explain(state: RoundupState, action_id: str) -> str | None:
     return None
 
 
-def consistent_deal(slots: list[tuple[int, bool]], cards: list[str], excluded: list[set[str]],
-                    number_cards: frozenset[str]) -> list[str]:
+def consistent_deal(
+    slots: list[tuple[int, bool]],
+    cards: list[str],
+    excluded: list[set[str]],
+    number_cards: frozenset[str],
+) -> list[str]:
     """Give each slot ``(seat, is a secret bid)`` a card it may hold (a perfect matching;
     ``cards`` is pre-shuffled).
 
@@ -186,6 +210,7 @@ def consistent_deal(slots: list[tuple[int, bool]], cards: list[str], excluded: l
     bid being a number card) rules some cards out for some seats, so a plain deal could
     contradict what the viewer knows; augmenting paths always find a consistent deal.
     """
+
     def ok(s: int, ci: int) -> bool:
         seat, secret = slots[s]
         c = cards[ci]

@@ -45,6 +45,7 @@ True
 >>> [bid_points(k) for k in (1, 2, 3, 4)]
 [3, 2, 1, 0]
 """
+
 from __future__ import annotations
 
 import random
@@ -73,11 +74,14 @@ from engine.games.roundup.rules import (
 # times a decision), so every action object is made once and shared by all states, and
 # everything _apply needs to know about it is looked up, not worked out.
 
+
 def _move_table() -> dict[str, tuple[str, str | None, int, str]]:
     """What each action id asks ``_apply`` to do: (kind, card, target seat, named suit or
     rank), for every id any table can list."""
-    moves: dict[str, tuple[str, str | None, int, str]] = {"end": ("end", None, -1, ""),
-                                                          "pass": ("pass", None, -1, "")}
+    moves: dict[str, tuple[str, str | None, int, str]] = {
+        "end": ("end", None, -1, ""),
+        "pass": ("pass", None, -1, ""),
+    }
     for c in DECK:
         for kind in ("bid", "tiebreak", "play", "reveal", "discard", "pass"):
             moves[f"{kind}:{c}"] = (kind, c, -1, "")
@@ -92,6 +96,7 @@ def _move_table() -> dict[str, tuple[str, str | None, int, str]]:
 
 
 _MOVES = _move_table()
+
 
 class _SeatActions:
     """Every action one seat can take at a table of ``players``, by the card it moves."""
@@ -111,12 +116,14 @@ class _SeatActions:
             if c not in NUMBER_CARDS:
                 self.answer[c] = Action(f"discard:{c}", p, f"Discard {name}", cards)
                 self.pay[c] = Action(f"pass:{c}", p, f"Pass, discard {name}", cards)
-                self.faces[c] = tuple(a for t in range(players) if t != p
-                                      for a in _face_actions(c, p, t))
+                self.faces[c] = tuple(
+                    a for t in range(players) if t != p for a in _face_actions(c, p, t)
+                )
                 continue
             self.bid[c] = Action(f"bid:{c}", p, f"Bid {name} ({SUIT_NAMES[c[-1]]})", cards)
-            self.tiebreak[c] = Action(f"tiebreak:{c}", p, f"Turn up {name} for the tie-break",
-                                      cards)
+            self.tiebreak[c] = Action(
+                f"tiebreak:{c}", p, f"Turn up {name} for the tie-break", cards
+            )
             self.up[c] = Action(f"play:{c}", p, f"Play {name}", cards)
             self.down[c] = Action(f"play:{c}", p, f"Play {name} from face-down", cards)
             self.answer[c] = Action(f"reveal:{c}", p, f"Turn up {name}", cards)
@@ -129,10 +136,13 @@ def _face_actions(c: str, p: int, t: int) -> tuple[Action, ...]:
     if kind == "jack":
         return (Action(f"jack:{c}:{t}", p, f"{name} on {who}: random card", (c,)),)
     if kind == "queen":
-        return tuple(Action(f"queen:{c}:{t}:{s}", p, f"{name} on {who}: name {SUIT_NAMES[s]}",
-                            (c,)) for s in SUITS)
-    return tuple(Action(f"king:{c}:{t}:{r}", p, f"{name} on {who}: name {r}", (c,))
-                 for r in NUMBER_RANKS)
+        return tuple(
+            Action(f"queen:{c}:{t}:{s}", p, f"{name} on {who}: name {SUIT_NAMES[s]}", (c,))
+            for s in SUITS
+        )
+    return tuple(
+        Action(f"king:{c}:{t}:{r}", p, f"{name} on {who}: name {r}", (c,)) for r in NUMBER_RANKS
+    )
 
 
 _SEATS: dict[int, tuple[_SeatActions, ...]] = {}
@@ -405,8 +415,15 @@ class RoundupState(State):
         self.discard.append(c)
         self._check_empty(p)
         self._revealed = True
-        effect: dict[str, Any] = {"kind": kind, "by": p, "card": c, "target": target,
-                                  "named": named or None, "result": "none", "moved": None}
+        effect: dict[str, Any] = {
+            "kind": kind,
+            "by": p,
+            "card": c,
+            "target": target,
+            "named": named or None,
+            "result": "none",
+            "moved": None,
+        }
         self.last_effect = effect
         if kind == "jack":
             down = self.face_down[target]
@@ -427,8 +444,9 @@ class RoundupState(State):
             self.phase = "answer"
             return
         # Nothing matched: everyone now knows the target holds no such card face-down.
-        self.excluded[target] = self.excluded[target] | (BY_SUIT[named] if kind == "queen"
-                                                         else BY_RANK[named])
+        self.excluded[target] = self.excluded[target] | (
+            BY_SUIT[named] if kind == "queen" else BY_RANK[named]
+        )
         self._end_turn()
 
     def _answer(self, c: str) -> None:
@@ -452,8 +470,15 @@ class RoundupState(State):
     def _pass(self, c: str | None) -> None:
         p = self.turn
         assert p is not None
-        effect: dict[str, Any] = {"kind": "pass", "by": p, "card": None, "target": None,
-                                  "named": None, "result": "none", "moved": c}
+        effect: dict[str, Any] = {
+            "kind": "pass",
+            "by": p,
+            "card": None,
+            "target": None,
+            "named": None,
+            "result": "none",
+            "moved": c,
+        }
         if c is not None:
             self.face_down[p].remove(c)
             self._revealed = True
@@ -471,8 +496,9 @@ class RoundupState(State):
     def _end_round(self) -> None:
         n = self.players
         closing = self.closed[-1]
-        correct = [p for p in range(n)
-                   if self.bids[p] is not None and str(self.bids[p])[-1] == closing]
+        correct = [
+            p for p in range(n) if self.bids[p] is not None and str(self.bids[p])[-1] == closing
+        ]
         each = bid_points(len(correct))
         points = [0] * n
         for p in correct:
@@ -480,10 +506,19 @@ class RoundupState(State):
         if self.first_empty is not None:
             points[self.first_empty] += 1
         self.scores = [a + b for a, b in zip(self.scores, points, strict=False)]
-        self.rounds.append({"round": self.round_no, "dealer": self.dealer, "closing_suit": closing,
-                            "bids": list(self.bids), "correct": correct, "bid_points": each,
-                            "first_empty": self.first_empty, "points": points,
-                            "scores": list(self.scores)})
+        self.rounds.append(
+            {
+                "round": self.round_no,
+                "dealer": self.dealer,
+                "closing_suit": closing,
+                "bids": list(self.bids),
+                "correct": correct,
+                "bid_points": each,
+                "first_empty": self.first_empty,
+                "points": points,
+                "scores": list(self.scores),
+            }
+        )
         self._revealed = True
         top = max(self.scores)
         leaders = [p for p in range(n) if self.scores[p] == top]
@@ -505,27 +540,39 @@ class RoundupState(State):
         if me is not None:
             my_bid = self.bids[me] or (self.pending.get(me) if self.phase == "bid" else None)
         return {
-            "game": "roundup", "players": n, "viewer": me, "phase": self.phase,
-            "current_player": self.current_player, "turn": self.turn, "round": self.round_no,
-            "dealer": self.dealer, "first_player": self.first_player,
-            "target_score": self.target, "scores": list(self.scores),
+            "game": "roundup",
+            "players": n,
+            "viewer": me,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "turn": self.turn,
+            "round": self.round_no,
+            "dealer": self.dealer,
+            "first_player": self.first_player,
+            "target_score": self.target,
+            "scores": list(self.scores),
             "stacks": dict(self.stacks),
             "needed": {s: NEXT_CARD.get((s, self.stacks[s])) for s in SUITS},
-            "closed": list(self.closed), "discard": list(self.discard),
+            "closed": list(self.closed),
+            "discard": list(self.discard),
             "face_up": [list(h) for h in self.face_up],
             "face_down_counts": [len(h) for h in self.face_down],
             "hand_counts": [len(self.face_down[p]) + len(self.face_up[p]) for p in range(n)],
             "face_down": list(self.face_down[me]) if me is not None else None,
             "bids": list(self.bids) if revealed else [None] * n,
-            "bid_placed": [self.bids[p] is not None or (self.phase == "bid" and p in self.pending)
-                           for p in range(n)],
+            "bid_placed": [
+                self.bids[p] is not None or (self.phase == "bid" and p in self.pending)
+                for p in range(n)
+            ],
             "cannot_bid": list(self.cannot_bid),
             "my_bid": my_bid,
             "my_suit": my_bid[-1] if my_bid else None,
-            "tiebreak": {"tied": list(self.tied),
-                         "placed": [p in self.pending for p in self.tied] if tiebreak else [],
-                         "mine": self.pending.get(me) if me is not None and tiebreak else None,
-                         "history": [[list(x) for x in tb] for tb in self.tiebreaks]},
+            "tiebreak": {
+                "tied": list(self.tied),
+                "placed": [p in self.pending for p in self.tied] if tiebreak else [],
+                "mine": self.pending.get(me) if me is not None and tiebreak else None,
+                "history": [[list(x) for x in tb] for tb in self.tiebreaks],
+            },
             "played_this_turn": list(self.played_this_turn),
             "attack": dict(self.attack) if self.attack else None,
             "last_effect": dict(self.last_effect) if self.last_effect else None,
@@ -537,12 +584,16 @@ class RoundupState(State):
         }
 
     def result(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": list(self.winners),
-                "rounds": [dict(r) for r in self.rounds]}
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "rounds": [dict(r) for r in self.rounds],
+        }
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {
-            f"stack:{s}": [NEXT_CARD[(s, v)] for v in range(self.stacks[s])] for s in SUITS}
+            f"stack:{s}": [NEXT_CARD[(s, v)] for v in range(self.stacks[s])] for s in SUITS
+        }
         out["discard"] = list(self.discard)
         for p in range(self.players):
             out[f"face_up:{p}"] = list(self.face_up[p])

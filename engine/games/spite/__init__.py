@@ -4,6 +4,7 @@ The package's modules: ``rules`` (tables and pure functions), ``state`` (the mat
 :class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
+
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
@@ -47,10 +48,17 @@ SPEC = GameSpec(
     max_players=2,
     default_players=2,
     factory=lambda players, seed, options: SpiteState(players, seed, options),
-    options={"target": Option("target", 0, (0, 10, 25, 50), "Match length",
-                              "0 plays a single game; otherwise games are dealt until a player "
-                              "reaches this many points (one per card left in the loser's "
-                              "pay-off pile); three drawn games in a row end it early.")},
+    options={
+        "target": Option(
+            "target",
+            0,
+            (0, 10, 25, 50),
+            "Match length",
+            "0 plays a single game; otherwise games are dealt until a player "
+            "reaches this many points (one per card left in the loser's "
+            "pay-off pile); three drawn games in a row end it early.",
+        )
+    },
     bot=bot.SETTINGS,
     summary="Two players race to play out their pay-off piles onto shared stacks from Ace to King.",
     clarifications=CLARIFICATIONS,

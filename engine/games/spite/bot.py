@@ -20,6 +20,7 @@ Priorities, re-planned at every step of the turn:
 >>> greedy(state.view(seat), state.legal_actions(), random.Random(0)).player == seat
 True
 """
+
 from __future__ import annotations
 
 import math
@@ -42,8 +43,9 @@ def _rank(card: str | None) -> int:
     return RANK_VALUE[card] if card is not None else 0
 
 
-def _upcard_chain(up: int, stacks: list[int], hand: list[str],
-                  piles: list[list[str]]) -> tuple[str, str] | None:
+def _upcard_chain(
+    up: int, stacks: list[int], hand: list[str], piles: list[list[str]]
+) -> tuple[str, str] | None:
     """First step (card, target) of the cheapest chain that lets the upcard be played."""
     best: tuple[tuple[int, int], tuple[str, str]] | None = None
     targets = [(str(i), r) for i, r in enumerate(stacks) if r < up - 1]
@@ -104,8 +106,9 @@ def _feeds_opponent(rank: int, opp_up: int, opp_tops: list[int]) -> bool:
     return True
 
 
-def _build_score(action: Action, view: dict[str, Any], me: int,
-                 allow_feeding: bool = False) -> float | None:
+def _build_score(
+    action: Action, view: dict[str, Any], me: int, allow_feeding: bool = False
+) -> float | None:
     """Value of a non-upcard build, or None when it should not be made."""
     card = action.cards[0]
     value = RANK_VALUE[card]
@@ -173,8 +176,9 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
     if len(view["played_this_turn"]) >= BUILD_BUDGET:
         builds = []
     elif up_card is not None:
-        step = _upcard_chain(RANK_VALUE[up_card], view["stack_ranks"], view["hand"],
-                             view["discard_piles"][me])
+        step = _upcard_chain(
+            RANK_VALUE[up_card], view["stack_ranks"], view["hand"], view["discard_piles"][me]
+        )
         if step is not None and f"build:{step[0]}:{step[1]}" in by_id:
             return by_id[f"build:{step[0]}:{step[1]}"]
     best: tuple[float, Action] | None = None
@@ -250,8 +254,9 @@ class SpiteEvaluator(Evaluator):
             return [1.0 if seat in winners else 0.0 for seat in range(2)]
         left = [len(pile) for pile in world.payoff]
         mover = world.current_player
-        z = self.race * (math.sqrt(left[1]) - math.sqrt(left[0])) + \
-            (self.tempo if mover == 0 else -self.tempo)
+        z = self.race * (math.sqrt(left[1]) - math.sqrt(left[0])) + (
+            self.tempo if mover == 0 else -self.tempo
+        )
         first = 1.0 / (1.0 + math.exp(-z))
         return [first, 1.0 - first]
 

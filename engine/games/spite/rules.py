@@ -1,6 +1,7 @@
 """Spite and Malice's tables and pure rules: the two decks, ranks and jokers, and what may be
 built or discarded where.
 """
+
 from __future__ import annotations
 
 from engine.cards import RANKS, card_name, standard_deck
@@ -20,7 +21,8 @@ MAX_DRAWN_GAMES = 3
 
 PAYOFF_DECK: tuple[str, ...] = tuple(standard_deck())
 HAND_DECK: tuple[str, ...] = tuple(f"{c}#2" for c in standard_deck()) + tuple(
-    f"JK{i}" for i in range(1, 5))
+    f"JK{i}" for i in range(1, 5)
+)
 
 JOKER = 0
 """Rank value of a joker: it has no rank of its own."""
@@ -28,11 +30,14 @@ JOKER = 0
 RANK_VALUE: dict[str, int] = {}
 for _deck in (PAYOFF_DECK, HAND_DECK):
     for _card in _deck:
-        RANK_VALUE[_card] = JOKER if _card.startswith("JK") else RANKS.index(
-            _card.split("#", 1)[0][:-1]) + 1
+        RANK_VALUE[_card] = (
+            JOKER if _card.startswith("JK") else RANKS.index(_card.split("#", 1)[0][:-1]) + 1
+        )
 CARD_NAME: dict[str, str] = {c: card_name(c) for c in RANK_VALUE}
-RANK_NAME = {v: ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen",
-                 "King")[v - 1] for v in range(1, 14)}
+RANK_NAME = {
+    v: ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")[v - 1]
+    for v in range(1, 14)
+}
 
 
 def rank_value(card: str) -> int:

@@ -41,6 +41,7 @@ last finished game or ``None``), ``rounds`` (all summaries) and ``winners``.
 >>> can_build(["AS", "2H#2"], "JK1"), can_discard(["9C", "2D"], "JK2")
 (True, False)
 """
+
 from __future__ import annotations
 
 import random
@@ -80,7 +81,8 @@ from engine.games.spite.rules import (
 _UPCARD, _HAND = 0, DISCARD_PILES + 1
 _WHERE: tuple[str, ...] = ("upcard",) + PILE_NAMES + ("hand",)
 _BUILDS: tuple[tuple[dict[str, list[Any]], ...], ...] = tuple(
-    tuple({} for _ in _WHERE) for _ in range(PLAYERS))
+    tuple({} for _ in _WHERE) for _ in range(PLAYERS)
+)
 
 
 def _build_action(seat: int, card: str, where: str, index: int | None, height: int) -> Action:
@@ -92,11 +94,19 @@ def _build_action(seat: int, card: str, where: str, index: int | None, height: i
     suffix = f" from {where}" if where.startswith("pile") else ""
     if index is None:
         as_rank = " as Ace" if value == JOKER else ""
-        return Action(f"build:{card}:new", seat,
-                      f"Start a stack with {prefix}{name}{as_rank}{suffix}", (card,))
+        return Action(
+            f"build:{card}:new",
+            seat,
+            f"Start a stack with {prefix}{name}{as_rank}{suffix}",
+            (card,),
+        )
     as_rank = f" as {RANK_NAME[height + 1]}" if value == JOKER else ""
-    return Action(f"build:{card}:{index}", seat,
-                  f"Play {prefix}{name}{as_rank}{suffix} on stack {index + 1}", (card,))
+    return Action(
+        f"build:{card}:{index}",
+        seat,
+        f"Play {prefix}{name}{as_rank}{suffix} on stack {index + 1}",
+        (card,),
+    )
 
 
 def _build_row(seat: int, where: int, card: str) -> list[Any]:
@@ -104,8 +114,10 @@ def _build_row(seat: int, where: int, card: str) -> list[Any]:
     name = _WHERE[where]
     value = RANK_VALUE[card]
     if value == JOKER:
-        row: list[Any] = [tuple(_build_action(seat, card, name, index, height)
-                                for height in range(KING)) for index in range(MAX_STACKS)]
+        row: list[Any] = [
+            tuple(_build_action(seat, card, name, index, height) for height in range(KING))
+            for index in range(MAX_STACKS)
+        ]
     else:
         row = [_build_action(seat, card, name, index, value - 1) for index in range(MAX_STACKS)]
     row.append(_build_action(seat, card, name, None, 0) if value in (1, JOKER) else None)
@@ -114,13 +126,24 @@ def _build_row(seat: int, where: int, card: str) -> list[Any]:
 
 
 _DISCARDS: tuple[dict[str, tuple[Action, ...]], ...] = tuple(
-    {card: tuple(Action(f"discard:{card}:{index}", seat,
-                        f"Discard {CARD_NAME[card]} to pile {index + 1}", (card,))
-                 for index in range(DISCARD_PILES)) for card in RANK_VALUE}
-    for seat in range(PLAYERS))
+    {
+        card: tuple(
+            Action(
+                f"discard:{card}:{index}",
+                seat,
+                f"Discard {CARD_NAME[card]} to pile {index + 1}",
+                (card,),
+            )
+            for index in range(DISCARD_PILES)
+        )
+        for card in RANK_VALUE
+    }
+    for seat in range(PLAYERS)
+)
 """_DISCARDS[seat][card][pile]: discarding ``card`` to ``pile``."""
-_ENDS: tuple[Action, ...] = tuple(Action("end", seat, "End turn without discarding")
-                                  for seat in range(PLAYERS))
+_ENDS: tuple[Action, ...] = tuple(
+    Action("end", seat, "End turn without discarding") for seat in range(PLAYERS)
+)
 
 _MOVES: dict[str, tuple[str, str, int | None]] = {"end": ("end", "", None)}
 """What ``_apply`` needs of an action id, parsed once: (kind, card, stack or pile), the
@@ -164,8 +187,9 @@ class SpiteState(State):
                 self.hands[seat].append(self.stock.pop())
         for hand in self.hands:
             hand.sort(key=HAND_ORDER.__getitem__)
-        self.discards: list[list[list[str]]] = [[[] for _ in range(DISCARD_PILES)]
-                                                for _ in range(PLAYERS)]
+        self.discards: list[list[list[str]]] = [
+            [[] for _ in range(DISCARD_PILES)] for _ in range(PLAYERS)
+        ]
         self.centre: list[list[str]] = []
         up0, up1 = (RANK_VALUE[p[-1]] for p in self.payoff)
         self.current = 0 if up0 > up1 else 1
@@ -231,8 +255,7 @@ class SpiteState(State):
     def _sources(self, seat: int) -> list[tuple[str, str]]:
         """Cards ``seat`` may build with, as (card, where) in a fixed order."""
         out = [(self.payoff[seat][-1], "upcard")]
-        out.extend((pile[-1], PILE_NAMES[i]) for i, pile in enumerate(self.discards[seat])
-                   if pile)
+        out.extend((pile[-1], PILE_NAMES[i]) for i, pile in enumerate(self.discards[seat]) if pile)
         out.extend((card, "hand") for card in self.hands[seat])
         return out
 
@@ -244,8 +267,13 @@ class SpiteState(State):
 
     def _legal_actions(self) -> list[Action]:
         seat = self.current
-        key = (seat, self.payoff[seat][-1], tuple(self.hands[seat]),
-               tuple(map(len, self.centre)), tuple(map(tuple, self.discards[seat])))
+        key = (
+            seat,
+            self.payoff[seat][-1],
+            tuple(self.hands[seat]),
+            tuple(map(len, self.centre)),
+            tuple(map(tuple, self.discards[seat])),
+        )
         cached = self._legal_cache
         if cached is not None and cached[0] == key:
             return list(cached[1])
@@ -331,11 +359,19 @@ class SpiteState(State):
             assert target is not None
             self.hands[seat].remove(card)
             self.discards[seat][target].append(card)
-            self.last_turn = {"player": seat, "played": self.played_this_turn,
-                              "discarded": card, "pile": target}
+            self.last_turn = {
+                "player": seat,
+                "played": self.played_this_turn,
+                "discarded": card,
+                "pile": target,
+            }
         else:
-            self.last_turn = {"player": seat, "played": self.played_this_turn,
-                              "discarded": None, "pile": None}
+            self.last_turn = {
+                "player": seat,
+                "played": self.played_this_turn,
+                "discarded": None,
+                "pile": None,
+            }
         no_discard = blocked and kind == "end" and not self._can_discard_any(seat)
         return self._end_turn(seat, blocked, no_discard)
 
@@ -423,8 +459,12 @@ class SpiteState(State):
         # A frozen turn (house rule): no centre play available, none made, nothing drawn,
         # and either no discard possible or a stock that can no longer be refilled. A
         # declined centre play never freezes a turn.
-        stalled = (blocked and not before and not self.drew_this_turn
-                   and (no_discard or self.stock_exhausted()))
+        stalled = (
+            blocked
+            and not before
+            and not self.drew_this_turn
+            and (no_discard or self.stock_exhausted())
+        )
         self.stall_turns = self.stall_turns + 1 if stalled else 0
         self.drought_turns += 1
         if self.stall_turns >= STALL_TURNS or self.drought_turns >= DROUGHT_TURNS:
@@ -442,8 +482,14 @@ class SpiteState(State):
         if winner is not None:
             points[winner] = left[1 - winner]
             self.scores[winner] += points[winner]
-        summary = {"round": self.round, "winner": winner, "reason": reason, "points": points,
-                   "payoff_left": left, "turns": self.turn}
+        summary = {
+            "round": self.round,
+            "winner": winner,
+            "reason": reason,
+            "points": points,
+            "payoff_left": left,
+            "turns": self.turn,
+        }
         self.rounds.append(summary)
         self.drawn_in_row = self.drawn_in_row + 1 if winner is None else 0
         if winner is None and (self.target == 0 or self.drawn_in_row >= MAX_DRAWN_GAMES):
@@ -456,8 +502,12 @@ class SpiteState(State):
             self._deal()
 
     def _game_won(self, seat: int) -> None:
-        self.last_turn = {"player": seat, "played": self.played_this_turn, "discarded": None,
-                          "pile": None}
+        self.last_turn = {
+            "player": seat,
+            "played": self.played_this_turn,
+            "discarded": None,
+            "pile": None,
+        }
         self._finish_game(seat, "payoff")
 
     # ----- information -----------------------------------------------------------------------
@@ -486,16 +536,20 @@ class SpiteState(State):
             "must_play_ace": (not over) and self.must_play_ace(),
             "stall_turns": self.stall_turns,
             "turns_without_payoff": max(self.drought_turns, 0),
-            "last_turn": None if self.last_turn is None else {
-                **self.last_turn, "played": list(self.last_turn["played"])},
+            "last_turn": None
+            if self.last_turn is None
+            else {**self.last_turn, "played": list(self.last_turn["played"])},
             "last_round": dict(self.rounds[-1]) if self.rounds else None,
             "rounds": [dict(r) for r in self.rounds],
             "winners": list(self.match_winners),
         }
 
     def result(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": list(self.match_winners),
-                "rounds": [dict(r) for r in self.rounds]}
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.match_winners),
+            "rounds": [dict(r) for r in self.rounds],
+        }
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {"stock": list(self.stock)}
@@ -548,8 +602,10 @@ class SpiteState(State):
 
     def _why_not_end(self) -> str:
         if self.must_play_ace():
-            return ("you must play the Ace showing on your upcard or discard pile before ending "
-                    "your turn")
+            return (
+                "you must play the Ace showing on your upcard or discard pile before ending "
+                "your turn"
+            )
         return "you cannot end your turn now"
 
     def _why_not_build(self, card: str, target: str) -> str:
@@ -588,8 +644,10 @@ class SpiteState(State):
         if is_joker(card):
             return "a joker may not be discarded onto a 2"
         shown = pile_rank(self.discards[seat][int(pile)])
-        return (f"discard piles go down: a {RANK_NAME[RANK_VALUE[card]]} cannot go on a "
-                f"{RANK_NAME[shown or KING]}")
+        return (
+            f"discard piles go down: a {RANK_NAME[RANK_VALUE[card]]} cannot go on a "
+            f"{RANK_NAME[shown or KING]}"
+        )
 
     def _copy(self, rng: random.Random) -> SpiteState:
         """A deep copy of the match drawing its future chance from ``rng`` (determinize
