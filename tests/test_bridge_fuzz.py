@@ -15,19 +15,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 import engine
 from engine import bridge
+from tests.test_bridge import ENDPOINTS
 
-ENDPOINTS = (
-    "games",
-    "start",
-    "snapshot",
-    "act",
-    "why",
-    "bot_move",
-    "hint",
-    "undo",
-    "record",
-    "load",
-)
 GAME_IDS = sorted(engine.GAMES)
 
 json_scalars = st.one_of(
