@@ -21,6 +21,7 @@ game; and the iterations Hard's search reaches in one second.
 
 Bytes: our own files in dist/ by kind (raw and gzip) next to the Pyodide runtime's.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,6 +39,7 @@ import build  # noqa: E402
 BENCH_WEB = Path(__file__).resolve().parent / "web"
 sys.path.insert(0, str(BENCH_WEB))
 import engine_bench  # noqa: E402  (the same file runs in the page)
+
 MENU = "[data-testid=menu] [data-game]"
 TIMEOUT_MS = 180_000
 # True once the app's IndexedDB holds a start-up snapshot (see web/worker.js).
@@ -62,8 +64,9 @@ def measure_startup(runs: int) -> dict[str, list[float]]:
     targets = {"menu": (base + "?speed=0", MENU), "bare": (base + "bench.html", "#ready")}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=build.find_chromium(),
-                                                 args=build.CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(
+                executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS
+            )
             # One untimed load of each first, so both start from the same warmed-up OS cache.
             for kind in ("bare", "menu"):
                 load(browser, *targets[kind])
@@ -73,8 +76,11 @@ def measure_startup(runs: int) -> dict[str, list[float]]:
                     cold, warm = load(browser, *targets[kind])
                     times[kind].append(cold)
                     times[kind + "_warm"].append(warm)
-                print(f"  run {run + 1}/{runs}: menu {times['menu'][-1]:.2f} s, "
-                      f"bare loadPyodide {times['bare'][-1]:.2f} s", flush=True)
+                print(
+                    f"  run {run + 1}/{runs}: menu {times['menu'][-1]:.2f} s, "
+                    f"bare loadPyodide {times['bare'][-1]:.2f} s",
+                    flush=True,
+                )
             browser.close()
     finally:
         server.shutdown()
@@ -122,12 +128,15 @@ def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dic
     server, base = build.start_server([("/", BENCH_WEB), ("/", build.DIST)])
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=build.find_chromium(),
-                                                 args=build.CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(
+                executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS
+            )
             page = browser.new_page()
             games = ",".join(engine_bench.engine.GAMES)
-            page.goto(f"{base}engine.html?seconds={seconds}&positions={positions}"
-                      f"&warmup={warmup}&games={games}")
+            page.goto(
+                f"{base}engine.html?seconds={seconds}&positions={positions}"
+                f"&warmup={warmup}&games={games}"
+            )
             page.locator("#done").wait_for(state="attached", timeout=3_600_000)
             data = json.loads(page.locator("#out").text_content())
             browser.close()
@@ -141,9 +150,18 @@ def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dic
 
 def payload_bytes() -> tuple[dict[str, tuple[int, int]], int, int]:
     """Bytes (raw, gzip -9) of our own files in dist/ by kind; the runtime's raw and gzip."""
-    kinds = {".whl": "engine wheel", ".html": "HTML", ".css": "CSS", ".js": "JavaScript",
-             ".mjs": "JavaScript", ".svg": "images", ".png": "images", ".ico": "images",
-             ".json": "JSON and manifest", ".webmanifest": "JSON and manifest"}
+    kinds = {
+        ".whl": "engine wheel",
+        ".html": "HTML",
+        ".css": "CSS",
+        ".js": "JavaScript",
+        ".mjs": "JavaScript",
+        ".svg": "images",
+        ".png": "images",
+        ".ico": "images",
+        ".json": "JSON and manifest",
+        ".webmanifest": "JSON and manifest",
+    }
     own: dict[str, tuple[int, int]] = {}
     runtime = runtime_gz = 0
     for rel in build.dist_files(build.DIST):
@@ -162,21 +180,36 @@ def payload_bytes() -> tuple[dict[str, tuple[int, int]], int, int]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build.py bench")
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each kind (5)")
-    parser.add_argument("--seconds", type=float, default=3.0,
-                        help="time per game for engine steps, in CPython and in the page (3)")
-    parser.add_argument("--warmup", type=float, default=engine_bench.WARMUP_S,
-                        help="when each game's second, settled measurement starts, in seconds "
-                        f"({engine_bench.WARMUP_S:g})")
-    parser.add_argument("--positions", type=int, default=3,
-                        help="positions per game and bot level for decision times (3; 0: skip)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=3.0,
+        help="time per game for engine steps, in CPython and in the page (3)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=engine_bench.WARMUP_S,
+        help="when each game's second, settled measurement starts, in seconds "
+        f"({engine_bench.WARMUP_S:g})",
+    )
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=3,
+        help="positions per game and bot level for decision times (3; 0: skip)",
+    )
     parser.add_argument("--skip-browser", action="store_true")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--startup-only", action="store_true")
     args = parser.parse_args(argv)
 
     if not args.skip_browser and not args.skip_startup:
-        print(f"start-up in headless Chromium, {args.runs} runs each, alternating, "
-              "fresh profile per run:", flush=True)
+        print(
+            f"start-up in headless Chromium, {args.runs} runs each, alternating, "
+            "fresh profile per run:",
+            flush=True,
+        )
         times = measure_startup(args.runs)
         menu, bare = statistics.median(times["menu"]), statistics.median(times["bare"])
         menu_warm = statistics.median(times["menu_warm"])
@@ -191,47 +224,62 @@ def main(argv: list[str]) -> int:
     if args.startup_only:
         return 0
 
-    print(f"engine in CPython {sys.version.split()[0]} (random legal actions, default player "
-          f"count, ~{args.seconds:g} s per game; bots: {args.positions} positions per game)...",
-          flush=True)
+    print(
+        f"engine in CPython {sys.version.split()[0]} (random legal actions, default player "
+        f"count, ~{args.seconds:g} s per game; bots: {args.positions} positions per game)...",
+        flush=True,
+    )
     native = engine_bench.run(args.seconds, args.positions, warmup=args.warmup)
     page = None
     if not args.skip_browser:
-        print("engine inside the page (Pyodide in a module worker, headless Chromium)...",
-              flush=True)
+        print(
+            "engine inside the page (Pyodide in a module worker, headless Chromium)...", flush=True
+        )
         page = measure_engine_in_page(args.seconds, args.positions, args.warmup)
     print()
-    print("engine steps per second (legal_actions() + apply(), random matches), each game "
-          f"in a fresh runtime: its first {args.seconds:g} s, and {args.seconds:g} s from "
-          f"{max(args.warmup, args.seconds):g} s on (settled: what a match meets):")
-    print(f"  {'game':14}{'CPython':>12}{'page':>12}{'CPython/page':>14}"
-          f"{'first s: page':>16}{'ratio':>8}")
+    print(
+        "engine steps per second (legal_actions() + apply(), random matches), each game "
+        f"in a fresh runtime: its first {args.seconds:g} s, and {args.seconds:g} s from "
+        f"{max(args.warmup, args.seconds):g} s on (settled: what a match meets):"
+    )
+    print(
+        f"  {'game':14}{'CPython':>12}{'page':>12}{'CPython/page':>14}"
+        f"{'first s: page':>16}{'ratio':>8}"
+    )
     for game_id, row in native["steps"].items():
         web = page["result"]["steps"][game_id] if page else {}
         settled, fresh = web.get("settled", float("nan")), web.get("fresh", float("nan"))
-        print(f"  {game_id:14}{row['settled']:>12,.0f}{settled:>12,.0f}"
-              f"{row['settled'] / settled:>14.2f}{fresh:>16,.0f}{row['fresh'] / fresh:>8.2f}")
+        print(
+            f"  {game_id:14}{row['settled']:>12,.0f}{settled:>12,.0f}"
+            f"{row['settled'] / settled:>14.2f}{fresh:>16,.0f}{row['fresh'] / fresh:>8.2f}"
+        )
     if args.positions > 0:
         print()
-        print(f"bot decision time, median of {args.positions} positions per game, seconds "
-              "(CPython / page):")
+        print(
+            f"bot decision time, median of {args.positions} positions per game, seconds "
+            "(CPython / page):"
+        )
         games = list(native["steps"])
         print(f"  {'level':9}" + "".join(f"{g:>17}" for g in games))
         for level, per_game in native["bots"].items():
             cells = []
             for game_id in games:
                 cpy = statistics.median(per_game[game_id])
-                web = (statistics.median(page["result"]["bots"][level][game_id])
-                       if page else float("nan"))
+                web = (
+                    statistics.median(page["result"]["bots"][level][game_id])
+                    if page
+                    else float("nan")
+                )
                 cells.append(f"{cpy:>7.3f} / {web:<7.3f}")
             print(f"  {level:9}" + "".join(f"{c:>17}" for c in cells))
     if args.positions > 0:
         print()
-        print(f"Hard's search iterations in {engine_bench.SEARCH_MS / 1000:g} s, median of "
-              f"{args.positions} positions per game (CPython / page):")
+        print(
+            f"Hard's search iterations in {engine_bench.SEARCH_MS / 1000:g} s, median of "
+            f"{args.positions} positions per game (CPython / page):"
+        )
         for game_id, reached in native["search"].items():
-            web = (statistics.median(page["result"]["search"][game_id]) if page
-                   else float("nan"))
+            web = statistics.median(page["result"]["search"][game_id]) if page else float("nan")
             print(f"  {game_id:14}{statistics.median(reached):>8.0f} / {web:<8.0f}")
     print()
     own, runtime, runtime_gz = payload_bytes()

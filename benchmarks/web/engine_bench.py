@@ -14,7 +14,6 @@ import time
 import engine
 from engine import bots
 
-
 WARMUP_S = 6.0
 """When the second measurement of each game starts (see :func:`steps`)."""
 
