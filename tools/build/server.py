@@ -316,10 +316,16 @@ class SiteServer(http.server.ThreadingHTTPServer):
         self, address: tuple[str, int], handler: type[SiteHandler], profile: NetworkProfile
     ) -> None:
         super().__init__(address, handler)
-        self.profile = profile
-        self.pacer = Pacer(profile.bits_per_second) if profile.bits_per_second else None
+        self.set_profile(profile)
         self.gzip_cache = GzipCache()
         self.traffic = Traffic()
+
+    def set_profile(self, profile: NetworkProfile | str) -> None:
+        """Emulate ``profile`` (a NetworkProfile or a name in PROFILES) from now on."""
+        if isinstance(profile, str):
+            profile = PROFILES[profile]
+        self.profile = profile
+        self.pacer = Pacer(profile.bits_per_second) if profile.bits_per_second else None
 
     @property
     def base_url(self) -> str:
