@@ -140,7 +140,8 @@ def main() -> int:
     p.add_argument("variant", choices=sorted(VARIANTS))
     p.add_argument("--seed", type=int, default=500)
     p.add_argument("--matches", type=int, default=60)
-    p.add_argument("--iterations", type=int, default=engine.GAMES["progression"].bot.hard_iterations)
+    hard = engine.GAMES["progression"].bot.hard_iterations
+    p.add_argument("--iterations", type=int, default=hard)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--log", help="JSON-lines log (a stopped screen goes on where it stopped)")
     p.add_argument("--last-round", action="store_true", help="screen the sixth round instead")
