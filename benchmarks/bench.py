@@ -1,16 +1,20 @@
 """Parlour benchmarks: start-up in headless Chromium and engine speed in CPython.
 
-Run through ``python3 build.py bench [--runs N] [--seconds S]`` (it builds dist/ first and
-uses .venv). Prints figures only; nothing here asserts a time.
+Run through ``python3 build.py bench [--runs N] [--network P,...] [--seconds S]`` (it
+builds dist/ first and uses .venv). Prints figures only; nothing here asserts a time.
 
-Start-up: each run opens a fresh browser profile (a first visit: no HTTP or service-worker
-cache, no start-up snapshot) and measures from navigation to
-  - "menu": the app's menu is interactive (``[data-testid=menu] [data-game]`` visible), and
-  - "bare": a blank page of the same build has run ``loadPyodide()`` in a module worker
-    (benchmarks/web/, served by this script only: not part of the site).
-The two are measured alternately so that machine load affects both alike. A warm reload
-(same profile, so the app is served by its service worker and, once the first visit has
-kept it, starts from its start-up snapshot) is measured too.
+Start-up (``--network none,9mbit,1.6mbit``: served by tools/build/server.py, which emulates
+each line for every request, the engine worker's included, and gzips like a static host):
+for each profile, first visits, each in a fresh browser profile (no HTTP or service-worker
+cache, no start-up snapshot), alternating between
+  - the app: "menu" is a game card of the menu being clickable, "move" is the table accepting
+    a move (menu -> ``--game`` -> start, each clicked as soon as it is clickable, until a
+    legal-action control is enabled), "bytes" is what the server sent until then;
+  - "bare": a blank page (benchmarks/web/, served by this script only: not part of the site)
+    that runs ``loadPyodide()`` of the stock runtime (its whole standard library) in a
+    module worker, from the same server.
+Then one repeat visit of each (the app once its service worker has precached the site and it
+has kept its start-up snapshot; the bare page reloaded from the HTTP cache).
 
 Engine (benchmarks/web/engine_bench.py, the same code in CPython and in the page, where it
 runs in Pyodide in a module worker with the build's engine wheel): random legal actions in
@@ -21,6 +25,7 @@ game; and the iterations Hard's search reaches in one second.
 
 Bytes: our own files in dist/ by kind (raw and gzip) next to the Pyodide runtime's.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,11 +39,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
+from tools.build.runtime import fetch_pyodide  # noqa: E402
+from tools.build.server import PROFILES, start_server  # noqa: E402
 
 BENCH_WEB = Path(__file__).resolve().parent / "web"
 sys.path.insert(0, str(BENCH_WEB))
 import engine_bench  # noqa: E402  (the same file runs in the page)
+
 MENU = "[data-testid=menu] [data-game]"
+START = "[data-testid=setup] [data-testid=start]"
+# The table accepts a move: one of its legal-action controls is enabled.
+MOVE = "[data-testid=table][data-busy=false] [data-action]:not([disabled])"
+SAVE_KEY = "parlour.save"
 TIMEOUT_MS = 180_000
 # True once the app's IndexedDB holds a start-up snapshot (see web/worker.js).
 SNAPSHOT_KEPT = """() => new Promise((resolve) => {
@@ -47,71 +59,169 @@ SNAPSHOT_KEPT = """() => new Promise((resolve) => {
     open.onerror = () => resolve(false);
     open.onsuccess = () => {
         const db = open.result;
-        const request = db.transaction("snapshots", "readonly").objectStore("snapshots").getAllKeys();
+        const store = db.transaction("snapshots", "readonly").objectStore("snapshots");
+        const request = store.getAllKeys();
         request.onsuccess = () => { db.close(); resolve(request.result.length > 0); };
         request.onerror = () => { db.close(); resolve(false); };
     };
 })"""
 
 
-def measure_startup(runs: int) -> dict[str, list[float]]:
+def measure_startup(runs: int, profiles: list[str], game: str) -> dict[str, dict]:
+    """For each network profile: ``runs`` first visits of the app and of the bare page,
+    alternately, each in a fresh browser profile, then a repeat visit of each."""
     from playwright.sync_api import sync_playwright
 
-    server, base = build.start_server([("/", BENCH_WEB), ("/", build.DIST)])
-    times: dict[str, list[float]] = {"menu": [], "bare": [], "menu_warm": [], "bare_warm": []}
-    targets = {"menu": (base + "?speed=0", MENU), "bare": (base + "bench.html", "#ready")}
+    stock = fetch_pyodide()
+    server, base = start_server([("/stock-pyodide/", stock), ("/", BENCH_WEB), ("/", build.DIST)])
+    out: dict[str, dict] = {}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=build.find_chromium(),
-                                                 args=build.CHROMIUM_ARGS)
-            # One untimed load of each first, so both start from the same warmed-up OS cache.
-            for kind in ("bare", "menu"):
-                load(browser, *targets[kind])
-            for run in range(runs):
-                order = ("menu", "bare") if run % 2 == 0 else ("bare", "menu")
-                for kind in order:
-                    cold, warm = load(browser, *targets[kind])
-                    times[kind].append(cold)
-                    times[kind + "_warm"].append(warm)
-                print(f"  run {run + 1}/{runs}: menu {times['menu'][-1]:.2f} s, "
-                      f"bare loadPyodide {times['bare'][-1]:.2f} s", flush=True)
+            browser = playwright.chromium.launch(
+                executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS
+            )
+            # One untimed load of each first, unthrottled, so both start from the same
+            # warmed-up OS cache.
+            server.set_profile("none")
+            visit_app(browser, server, base, game, repeat=False)
+            visit_bare(browser, server, base, repeat=False)
+            for name in profiles:
+                server.set_profile(name)
+                print(f"network {name}:", flush=True)
+                got: dict[str, list[float]] = {
+                    key: [] for key in ("menu", "move", "bytes", "bare", "bare_bytes")
+                }
+                for run in range(runs):
+                    first = run % 2 == 0
+                    if not first:
+                        got["bare"].append(visit_bare(browser, server, base)[0])
+                        got["bare_bytes"].append(server.traffic.bytes)
+                    app = visit_app(browser, server, base, game, repeat=False)
+                    for key in ("menu", "move", "bytes"):
+                        got[key].append(app[key])
+                    if first:
+                        got["bare"].append(visit_bare(browser, server, base)[0])
+                        got["bare_bytes"].append(server.traffic.bytes)
+                    print(
+                        f"  run {run + 1}/{runs}: menu {got['menu'][-1]:.2f} s, first move "
+                        f"{got['move'][-1]:.2f} s ({got['bytes'][-1] / 1e6:.2f} MB), "
+                        f"bare loadPyodide {got['bare'][-1]:.2f} s "
+                        f"({got['bare_bytes'][-1] / 1e6:.2f} MB)",
+                        flush=True,
+                    )
+                repeat = visit_app(browser, server, base, game, repeat=True)
+                got["menu_repeat"] = [repeat["menu"]]
+                got["move_repeat"] = [repeat["move"]]
+                got["bare_repeat"] = [visit_bare(browser, server, base, repeat=True)[1]]
+                out[name] = got
             browser.close()
     finally:
         server.shutdown()
         server.server_close()
-    return times
+    return out
 
 
-def load(browser, url: str, selector: str) -> tuple[float, float]:
-    """Seconds from navigation to ``selector`` visible: first visit, then a reload."""
+def first_move(page, game: str, started: float) -> dict[str, float]:
+    """Menu -> ``game`` -> start, each clicked as soon as it is clickable, until the table
+    accepts a move; seconds from ``started`` to the menu being usable and to the move."""
+    card = page.locator(f"{MENU}[data-game={game}]")
+    card.click(trial=True, timeout=TIMEOUT_MS)  # waits until it is clickable
+    menu = time.perf_counter() - started
+    card.click(timeout=TIMEOUT_MS)
+    page.locator(START).click(timeout=TIMEOUT_MS)
+    page.locator(MOVE).first.wait_for(state="visible", timeout=TIMEOUT_MS)
+    return {"menu": menu, "move": time.perf_counter() - started}
+
+
+def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, float]:
+    """A first visit in a fresh profile: menu usable, first move possible, bytes sent until
+    then. With ``repeat``, once the app has kept its start-up snapshot and its service worker
+    has precached the site, the same figures for a reload (a repeat visit)."""
     context = browser.new_context()
     try:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
+        server.traffic.reset()
         started = time.perf_counter()
-        page.goto(url)
-        page.locator(selector).first.wait_for(state="visible", timeout=TIMEOUT_MS)
-        cold = time.perf_counter() - started
-        if selector == MENU:
-            # Let the service worker finish precaching, so the reload is served from it, and
-            # the app keep its start-up snapshot, which it makes in the background once the
-            # menu is shown: the reload is a repeat visit, as a person's next one would be.
+        page.goto(base + "?speed=0")
+        got = first_move(page, game, started)
+        got["bytes"] = server.traffic.bytes
+        if repeat:
+            # The service worker's precache complete and the snapshot kept (the app makes
+            # it in the background once idle): the reload is a person's next visit.
             page.evaluate("async () => { await navigator.serviceWorker.ready; }")
             deadline = time.monotonic() + TIMEOUT_MS / 1000
             while not page.evaluate(SNAPSHOT_KEPT):
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"{url}: no start-up snapshot was kept")
+                    raise RuntimeError("no start-up snapshot was kept")
                 page.wait_for_timeout(250)
-        started = time.perf_counter()
-        page.reload()
-        page.locator(selector).first.wait_for(state="visible", timeout=TIMEOUT_MS)
-        warm = time.perf_counter() - started
+            page.evaluate(f"() => localStorage.removeItem({json.dumps(SAVE_KEY)})")
+            server.traffic.reset()
+            started = time.perf_counter()
+            page.goto(base + "?speed=0")
+            got = first_move(page, game, started)
+            got["bytes"] = server.traffic.bytes
         if errors:
-            raise RuntimeError(f"{url}: {errors}")
+            raise RuntimeError(f"the app: {errors}")
+        return got
+    finally:
+        context.close()
+
+
+def visit_bare(browser, server, base: str, repeat: bool = False) -> tuple[float, float]:
+    """Seconds for the blank page's bare loadPyodide() of the stock runtime: a first visit
+    in a fresh profile, then (with ``repeat``) a reload from the HTTP cache."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        server.traffic.reset()
+        started = time.perf_counter()
+        page.goto(base + "bench.html")
+        page.locator("#ready").wait_for(state="visible", timeout=TIMEOUT_MS)
+        cold = time.perf_counter() - started
+        warm = float("nan")
+        if repeat:
+            started = time.perf_counter()
+            page.reload()
+            page.locator("#ready").wait_for(state="visible", timeout=TIMEOUT_MS)
+            warm = time.perf_counter() - started
         return cold, warm
     finally:
         context.close()
+
+
+def print_startup(results: dict[str, dict], runs: int) -> None:
+    """The start-up figures, one column per network profile: medians of the first visits,
+    the single repeat visit, and the ratios to the bare loadPyodide()."""
+
+    def med(got: dict, key: str) -> float:
+        return statistics.median(got[key])
+
+    names = list(results)
+    rows = [
+        (f"first visit (median of {runs})", None),
+        ("  menu usable", lambda g: f"{med(g, 'menu'):.2f} s"),
+        ("  first move possible", lambda g: f"{med(g, 'move'):.2f} s"),
+        ("  bytes before the first move", lambda g: f"{med(g, 'bytes') / 1e6:.2f} MB"),
+        ("  bare loadPyodide() (stock)", lambda g: f"{med(g, 'bare'):.2f} s"),
+        ("  bytes of the bare page", lambda g: f"{med(g, 'bare_bytes') / 1e6:.2f} MB"),
+        ("  first move / bare", lambda g: f"{med(g, 'move') / med(g, 'bare'):.2f}"),
+        ("repeat visit", None),
+        ("  menu usable", lambda g: f"{med(g, 'menu_repeat'):.2f} s"),
+        ("  first move possible", lambda g: f"{med(g, 'move_repeat'):.2f} s"),
+        ("  bare loadPyodide() reload", lambda g: f"{med(g, 'bare_repeat'):.2f} s"),
+        (
+            "  first move / bare first visit",
+            lambda g: f"{med(g, 'move_repeat') / med(g, 'bare'):.2f}",
+        ),
+    ]
+    print()
+    print(f"  {'network':34}" + "".join(f"{name:>12}" for name in names))
+    for label, cell in rows:
+        cells = "" if cell is None else "".join(f"{cell(results[n]):>12}" for n in names)
+        print(f"  {label:34}{cells}")
+    print(flush=True)
 
 
 def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dict:
@@ -122,12 +232,15 @@ def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dic
     server, base = build.start_server([("/", BENCH_WEB), ("/", build.DIST)])
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=build.find_chromium(),
-                                                 args=build.CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(
+                executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS
+            )
             page = browser.new_page()
             games = ",".join(engine_bench.engine.GAMES)
-            page.goto(f"{base}engine.html?seconds={seconds}&positions={positions}"
-                      f"&warmup={warmup}&games={games}")
+            page.goto(
+                f"{base}engine.html?seconds={seconds}&positions={positions}"
+                f"&warmup={warmup}&games={games}"
+            )
             page.locator("#done").wait_for(state="attached", timeout=3_600_000)
             data = json.loads(page.locator("#out").text_content())
             browser.close()
@@ -139,110 +252,165 @@ def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dic
     return data
 
 
-def payload_bytes() -> tuple[dict[str, tuple[int, int]], int, int]:
-    """Bytes (raw, gzip -9) of our own files in dist/ by kind; the runtime's raw and gzip."""
-    kinds = {".whl": "engine wheel", ".html": "HTML", ".css": "CSS", ".js": "JavaScript",
-             ".mjs": "JavaScript", ".svg": "images", ".png": "images", ".ico": "images",
-             ".json": "JSON and manifest", ".webmanifest": "JSON and manifest"}
+def payload_bytes() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """Bytes (raw, gzip -9) of our own files in dist/ by kind, and of what we ship from
+    others (the Pyodide runtime, its trimmed standard library, micropip), next to the stock
+    standard library."""
+    kinds = {
+        ".whl": "engine wheel",
+        ".html": "HTML",
+        ".css": "CSS",
+        ".js": "JavaScript",
+        ".mjs": "JavaScript",
+        ".svg": "images",
+        ".png": "images",
+        ".ico": "images",
+        ".json": "JSON and manifest",
+        ".webmanifest": "JSON and manifest",
+    }
     own: dict[str, tuple[int, int]] = {}
-    runtime = runtime_gz = 0
+    others: dict[str, tuple[int, int]] = {}
+
+    def add(table: dict[str, tuple[int, int]], kind: str, data: bytes) -> None:
+        raw, gz = table.get(kind, (0, 0))
+        table[kind] = (raw + len(data), gz + len(gzip.compress(data, 9)))
+
     for rel in build.dist_files(build.DIST):
         data = (build.DIST / rel).read_bytes()
-        packed = len(gzip.compress(data, 9))
-        if rel.startswith("pyodide/"):
-            runtime += len(data)
-            runtime_gz += packed
-            continue
-        kind = kinds.get(Path(rel).suffix, "other")
-        raw, gz = own.get(kind, (0, 0))
-        own[kind] = (raw + len(data), gz + packed)
-    return own, runtime, runtime_gz
+        if rel == "pyodide/python_stdlib.zip":
+            add(others, "standard library, trimmed", data)
+        elif rel.startswith("pyodide/"):
+            add(others, "Pyodide runtime", data)
+        elif Path(rel).name.startswith("micropip-"):
+            add(others, "micropip", data)
+        else:
+            add(own, kinds.get(Path(rel).suffix, "other"), data)
+    add(others, "standard library, stock", (fetch_pyodide() / "python_stdlib.zip").read_bytes())
+    return own, others
+
+
+def print_bytes() -> None:
+    own, others = payload_bytes()
+    print("bytes in dist/ (raw / gzip -9):")
+    for kind in sorted(own):
+        raw, gz = own[kind]
+        print(f"  {kind:26}{raw:>12,} B{gz:>12,} B")
+    total = sum(r for r, _ in own.values())
+    total_gz = sum(g for _, g in own.values())
+    print(f"  {'our own files, total':26}{total:>12,} B{total_gz:>12,} B")
+    for kind, (raw, gz) in others.items():
+        print(f"  {kind:26}{raw:>12,} B{gz:>12,} B")
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build.py bench")
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each kind (5)")
-    parser.add_argument("--seconds", type=float, default=3.0,
-                        help="time per game for engine steps, in CPython and in the page (3)")
-    parser.add_argument("--warmup", type=float, default=engine_bench.WARMUP_S,
-                        help="when each game's second, settled measurement starts, in seconds "
-                        f"({engine_bench.WARMUP_S:g})")
-    parser.add_argument("--positions", type=int, default=3,
-                        help="positions per game and bot level for decision times (3; 0: skip)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=3.0,
+        help="time per game for engine steps, in CPython and in the page (3)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=engine_bench.WARMUP_S,
+        help="when each game's second, settled measurement starts, in seconds "
+        f"({engine_bench.WARMUP_S:g})",
+    )
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=3,
+        help="positions per game and bot level for decision times (3; 0: skip)",
+    )
+    parser.add_argument(
+        "--network",
+        default="none",
+        help=f"network profiles for start-up, comma-separated: {', '.join(PROFILES)} (none)",
+    )
+    parser.add_argument(
+        "--game", default=next(iter(engine_bench.engine.GAMES)), help="the game of the first move"
+    )
     parser.add_argument("--skip-browser", action="store_true")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--startup-only", action="store_true")
     args = parser.parse_args(argv)
 
     if not args.skip_browser and not args.skip_startup:
-        print(f"start-up in headless Chromium, {args.runs} runs each, alternating, "
-              "fresh profile per run:", flush=True)
-        times = measure_startup(args.runs)
-        menu, bare = statistics.median(times["menu"]), statistics.median(times["bare"])
-        menu_warm = statistics.median(times["menu_warm"])
-        bare_warm = statistics.median(times["bare_warm"])
-        print()
-        print(f"  {'':34}{'first visit':>12}{'reload':>10}")
-        print(f"  {'menu interactive (median)':34}{menu:>10.2f} s{menu_warm:>8.2f} s")
-        print(f"  {'bare loadPyodide() (median)':34}{bare:>10.2f} s{bare_warm:>8.2f} s")
-        print(f"  {'ratio menu / bare':34}{menu / bare:>12.2f}{menu_warm / bare_warm:>10.2f}")
-        print(f"  {'menu minus bare':34}{menu - bare:>10.2f} s{menu_warm - bare_warm:>8.2f} s")
-        print(flush=True)
+        profiles = args.network.split(",")
+        unknown = [name for name in profiles if name not in PROFILES]
+        if unknown:
+            parser.error(f"unknown network profile {unknown[0]!r} (known: {', '.join(PROFILES)})")
+        print(
+            f"start-up in headless Chromium, {args.runs} runs each, alternating, fresh "
+            f"profile per run, networks {', '.join(profiles)}, game {args.game}:",
+            flush=True,
+        )
+        print_startup(measure_startup(args.runs, profiles, args.game), args.runs)
     if args.startup_only:
+        print_bytes()
         return 0
 
-    print(f"engine in CPython {sys.version.split()[0]} (random legal actions, default player "
-          f"count, ~{args.seconds:g} s per game; bots: {args.positions} positions per game)...",
-          flush=True)
+    print(
+        f"engine in CPython {sys.version.split()[0]} (random legal actions, default player "
+        f"count, ~{args.seconds:g} s per game; bots: {args.positions} positions per game)...",
+        flush=True,
+    )
     native = engine_bench.run(args.seconds, args.positions, warmup=args.warmup)
     page = None
     if not args.skip_browser:
-        print("engine inside the page (Pyodide in a module worker, headless Chromium)...",
-              flush=True)
+        print(
+            "engine inside the page (Pyodide in a module worker, headless Chromium)...", flush=True
+        )
         page = measure_engine_in_page(args.seconds, args.positions, args.warmup)
     print()
-    print("engine steps per second (legal_actions() + apply(), random matches), each game "
-          f"in a fresh runtime: its first {args.seconds:g} s, and {args.seconds:g} s from "
-          f"{max(args.warmup, args.seconds):g} s on (settled: what a match meets):")
-    print(f"  {'game':14}{'CPython':>12}{'page':>12}{'CPython/page':>14}"
-          f"{'first s: page':>16}{'ratio':>8}")
+    print(
+        "engine steps per second (legal_actions() + apply(), random matches), each game "
+        f"in a fresh runtime: its first {args.seconds:g} s, and {args.seconds:g} s from "
+        f"{max(args.warmup, args.seconds):g} s on (settled: what a match meets):"
+    )
+    print(
+        f"  {'game':14}{'CPython':>12}{'page':>12}{'CPython/page':>14}"
+        f"{'first s: page':>16}{'ratio':>8}"
+    )
     for game_id, row in native["steps"].items():
         web = page["result"]["steps"][game_id] if page else {}
         settled, fresh = web.get("settled", float("nan")), web.get("fresh", float("nan"))
-        print(f"  {game_id:14}{row['settled']:>12,.0f}{settled:>12,.0f}"
-              f"{row['settled'] / settled:>14.2f}{fresh:>16,.0f}{row['fresh'] / fresh:>8.2f}")
+        print(
+            f"  {game_id:14}{row['settled']:>12,.0f}{settled:>12,.0f}"
+            f"{row['settled'] / settled:>14.2f}{fresh:>16,.0f}{row['fresh'] / fresh:>8.2f}"
+        )
     if args.positions > 0:
         print()
-        print(f"bot decision time, median of {args.positions} positions per game, seconds "
-              "(CPython / page):")
+        print(
+            f"bot decision time, median of {args.positions} positions per game, seconds "
+            "(CPython / page):"
+        )
         games = list(native["steps"])
         print(f"  {'level':9}" + "".join(f"{g:>17}" for g in games))
         for level, per_game in native["bots"].items():
             cells = []
             for game_id in games:
                 cpy = statistics.median(per_game[game_id])
-                web = (statistics.median(page["result"]["bots"][level][game_id])
-                       if page else float("nan"))
+                web = (
+                    statistics.median(page["result"]["bots"][level][game_id])
+                    if page
+                    else float("nan")
+                )
                 cells.append(f"{cpy:>7.3f} / {web:<7.3f}")
             print(f"  {level:9}" + "".join(f"{c:>17}" for c in cells))
     if args.positions > 0:
         print()
-        print(f"Hard's search iterations in {engine_bench.SEARCH_MS / 1000:g} s, median of "
-              f"{args.positions} positions per game (CPython / page):")
+        print(
+            f"Hard's search iterations in {engine_bench.SEARCH_MS / 1000:g} s, median of "
+            f"{args.positions} positions per game (CPython / page):"
+        )
         for game_id, reached in native["search"].items():
-            web = (statistics.median(page["result"]["search"][game_id]) if page
-                   else float("nan"))
+            web = statistics.median(page["result"]["search"][game_id]) if page else float("nan")
             print(f"  {game_id:14}{statistics.median(reached):>8.0f} / {web:<8.0f}")
     print()
-    own, runtime, runtime_gz = payload_bytes()
-    print("bytes in dist/ (raw / gzip -9):")
-    for kind in sorted(own):
-        raw, gz = own[kind]
-        print(f"  {kind:22}{raw:>12,} B{gz:>12,} B")
-    total = sum(r for r, _ in own.values())
-    total_gz = sum(g for _, g in own.values())
-    print(f"  {'our own files, total':22}{total:>12,} B{total_gz:>12,} B")
-    print(f"  {'Pyodide runtime':22}{runtime:>12,} B{runtime_gz:>12,} B")
+    print_bytes()
     return 0
 
 

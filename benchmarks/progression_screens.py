@@ -16,6 +16,7 @@ every seat (seed 7000 + m), then seat m % 3 plays the sixth as the variant's Har
 the same position, as Normal; it prints how often each won the match, and the paired
 difference. ``--log`` keeps a JSON line per match.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,9 @@ import math
 import multiprocessing
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -41,7 +43,8 @@ def _bot_settings(**changes: Any) -> None:
     """Play Progression with these bot settings changed (the registry's spec is replaced)."""
     spec = engine.GAMES["progression"]
     engine.GAMES["progression"] = dataclasses.replace(
-        spec, bot=dataclasses.replace(spec.bot, **changes))
+        spec, bot=dataclasses.replace(spec.bot, **changes)
+    )
 
 
 def _config(**changes: Any) -> Callable[[], None]:
@@ -49,6 +52,7 @@ def _config(**changes: Any) -> Callable[[], None]:
         search = engine.GAMES["progression"].bot.search
         assert search is not None
         _bot_settings(search=dataclasses.replace(search, **changes))
+
     return apply
 
 
@@ -112,9 +116,13 @@ def _last_round_job(args: tuple[int, int]) -> dict[str, Any]:
     while state.round_number < 6:
         state.apply(normal.choose(state, state.current_player, rng))
     seat = m % 3
-    return {"m": m, "seat": seat, "totals": list(state.totals),
-            "par": _finish(state.clone(), seat, False, m, iterations),
-            "hard": _finish(state.clone(), seat, True, m, iterations)}
+    return {
+        "m": m,
+        "seat": seat,
+        "totals": list(state.totals),
+        "par": _finish(state.clone(), seat, False, m, iterations),
+        "hard": _finish(state.clone(), seat, True, m, iterations),
+    }
 
 
 def last_round(matches: int, iterations: int, jobs: int, log: str | None) -> None:
@@ -130,8 +138,10 @@ def last_round(matches: int, iterations: int, jobs: int, log: str | None) -> Non
     error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1) / len(diffs))
     par = sum(r["par"] for r in rows) / len(rows)
     hard = sum(r["hard"] for r in rows) / len(rows)
-    print(f"last round, {len(rows)} matches: Normal won {par:.3f}, Hard {hard:.3f} "
-          f"(paired {mean:+.3f} ± {error:.3f})")
+    print(
+        f"last round, {len(rows)} matches: Normal won {par:.3f}, Hard {hard:.3f} "
+        f"(paired {mean:+.3f} ± {error:.3f})"
+    )
 
 
 def main() -> int:
@@ -139,23 +149,35 @@ def main() -> int:
     p.add_argument("variant", choices=sorted(VARIANTS))
     p.add_argument("--seed", type=int, default=500)
     p.add_argument("--matches", type=int, default=60)
-    p.add_argument("--iterations", type=int, default=engine.GAMES["progression"].bot.hard_iterations)
+    hard = engine.GAMES["progression"].bot.hard_iterations
+    p.add_argument("--iterations", type=int, default=hard)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--log", help="JSON-lines log (a stopped screen goes on where it stopped)")
     p.add_argument("--last-round", action="store_true", help="screen the sixth round instead")
     args = p.parse_args()
-    VARIANTS[args.variant]()   # before the pool forks, so every job plays the variant
+    VARIANTS[args.variant]()  # before the pool forks, so every job plays the variant
     _bot_settings(hard_iterations=args.iterations)
     if args.last_round:
         last_round(args.matches, args.iterations, args.jobs, args.log)
         return 0
-    summary = run_arena("progression", 3, ["hard", "normal"], args.matches, args.seed,
-                        jobs=args.jobs, max_rounds=1, par="normal", log=args.log)
+    summary = run_arena(
+        "progression",
+        3,
+        ["hard", "normal"],
+        args.matches,
+        args.seed,
+        jobs=args.jobs,
+        max_rounds=1,
+        par="normal",
+        log=args.log,
+    )
     hard = summary["levels"]["hard"]
     mean, error, n = hard["over_par"]
-    print(f"{args.variant}: seed {args.seed}, {n} rounds, {args.iterations} iterations: "
-          f"round wins {hard['win_rate']:.3f}, margin over par {mean:+.2f} ± {error:.2f} "
-          f"points a round, {hard['avg_decision_ms']:.0f} ms a decision")
+    print(
+        f"{args.variant}: seed {args.seed}, {n} rounds, {args.iterations} iterations: "
+        f"round wins {hard['win_rate']:.3f}, margin over par {mean:+.2f} ± {error:.2f} "
+        f"points a round, {hard['avg_decision_ms']:.0f} ms a decision"
+    )
     return 0
 
 

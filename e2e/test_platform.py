@@ -72,15 +72,15 @@ def test_page_loads_and_shows_every_game(page, site, open_app):
     assert failures == []
 
 
-def test_engine_is_installed_from_the_wheel_without_micropip(page, site, open_app):
+def test_engine_is_installed_from_the_wheel_with_our_micropip(page, site, open_app):
     requests = record_requests(page)
     open_app(page, site)
     info = build_info(site)
     paths = {urllib.parse.urlsplit(url).path for url in requests}
     assert f"/wheels/{info['engine_wheel']}" in paths
+    assert f"/wheels/{info['micropip_wheel']}" in paths
     assert "/build-info.json" in paths
     assert "/pyodide/pyodide.asm.wasm" in paths
-    assert not [p for p in paths if "micropip" in p], "start-up must not load micropip"
     pyodide_files = {p.rsplit("/", 1)[-1] for p in paths if p.startswith("/pyodide/")}
     assert pyodide_files <= {
         "pyodide.mjs",
@@ -259,13 +259,15 @@ def expect_problems(page, *fragments: str) -> None:
         assert found, f"expected a problem mentioning {fragment!r}: {problems.all()}"
 
 
-def test_a_missing_engine_wheel_fails_start_up_readably(page, serve_with):
+def test_a_missing_engine_wheel_fails_start_up_readably(page, serve_with, dist):
+    info = json.loads((dist / "build-info.json").read_text())
     base = serve_with(
         {
             "build-info.json": json.dumps(
                 {
                     "build_id": "x",
                     "engine_wheel": "missing-0-py3-none-any.whl",
+                    "micropip_wheel": info["micropip_wheel"],
                     "pyodide_version": "314.0.7",
                 }
             )
@@ -280,9 +282,16 @@ def test_a_missing_engine_wheel_fails_start_up_readably(page, serve_with):
 
 def test_a_broken_engine_fails_start_up_readably(page, serve_with, dist):
     # A wheel whose engine cannot be imported: the Python error's last line is shown.
+    # (The real wheel's metadata, so that micropip installs it.)
     info = json.loads((dist / "build-info.json").read_text())
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as wheel:
+    with (
+        zipfile.ZipFile(dist / "wheels" / info["engine_wheel"]) as real,
+        zipfile.ZipFile(buffer, "w") as wheel,
+    ):
+        for name in real.namelist():
+            if ".dist-info/" in name:
+                wheel.writestr(name, real.read(name))
         wheel.writestr("engine/__init__.py", "raise RuntimeError('the engine is broken')\n")
         wheel.writestr("engine/bridge.py", "")
     base = serve_with({f"wheels/{info['engine_wheel']}": buffer.getvalue()})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import gzip
 import hashlib
 import io
 import json
@@ -24,9 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
 from tools import draw_icons  # noqa: E402
-from tools.build import WEB, BuildError  # noqa: E402
+from tools.build import WEB, BuildError, sha256_file  # noqa: E402
 from tools.build import testing as test_command  # noqa: E402
-from tools.build.runtime import PYODIDE_FILES, PYODIDE_VERSION  # noqa: E402
+from tools.build.micropip import MICROPIP_SHA256, MICROPIP_WHEEL  # noqa: E402
+from tools.build.runtime import (  # noqa: E402
+    PYODIDE_FILES,
+    PYODIDE_VERSION,
+    fetch_pyodide,
+    trimmed_stdlib,
+)
 from tools.build.server import CONTENT_SECURITY_POLICY, start_server  # noqa: E402
 from tools.build.site import (  # noqa: E402
     BUNDLED_DIRS,
@@ -41,6 +48,7 @@ from tools.build.site import (  # noqa: E402
     squeeze_html,
 )
 from tools.build.site import build as build_site  # noqa: E402
+from tools.build.stdlib import load_keep, selected_members  # noqa: E402
 from tools.build.wheel import WEB_WHEEL_EXCLUDES, build_wheel, slim_python  # noqa: E402
 from tools.build.wheel import web_wheel as make_web_wheel  # noqa: E402
 
@@ -341,9 +349,13 @@ def test_dist_holds_web_runtime_and_wheel(site_dir, info):
         | bundled
         | chunks
         | runtime
-        | {f"wheels/{info['engine_wheel']}", "build-info.json", ".nojekyll"}
+        | {f"wheels/{info['engine_wheel']}", f"wheels/{info['micropip_wheel']}"}
+        | {"build-info.json", ".nojekyll"}
     )
     assert files == expected
+    # Everything but the service worker itself is precached, the trimmed library and
+    # micropip included.
+    assert set(sw_build_data(site_dir)["files"]) == {"./"} | files - {"sw.js", ".nojekyll"}
     # One chunk per game screen, loaded when that game starts; the rest are shared chunks.
     names = sorted(CHUNK.fullmatch(f)["name"] for f in chunks)
     assert sorted(n for n in names if n != "chunk") == GAME_SCREENS
@@ -520,14 +532,35 @@ def test_the_page_declares_the_policy_the_server_sends():
 
 def test_runtime_files_are_the_pinned_pyodide(site_dir, info):
     assert info["pyodide_version"] == PYODIDE_VERSION
+    runtime = fetch_pyodide()
+    for name in PYODIDE_FILES:
+        if name != "python_stdlib.zip":
+            assert (site_dir / "pyodide" / name).read_bytes() == (runtime / name).read_bytes()
     lock = json.loads((site_dir / "pyodide" / "pyodide-lock.json").read_text())
     assert lock["info"]["arch"] == "wasm32"
     assert (site_dir / "pyodide" / "pyodide.asm.wasm").read_bytes()[:4] == b"\0asm"
     assert f'"{PYODIDE_VERSION}"' in (site_dir / "pyodide" / "pyodide.mjs").read_text()
 
 
+def test_the_standard_library_is_trimmed_by_the_keep_list(site_dir):
+    shipped = site_dir / "pyodide" / "python_stdlib.zip"
+    full = fetch_pyodide() / "python_stdlib.zip"
+    with zipfile.ZipFile(shipped) as trimmed, zipfile.ZipFile(full) as whole:
+        names = trimmed.namelist()
+        assert trimmed.testzip() is None
+        kept = selected_members(whole.namelist(), load_keep())
+        assert names == [n for n in kept if not n.endswith("/")]
+    assert shipped.read_bytes() == trimmed_stdlib(fetch_pyodide()).read_bytes()
+    assert shipped.stat().st_size < full.stat().st_size / 2
+
+
+def test_micropip_is_the_pinned_wheel(site_dir, info):
+    assert info["micropip_wheel"] == MICROPIP_WHEEL
+    assert sha256_file(site_dir / "wheels" / MICROPIP_WHEEL) == MICROPIP_SHA256
+
+
 def test_build_info_is_consistent(site_dir, info):
-    assert set(info) == {"build_id", "engine_wheel", "pyodide_version"}
+    assert set(info) == {"build_id", "engine_wheel", "micropip_wheel", "pyodide_version"}
     assert (site_dir / "wheels" / info["engine_wheel"]).is_file()
     assert re.fullmatch(r"[0-9a-f]{16}", info["build_id"])
     assert info["build_id"] == compute_build_id(site_dir, {"sw.js", "build-info.json"})
@@ -647,7 +680,18 @@ def test_server_sends_the_right_types(served, path, mime):
 def test_server_serves_the_wheel_and_queries(served, info):
     status, headers, body = fetch(served + "wheels/" + info["engine_wheel"])
     assert status == 200 and body[:2] == b"PK"
+    assert "Content-Encoding" not in headers
     assert fetch(served + "?speed=0")[0] == 200
+
+
+@pytest.mark.parametrize(
+    "path", ["worker.js", "pyodide/pyodide.asm.wasm", "pyodide/pyodide-lock.json", "index.html"]
+)
+def test_server_gzips_like_a_static_host(served, site_dir, path):
+    request = urllib.request.Request(served + path, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(response.read()) == (site_dir / path).read_bytes()
 
 
 def test_server_refuses_what_is_not_there(served):

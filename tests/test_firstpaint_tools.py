@@ -1,5 +1,7 @@
-"""tools/build/: the trimmed standard library, vendored micropip and the network-emulating
-server. No browser: the runtime runs under Node.js (tools/build/exercise.mjs)."""
+"""tools/build/: the trimmed standard library, vendored micropip and the server (gzip like a
+static host, network emulation). No browser: the runtime runs under Node.js
+(tools/build/exercise.mjs); the tests that run it are marked ``build`` (slow)."""
+
 from __future__ import annotations
 
 import gzip
@@ -17,8 +19,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-from tools.build import exercise, exercise_node, micropip, netserver, stdlib  # noqa: E402
+from tools.build import CACHE, exercise, exercise_node, micropip, stdlib  # noqa: E402
+from tools.build import server as site_server  # noqa: E402
+from tools.build.runtime import fetch_pyodide  # noqa: E402
+from tools.build.wheel import build_wheel  # noqa: E402
+from tools.build.wheel import web_wheel as make_web_wheel  # noqa: E402
 
 # ----- fixtures ------------------------------------------------------------------------------
 
@@ -26,22 +31,23 @@ from tools.build import exercise, exercise_node, micropip, netserver, stdlib  # 
 @pytest.fixture(scope="module")
 def runtime() -> Path:
     """The pinned Pyodide runtime's files (downloaded once into .cache/)."""
-    return build.fetch_pyodide()
+    return fetch_pyodide()
 
 
 @pytest.fixture(scope="module")
 def web_wheel() -> Path:
     """The engine wheel the page ships."""
-    return build.web_wheel(build.build_wheel())
+    return make_web_wheel(build_wheel())
 
 
 @pytest.fixture(scope="module")
 def micropip_wheel() -> Path:
-    return micropip.fetch_micropip(build.CACHE)
+    return micropip.fetch_micropip(CACHE)
 
 
-def request(url: str, path: str, method: str = "GET",
-            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+def request(
+    url: str, path: str, method: str = "GET", headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     host = url.split("//", 1)[1].rstrip("/")
     connection = http.client.HTTPConnection(host, timeout=30)
     try:
@@ -75,27 +81,31 @@ def site(tmp_path):
 @pytest.fixture
 def served(site):
     root, files = site
-    server, url = netserver.start_server([("/", root)])
+    server, url = site_server.start_server([("/", root)])
     yield server, url, root, files
     server.shutdown()
     server.server_close()
 
 
-def serve_with(root: Path, profile: netserver.NetworkProfile):
-    return netserver.start_server([("/", root)], profile=profile)
+def serve_with(root: Path, profile: site_server.NetworkProfile):
+    return site_server.start_server([("/", root)], profile=profile)
 
 
 # ----- the server: like a static host --------------------------------------------------------
 
-@pytest.mark.parametrize("name, mime", [
-    ("index.html", "text/html; charset=utf-8"),
-    ("js/app.js", "text/javascript; charset=utf-8"),
-    ("pyodide/pyodide.mjs", "text/javascript; charset=utf-8"),
-    ("pyodide/pyodide.asm.wasm", "application/wasm"),
-    ("build-info.json", "application/json"),
-    ("css/app.css", "text/css; charset=utf-8"),
-    ("icon.svg", "image/svg+xml"),
-])
+
+@pytest.mark.parametrize(
+    "name, mime",
+    [
+        ("index.html", "text/html; charset=utf-8"),
+        ("js/app.js", "text/javascript; charset=utf-8"),
+        ("pyodide/pyodide.mjs", "text/javascript; charset=utf-8"),
+        ("pyodide/pyodide.asm.wasm", "application/wasm"),
+        ("build-info.json", "application/json"),
+        ("css/app.css", "text/css; charset=utf-8"),
+        ("icon.svg", "image/svg+xml"),
+    ],
+)
 def test_text_json_svg_and_wasm_are_gzipped_and_decode_to_the_file(served, name, mime):
     server, url, root, files = served
     status, headers, body = request(url, "/" + name, headers={"Accept-Encoding": "gzip, br"})
@@ -125,10 +135,11 @@ def test_headers_of_the_current_server_are_kept(served):
     assert status == 200 and gzip.decompress(body) == files["index.html"]
     assert headers["Cache-Control"] == "no-cache"
     assert headers["X-Content-Type-Options"] == "nosniff"
-    assert headers["Content-Security-Policy"] == build.CONTENT_SECURITY_POLICY
-    assert netserver.MIME_TYPES == build.MIME_TYPES
-    status, headers, body = request(url, "/js/app.js", method="HEAD",
-                                    headers={"Accept-Encoding": "gzip"})
+    assert headers["Content-Security-Policy"] == site_server.CONTENT_SECURITY_POLICY
+    assert "'unsafe-inline'" not in site_server.CONTENT_SECURITY_POLICY
+    status, headers, body = request(
+        url, "/js/app.js", method="HEAD", headers={"Accept-Encoding": "gzip"}
+    )
     assert status == 200 and body == b""
     assert int(headers["Content-Length"]) == len(gzip.compress(files["js/app.js"], 6, mtime=0))
     assert request(url, "/nothing.js")[0] == 404
@@ -139,7 +150,7 @@ def test_headers_of_the_current_server_are_kept(served):
 
 def test_mounts_redirect_and_no_csp(site):
     root, files = site
-    server, url = netserver.start_server([("/parlour/", root)], csp=False)
+    server, url = site_server.start_server([("/parlour/", root)], csp=False)
     try:
         status, headers, _ = request(url, "/parlour")
         assert status == 301 and headers["Location"] == "/parlour/"
@@ -151,6 +162,26 @@ def test_mounts_redirect_and_no_csp(site):
         server.server_close()
 
 
+def test_a_revalidation_with_the_etag_gets_a_304_without_a_body(served):
+    server, url, root, files = served
+    _, plain, _ = request(url, "/js/app.js")
+    _, zipped, _ = request(url, "/js/app.js", headers={"Accept-Encoding": "gzip"})
+    assert plain["ETag"] != zipped["ETag"]
+    server.traffic.reset()
+    status, headers, body = request(
+        url, "/js/app.js", headers={"Accept-Encoding": "gzip", "If-None-Match": zipped["ETag"]}
+    )
+    assert status == 304 and body == b"" and headers["ETag"] == zipped["ETag"]
+    assert headers["Cache-Control"] == "no-cache" and headers["Content-Encoding"] == "gzip"
+    assert server.traffic.bytes == 0
+    # Another encoding's tag, or a changed file, gets the whole body.
+    status, _, body = request(url, "/js/app.js", headers={"If-None-Match": zipped["ETag"]})
+    assert status == 200 and body == files["js/app.js"]
+    (root / "js/app.js").write_bytes(b"export const changed = 2;\n")
+    status, _, body = request(url, "/js/app.js", headers={"If-None-Match": plain["ETag"]})
+    assert status == 200 and body == b"export const changed = 2;\n"
+
+
 def test_a_changed_file_is_compressed_again(served):
     server, url, root, files = served
     request(url, "/js/app.js", headers={"Accept-Encoding": "gzip"})
@@ -160,12 +191,22 @@ def test_a_changed_file_is_compressed_again(served):
     assert gzip.decompress(body) == b"export const changed = true;\n"
 
 
-@pytest.mark.parametrize("header, accepted", [
-    ("gzip", True), ("deflate, gzip;q=0.5", True), ("*", True), ("br, GZIP", True),
-    ("gzip;q=0", False), ("identity", False), ("", False), (None, False), ("gzip;q=x", False),
-])
+@pytest.mark.parametrize(
+    "header, accepted",
+    [
+        ("gzip", True),
+        ("deflate, gzip;q=0.5", True),
+        ("*", True),
+        ("br, GZIP", True),
+        ("gzip;q=0", False),
+        ("identity", False),
+        ("", False),
+        (None, False),
+        ("gzip;q=x", False),
+    ],
+)
 def test_accept_encoding(header, accepted):
-    assert netserver.accepts_gzip(header) is accepted
+    assert site_server.accepts_gzip(header) is accepted
 
 
 def test_traffic_counts_bytes_as_sent(served):
@@ -180,11 +221,11 @@ def test_traffic_counts_bytes_as_sent(served):
 
 # ----- the server: network emulation ---------------------------------------------------------
 
+
 def test_profiles():
-    assert netserver.PROFILES["none"] == netserver.NetworkProfile("none", None, 0.0)
-    assert netserver.PROFILES["9mbit"] == netserver.NetworkProfile("9mbit", 9_000_000, 0.17)
-    assert netserver.PROFILES["1.6mbit"] == netserver.NetworkProfile("1.6mbit", 1_600_000,
-                                                                       0.15)
+    assert site_server.PROFILES["none"] == site_server.NetworkProfile("none", None, 0.0)
+    assert site_server.PROFILES["9mbit"] == site_server.NetworkProfile("9mbit", 9_000_000, 0.17)
+    assert site_server.PROFILES["1.6mbit"] == site_server.NetworkProfile("1.6mbit", 1_600_000, 0.15)
 
 
 def timed_get(url: str, path: str, out: list[float]) -> None:
@@ -196,24 +237,25 @@ def timed_get(url: str, path: str, out: list[float]) -> None:
 
 def test_bandwidth_is_emulated(site):
     root, files = site
-    server, url = serve_with(root, netserver.NetworkProfile("t", 1_600_000, 0.0))
+    server, url = serve_with(root, site_server.NetworkProfile("t", 1_600_000, 0.0))
     try:
         took: list[float] = []
         timed_get(url, "/blob.bin", took)
     finally:
         server.shutdown()
         server.server_close()
-    expected = 200_000 * 8 / 1_600_000  # 1.0 s
-    assert expected * 0.9 <= took[0] <= expected * 1.5
+    # Load can only slow a response down: it cannot arrive before the line allows.
+    assert took[0] >= 200_000 * 8 / 1_600_000 - 0.02  # 1.0 s
 
 
 def test_concurrent_downloads_share_the_bandwidth(site):
     root, files = site
-    server, url = serve_with(root, netserver.NetworkProfile("t", 1_600_000, 0.0))
+    server, url = serve_with(root, site_server.NetworkProfile("t", 1_600_000, 0.0))
     try:
         took: list[float] = []
-        threads = [threading.Thread(target=timed_get, args=(url, "/blob.bin", took))
-                   for _ in range(2)]
+        threads = [
+            threading.Thread(target=timed_get, args=(url, "/blob.bin", took)) for _ in range(2)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -221,21 +263,23 @@ def test_concurrent_downloads_share_the_bandwidth(site):
     finally:
         server.shutdown()
         server.server_close()
-    both = 2 * 200_000 * 8 / 1_600_000  # 2.0 s: each gets half the line
+    # Sharing the line: both bodies go through it, so the later of the two cannot be done
+    # before twice one body's time (2.0 s), nor the earlier before one body's (1.0 s).
+    one = 200_000 * 8 / 1_600_000
     assert len(took) == 2
-    assert all(both * 0.85 <= t <= both * 1.4 for t in took), took
+    assert max(took) >= 2 * one - 0.02 and min(took) >= one - 0.02, took
     assert server.traffic.bytes == 400_000
 
 
 def test_round_trip_is_added_before_each_response(site):
     root, files = site
-    server, url = serve_with(root, netserver.NetworkProfile("t", None, 0.3))
+    server, url = serve_with(root, site_server.NetworkProfile("t", None, 0.3))
     try:
         for _ in range(2):
             start = time.perf_counter()
             status, _, _ = request(url, "/build-info.json")
             took = time.perf_counter() - start
-            assert status == 200 and 0.3 <= took <= 0.6
+            assert status == 200 and took >= 0.3
     finally:
         server.shutdown()
         server.server_close()
@@ -246,25 +290,35 @@ def test_a_named_profile_paces_gzipped_bytes(site):
     server, url = serve_with(root, "9mbit")
     try:
         start = time.perf_counter()
-        _, headers, body = request(url, "/pyodide/pyodide.asm.wasm",
-                                   headers={"Accept-Encoding": "gzip"})
+        _, headers, body = request(
+            url, "/pyodide/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip"}
+        )
         took = time.perf_counter() - start
     finally:
         server.shutdown()
         server.server_close()
     assert headers["Content-Encoding"] == "gzip"
-    assert 0.17 + len(body) * 8 / 9e6 <= took <= 0.17 + len(body) * 8 / 9e6 + 0.3
+    assert took >= 0.17 + len(body) * 8 / 9e6 - 0.02
 
 
 # ----- the standard library's trimming -------------------------------------------------------
 
+
 def make_library(path: Path) -> None:
     with zipfile.ZipFile(path, "w") as archive:
-        for name, text in [("json/", ""), ("json/__init__.py", "a"), ("json/decoder.py", "b"),
-                           ("json/data.txt", "d"), ("typing.py", "t" * 500),
-                           ("email/__init__.py", "e"), ("email/parser.py", "p"),
-                           ("encodings/__init__.py", "i"), ("encodings/utf_8.py", "u"),
-                           ("encodings/cp1252.py", "c"), ("os.py", "o")]:
+        for name, text in [
+            ("json/", ""),
+            ("json/__init__.py", "a"),
+            ("json/decoder.py", "b"),
+            ("json/data.txt", "d"),
+            ("typing.py", "t" * 500),
+            ("email/__init__.py", "e"),
+            ("email/parser.py", "p"),
+            ("encodings/__init__.py", "i"),
+            ("encodings/utf_8.py", "u"),
+            ("encodings/cp1252.py", "c"),
+            ("os.py", "o"),
+        ]:
             info = zipfile.ZipInfo(name, date_time=(2026, 9, 14, 3, 3, 52))
             info.compress_type = zipfile.ZIP_STORED if name == "os.py" else zipfile.ZIP_DEFLATED
             archive.writestr(info, text)
@@ -273,10 +327,18 @@ def make_library(path: Path) -> None:
 def test_trim_keeps_packages_whole_and_parents_of_modules(tmp_path):
     source = tmp_path / "lib.zip"
     make_library(source)
-    names = stdlib.trim_stdlib(source, tmp_path / "out.zip", ["json", "typing", "os",
-                                                              "encodings.utf_8"])
-    assert names == ["encodings/__init__.py", "encodings/utf_8.py", "json/__init__.py",
-                     "json/data.txt", "json/decoder.py", "os.py", "typing.py"]
+    names = stdlib.trim_stdlib(
+        source, tmp_path / "out.zip", ["json", "typing", "os", "encodings.utf_8"]
+    )
+    assert names == [
+        "encodings/__init__.py",
+        "encodings/utf_8.py",
+        "json/__init__.py",
+        "json/data.txt",
+        "json/decoder.py",
+        "os.py",
+        "typing.py",
+    ]
     with zipfile.ZipFile(tmp_path / "out.zip") as archive:
         assert archive.namelist() == names
         assert archive.testzip() is None
@@ -307,36 +369,85 @@ def test_drop_entries(tmp_path):
 
 
 def test_derive_keep_rule():
-    names = ["json/__init__.py", "json/decoder.py", "json/tool.py", "json/__main__.py",
-             "typing.py", "email/__init__.py", "encodings/__init__.py", "encodings/utf_8.py",
-             "encodings/cp1252.py", "os.py", "asyncio/__init__.py", "asyncio/__main__.py"]
-    keep = stdlib.derive_keep(["json.decoder", "encodings", "encodings.cp1252", "sys",
-                               "engine.bridge", "_json", "asyncio", "asyncio.__main__"],
-                              ["typing.py"], names)
-    assert {"json", "typing", "encodings.__init__", "encodings.cp1252", "asyncio",
-            "-json.tool", "-json.__main__"} <= set(keep)
-    assert not {"email", "os", "sys", "engine", "_json", "encodings",
-                "-asyncio.__main__"} & set(keep)
+    names = [
+        "json/__init__.py",
+        "json/decoder.py",
+        "json/tool.py",
+        "json/__main__.py",
+        "typing.py",
+        "email/__init__.py",
+        "encodings/__init__.py",
+        "encodings/utf_8.py",
+        "encodings/cp1252.py",
+        "os.py",
+        "asyncio/__init__.py",
+        "asyncio/__main__.py",
+    ]
+    keep = stdlib.derive_keep(
+        [
+            "json.decoder",
+            "encodings",
+            "encodings.cp1252",
+            "sys",
+            "engine.bridge",
+            "_json",
+            "asyncio",
+            "asyncio.__main__",
+        ],
+        ["typing.py"],
+        names,
+    )
+    assert {
+        "json",
+        "typing",
+        "encodings.__init__",
+        "encodings.cp1252",
+        "asyncio",
+        "-json.tool",
+        "-json.__main__",
+    } <= set(keep)
+    assert not {"email", "os", "sys", "engine", "_json", "encodings", "-asyncio.__main__"} & set(
+        keep
+    )
     assert set(stdlib.ALWAYS_KEEP) <= set(keep)
 
 
+@pytest.mark.build
 def test_keep_file_selects_from_the_runtime_library(runtime, tmp_path):
     keep = stdlib.load_keep()
     assert keep == sorted(set(keep))
     assert set(stdlib.ALWAYS_KEEP) <= set(keep)
     trimmed = tmp_path / "python_stdlib.zip"
     members = set(stdlib.trim_stdlib(runtime / "python_stdlib.zip", trimmed, keep))
-    assert {"json/__init__.py", "encodings/utf_8.py", "random.py", "dataclasses.py",
-            "pkgutil.py", "importlib/metadata/__init__.py", "asyncio/__init__.py"} <= members
-    assert not {"pydoc.py", "unittest/__init__.py", "xml/__init__.py", "http/server.py",
-                "multiprocessing/__init__.py", "encodings/cp1252.py", "json/tool.py"} & members
+    assert {
+        "json/__init__.py",
+        "encodings/utf_8.py",
+        "random.py",
+        "dataclasses.py",
+        "pkgutil.py",
+        "importlib/metadata/__init__.py",
+        "asyncio/__init__.py",
+    } <= members
+    assert (
+        not {
+            "pydoc.py",
+            "unittest/__init__.py",
+            "xml/__init__.py",
+            "http/server.py",
+            "multiprocessing/__init__.py",
+            "encodings/cp1252.py",
+            "json/tool.py",
+        }
+        & members
+    )
     assert trimmed.stat().st_size < 0.7 * (runtime / "python_stdlib.zip").stat().st_size
 
 
 def test_exercise_in_cpython():
     summary = exercise.run(iterations=2, steps=3, hint_ms=5)
-    assert summary["matches"] == sum(len(s.player_counts()) * 5
-                                     for s in __import__("engine").GAMES.values())
+    assert summary["matches"] == sum(
+        len(s.player_counts()) * 5 for s in __import__("engine").GAMES.values()
+    )
     assert summary["finished"] >= 15
     assert summary["progress_reports"] > 0
     assert {"hint", "undo", "load", "replay", "bot_move", "act", "why"} <= set(summary["calls"])
@@ -344,18 +455,21 @@ def test_exercise_in_cpython():
 
 # ----- micropip ------------------------------------------------------------------------------
 
+
+@pytest.mark.build
 def test_micropip_is_the_pinned_wheel(micropip_wheel):
     assert micropip_wheel.name == "micropip-0.11.1-py3-none-any.whl"
     assert micropip.sha256_file(micropip_wheel) == micropip.MICROPIP_SHA256
     # Cached: found again without pip.
-    assert micropip.fetch_micropip(micropip_wheel.parent, python="/nonexistent") == \
-        micropip_wheel
+    assert micropip.fetch_micropip(micropip_wheel.parent, python="/nonexistent") == micropip_wheel
 
 
 def test_micropip_refuses_another_file(tmp_path):
     fake = tmp_path / "fake-python"
-    fake.write_text("#!/bin/sh\nwhile [ \"$1\" != --dest ]; do shift; done\n"
-                    "echo not-micropip > \"$2/micropip-0.11.1-py3-none-any.whl\"\n")
+    fake.write_text(
+        '#!/bin/sh\nwhile [ "$1" != --dest ]; do shift; done\n'
+        'echo not-micropip > "$2/micropip-0.11.1-py3-none-any.whl"\n'
+    )
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     with pytest.raises(micropip.MicropipError, match="refusing"):
         micropip.fetch_micropip(tmp_path / "cache", python=str(fake))
@@ -366,14 +480,24 @@ def test_micropip_refuses_another_file(tmp_path):
 
 # ----- under Node.js: the real runtime with the trimmed library and micropip -----------------
 
+
+@pytest.mark.build
+@pytest.mark.slow
 def test_engine_installs_with_micropip_and_runs_on_the_trimmed_library(
-        runtime, web_wheel, micropip_wheel, tmp_path):
+    runtime, web_wheel, micropip_wheel, tmp_path
+):
     keep = stdlib.load_keep()
     trimmed = tmp_path / "python_stdlib.zip"
     stdlib.trim_stdlib(runtime / "python_stdlib.zip", trimmed, keep)
-    report = exercise_node.run_exercise(runtime, web_wheel, micropip_wheel,
-                                        ("--install", "micropip"), stdlib=trimmed,
-                                        iterations=2, steps=3)
+    report = exercise_node.run_exercise(
+        runtime,
+        web_wheel,
+        micropip_wheel,
+        ("--install", "micropip"),
+        stdlib=trimmed,
+        iterations=2,
+        steps=3,
+    )
     assert report["stdlib"] == str(trimmed)
     assert report["foreign"] == []
     assert any(url.endswith(micropip.MICROPIP_WHEEL) for url in report["fetched"])

@@ -23,11 +23,13 @@
 // Messages to the page (the snapshot maker), exactly one, then the worker closes itself:
 //   {type: "snapshot", stored, reason}             stored: this worker kept a new snapshot
 //
-// Start-up does not use micropip: the engine wheel is pure Python with no dependencies, so it
-// is fetched and unzipped here (DecompressionStream) while loadPyodide runs, and its files are
-// written into a directory of Pyodide's file system that is put on sys.path. That saves
-// loading micropip and its extra round trips, and Python's own unpacking after start-up.
-// (Importing from the zip itself, zipimport, is slower in Pyodide than from a directory.)
+// A first visit installs the engine wheel with micropip, vendored in wheels/ (never from
+// another host): the engine wheel and micropip are fetched while the runtime downloads, then
+// micropip is loaded by URL (the HTTP cache revalidates the copy already fetched) and
+// installs the wheel from its bytes, written into Pyodide's file system (an emfs: URL). A
+// repeat visit restores the memory snapshot instead and pays none of it: the wheel, unzipped
+// here (DecompressionStream) while the runtime starts, is written into a directory on
+// sys.path, as the snapshot expects.
 // All URLs are relative to this file, so the site works under any sub-path.
 
 const BRIDGE_METHODS = new Set([
@@ -45,6 +47,8 @@ const HERE = new URL("./", import.meta.url);
 // Where the engine's files live in Pyodide's file system (on sys.path). A snapshot refers to
 // it, so it must be the same in every worker that makes or restores one.
 const ENGINE_DIR = "/parlour/lib";
+// Where the engine wheel is written for micropip to install it from (then removed).
+const WHEEL_DIR = "/parlour/wheels";
 
 let crashed = null;  // the engine_stopped error once the runtime has died
 let serving = null;  // the id of the request the bridge is working on
@@ -208,6 +212,16 @@ random.seed()
 
 // ----- loading -------------------------------------------------------------------------------
 
+/** Download micropip into the HTTP cache; resolves to its URL, for loadPackage. */
+function fetchMicropip(buildInfo) {
+  const url = buildInfo.then((info) => new URL(`wheels/${info.micropip_wheel}`, HERE).href);
+  const fetched = url.then((href) => fetchOk(href, "micropip"))
+    .then((response) => response.arrayBuffer())
+    .then(() => url);
+  fetched.catch(() => {});
+  return fetched;
+}
+
 /** Start every download at once; the wheel resolves to {bytes, files} (files: null when
  * it could not be unzipped here, see unzip()). */
 function startDownloads() {
@@ -289,6 +303,30 @@ function install(pyodide, wheel) {
   pyodide.runPython(`import sys\nif ${dir} not in sys.path: sys.path.insert(0, ${dir})`);
 }
 
+/** Install the engine wheel with micropip (a first visit). loadPackage reports a failure
+ * without throwing: the import afterwards is the check. */
+async function installWithMicropip(pyodide, wheelName, wheel, micropipURL) {
+  await pyodide.loadPackage(micropipURL, {
+    messageCallback: () => {},
+    errorCallback: (text) => console.warn(text),
+  });
+  let micropip;
+  try {
+    micropip = pyodide.pyimport("micropip");
+  } catch (error) {
+    throw new Error(`could not load micropip (${pythonMessage(error)})`, { cause: error });
+  }
+  const path = `${WHEEL_DIR}/${wheelName}`;
+  try {
+    pyodide.FS.mkdirTree(WHEEL_DIR);
+    pyodide.FS.writeFile(path, new Uint8Array(wheel.bytes));
+    await micropip.install.callKwargs(`emfs:${path}`, { deps: false });
+  } finally {
+    micropip.destroy();
+    try { pyodide.FS.unlink(path); } catch { /* not written */ }
+  }
+}
+
 function startBridge(pyodide) {
   const bridge = pyodide.pyimport("engine.bridge");
   // Fail now, readably, if the engine is broken, rather than on the first request.
@@ -305,10 +343,13 @@ function startBridge(pyodide) {
 async function boot() {
   progress("runtime", 0, "Loading the Python runtime");
   const { buildInfo, wheel, runtime, options } = startDownloads();
-  const snapshot = useSnapshots ? readSnapshot(buildInfo) : null;
+  const snapshot = useSnapshots ? readSnapshot(buildInfo) : Promise.resolve(null);
+  // micropip only for a start without a snapshot: it downloads as soon as that is known.
+  let micropip = snapshot.then((found) => (found ? null : fetchMicropip(buildInfo)));
+  micropip.catch(() => {});
   const loadPyodide = await runtime;
 
-  const saved = snapshot && await snapshot;
+  const saved = await snapshot;
   if (saved) {
     progress("runtime", 0.1, "Starting Python");
     try {
@@ -324,6 +365,7 @@ async function boot() {
     } catch (error) {
       if (!isPythonError(error) && /could not download/.test(describe(error))) throw error;
       console.warn("Parlour: the start-up snapshot did not work; starting normally:", describe(error));
+      micropip = fetchMicropip(buildInfo);
       await deleteSnapshots();
     }
   }
@@ -332,7 +374,7 @@ async function boot() {
   const pyodide = await loadPyodide(options);
   progress("engine", 0.8, "Installing the rules engine");
   const info = await buildInfo;
-  install(pyodide, await wheel);
+  await installWithMicropip(pyodide, info.engine_wheel, await wheel, await micropip);
   progress("engine", 0.9, "Starting the rules engine");
   // Only what the menu needs: engine.bridge (the game registry and the bots' levels).
   const bridge = startBridge(pyodide);

@@ -1,5 +1,5 @@
-// The baseline: the same build's Pyodide, loaded bare (no engine) in a module worker, as
-// the app's engine worker loads it. Shows #ready when loadPyodide() has resolved.
+// The baseline: the stock Pyodide runtime of the build's version (its whole standard library),
+// loaded bare (no engine) in a module worker, as the app's engine worker loads it. Shows #ready when loadPyodide() has resolved.
 const worker = new Worker(new URL("./bench-worker.mjs", import.meta.url), { type: "module" });
 worker.addEventListener("message", (event) => {
   const status = document.getElementById("status");

@@ -6,6 +6,7 @@ is served by the benchmark's own server and never part of the site.
         -> {"steps": {game: {"fresh", "settled", "rate" (= settled), "matches"}},
             "bots": {level: {game: [seconds]}}, "search": {game: [iterations]}}
 """
+
 from __future__ import annotations
 
 import random
@@ -14,13 +15,13 @@ import time
 import engine
 from engine import bots
 
-
 WARMUP_S = 6.0
 """When the second measurement of each game starts (see :func:`steps`)."""
 
 
-def steps(seconds: float, games: list[str] | None = None,
-          warmup: float = WARMUP_S) -> dict[str, dict[str, float]]:
+def steps(
+    seconds: float, games: list[str] | None = None, warmup: float = WARMUP_S
+) -> dict[str, dict[str, float]]:
     """Random legal actions in whole matches; a step is legal_actions() plus apply().
 
     Per game, twice: ``fresh``, the first ``seconds`` of play, and ``settled``, ``seconds``
@@ -117,12 +118,16 @@ def search_iterations(count: int) -> dict[str, list[int]]:
     return out
 
 
-def run(seconds: float, count: int, games: list[str] | None = None,
-        warmup: float = WARMUP_S) -> dict:
+def run(
+    seconds: float, count: int, games: list[str] | None = None, warmup: float = WARMUP_S
+) -> dict:
     """Steps per second of ``games`` (all by default; none when ``seconds`` is 0), then, with
     ``count`` positions per game, every level's decision times and Hard's iterations."""
-    out: dict = {"steps": steps(seconds, games, warmup) if seconds > 0 else {},
-                 "bots": {}, "search": {}}
+    out: dict = {
+        "steps": steps(seconds, games, warmup) if seconds > 0 else {},
+        "bots": {},
+        "search": {},
+    }
     if count > 0:
         out["bots"] = bot_times(count)
         out["search"] = search_iterations(count)

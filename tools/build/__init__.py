@@ -4,7 +4,8 @@
 - wheel: the engine wheel, and the smaller copy of it the page loads
 - node: the pinned npm tools of tools/ (esbuild, ESLint), installed once into .cache/
 - site: dist/, from web/, the runtime and the wheel
-- server: the HTTP server of build.py serve and of the tests
+- server: the HTTP server of build.py serve, the tests and the benchmarks (gzip like a
+  static host, network emulation)
 - testing: .venv, Chromium, and the steps of build.py test
 - bench: build.py bench
 

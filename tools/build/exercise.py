@@ -10,6 +10,7 @@ sent. Any reply that is not what the page would get from a healthy engine (above
 ``internal_error``: an ImportError inside the bridge comes back as one) raises
 ``ExerciseFailed``.
 """
+
 from __future__ import annotations
 
 import json
@@ -64,11 +65,27 @@ def _small_budget(level: str, iterations: int) -> Any:
     return bots.make(level)
 
 
-def _play_against(driver: Driver, game: str, players: int, level: str, seed: int,
-                  steps: int, iterations: int, practice: bool) -> None:
+def _play_against(
+    driver: Driver,
+    game: str,
+    players: int,
+    level: str,
+    seed: int,
+    steps: int,
+    iterations: int,
+    practice: bool,
+) -> None:
     """A match against ``level`` for ``steps`` actions: hints, why, undo, record, replay."""
-    snap = driver.call("start", {"game": game, "players": players, "seed": seed,
-                                 "seats": _seats(players, level), "practice": practice})
+    snap = driver.call(
+        "start",
+        {
+            "game": game,
+            "players": players,
+            "seed": seed,
+            "seats": _seats(players, level),
+            "practice": practice,
+        },
+    )
     session = bridge._session
     assert session is not None
     session.bot_cache[level] = _small_budget(level, iterations)
@@ -96,8 +113,9 @@ def _play_against(driver: Driver, game: str, players: int, level: str, seed: int
     saved = driver.call("record")
     loaded = driver.call("load", saved)
     if loaded["moves"] != snap["moves"]:
-        raise ExerciseFailed(f"{game}: a loaded record has {loaded['moves']} moves, "
-                             f"not {snap['moves']}")
+        raise ExerciseFailed(
+            f"{game}: a loaded record has {loaded['moves']} moves, not {snap['moves']}"
+        )
     driver.call("snapshot")
     record = saved["record"]
     for step in (0, len(record["actions"]) // 2, len(record["actions"])):
@@ -129,8 +147,9 @@ def _finished(driver: Driver, record: Any, players: int) -> None:
     steps = len(record["actions"])
     for step in (steps // 3, steps):
         for reveal in (False, True):
-            driver.call("replay", {"record": record, "seats": seats, "step": step,
-                                   "reveal": reveal})
+            driver.call(
+                "replay", {"record": record, "seats": seats, "step": step, "reveal": reveal}
+            )
 
 
 def _bad_requests(driver: Driver) -> None:
@@ -147,8 +166,9 @@ def _bad_requests(driver: Driver) -> None:
     driver.refused("start", {"game": "crisps", "players": 9})
     driver.refused("start", {"game": "crisps", "seats": [{"type": "human"}]})
     driver.refused("start", {"game": "crisps", "seats": [{"type": "alien"}, {}]})
-    driver.refused("start", {"game": "crisps",
-                             "seats": [{"type": "human"}, {"level": "grandmaster"}]})
+    driver.refused(
+        "start", {"game": "crisps", "seats": [{"type": "human"}, {"level": "grandmaster"}]}
+    )
     driver.refused("start", {"game": "crisps", "options": {"no_such_option": 1}})
     driver.refused("start", {"game": "crisps", "options": "fast"})
     driver.refused("start", {"game": "crisps", "practice": "yes"})
@@ -190,8 +210,16 @@ def run(iterations: int = 4, steps: int = 10, hint_ms: int = 20) -> dict[str, An
         for seed, spec in enumerate(engine.GAMES.values(), start=1):
             for players in spec.player_counts():
                 for number, level in enumerate(levels):
-                    _play_against(driver, spec.id, players, level, seed * 100 + number,
-                                  steps, iterations, practice=number % 2 == 1)
+                    _play_against(
+                        driver,
+                        spec.id,
+                        players,
+                        level,
+                        seed * 100 + number,
+                        steps,
+                        iterations,
+                        practice=number % 2 == 1,
+                    )
                     matches += 1
                 option_sets = spec.option_sets() if players == spec.default_players else [{}]
                 for options in option_sets:
@@ -204,5 +232,9 @@ def run(iterations: int = 4, steps: int = 10, hint_ms: int = 20) -> dict[str, An
         bridge.reset()
     if not driver.progress_reports:
         raise ExerciseFailed("no searching bot reported its progress")
-    return {"matches": matches, "finished": finished, "calls": driver.calls,
-            "progress_reports": driver.progress_reports}
+    return {
+        "matches": matches,
+        "finished": finished,
+        "calls": driver.calls,
+        "progress_reports": driver.progress_reports,
+    }

@@ -13,6 +13,7 @@ the import afterwards because ``loadPackage`` reports a failure without throwing
 ``python3 -m tools.build.micropip compare`` times that against unpacking the wheel
 (``pyodide.unpackArchive``) under Node.js.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,9 +49,20 @@ def sha256_file(path: Path) -> str:
 
 
 def pip_download_command(dest: Path, python: str = sys.executable) -> list[str]:
-    return [python, "-m", "pip", "download", f"micropip=={MICROPIP_VERSION}", "--no-deps",
-            "--only-binary=:all:", "--python-version", PYTHON_VERSION, "--dest", str(dest),
-            "--quiet"]
+    return [
+        python,
+        "-m",
+        "pip",
+        "download",
+        f"micropip=={MICROPIP_VERSION}",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--python-version",
+        PYTHON_VERSION,
+        "--dest",
+        str(dest),
+        "--quiet",
+    ]
 
 
 def fetch_micropip(cache: Path, python: str = sys.executable) -> Path:
@@ -63,16 +75,23 @@ def fetch_micropip(cache: Path, python: str = sys.executable) -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
         env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-        done = subprocess.run(pip_download_command(Path(tmp), python), env=env,
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        done = subprocess.run(
+            pip_download_command(Path(tmp), python),
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+        )
         got = Path(tmp) / MICROPIP_WHEEL
         if done.returncode != 0 or not got.is_file():
-            raise MicropipError(f"pip download micropip=={MICROPIP_VERSION} failed:\n"
-                                f"{done.stdout}{done.stderr}")
+            raise MicropipError(
+                f"pip download micropip=={MICROPIP_VERSION} failed:\n{done.stdout}{done.stderr}"
+            )
         actual = sha256_file(got)
         if actual != MICROPIP_SHA256:
-            raise MicropipError(f"{MICROPIP_WHEEL} has sha256 {actual}, expected "
-                                f"{MICROPIP_SHA256}; refusing it")
+            raise MicropipError(
+                f"{MICROPIP_WHEEL} has sha256 {actual}, expected {MICROPIP_SHA256}; refusing it"
+            )
         partial = target.with_name(f".{target.name}.{os.getpid()}.part")
         shutil.copyfile(got, partial)
         os.replace(partial, target)
@@ -86,8 +105,9 @@ UNPACK_STEPS = ("wheel_download", "wheel_install", "bridge_imported")
 MICROPIP_STEPS = ("micropip_load", "micropip_import", "wheel_install", "bridge_imported")
 
 
-def compare(pyodide: Path, wheel: Path, micropip_wheel: Path,
-            runs: int = 5) -> dict[str, list[dict[str, int]]]:
+def compare(
+    pyodide: Path, wheel: Path, micropip_wheel: Path, runs: int = 5
+) -> dict[str, list[dict[str, int]]]:
     """Start the runtime ``runs`` times each way, alternately, under Node.js: the wheel
     fetched and unpacked (``pyodide.unpackArchive``, the worker's way today) or installed
     with micropip (micropip loaded by URL, then ``micropip.install(url, deps=False)``), up to
@@ -95,8 +115,9 @@ def compare(pyodide: Path, wheel: Path, micropip_wheel: Path,
     out: dict[str, list[dict[str, int]]] = {"unpack": [], "micropip": []}
     for _ in range(runs):
         for way in out:
-            report = run_exercise(pyodide, wheel, micropip_wheel,
-                                  ("--install", way, "--no-exercise"))
+            report = run_exercise(
+                pyodide, wheel, micropip_wheel, ("--install", way, "--no-exercise")
+            )
             out[way].append(report["timings"])
     return out
 
@@ -108,9 +129,11 @@ def _median(values: list[int]) -> float:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m tools.build.micropip",
-                                     description="Fetch the pinned micropip wheel, or time "
-                                     "installing the engine with it against unpacking it.")
+    parser = argparse.ArgumentParser(
+        prog="python3 -m tools.build.micropip",
+        description="Fetch the pinned micropip wheel, or time "
+        "installing the engine with it against unpacking it.",
+    )
     parser.add_argument("command", choices=("fetch", "compare"))
     parser.add_argument("--cache", type=Path, default=ROOT / ".cache")
     parser.add_argument("--pyodide", type=Path, default=DEFAULT_PYODIDE)
@@ -131,9 +154,11 @@ def main(argv: list[str]) -> int:
         parts = {step: _median([t[step] for t in runs]) for step in steps}
         total = _median([sum(t[step] for step in steps) for t in runs])
         start = _median([t["runtime_loaded"] for t in runs])
-        print(f"{way}: wheel to engine.bridge answering {total:.0f} ms (median of {len(runs)}; "
-              + ", ".join(f"{k} {v:.0f}" for k, v in parts.items())
-              + f"), after loadPyodide {start:.0f} ms")
+        print(
+            f"{way}: wheel to engine.bridge answering {total:.0f} ms (median of {len(runs)}; "
+            + ", ".join(f"{k} {v:.0f}" for k, v in parts.items())
+            + f"), after loadPyodide {start:.0f} ms"
+        )
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The Pyodide runtime: the five files of the pinned npm package the page needs."""
+"""The Pyodide runtime: the five files of the pinned npm package the page needs, its standard
+library trimmed to what the page uses (stdlib.py), and micropip (micropip.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import tempfile
 from pathlib import Path
 
 from . import CACHE, BuildError, say, sha256_file
+from .micropip import MicropipError, fetch_micropip
+from .stdlib import KEEP_FILE, StdlibError, load_keep, trim_stdlib
 
 PYODIDE_VERSION = "314.0.7"
 # sha256 of the npm tarball pyodide-314.0.7.tgz: a changed download is refused.
@@ -72,3 +75,29 @@ def fetch_pyodide() -> Path:
     shutil.rmtree(target, ignore_errors=True)
     os.replace(partial, target)
     return target
+
+
+def trimmed_stdlib(runtime: Path) -> Path:
+    """The runtime's python_stdlib.zip trimmed to tools/build/stdlib_keep.txt, made once
+    into .cache/ (keyed by the runtime's version and the keep list's hash)."""
+    key = sha256_file(KEEP_FILE)[:16]
+    target = CACHE / f"stdlib-{PYODIDE_VERSION}-{key}" / "python_stdlib.zip"
+    if target.is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        trim_stdlib(runtime / "python_stdlib.zip", partial, load_keep())
+    except StdlibError as exc:
+        partial.unlink(missing_ok=True)
+        raise BuildError(f"trimming the standard library: {exc}") from exc
+    os.replace(partial, target)
+    return target
+
+
+def micropip_wheel() -> Path:
+    """The pinned micropip wheel, downloaded once into .cache/ (see micropip.py)."""
+    try:
+        return fetch_micropip(CACHE)
+    except MicropipError as exc:
+        raise BuildError(str(exc)) from exc

@@ -1,13 +1,35 @@
-"""The HTTP server of build.py serve and of the tests: directories mounted at URL prefixes,
-sent with the headers the page is built for."""
+"""The HTTP server of build.py serve, the tests and the benchmarks: directories mounted at URL
+prefixes, served the way a static host serves them, optionally over an emulated network.
+
+- Every file is sent with ``Cache-Control: no-cache`` (the service worker does the caching,
+  the HTTP cache only revalidates) and an ``ETag`` (size and modification time), and a
+  request whose ``If-None-Match`` holds it gets a 304 without a body, as static hosts answer;
+  with ``X-Content-Type-Options: nosniff`` and, unless turned off, the
+  Content-Security-Policy the site is built for; MIME types as a static host sends
+  them (``application/wasm``, ``text/javascript`` for ``.js`` and ``.mjs``).
+- Text, JavaScript, JSON, CSS, HTML, SVG and WebAssembly are sent gzipped
+  (``Content-Encoding: gzip``) to a client that accepts it, with ``Vary: Accept-Encoding``;
+  each file is compressed once (level 6, as static hosts' defaults are) and kept in memory
+  until it changes. Zip archives (wheels, the standard library) and images go as they are.
+- A :class:`NetworkProfile` emulates a slower line: one round trip of waiting before each
+  response's first byte, then the body paced to the profile's bandwidth, shared by every
+  response in flight (one pacer for the whole server, so that two downloads at once each get
+  about half). ``PROFILES`` names ``none``, ``9mbit`` and ``1.6mbit``.
+
+``start_server(mounts, profile=...)`` serves from a background thread; ``server.traffic``
+counts the bytes sent (bodies, as sent: gzipped when gzipped; a body is counted as it
+starts) and the responses with a body. ``serve(directory, host, port)`` is build.py serve.
+"""
 
 from __future__ import annotations
 
+import gzip
 import http.server
 import posixpath
-import shutil
 import threading
+import time
 import urllib.parse
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import ROOT, say
@@ -40,22 +62,141 @@ MIME_TYPES = {
     ".md": "text/markdown; charset=utf-8",
     ".woff2": "font/woff2",
 }
+DEFAULT_MIME_TYPE = "application/octet-stream"
+
+# The kinds of file sent gzipped: text of every kind, JSON, SVG and WebAssembly.
+GZIP_TYPES = (
+    "text/",
+    "application/json",
+    "application/manifest+json",
+    "image/svg+xml",
+    "application/wasm",
+)
+GZIP_LEVEL = 6
+CHUNK_BYTES = 16 * 1024  # how a paced body is cut up; fairness between responses is per chunk
+
+
+def mime_type(path: Path) -> str:
+    return MIME_TYPES.get(path.suffix.lower(), DEFAULT_MIME_TYPE)
+
+
+def compressible(content_type: str) -> bool:
+    return content_type.startswith(GZIP_TYPES)
+
+
+def accepts_gzip(header: str | None) -> bool:
+    """Whether an Accept-Encoding header allows gzip (``gzip`` or ``*``, q above 0)."""
+    if not header:
+        return False
+    for item in header.split(","):
+        name, _, params = item.strip().partition(";")
+        if name.strip().lower() not in ("gzip", "*"):
+            continue
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if q > 0:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class NetworkProfile:
+    """A line to emulate: ``bits_per_second`` (None: unlimited), ``rtt_s`` waited before
+    each response's first byte."""
+
+    name: str
+    bits_per_second: float | None
+    rtt_s: float
+
+
+PROFILES: dict[str, NetworkProfile] = {
+    "none": NetworkProfile("none", None, 0.0),
+    "9mbit": NetworkProfile("9mbit", 9_000_000, 0.170),
+    "1.6mbit": NetworkProfile("1.6mbit", 1_600_000, 0.150),
+}
+
+
+class Pacer:
+    """Bandwidth shared by every response: each chunk books the line for its own
+    transmission time after the chunks booked before it, and is sent when that time is up
+    (a chunk arrives when its last bit would have). Booking in turn is what shares the line
+    between concurrent responses."""
+
+    def __init__(self, bits_per_second: float) -> None:
+        self.seconds_per_byte = 8.0 / bits_per_second
+        self._lock = threading.Lock()
+        self._free_at = 0.0  # when the line is next free (time.monotonic())
+
+    def wait(self, size: int) -> None:
+        with self._lock:
+            start = max(time.monotonic(), self._free_at)
+            self._free_at = start + size * self.seconds_per_byte
+            done = self._free_at
+        delay = done - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+
+
+class Traffic:
+    """What the server sent: body bytes and responses, in total and by URL path."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.bytes = 0
+        self.requests = 0
+        self.by_path: dict[str, int] = {}
+
+    def add(self, url_path: str, size: int) -> None:
+        with self._lock:
+            self.bytes += size
+            self.requests += 1
+            self.by_path[url_path] = self.by_path.get(url_path, 0) + size
+
+    def reset(self) -> None:
+        with self._lock:
+            self.bytes = 0
+            self.requests = 0
+            self.by_path = {}
+
+
+class GzipCache:
+    """Each file gzipped once, kept until its size or modification time changes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: dict[Path, tuple[tuple[int, int], bytes]] = {}
+
+    def get(self, path: Path) -> bytes:
+        stat = path.stat()
+        key = (stat.st_size, stat.st_mtime_ns)
+        with self._lock:
+            found = self._entries.get(path)
+        if found is not None and found[0] == key:
+            return found[1]
+        body = gzip.compress(path.read_bytes(), compresslevel=GZIP_LEVEL, mtime=0)
+        with self._lock:
+            self._entries[path] = (key, body)
+        return body
 
 
 class SiteHandler(http.server.BaseHTTPRequestHandler):
-    """Serves directories mounted at URL prefixes, with the page's real headers.
+    """Serves directories mounted at URL prefixes (see the module's docstring).
 
     ``mounts`` is a list of (prefix, directory) pairs tried in order; a prefix ends in "/".
-    Every response is sent with ``Cache-Control: no-cache`` (the service worker does the
-    caching, the HTTP cache only revalidates) and the Content-Security-Policy the site is
-    built for.
     """
 
     server_version = "Parlour"
+    protocol_version = "HTTP/1.1"
     mounts: list[tuple[str, Path]] = []
     quiet = False
     send_csp = True
-    protocol_version = "HTTP/1.1"
+    server: SiteServer
 
     def do_GET(self) -> None:
         self._serve(send_body=True)
@@ -86,6 +227,9 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         if url_path.startswith("//"):
             url_path = "/" + url_path.lstrip("/")
         found = self._resolve(url_path)
+        profile = self.server.profile
+        if profile.rtt_s:
+            time.sleep(profile.rtt_s)
         if found == "redirect":
             self.send_response(301)
             self.send_header("Location", url_path + "/")
@@ -93,28 +237,65 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             return
         if not isinstance(found, Path):
-            body = b"not found\n"
-            self.send_response(404)
-            self.send_header("Content-Type", "text/plain; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if send_body:
-                self.wfile.write(body)
+            self._send(
+                404, "text/plain; charset=utf-8", b"not found\n", url_path, send_body, gzipped=None
+            )
             return
-        size = found.stat().st_size
-        self.send_response(200)
-        self.send_header(
-            "Content-Type", MIME_TYPES.get(found.suffix.lower(), "application/octet-stream")
-        )
-        self.send_header("Content-Length", str(size))
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        if self.send_csp:
-            self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        content_type = mime_type(found)
+        gzipped = None
+        if compressible(content_type):
+            gzipped = accepts_gzip(self.headers.get("Accept-Encoding"))
+        stat = found.stat()
+        etag = f'"{stat.st_size:x}-{stat.st_mtime_ns:x}{"-gz" if gzipped else ""}"'
+        if etag in (self.headers.get("If-None-Match") or "").replace(" ", "").split(","):
+            self._send(304, content_type, b"", url_path, False, gzipped, etag)
+            return
+        if gzipped:
+            body = self.server.gzip_cache.get(found)
+        else:
+            body = found.read_bytes()
+        self._send(200, content_type, body, url_path, send_body, gzipped, etag)
+
+    def _send(
+        self,
+        status: int,
+        content_type: str,
+        body: bytes,
+        url_path: str,
+        send_body: bool,
+        gzipped: bool | None,
+        etag: str | None = None,
+    ) -> None:
+        """``gzipped``: None for a kind never compressed, else whether ``body`` is gzip.
+        A 304 (``etag`` matched) carries the headers of the 200 but no body."""
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        if status != 304:
+            self.send_header("Content-Length", str(len(body)))
+        if gzipped is not None:
+            self.send_header("Vary", "Accept-Encoding")
+        if gzipped:
+            self.send_header("Content-Encoding", "gzip")
+        if etag is not None:
+            self.send_header("ETag", etag)
+        if status in (200, 304):
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            if self.send_csp:
+                self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         self.end_headers()
-        if send_body:
-            with found.open("rb") as handle:
-                shutil.copyfileobj(handle, self.wfile)
+        if not send_body:
+            return
+        # Counted before it goes, so that a client holding the whole body sees it counted.
+        self.server.traffic.add(url_path, len(body))
+        pacer = self.server.pacer
+        if pacer is None:
+            self.wfile.write(body)
+        else:
+            for start in range(0, len(body), CHUNK_BYTES):
+                chunk = body[start : start + CHUNK_BYTES]
+                pacer.wait(len(chunk))
+                self.wfile.write(chunk)
 
     def handle(self) -> None:
         try:
@@ -131,6 +312,26 @@ class SiteServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def __init__(
+        self, address: tuple[str, int], handler: type[SiteHandler], profile: NetworkProfile
+    ) -> None:
+        super().__init__(address, handler)
+        self.set_profile(profile)
+        self.gzip_cache = GzipCache()
+        self.traffic = Traffic()
+
+    def set_profile(self, profile: NetworkProfile | str) -> None:
+        """Emulate ``profile`` (a NetworkProfile or a name in PROFILES) from now on."""
+        if isinstance(profile, str):
+            profile = PROFILES[profile]
+        self.profile = profile
+        self.pacer = Pacer(profile.bits_per_second) if profile.bits_per_second else None
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}/"
+
 
 def make_server(
     mounts: list[tuple[str, Path]],
@@ -138,32 +339,40 @@ def make_server(
     port: int = 0,
     quiet: bool = False,
     csp: bool = True,
+    profile: NetworkProfile | str = "none",
 ) -> SiteServer:
     """An HTTP server for ``mounts`` (not yet serving; port 0 picks a free one). With
-    ``csp=False`` it sends no Content-Security-Policy header, like most static hosts."""
+    ``csp=False`` it sends no Content-Security-Policy header, like most static hosts;
+    ``profile`` (a NetworkProfile or a name in PROFILES) emulates a network."""
+    if isinstance(profile, str):
+        profile = PROFILES[profile]
     handler = type(
         "MountedSiteHandler",
         (SiteHandler,),
         {"mounts": [(p, Path(d)) for p, d in mounts], "quiet": quiet, "send_csp": csp},
     )
-    return SiteServer((host, port), handler)
+    return SiteServer((host, port), handler, profile)
 
 
 def start_server(
-    mounts: list[tuple[str, Path]], host: str = "127.0.0.1", port: int = 0, csp: bool = True
+    mounts: list[tuple[str, Path]],
+    host: str = "127.0.0.1",
+    port: int = 0,
+    csp: bool = True,
+    profile: NetworkProfile | str = "none",
 ) -> tuple[SiteServer, str]:
-    """Serve ``mounts`` from a background thread; returns the server and its base URL."""
-    server = make_server(mounts, host, port, quiet=True, csp=csp)
+    """Serve ``mounts`` from a background thread; returns the server and its base URL.
+    ``server.shutdown()`` then ``server.server_close()`` stop it."""
+    server = make_server(mounts, host, port, quiet=True, csp=csp, profile=profile)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://{host}:{server.server_address[1]}/"
+    return server, server.base_url
 
 
-def serve(directory: Path, host: str, port: int) -> None:
+def serve(directory: Path, host: str, port: int, profile: NetworkProfile | str = "none") -> None:
     """Serve ``directory`` at / until Ctrl-C (build.py serve, after building it)."""
-    server = make_server([("/", directory)], host, port)
-    url = f"http://{host}:{server.server_address[1]}/"
+    server = make_server([("/", directory)], host, port, profile=profile)
     name = directory.relative_to(ROOT) if directory.is_relative_to(ROOT) else directory
-    say(f"serving {name}/ on {url}  (Ctrl-C to stop)")
+    say(f"serving {name}/ on {server.base_url}  (gzip like a static host; Ctrl-C to stop)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -1,5 +1,6 @@
 """dist/: web/ (bundled and minified by esbuild, or copied as it is), the Pyodide runtime
-and the engine wheel, with the service worker stamped with the build's id and files."""
+(its standard library trimmed), micropip and the engine wheel, with the service worker
+stamped with the build's id and files."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from . import DIST, ROOT, WEB, BuildError, say, sha256_file
 from .node import ensure_tools, run_esbuild
-from .runtime import PYODIDE_FILES, PYODIDE_VERSION, fetch_pyodide
+from .runtime import PYODIDE_FILES, PYODIDE_VERSION, fetch_pyodide, micropip_wheel, trimmed_stdlib
 from .wheel import build_wheel, web_wheel
 
 # Filled into dist/sw.js: the text between these markers is replaced by the build's data.
@@ -158,6 +159,8 @@ def build(dist: Path = DIST, quiet: bool = False, minify: bool = True) -> dict[s
     if not (WEB / "sw.js").is_file():
         raise BuildError("web/sw.js is missing")
     runtime = fetch_pyodide()
+    stdlib_zip = trimmed_stdlib(runtime)
+    micropip = micropip_wheel()
     wheel = build_wheel()
     modules = None
     if minify:
@@ -179,15 +182,18 @@ def build(dist: Path = DIST, quiet: bool = False, minify: bool = True) -> dict[s
                 page.write_text(squeeze_html(page.read_text(encoding="utf-8")), encoding="utf-8")
         (staging / "pyodide").mkdir(exist_ok=True)
         for name in PYODIDE_FILES:
-            shutil.copy2(runtime / name, staging / "pyodide" / name)
+            source = stdlib_zip if name == "python_stdlib.zip" else runtime / name
+            shutil.copy2(source, staging / "pyodide" / name)
         (staging / "wheels").mkdir(exist_ok=True)
         shutil.copy2(wheel, staging / "wheels" / wheel.name)
+        shutil.copy2(micropip, staging / "wheels" / micropip.name)
         (staging / ".nojekyll").write_bytes(b"")
         # The id covers everything except the two files that carry it.
         build_id = compute_build_id(staging, skip={"sw.js", "build-info.json"})
         info = {
             "build_id": build_id,
             "engine_wheel": wheel.name,
+            "micropip_wheel": micropip.name,
             "pyodide_version": PYODIDE_VERSION,
         }
         (staging / "build-info.json").write_text(json.dumps(info, indent=1) + "\n")

@@ -32,6 +32,7 @@ It prints the bytes before and after.
 ``trim_stdlib(src_zip, dest_zip, keep)`` writes the trimmed zip, deterministically (sorted
 entries, fixed timestamps, DEFLATE at zlib's level 9).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,8 +45,9 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from . import micropip, netserver
+from . import micropip
 from .exercise_node import DEFAULT_PYODIDE, ExerciseError, default_wheel, run_exercise
+from .server import GZIP_LEVEL
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -55,20 +57,47 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 SPLIT_PACKAGES = ("encodings",)
 # The margin: modules kept whatever the measurement says (see the module's docstring).
 ALWAYS_KEEP = (
-    "encodings.aliases", "encodings.ascii", "encodings.charmap", "encodings.cp437",
-    "encodings.latin_1", "encodings.raw_unicode_escape",
-    "encodings.unicode_escape", "encodings.utf_16", "encodings.utf_16_be",
-    "encodings.utf_16_le", "encodings.utf_32", "encodings.utf_32_be", "encodings.utf_32_le",
-    "encodings.utf_8", "encodings.utf_8_sig",
-    "linecache", "tokenize", "token", "traceback", "warnings", "_py_warnings",
-    "textwrap", "weakref", "_weakrefset", "copy", "copyreg", "contextlib",
+    "encodings.aliases",
+    "encodings.ascii",
+    "encodings.charmap",
+    "encodings.cp437",
+    "encodings.latin_1",
+    "encodings.raw_unicode_escape",
+    "encodings.unicode_escape",
+    "encodings.utf_16",
+    "encodings.utf_16_be",
+    "encodings.utf_16_le",
+    "encodings.utf_32",
+    "encodings.utf_32_be",
+    "encodings.utf_32_le",
+    "encodings.utf_8",
+    "encodings.utf_8_sig",
+    "linecache",
+    "tokenize",
+    "token",
+    "traceback",
+    "warnings",
+    "_py_warnings",
+    "textwrap",
+    "weakref",
+    "_weakrefset",
+    "copy",
+    "copyreg",
+    "contextlib",
 )
 # Modules of packages kept whole that are dropped all the same (besides every __main__, a
 # command-line entry point): each pulls in big parts of the library for what no page does
 # (a process pool, a log file, URL opening, an interactive console, a command-line tool).
-NEVER_KEEP = ("concurrent.futures.process", "logging.config", "logging.handlers",
-              "pyodide.console", "json.tool", "urllib.request", "urllib.robotparser",
-              "compression.gzip")
+NEVER_KEEP = (
+    "concurrent.futures.process",
+    "logging.config",
+    "logging.handlers",
+    "pyodide.console",
+    "json.tool",
+    "urllib.request",
+    "urllib.robotparser",
+    "compression.gzip",
+)
 # What the exercise runs as: the worker's way today, micropip, and a snapshot round trip.
 SCENARIOS: tuple[tuple[str, ...], ...] = (
     ("--install", "unpack"),
@@ -83,6 +112,7 @@ class StdlibError(Exception):
 
 # ----- the keep list -------------------------------------------------------------------------
 
+
 def load_keep(path: Path = KEEP_FILE) -> list[str]:
     """The entries of a keep file: one dotted module or package name a line (``-name``:
     drop it from a package kept whole); ``#`` starts a comment."""
@@ -95,11 +125,14 @@ def load_keep(path: Path = KEEP_FILE) -> list[str]:
 
 
 def write_keep(path: Path, entries: Iterable[str], note: str) -> None:
-    lines = ["# The standard library the page ships: what tools/build/stdlib.py keeps of",
-             "# Pyodide's python_stdlib.zip. One module or package (kept whole) a line;",
-             "# -name drops that module of a package kept whole.",
-             "# Made by `python3 -m tools.build.stdlib measure`; see stdlib.py for the rule.",
-             *(f"# {line}" for line in note.splitlines()), ""]
+    lines = [
+        "# The standard library the page ships: what tools/build/stdlib.py keeps of",
+        "# Pyodide's python_stdlib.zip. One module or package (kept whole) a line;",
+        "# -name drops that module of a package kept whole.",
+        "# Made by `python3 -m tools.build.stdlib measure`; see stdlib.py for the rule.",
+        *(f"# {line}" for line in note.splitlines()),
+        "",
+    ]
     path.write_text("\n".join(lines + sorted(set(entries))) + "\n")
 
 
@@ -158,8 +191,9 @@ def derive_keep(modules: Iterable[str], reads: Iterable[str], names: Iterable[st
     names = set(names)
     tops = {n.split("/")[0].removesuffix(".py") for n in names}
     packages = {n.split("/")[0] for n in names if "/" in n}
-    touched = set(modules) | {r.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-                              for r in reads}
+    touched = set(modules) | {
+        r.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for r in reads
+    }
     keep: set[str] = set()
     for module in touched:
         top = module.split(".")[0]
@@ -174,8 +208,9 @@ def derive_keep(modules: Iterable[str], reads: Iterable[str], names: Iterable[st
             keep.add(top)
     keep.update(ALWAYS_KEEP)
     whole = {entry for entry in keep if entry in packages}
-    for module in sorted(NEVER_KEEP) + sorted(n[:-len(".py")].replace("/", ".") for n in names
-                                              if n.endswith("/__main__.py")):
+    for module in sorted(NEVER_KEEP) + sorted(
+        n[: -len(".py")].replace("/", ".") for n in names if n.endswith("/__main__.py")
+    ):
         if module.split(".")[0] in whole and module not in touched:
             keep.add(f"-{module}")
     return sorted(keep)
@@ -183,10 +218,11 @@ def derive_keep(modules: Iterable[str], reads: Iterable[str], names: Iterable[st
 
 # ----- running the exercise ------------------------------------------------------------------
 
+
 def sizes(path: Path) -> tuple[int, int]:
     """(bytes, gzipped bytes) of a file as a static host would send it."""
     data = path.read_bytes()
-    return len(data), len(gzip.compress(data, compresslevel=netserver.GZIP_LEVEL, mtime=0))
+    return len(data), len(gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0))
 
 
 def _zip_names(path: Path) -> list[str]:
@@ -194,8 +230,9 @@ def _zip_names(path: Path) -> list[str]:
         return [n for n in archive.namelist() if not n.endswith("/")]
 
 
-def measure(pyodide: Path, wheel: Path, micropip_wheel: Path, work: Path,
-            **kwargs) -> tuple[list[str], list[dict]]:
+def measure(
+    pyodide: Path, wheel: Path, micropip_wheel: Path, work: Path, **kwargs
+) -> tuple[list[str], list[dict]]:
     """The keep list the exercise calls for, and the reports it came from. The rule's
     whole packages are then closed under what importing them imports: every module they
     keep is imported with the full library (``work`` holds the list), until nothing new
@@ -208,8 +245,13 @@ def measure(pyodide: Path, wheel: Path, micropip_wheel: Path, work: Path,
     trial = work / "modules.json"
     while True:
         trial.write_text(json.dumps(module_names(selected_members(names, keep))))
-        closure = run_exercise(pyodide, wheel, micropip_wheel,
-                               ("--install", "unpack", "--no-exercise"), try_imports=trial)
+        closure = run_exercise(
+            pyodide,
+            wheel,
+            micropip_wheel,
+            ("--install", "unpack", "--no-exercise"),
+            try_imports=trial,
+        )
         reports.append(closure)
         modules |= set(closure["modules_after_imports"])
         wider = derive_keep(modules, reads, names)
@@ -223,14 +265,15 @@ def module_names(members: Iterable[str]) -> list[str]:
     names = set()
     for member in members:
         if member.endswith(".py"):
-            module = member[:-len(".py")].removesuffix("/__init__").replace("/", ".")
+            module = member[: -len(".py")].removesuffix("/__init__").replace("/", ".")
             if all(part.isidentifier() for part in module.split(".")):
                 names.add(module)
     return sorted(names)
 
 
-def prove(pyodide: Path, wheel: Path, micropip_wheel: Path, keep: Iterable[str],
-          trimmed: Path, **kwargs) -> list[dict]:
+def prove(
+    pyodide: Path, wheel: Path, micropip_wheel: Path, keep: Iterable[str], trimmed: Path, **kwargs
+) -> list[dict]:
     """Trim into ``trimmed`` and run every scenario with it and with the full library;
     raises StdlibError if a run fails, imports less than with the full library, or if a
     module the trimmed library keeps does not import with it the way it does with the full
@@ -240,32 +283,44 @@ def prove(pyodide: Path, wheel: Path, micropip_wheel: Path, keep: Iterable[str],
     names.write_text(json.dumps(module_names(kept)))
     reports = []
     for scenario in SCENARIOS:
-        full = run_exercise(pyodide, wheel, micropip_wheel, scenario, try_imports=names,
-                            **kwargs)
-        cut = run_exercise(pyodide, wheel, micropip_wheel, scenario, stdlib=trimmed,
-                           try_imports=names, **kwargs)
+        full = run_exercise(pyodide, wheel, micropip_wheel, scenario, try_imports=names, **kwargs)
+        cut = run_exercise(
+            pyodide, wheel, micropip_wheel, scenario, stdlib=trimmed, try_imports=names, **kwargs
+        )
         missing = sorted(set(full["modules"]) - set(cut["modules"]))
         if missing:
-            raise StdlibError(f"with the trimmed library ({' '.join(scenario)}) these "
-                              f"modules were not imported: {', '.join(missing)}")
-        broken = {name: error for name, error in cut["import_errors"].items()
-                  if full["import_errors"].get(name) != error}
+            raise StdlibError(
+                f"with the trimmed library ({' '.join(scenario)}) these "
+                f"modules were not imported: {', '.join(missing)}"
+            )
+        broken = {
+            name: error
+            for name, error in cut["import_errors"].items()
+            if full["import_errors"].get(name) != error
+        }
         if broken:
-            raise StdlibError("kept modules that do not import with the trimmed library: "
-                              + "; ".join(f"{k} ({v})" for k, v in sorted(broken.items())))
+            raise StdlibError(
+                "kept modules that do not import with the trimmed library: "
+                + "; ".join(f"{k} ({v})" for k, v in sorted(broken.items()))
+            )
         reports.append(cut)
     return reports
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m tools.build.stdlib",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python3 -m tools.build.stdlib", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("command", choices=("measure", "prove"))
     parser.add_argument("--pyodide", type=Path, default=DEFAULT_PYODIDE)
-    parser.add_argument("--wheel", type=Path, help="the engine wheel the page ships "
-                        "(default: the one in dist/wheels/)")
-    parser.add_argument("--cache", type=Path, default=ROOT / ".cache",
-                        help="where the micropip wheel is kept")
+    parser.add_argument(
+        "--wheel",
+        type=Path,
+        help="the engine wheel the page ships (default: the one in dist/wheels/)",
+    )
+    parser.add_argument(
+        "--cache", type=Path, default=ROOT / ".cache", help="where the micropip wheel is kept"
+    )
     parser.add_argument("--keep", type=Path, default=KEEP_FILE)
     args = parser.parse_args(argv)
     try:
@@ -276,24 +331,31 @@ def main(argv: list[str]) -> int:
             with tempfile.TemporaryDirectory() as tmp:
                 keep, reports = measure(args.pyodide, wheel, micropip_wheel, Path(tmp))
             modules = set().union(*(r["modules"] for r in reports))
-            write_keep(args.keep, keep, f"Measured: {len(modules)} modules imported in "
-                       f"{len(SCENARIOS)} runs of tools/build/exercise.mjs, closed under "
-                       f"imports in {len(reports) - len(SCENARIOS)} more.")
+            write_keep(
+                args.keep,
+                keep,
+                f"Measured: {len(modules)} modules imported in "
+                f"{len(SCENARIOS)} runs of tools/build/exercise.mjs, closed under "
+                f"imports in {len(reports) - len(SCENARIOS)} more.",
+            )
             print(f"{args.keep}: {len(keep)} entries")
         else:
             with tempfile.TemporaryDirectory() as tmp:
                 trimmed = Path(tmp) / "python_stdlib.zip"
-                reports = prove(args.pyodide, wheel, micropip_wheel, load_keep(args.keep),
-                                trimmed)
+                reports = prove(args.pyodide, wheel, micropip_wheel, load_keep(args.keep), trimmed)
                 before, after = sizes(source), sizes(trimmed)
                 kept = len(_zip_names(trimmed))
             for report in reports:
-                print(f"ok: {report['install']}{' + snapshot' if report['snapshot'] else ''}"
-                      f" with the trimmed library: {report['exercise']['matches']} matches, "
-                      f"{report['exercise']['finished']} finished, timings {report['timings']}")
-            print(f"python_stdlib.zip: {before[0]} bytes ({before[1]} gzipped), "
-                  f"{len(_zip_names(source))} files -> {after[0]} bytes ({after[1]} gzipped), "
-                  f"{kept} files")
+                print(
+                    f"ok: {report['install']}{' + snapshot' if report['snapshot'] else ''}"
+                    f" with the trimmed library: {report['exercise']['matches']} matches, "
+                    f"{report['exercise']['finished']} finished, timings {report['timings']}"
+                )
+            print(
+                f"python_stdlib.zip: {before[0]} bytes ({before[1]} gzipped), "
+                f"{len(_zip_names(source))} files -> {after[0]} bytes ({after[1]} gzipped), "
+                f"{kept} files"
+            )
     except (StdlibError, ExerciseError, micropip.MicropipError) as exc:
         print(f"stdlib: {exc}", file=sys.stderr)
         return 1
