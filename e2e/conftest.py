@@ -6,7 +6,8 @@
   on any Content-Security-Policy violation, any console error, any uncaught error (page or worker), any HTTP error response and
   any request to an origin other than 127.0.0.1. A test that provokes one on purpose
   removes it from ``page.problems``.
-- ``open_app(page, site, query="?speed=0")``: opens the app and waits for the menu.
+- ``open_app(page, site, query="?speed=0")``: opens the app and waits for the menu and the
+  engine.
 - ``serve_with({path: content})``: dist/ with some files replaced, plus e2e/harness/ (and
   web/js/, whose engine-client.js it drives) under /__harness__/, on its own port.
 
@@ -194,11 +195,14 @@ def page(context: BrowserContext) -> Iterator[Page]:
 
 @pytest.fixture
 def open_app() -> Callable[..., Page]:
-    """``open_app(page, site, query="?speed=0")``: open the app, wait for the menu."""
+    """``open_app(page, site, query="?speed=0")``: open the app, wait for the menu and for
+    the engine it loads in the background (e2e/test_first_paint.py tests the page before)."""
 
     def open_app(page: Page, site: str, query: str = "?speed=0") -> Page:
         page.goto(site + query)
         page.locator(MENU).first.wait_for(state="visible", timeout=APP_TIMEOUT_MS)
+        page.locator("html[data-engine=ready]").wait_for(state="attached",
+                                                         timeout=APP_TIMEOUT_MS)
         return page
 
     return open_app

@@ -191,7 +191,8 @@ def test_a_first_visit_without_a_network_says_it_needs_one(page, site):
     # The page itself arrived, but nothing else can be downloaded.
     page.route(re.compile(r".*/(pyodide|wheels)/.*"), lambda route: route.abort("internetdisconnected"))
     page.goto(site + "?speed=0")
-    error = page.locator("[data-testid=error]")
+    page.locator("html[data-engine=failed]").wait_for(state="attached")
+    error = page.locator("[data-testid=engine-status]")
     error.wait_for(state="visible")
     assert "needs a network connection once" in error.inner_text()
     assert not page.locator("[data-testid=loading]").is_visible()
