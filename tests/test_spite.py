@@ -272,6 +272,60 @@ def test_two_stuck_players_with_a_full_stock_draw_the_game():
     assert state.is_over and state.rounds[-1]["reason"] == "stall"
 
 
+def test_a_declined_centre_play_does_not_stall_the_game():
+    """Seat 1 could start a stack with its Ace and ends the turn instead: not a frozen turn,
+    so the game goes on although both hands are full and neither could discard."""
+    twos = [["2C#2"], ["2D#2"], ["2H#2"], ["2S#2"]]
+    state = position([["KD#2", "QD#2", "5H#2", "6H#2", "7H#2"],
+                      ["AC#2", "6C#2", "7C#2", "8C#2", "9C#2"]],
+                     upcards=("9S", "8S"), discards=[twos, [["2C"], ["2D"], ["2H"], ["2S"]]],
+                     stock=[f"{n}{x}#2" for n in range(3, 10) for x in "SHDC"])
+    state.apply("end")
+    assert state.stall_turns == 1
+    assert "build:AC#2:new" in ids(state)
+    state.apply("end")
+    assert not state.is_over and state.stall_turns == 0
+    state.apply("end")
+    assert not state.is_over and state.stall_turns == 1
+
+
+def test_a_declined_centre_play_with_an_exhausted_stock_does_not_stall_the_game():
+    state = position([["9D#2"], ["AD#2", "8D#2"]], stock=[])
+    state.apply("discard:9D#2:0")
+    assert state.stall_turns == 1 and state.stock_exhausted()
+    state.apply("discard:8D#2:0")       # the Ace could have started a stack
+    assert not state.is_over and state.stall_turns == 0
+
+
+def test_discarding_the_only_playable_card_is_a_declined_centre_play():
+    state = position([["9D#2"], ["JK1", "KD#2"]], stock=[])
+    state.apply("discard:9D#2:0")
+    state.apply("discard:JK1:0")        # afterwards nothing could be played, but it could before
+    assert not state.is_over and state.stall_turns == 0
+
+
+def test_a_possible_discard_with_a_stock_keeps_the_game_going():
+    """No centre play for either player, but each discards and draws from the stock."""
+    state = position([["KH#2", "QH#2", "JH#2", "10H#2", "9H#2"],
+                      ["KD#2", "QD#2", "JD#2", "10D#2", "9D#2"]])
+    for card, pile in (("9H#2", 0), ("9D#2", 0), ("10H#2", 1), ("10D#2", 1)):
+        assert not [a for a in ids(state) if a.startswith("build:")]
+        state.apply(f"discard:{card}:{pile}")
+        assert not state.is_over and state.stall_turns == 0
+
+
+def test_frozen_and_stall_view_count_follows_the_rule():
+    """A frozen turn is counted in the view; the other player's frozen turn ends the game."""
+    low = [["3C", "2C"]] * 4
+    state = position([["KH#2", "QH#2", "JH#2", "10H#2", "9H#2"],
+                      ["KD#2", "QD#2", "JD#2", "10D#2", "9D#2"]], discards=[low, low])
+    state.apply("end")
+    assert state.view(None)["stall_turns"] == 1 and not state.is_over
+    assert len(state.stock) == 16
+    state.apply("end")
+    assert state.is_over and state.rounds[-1]["reason"] == "stall"
+
+
 def test_two_hundred_turns_without_a_payoff_card_is_a_draw():
     state = position([["KH#2"], ["KD#2"]])
     state.drought_turns = spite.DROUGHT_TURNS - 1

@@ -878,7 +878,7 @@ SPEC = GameSpec(
         "auto_skip": Option(
             "auto_skip", False, (False, True), "Automatic turn skip",
             "A player who cannot possibly beat the play, judged only from the cards not yet "
-            "seen by both players, is passed automatically."),
+            "seen by both players and from how many cards they hold, is passed automatically."),
     },
     greedy=greedy,
     summary="Shed your hand in tricks of singles, pairs, runs and sets; first to win three "

@@ -531,7 +531,8 @@ SPEC = GameSpec(
     options={
         "length": Option(
             "length", "six-rounds", ("six-rounds", "to-200"), "Match length",
-            f"Play {ROUNDS} rounds, or play rounds until someone reaches {TARGET} points."),
+            f"Play {ROUNDS} rounds, or play rounds until someone reaches {TARGET} points "
+            f"({MAX_TARGET_ROUNDS} rounds at most)."),
     },
     greedy=_greedy,
     summary="Build rising stacks in each suit from a shared stream of cards; "

@@ -690,7 +690,8 @@ SPEC = GameSpec(
     factory=lambda players, seed, options: RoundupState(players, seed, options),
     options={"target_score": Option(
         "target_score", 10, (10, 5, 15), "Points to win",
-        "The match ends after the round in which one player alone has at least this many points.")},
+        "The match ends after a round in which the highest total, at least this many points, "
+        "is held by one player alone.")},
     greedy=greedy,
     summary="Build the four suits from Ace to 10 and bet on which one closes last.",
     clarifications=(

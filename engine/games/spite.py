@@ -398,6 +398,9 @@ class SpiteState(State):
         kind, card, target = _MOVES[action.id]
         if kind == "build":
             return self._build(seat, card, target)
+        # Nothing went to the centre this turn and nothing could have: asked before the
+        # discard, which may take away the one card that could (see _end_turn).
+        blocked = not self.played_this_turn and not self._can_build_any(seat)
         if kind == "discard":
             self.hands[seat].remove(card)
             self.discards[seat][target].append(card)
@@ -406,8 +409,8 @@ class SpiteState(State):
         else:
             self.last_turn = {"player": seat, "played": self.played_this_turn,
                               "discarded": None, "pile": None}
-        stuck = kind == "end" and not self._can_discard_any(seat)
-        return self._end_turn(seat, stuck)
+        no_discard = blocked and kind == "end" and not self._can_discard_any(seat)
+        return self._end_turn(seat, blocked, no_discard)
 
     def _build(self, seat: int, card: str, target: int | None) -> bool:
         payoff = self.payoff[seat]
@@ -442,6 +445,19 @@ class SpiteState(State):
             self.drew_this_turn = self.drew_this_turn or before
         return reveals
 
+    def _can_build_any(self, seat: int) -> bool:
+        """Could ``seat`` play any card to the centre now (is any ``build:`` action legal)?"""
+        room = len(self.centre) < MAX_STACKS
+        needed = {len(stack) + 1 for stack in self.centre if len(stack) < KING}
+        for card, _ in self._sources(seat):
+            value = RANK_VALUE[card]
+            if value == JOKER:
+                if needed or room:
+                    return True
+            elif value in needed or (room and value == 1):
+                return True
+        return False
+
     def _can_discard_any(self, seat: int) -> bool:
         """Could any hand card go on a discard pile (``can_discard``, Aces held back while
         they must go to the centre)?"""
@@ -468,15 +484,20 @@ class SpiteState(State):
         """Nothing left to draw: the stock is empty and no centre card could rebuild it."""
         return not self.stock and not self.centre
 
-    def _end_turn(self, seat: int, stuck: bool) -> bool:
+    def _end_turn(self, seat: int, blocked: bool, no_discard: bool) -> bool:
+        """End ``seat``'s turn: refill the hand, count frozen turns, pass the turn on.
+
+        ``blocked``: nothing was played to the centre and no centre play was available;
+        ``no_discard``: the turn ended without a discard because none was possible."""
         before = self.drew_this_turn
         self.drew_this_turn = False
         self._refill(seat)
         reveals = self.drew_this_turn
-        # A turn stalls when it moved nothing to the centre and drew nothing, and nothing
-        # could be drawn (stock exhausted) or the player had no discard to make.
-        stalled = (not self.played_this_turn and not before and not self.drew_this_turn
-                   and (stuck or self.stock_exhausted()))
+        # A frozen turn (house rule): no centre play available, none made, nothing drawn,
+        # and either no discard possible or a stock that can no longer be refilled. A
+        # declined centre play never freezes a turn.
+        stalled = (blocked and not before and not self.drew_this_turn
+                   and (no_discard or self.stock_exhausted()))
         self.stall_turns = self.stall_turns + 1 if stalled else 0
         self.drought_turns += 1
         if self.stall_turns >= STALL_TURNS or self.drought_turns >= DROUGHT_TURNS:
@@ -699,12 +720,16 @@ CLARIFICATIONS: tuple[str, ...] = (
     "Each time a card must be drawn while the stock holds 12 or fewer cards, the completed "
     "stacks are shuffled into the stock. If the stock is empty and no stack is complete, every "
     "centre stack is shuffled into a new stock.",
-    "If both players, one after the other, end a turn without playing a card to the centre and "
-    "without drawing a card (for example because the stock cannot be refilled), the game is a "
-    "draw: nobody scores, and in a match to N points a new game is dealt. After three drawn "
-    "games in a row the match stops and the higher total wins (equal totals share the win).",
-    "A game in which 200 turns in a row pass without either player playing a pay-off card is "
-    "also a draw, so that a blocked game cannot go on for ever.",
+    "A turn is frozen when the player had no centre play available, played nothing to the "
+    "centre, drew nothing, and either could make no discard or faced a stock that can no longer "
+    "be refilled (empty, with no centre cards left to rebuild it). Two frozen turns in a row, "
+    "one by each player, end the game as a draw; turning down a centre play that was available "
+    "never freezes a turn.",
+    "A game in which 200 turns in a row, both players' turns counted together, pass without a "
+    "pay-off card being played is also a draw, so that a blocked game cannot go on for ever.",
+    "A drawn game scores nothing: a single game is shared, and in a match to N points a new "
+    "game is dealt. After three drawn games in a row the match stops and the higher total wins "
+    "(equal totals share the win).",
     "The winner scores one point per card left in the other pay-off pile, its upcard included.",
 )
 
@@ -718,7 +743,7 @@ SPEC = GameSpec(
     options={"target": Option("target", 0, (0, 10, 25, 50), "Match length",
                               "0 plays a single game; otherwise games are dealt until a player "
                               "reaches this many points (one per card left in the loser's "
-                              "pay-off pile).")},
+                              "pay-off pile); three drawn games in a row end it early.")},
     greedy=_greedy,
     summary="Two players race to play out their pay-off piles onto shared stacks from Ace to King.",
     clarifications=CLARIFICATIONS,
