@@ -624,8 +624,9 @@ def ensure_tools() -> Path:
     return target / "node_modules"
 
 
-def run_esbuild(modules: Path, args: list[str], stdin: str | None = None) -> str:
-    """Run the pinned esbuild with ``args``; returns what it wrote to stdout."""
+def run_esbuild(modules: Path, args: list[str], stdin: str | None = None,
+                cwd: Path | None = None) -> str:
+    """Run the pinned esbuild with ``args`` (in ``cwd``); returns what it wrote to stdout."""
     launcher = modules / "esbuild" / "bin" / "esbuild"
     command = [str(launcher)]
     if launcher.read_bytes()[:2] == b"#!":  # the JavaScript launcher: run it with node
@@ -634,7 +635,7 @@ def run_esbuild(modules: Path, args: list[str], stdin: str | None = None) -> str
             raise BuildError("node is needed to run esbuild; install Node.js, or build with "
                              "--no-minify")
         command = [node, str(launcher)]
-    done = subprocess.run(command + args + ["--log-level=warning"], input=stdin,
+    done = subprocess.run(command + args + ["--log-level=warning"], input=stdin, cwd=cwd,
                           capture_output=True, text=True, encoding="utf-8",
                           stdin=None if stdin is not None else subprocess.DEVNULL)
     if done.returncode != 0:
@@ -654,9 +655,11 @@ def bundle_web(modules: Path, staging: Path, web: Path = WEB) -> None:
     copy) into ``staging``."""
     # The page's modules: app.js keeps its place (js/app.js, so `new URL("../worker.js",
     # import.meta.url)` still finds the worker), and each `import("./games/<id>.js")`
-    # becomes a chunk of its own next to it, named with a hash of its content.
-    run_esbuild(modules, [str(web / JS_ENTRY), "--bundle", "--format=esm", "--splitting",
-                          f"--outdir={staging / Path(JS_ENTRY).parent}", *ESBUILD_COMMON])
+    # becomes a chunk of its own next to it, named with a hash of its content. Run in ``web``
+    # with a relative entry: the hashes also cover the modules' paths from where esbuild runs.
+    run_esbuild(modules, [JS_ENTRY, "--bundle", "--format=esm", "--splitting",
+                          f"--outdir={staging / Path(JS_ENTRY).parent}", *ESBUILD_COMMON],
+                cwd=web)
     run_esbuild(modules, [str(web / CSS_ENTRY), "--bundle",
                           f"--outfile={staging / CSS_ENTRY}", *ESBUILD_COMMON])
     worker = run_esbuild(modules, ["--format=esm", "--loader=js", "--sourcefile=worker.js",

@@ -21,6 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
+from tools.build.catalog import catalog_source  # noqa: E402
 
 WEB_TEXT_SUFFIXES = {".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg"}
 
@@ -309,7 +310,10 @@ def test_no_minify_copies_web_as_it_is(tmp_path, wheel):
     info = build.build(dist, quiet=True, minify=False)
     files = set(build.dist_files(dist))
     web = web_sources(bundled=False)
-    assert web <= files and not {f for f in files - web if f.startswith(("js/", "css/"))}
+    # js/catalog.js is the one file the build adds (tools/build/catalog.py).
+    written = {f for f in files - web if f.startswith(("js/", "css/"))}
+    assert web <= files and written == {"js/catalog.js"}
+    assert (dist / "js" / "catalog.js").read_text(encoding="utf-8") == catalog_source()
     for rel in web - {"sw.js"}:
         assert (dist / rel).read_bytes() == (build.WEB / rel).read_bytes(), rel
     assert (dist / "wheels" / info["engine_wheel"]).read_bytes() == wheel.read_bytes()
