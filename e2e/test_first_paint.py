@@ -198,7 +198,6 @@ def test_resuming_a_saved_match_before_the_engine_is_ready(page, site):
     downloads.release()
     page.locator("[data-testid=table][data-table-game=crisps]").wait_for(state="visible")
     page.wait_for_selector(IDLE)
-    page.get_by_text("your match is where you left it").wait_for(state="visible")
     resumed = read_save(page)["data"]["record"]
     assert resumed["seed"] == record["seed"]
     assert resumed["actions"][: len(record["actions"])] == record["actions"]
