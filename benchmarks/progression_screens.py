@@ -34,13 +34,21 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine import bots  # noqa: E402
 from engine.bots.arena import run_arena  # noqa: E402
-from engine.games.progression import ProgressionState  # noqa: E402
+from engine.games.progression.state import ProgressionState  # noqa: E402
+
+
+def _bot_settings(**changes: Any) -> None:
+    """Play Progression with these bot settings changed (the registry's spec is replaced)."""
+    spec = engine.GAMES["progression"]
+    engine.GAMES["progression"] = dataclasses.replace(
+        spec, bot=dataclasses.replace(spec.bot, **changes))
 
 
 def _config(**changes: Any) -> Callable[[], None]:
     def apply() -> None:
-        bots.CONFIGS["progression"] = dataclasses.replace(bots.CONFIGS["progression"],
-                                                          **changes)
+        search = engine.GAMES["progression"].bot.search
+        assert search is not None
+        _bot_settings(search=dataclasses.replace(search, **changes))
     return apply
 
 
@@ -131,13 +139,13 @@ def main() -> int:
     p.add_argument("variant", choices=sorted(VARIANTS))
     p.add_argument("--seed", type=int, default=500)
     p.add_argument("--matches", type=int, default=60)
-    p.add_argument("--iterations", type=int, default=bots.HARD_ITERATIONS["progression"])
+    p.add_argument("--iterations", type=int, default=engine.GAMES["progression"].bot.hard_iterations)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--log", help="JSON-lines log (a stopped screen goes on where it stopped)")
     p.add_argument("--last-round", action="store_true", help="screen the sixth round instead")
     args = p.parse_args()
     VARIANTS[args.variant]()   # before the pool forks, so every job plays the variant
-    bots.HARD_ITERATIONS["progression"] = args.iterations
+    _bot_settings(hard_iterations=args.iterations)
     if args.last_round:
         last_round(args.matches, args.iterations, args.jobs, args.log)
         return 0

@@ -2,17 +2,24 @@
 
 - ``site``: builds dist/ once (``python build.py``) and serves it; the base URL ends in "/".
 - ``site_subpath``: the same dist/ served only under /parlour/ on another port.
-- ``page``: a fresh Chromium page in a fresh context per test. Its teardown fails the test
-  on any Content-Security-Policy violation, any console error, any uncaught error (page or worker), any HTTP error response and
-  any request to an origin other than 127.0.0.1. A test that provokes one on purpose
-  removes it from ``page.problems``.
-- ``open_app(page, site, query="?speed=0")``: opens the app and waits for the menu and the
-  engine.
+- ``page``: a fresh Chromium page in a fresh context per test, or in a module that sets
+  ``SHARED_PAGE = True`` one page for all its tests (the engine, a Pyodide start, is the
+  slow part; ``pagehelpers.own_page`` gives a test there a fresh one). Its teardown fails the
+  test on any Content-Security-Policy violation, any console error, any uncaught error (page
+  or worker), any HTTP error response and any request to an origin other than 127.0.0.1. A
+  test that provokes one on purpose removes it from ``page.problems``.
+- ``open_app(page, site, query="?speed=0", snapshots=False)``: opens the app and waits for
+  the menu and the engine; start-up snapshots are off unless the test is about them (see
+  ``app_url``).
 - ``serve_with({path: content})``: dist/ with some files replaced, plus e2e/harness/ (and
   web/js/, whose engine-client.js it drives) under /__harness__/, on its own port.
 
+Every test here is marked ``browser``. The run ends with the number of engine starts (worker.js
+loads); with ``-v``, per test.
+
 Chromium: $PARLOUR_CHROMIUM, else ``chromium`` on PATH (Debian's), else Playwright's own.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,19 +27,23 @@ import shutil
 import subprocess
 import sys
 import urllib.parse
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from pagehelpers import MENU, app_url  # noqa: E402
+
 import build  # noqa: E402  (the repository's build.py: its server is the one we test)
-from pagehelpers import MENU  # noqa: E402
 
 # Loading Pyodide is the slow part: seconds warm, more on a busy 2-core machine.
 APP_TIMEOUT_MS = 90_000
+DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
+"""Playwright's own default; a shared page is set back to it before each test."""
 LOCAL_HOSTS = {"127.0.0.1"}
 HARMLESS_SCHEMES = {"data", "blob", "about", "chrome-extension", "devtools"}
 CSP_LISTENER = """
@@ -49,8 +60,9 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """dist/, built once per session (build.py test has built it already), then copied, so
     that a rebuild while the tests run cannot change the site under them."""
     if not os.environ.get("PARLOUR_DIST_READY"):
-        subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True,
-                       stdin=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True, stdin=subprocess.DEVNULL
+        )
     assert (build.DIST / "index.html").is_file(), "dist/ has no index.html"
     copy = tmp_path_factory.mktemp("site") / "dist"
     shutil.copytree(build.DIST, copy)
@@ -93,9 +105,14 @@ def serve_with(dist: Path, tmp_path: Path) -> Iterator[Callable[[dict[str, str |
                 (overlay / rel).write_bytes(text)
             else:
                 (overlay / rel).write_text(text)
-        server, url = build.start_server([("/__harness__/", HARNESS),
-                                          ("/__harness__/", build.WEB / "js"),
-                                          ("/", overlay), ("/", dist)])
+        server, url = build.start_server(
+            [
+                ("/__harness__/", HARNESS),
+                ("/__harness__/", build.WEB / "js"),
+                ("/", overlay),
+                ("/", dist),
+            ]
+        )
         servers.append(server)
         return url
 
@@ -115,12 +132,16 @@ def playwright_instance() -> Iterator[Playwright]:
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     executable = build.find_chromium()
     try:
-        browser = playwright_instance.chromium.launch(executable_path=executable,
-                                                      args=build.CHROMIUM_ARGS)
+        browser = playwright_instance.chromium.launch(
+            executable_path=executable, args=build.CHROMIUM_ARGS
+        )
     except Exception as exc:  # say what to do, not just what broke
-        pytest.fail(f"could not start Chromium ({executable or 'Playwright bundled'}): {exc}\n"
-                    "Run 'python3 build.py test' (it installs Debian's chromium), or set "
-                    "PARLOUR_CHROMIUM=/path/to/chromium", pytrace=False)
+        pytest.fail(
+            f"could not start Chromium ({executable or 'Playwright bundled'}): {exc}\n"
+            "Run 'python3 build.py test' (it installs Debian's chromium), or set "
+            "PARLOUR_CHROMIUM=/path/to/chromium",
+            pytrace=False,
+        )
     yield browser
     browser.close()
 
@@ -135,12 +156,24 @@ class Problems:
         self.failed_responses: list[str] = []
         self.csp_violations: list[str] = []
 
+    def clear(self) -> None:
+        for bucket in (
+            self.console_errors,
+            self.page_errors,
+            self.foreign_requests,
+            self.failed_responses,
+            self.csp_violations,
+        ):
+            bucket.clear()
+
     def all(self) -> list[str]:
-        return ([f"Content-Security-Policy violation: {m}" for m in self.csp_violations]
-                + [f"console error: {m}" for m in self.console_errors]
-                + [f"uncaught error: {m}" for m in self.page_errors]
-                + [f"request to another origin: {u}" for u in self.foreign_requests]
-                + [f"failed response: {r}" for r in self.failed_responses])
+        return (
+            [f"Content-Security-Policy violation: {m}" for m in self.csp_violations]
+            + [f"console error: {m}" for m in self.console_errors]
+            + [f"uncaught error: {m}" for m in self.page_errors]
+            + [f"request to another origin: {u}" for u in self.foreign_requests]
+            + [f"failed response: {r}" for r in self.failed_responses]
+        )
 
 
 def is_foreign(url: str) -> bool:
@@ -150,8 +183,8 @@ def is_foreign(url: str) -> bool:
     return parts.hostname not in LOCAL_HOSTS
 
 
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
+def new_context(browser: Browser) -> BrowserContext:
+    """A context whose pages report their problems to ``context.problems``."""
     context = browser.new_context()
     context.set_default_timeout(APP_TIMEOUT_MS)
     context.problems = Problems()  # type: ignore[attr-defined]
@@ -163,46 +196,159 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
     def on_response(response) -> None:
         if response.status >= 400:
             context.problems.failed_responses.append(  # type: ignore[attr-defined]
-                f"HTTP {response.status} {response.url}")
+                f"HTTP {response.status} {response.url}"
+            )
 
     context.on("request", on_request)
     context.on("response", on_response)
     # Any CSP violation in a page fails the test (Chromium also logs it as a console error;
     # this names the directive and what was blocked).
-    context.expose_binding("__parlourCspViolation", lambda _source, text:
-                           context.problems.csp_violations.append(text))  # type: ignore
+    context.expose_binding(
+        "__parlourCspViolation", lambda _source, text: context.problems.csp_violations.append(text)
+    )  # type: ignore
     context.add_init_script(CSP_LISTENER)
+    return context
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    context = new_context(browser)
     yield context
     context.close()
 
 
-@pytest.fixture
-def page(context: BrowserContext) -> Iterator[Page]:
-    """A fresh page; the test fails on console errors, uncaught errors, foreign requests."""
+E2E = Path(__file__).resolve().parent
+BOOTS: dict[str, int] = {}
+"""Engine workers (each one a Pyodide start) per test, for the summary at the end."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if E2E in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if BOOTS:
+        terminalreporter.write_line(
+            f"engine starts (Pyodide boots): {sum(BOOTS.values())} in {len(BOOTS)} browser tests"
+        )
+        if terminalreporter.config.get_verbosity() > 0:
+            for nodeid, boots in sorted(BOOTS.items(), key=lambda kv: -kv[1]):
+                terminalreporter.write_line(f"  {boots:3d}  {nodeid}")
+
+
+def new_page(context: BrowserContext) -> Page:
+    """A page that reports console errors and uncaught errors (its workers' too) to
+    ``page.problems`` and counts the engines it starts for the test in ``page.test_id``."""
     problems: Problems = context.problems  # type: ignore[attr-defined]
     page = context.new_page()
-    # page "console"/"pageerror" include the page's dedicated workers.
-    page.on("console", lambda msg: problems.console_errors.append(
-        f"{msg.text} ({msg.location.get('url', '')}:{msg.location.get('lineNumber', '')})")
-        if msg.type == "error" else None)
+    page.on(
+        "console",
+        lambda msg: (
+            problems.console_errors.append(
+                f"{msg.text} ({msg.location.get('url', '')}:{msg.location.get('lineNumber', '')})"
+            )
+            if msg.type == "error"
+            else None
+        ),
+    )
     page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
+
+    def on_worker(worker) -> None:
+        if worker.url.split("?")[0].endswith("/worker.js"):
+            test_id = page.test_id  # type: ignore[attr-defined]
+            BOOTS[test_id] = BOOTS.get(test_id, 0) + 1
+
+    page.on("worker", on_worker)
     page.problems = problems  # type: ignore[attr-defined]
+    return page
+
+
+@pytest.fixture(scope="module")
+def module_page(browser: Browser) -> Iterator[Page]:
+    """One page for a whole module whose tests share it (``SHARED_PAGE = True``)."""
+    context = new_context(browser)
+    page = new_page(context)
+    page.shared = True  # type: ignore[attr-defined]
     yield page
+    context.close()
+
+
+@pytest.fixture
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A fresh page in a fresh context; the test fails on console errors, uncaught errors,
+    foreign requests.
+
+    In a module that sets ``SHARED_PAGE = True`` its tests share one page instead, so that
+    the engine starts once per module, not once per test: the first ``open_app`` of each
+    test then takes the app back to its menu without a reload (see ``open_app``), and
+    ``open_record`` opens a record from the menu as a file. A test there that needs isolation (a
+    first visit, an empty store) is decorated with ``pagehelpers.own_page``."""
+    shared = getattr(request.module, "SHARED_PAGE", False) and not getattr(
+        request.function, "own_page", False
+    )
+    if shared:
+        page = request.getfixturevalue("module_page")
+        page.set_viewport_size(DEFAULT_VIEWPORT)
+        page.warm = True  # type: ignore[attr-defined]
+    else:
+        context = new_context(browser)
+        page = new_page(context)
+    page.test_id = request.node.nodeid  # type: ignore[attr-defined]
+    BOOTS.setdefault(request.node.nodeid, 0)
+    yield page
+    problems: Problems = page.problems  # type: ignore[attr-defined]
     found = problems.all()
+    if shared:
+        problems.clear()  # the next test starts with none
+    else:
+        context.close()
     if found:
         pytest.fail("the page misbehaved:\n  " + "\n  ".join(found), pytrace=False)
 
 
+def back_to_menu(page: Page) -> bool:
+    """Take the app to its menu from wherever a previous test left it, without a reload:
+    a dialog's way out (or on), the table's menu button, a screen's back or close button.
+    False if that did not get there."""
+    ways = (
+        "[data-testid=match-over] button:not([data-testid])",
+        "[data-testid=handoff] button:not([data-testid])",
+        "[data-testid=round-over] [data-testid=continue]",
+        "[data-testid=menu-button]",
+        "[data-testid=back]",
+        "[data-testid=replay-close]",
+    )
+    for _ in range(6):
+        if page.locator(MENU).first.is_visible():
+            return True
+        way = next((w for w in ways if page.locator(w).first.is_visible()), None)
+        if way is None:
+            return False
+        try:
+            page.locator(way).first.click(timeout=5_000)
+        except PlaywrightError:
+            return False
+    return page.locator(MENU).first.is_visible()
+
+
 @pytest.fixture
 def open_app() -> Callable[..., Page]:
-    """``open_app(page, site, query="?speed=0")``: open the app, wait for the menu and for
-    the engine it loads in the background (e2e/test_first_paint.py tests the page before)."""
+    """``open_app(page, site, query="?speed=0", snapshots=False)``: open the app, wait for
+    the menu and the engine it loads in the background (e2e/test_first_paint.py tests the
+    page before the engine is ready). On a shared page (see ``page``) the test's first call
+    goes back to the menu of the app already open at that address instead of loading it
+    again; later calls load it."""
 
-    def open_app(page: Page, site: str, query: str = "?speed=0") -> Page:
-        page.goto(site + query)
+    def open_app(page: Page, site: str, query: str = "?speed=0", snapshots: bool = False) -> Page:
+        url = app_url(site, query, snapshots)
+        warm, page.warm = getattr(page, "warm", False), False  # type: ignore[attr-defined]
+        if warm and page.url == url and back_to_menu(page):
+            return page
+        page.goto(url)
         page.locator(MENU).first.wait_for(state="visible", timeout=APP_TIMEOUT_MS)
-        page.locator("html[data-engine=ready]").wait_for(state="attached",
-                                                         timeout=APP_TIMEOUT_MS)
+        page.locator("html[data-engine=ready]").wait_for(state="attached", timeout=APP_TIMEOUT_MS)
         return page
 
     return open_app

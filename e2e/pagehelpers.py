@@ -1,8 +1,10 @@
 """Selectors, small readers and the stepping loop shared by the browser tests."""
+
 from __future__ import annotations
 
 import json
-from typing import Callable
+import random
+from collections.abc import Callable
 
 import engine
 
@@ -16,6 +18,23 @@ MATCH_OVER = "[data-testid=match-over]"
 SAVE_KEY = "parlour.save"
 """Where the page keeps the match in progress (localStorage)."""
 HUMAN = {"type": "human", "name": "You"}
+
+
+def app_url(base: str, query: str = "?speed=0", snapshots: bool = False) -> str:
+    """The app at ``base`` with ``query`` (which may end in a #fragment). Snapshots are off
+    (``snapshot=0``) unless asked for: a first visit would otherwise start a second engine to
+    make the next visit's start-up snapshot, which a test throws away."""
+    query, hash_, fragment = query.partition("#")
+    if not snapshots and "snapshot=" not in query:
+        query = f"{query}&snapshot=0" if query.startswith("?") else "?snapshot=0"
+    return base + query + hash_ + fragment
+
+
+def own_page(test):
+    """Give ``test``, in a module whose tests share a page (``SHARED_PAGE``), a fresh page in a
+    fresh context of its own."""
+    test.own_page = True
+    return test
 
 
 def bot_seat(level: str = "random", name: str = "North") -> dict:
@@ -38,9 +57,14 @@ def hand_ids(page) -> list[str]:
 
 def saved_match(record: dict, seats: list[dict], practice: bool = False) -> dict:
     """The save the page writes for ``record`` played by ``seats``."""
-    return {"v": 1, "game": record["game"], "title": engine.GAMES[record["game"]].title,
-            "savedAt": 0, "data": {"record": record, "seats": seats, "practice": practice},
-            "setup": None}
+    return {
+        "v": 1,
+        "game": record["game"],
+        "title": engine.GAMES[record["game"]].title,
+        "savedAt": 0,
+        "data": {"record": record, "seats": seats, "practice": practice},
+        "setup": None,
+    }
 
 
 def store_script(save: dict) -> str:
@@ -54,18 +78,14 @@ def read_save(page) -> dict | None:
     return json.loads(raw) if raw else None
 
 
-def resume_saved(page, site: str, open_app, record: dict, seats: list[dict],
-                 practice: bool = False, query: str = "?speed=0") -> None:
-    """Open the app with ``record`` saved and resume it, as a person coming back does.
-
-    The save is written before the page's first script runs, once per tab, so the app loads
-    once and a later reload finds whatever the page itself saved since."""
-    page.add_init_script(
-        "if (!sessionStorage.getItem('resume-saved')) { sessionStorage.setItem('resume-saved', '1');"
-        f" {store_script(saved_match(record, seats, practice))} }}")
+def open_record(
+    page, site: str, open_app, record: dict, seats: list[dict], query: str = "?speed=0"
+) -> None:
+    """Open the app (on a page shared by a module's tests, see conftest's ``page``: back to
+    its menu, no reload) and there ``record`` played by ``seats`` as a match file, the way a
+    person picks up a saved match; waits for the table."""
     open_app(page, site, query)
-    page.click("[data-testid=resume]")
-    page.wait_for_selector(IDLE)
+    import_match(page, record, seats)
 
 
 # ----- stepping through a match -----------------------------------------------------------------
@@ -74,7 +94,8 @@ def resume_saved(page, site: str, open_app, record: dict, seats: list[dict],
 LOOK = """() => ({
   matchOver: Boolean(document.querySelector('[data-testid=match-over]')),
   roundOver: Boolean(document.querySelector('[data-testid=round-over]')),
-  ids: [...document.querySelectorAll('[data-testid=actions] [data-action]')].map((n) => n.dataset.action),
+  ids: [...document.querySelectorAll('[data-testid=actions] [data-action]')]
+    .map((n) => n.dataset.action),
 })"""
 
 
@@ -97,8 +118,12 @@ def next_turn(page, on_round: Callable | None = None, max_rounds: int = 100) -> 
     raise AssertionError("round-over dialogs kept coming")
 
 
-def play_out(page, choose: Callable[[list[str]], str], on_round: Callable | None = None,
-             max_moves: int = 2000) -> int:
+def play_out(
+    page,
+    choose: Callable[[list[str]], str],
+    on_round: Callable | None = None,
+    max_moves: int = 2000,
+) -> int:
     """Take the person's turns through the side panel with ``choose(ids)`` until the match is
     over; the number of moves made."""
     for moves in range(max_moves):
@@ -108,3 +133,44 @@ def play_out(page, choose: Callable[[list[str]], str], on_round: Callable | None
         assert ids, "the person's turn lists the legal actions in the side panel"
         page.click(f"{SIDE_ACTIONS}[data-action='{choose(ids)}']")
     raise AssertionError("the match did not end")
+
+
+# ----- matches near their end -------------------------------------------------------------------
+
+
+def record_at_scores(
+    game: str,
+    players: int,
+    options: dict,
+    want: Callable[[list[int]], bool],
+    seeds: range = range(1, 500),
+) -> dict:
+    """The record of a random playout of ``game``, cut just after a round whose end leaves
+    scores that ``want``, with the match still on: a saved match that a test can finish in a
+    round or two instead of playing a whole one."""
+    for seed in seeds:
+        state = engine.new_game(game, players, seed, options)
+        rng = random.Random(seed)
+        while not state.is_over:
+            before = state.result()["scores"]
+            state.apply(rng.choice(state.legal_actions()))
+            now = state.result()["scores"]
+            if now != before and not state.is_over and want(now):
+                return state.to_record()
+    raise AssertionError(f"no {game} playout reaches the scores wanted")
+
+
+def import_match(page, record: dict, seats: list[dict]) -> None:
+    """Open ``record`` from the menu as a match file, as a person does with "Open a match
+    file"; no page load, so no new engine start. Waits for the table."""
+    page.set_input_files(
+        "[data-testid=import]",
+        files=[
+            {
+                "name": "match.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps({"record": record, "seats": seats}).encode(),
+            }
+        ],
+    )
+    page.wait_for_selector(IDLE)

@@ -3,13 +3,18 @@
 Runs against the built site with ``?speed=0`` (no animation or bot delay). The page marks the
 table ``data-busy="false"`` once no request is in flight and no bot is moving, which is when
 the person can act (or a round/match is over).
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
+
 from __future__ import annotations
 
 import random
 import re
 
-from pagehelpers import IDLE, HAND_CARDS, side_action_ids, hand_ids, play_out
+from pagehelpers import HAND_CARDS, IDLE, hand_ids, play_out, side_action_ids
+
+SHARED_PAGE = True
 
 
 def start_crisps(page, site, open_app, order: str | None = None, options: tuple[str, ...] = ()):

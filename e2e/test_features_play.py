@@ -2,9 +2,12 @@
 suggested move, the "why not" message, the log by round, replays, export/import and
 challenge links.
 
-Positions are set up the way a person gets back to a match: a saved record in
-localStorage (computed here with the engine) and "Resume".
+The tests share one page (``SHARED_PAGE``) but for the one about a first visit by a link.
+
+Positions are set up from a saved record computed here with the engine (``open_record``:
+on the shared page it is opened from the menu as a match file).
 """
+
 from __future__ import annotations
 
 import json
@@ -12,10 +15,24 @@ import random
 import re
 import urllib.parse
 
+from pagehelpers import (
+    HAND_CARDS,
+    HUMAN,
+    IDLE,
+    MENU,
+    SAVE_KEY,
+    SIDE_ACTIONS,
+    app_url,
+    bot_seat,
+    open_record,
+    own_page,
+    read_save,
+    side_action_ids,
+)
+
 import engine
 
-from pagehelpers import (HAND_CARDS, HUMAN, IDLE, MENU, SAVE_KEY, SIDE_ACTIONS, bot_seat, read_save,
-                         resume_saved, side_action_ids)
+SHARED_PAGE = True
 
 REPLAY_IDLE = "[data-testid=replay][data-busy=false]"
 
@@ -66,16 +83,18 @@ def finished_crisps(seed: int = 21):
 
 # ----- undo ----------------------------------------------------------------------------------
 
+
 def test_undo_is_allowed_for_own_moves_and_refused_after_a_draw(page, site, open_app):
     state = None
     for seed in range(1, 60):
-        state = play_until("mhing", 2, seed, lambda s: s.current_player == 0
-                           and all(quiet_and_revealing(s)))
+        state = play_until(
+            "mhing", 2, seed, lambda s: s.current_player == 0 and all(quiet_and_revealing(s))
+        )
         if state:
             break
     assert state, "no position with both a quiet and a revealing move"
     quiet, revealing = quiet_and_revealing(state)
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
     before_ids, before_log = side_action_ids(page), log_texts(page)
     assert page.locator("[data-testid=undo]").count() == 0, "nothing of yours to take back yet"
 
@@ -123,11 +142,19 @@ def test_practice_match_is_marked_and_undo_crosses_a_draw(page, site, open_app):
 
 # ----- hint and "why not" ----------------------------------------------------------------------
 
+
 def test_suggested_move_is_highlighted_not_played(page, site, open_app):
-    state = play_until("crisps", 2, 4, lambda s: s.current_player == 0
-                       and s.view(0)["phase"] == "play"
-                       and any(a.id.startswith("play:") for a in s.legal_actions()))
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
+    state = play_until(
+        "crisps",
+        2,
+        4,
+        lambda s: (
+            s.current_player == 0
+            and s.view(0)["phase"] == "play"
+            and any(a.id.startswith("play:") for a in s.legal_actions())
+        ),
+    )
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
     before = log_texts(page)
     page.click("[data-testid=hint]")
     hinted = page.locator(f"{SIDE_ACTIONS}.is-hinted")
@@ -139,7 +166,9 @@ def test_suggested_move_is_highlighted_not_played(page, site, open_app):
     assert log_texts(page) == before, "a suggestion plays nothing"
     if action.startswith("play:"):
         cards = action[5:].split(",")
-        lit = page.locator(f"{HAND_CARDS}.is-hinted").evaluate_all("n => n.map(c => c.dataset.card)")
+        lit = page.locator(f"{HAND_CARDS}.is-hinted").evaluate_all(
+            "n => n.map(c => c.dataset.card)"
+        )
         assert sorted(lit) == sorted(cards)
     # Playing it clears the highlight.
     page.click(f"{SIDE_ACTIONS}[data-action='{action}']")
@@ -155,13 +184,19 @@ def crisps_order(card: str):
 def test_why_not_says_the_engines_reason(page, site, open_app):
     found = None
     for seed in range(9, 60):
-        state = play_until("crisps", 2, seed, lambda s: s.current_player == 0
-                           and s.view(0)["phase"] == "play" and not s.view(0)["trick"])
+        state = play_until(
+            "crisps",
+            2,
+            seed,
+            lambda s: (
+                s.current_player == 0 and s.view(0)["phase"] == "play" and not s.view(0)["trick"]
+            ),
+        )
         if not state:
             continue
         hand = sorted(state.view(0)["hand"], key=crisps_order)
         for i, a in enumerate(hand):
-            for b in hand[i + 1:]:
+            for b in hand[i + 1 :]:
                 if crisps_order(b)[0] - crisps_order(a)[0] >= 2:
                     try:
                         state.find_action(f"play:{a},{b}")
@@ -174,7 +209,7 @@ def test_why_not_says_the_engines_reason(page, site, open_app):
             break
     assert found, "no illegal pair found"
     state, cards, reason = found
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
     for card in cards:
         page.click(f"{HAND_CARDS}[data-card='{card}']")
     page.click("[data-testid=why-play]")
@@ -187,10 +222,19 @@ def test_why_not_says_the_engines_reason(page, site, open_app):
 
 # ----- the log by round, replay -----------------------------------------------------------
 
+
 def test_log_is_grouped_by_round(page, site, open_app):
-    state = play_until("crisps", 2, 5, lambda s: s.current_player == 0
-                       and len(s.result()["rounds"]) >= 1 and s.view(0)["phase"] == "play")
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal", "North")])
+    state = play_until(
+        "crisps",
+        2,
+        5,
+        lambda s: (
+            s.current_player == 0
+            and len(s.result()["rounds"]) >= 1
+            and s.view(0)["phase"] == "play"
+        ),
+    )
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal", "North")])
     rounds = page.locator(".log-list .log-round").evaluate_all("n => n.map(s => s.dataset.round)")
     assert rounds[0] == "1" and rounds[-1] == str(len(state.result()["rounds"]) + 1)
     assert page.locator(".log-round-title").first.text_content() == "Round 1"
@@ -204,8 +248,13 @@ def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, ope
     record = finished_crisps()
     last = record["actions"][-1]
     steps = len(record["actions"])
-    resume_saved(page, site, open_app, {**record, "actions": record["actions"][:-1]},
-           [HUMAN, bot_seat("normal")])
+    open_record(
+        page,
+        site,
+        open_app,
+        {**record, "actions": record["actions"][:-1]},
+        [HUMAN, bot_seat("normal")],
+    )
     page.click(f"{SIDE_ACTIONS}[data-action='{last}']")
     page.wait_for_selector("[data-testid=match-over]")
     page.click("[data-testid=replay-open]")
@@ -214,14 +263,19 @@ def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, ope
     assert step.inner_text().startswith(f"Move 0 of {steps}")
     assert page.locator("[data-testid=replay] [data-action]").count() == 0, "read-only"
     assert page.locator("[data-testid=replay-table] [data-card]").count() > 0, "drawn by the game"
-    start_hand = page.locator("[data-testid=replay-table] [data-testid=hand] [data-card]").evaluate_all(
-        "n => n.map(c => c.dataset.card)")
-    assert sorted(start_hand) == sorted(engine.new_game("crisps", 2, record["seed"], {}).view(0)["hand"])
+    start_hand = page.locator(
+        "[data-testid=replay-table] [data-testid=hand] [data-card]"
+    ).evaluate_all("n => n.map(c => c.dataset.card)")
+    assert sorted(start_hand) == sorted(
+        engine.new_game("crisps", 2, record["seed"], {}).view(0)["hand"]
+    )
 
     def go(button: str, expect: int):
         page.click(f"[data-testid=replay-{button}]")
         page.wait_for_function(
-            f"() => document.querySelector('[data-testid=replay-step]')?.textContent.startsWith('Move {expect} of')")
+            "() => document.querySelector('[data-testid=replay-step]')"
+            f"?.textContent.startsWith('Move {expect} of')"
+        )
         page.wait_for_selector(REPLAY_IDLE)
         assert page.locator(".log-list li").count() == expect
 
@@ -234,8 +288,10 @@ def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, ope
     assert page.locator("[data-testid=replay-back]").is_disabled()
     page.click("[data-testid=replay-play]")  # autoplay to the end
     page.wait_for_function(
-        f"() => document.querySelector('[data-testid=replay-step]')?.textContent.startsWith('Move {steps} of')",
-        timeout=120_000)
+        "() => document.querySelector('[data-testid=replay-step]')"
+        f"?.textContent.startsWith('Move {steps} of')",
+        timeout=120_000,
+    )
     assert page.locator("[data-testid=replay-forward]").is_disabled()
 
     # The match is over: every hand may be shown, at any step.
@@ -244,8 +300,12 @@ def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, ope
     page.check("[data-testid=replay-reveal]")
     hands = page.locator("[data-testid=replay-hands]")
     hands.wait_for()
-    opponent = hands.locator("[data-seat='1'] [data-card]").evaluate_all("n => n.map(c => c.dataset.card)")
-    assert sorted(opponent) == sorted(engine.new_game("crisps", 2, record["seed"], {}).view(1)["hand"])
+    opponent = hands.locator("[data-seat='1'] [data-card]").evaluate_all(
+        "n => n.map(c => c.dataset.card)"
+    )
+    assert sorted(opponent) == sorted(
+        engine.new_game("crisps", 2, record["seed"], {}).view(1)["hand"]
+    )
     page.click("[data-testid=replay-close]")
     page.wait_for_selector("[data-testid=match-over]")
 
@@ -264,9 +324,10 @@ def test_replay_of_an_unfinished_import_cannot_reveal(page, site, open_app, tmp_
 
 # ----- export, import, challenge ------------------------------------------------------------
 
+
 def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     state = play_until("crisps", 2, 12, lambda s: len(s.history) >= 9 and s.current_player == 0)
-    resume_saved(page, site, open_app, state.to_record(), [HUMAN, bot_seat("easy", "North")])
+    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("easy", "North")])
     before_log, before_ids = log_texts(page), side_action_ids(page)
     with page.expect_download() as info:
         page.click("[data-testid=export]")
@@ -283,9 +344,16 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
     page.click("[data-testid=menu-button]")
-    page.set_input_files("[data-testid=import]", files=[{
-        "name": "match.json", "mimeType": "application/json",
-        "buffer": json.dumps(exported).encode()}])
+    page.set_input_files(
+        "[data-testid=import]",
+        files=[
+            {
+                "name": "match.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(exported).encode(),
+            }
+        ],
+    )
     page.wait_for_selector(IDLE)
     assert log_texts(page) == before_log and side_action_ids(page) == before_ids
     assert "North" in page.locator("[data-testid=table] .scores").inner_text()
@@ -295,15 +363,20 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     saved = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
     bad_record = {**exported, "record": {**exported["record"], "actions": ["play:ZZ"]}}
     for name, content, words in (
-            ("junk.json", b"this is not json", "not readable"),
-            ("empty.json", b"{}", "no record"),
-            ("wrong.json", json.dumps(bad_record).encode(), "cannot be used")):
-        page.set_input_files("[data-testid=import]", files=[{
-            "name": name, "mimeType": "application/json", "buffer": content}])
+        ("junk.json", b"this is not json", "not readable"),
+        ("empty.json", b"{}", "no record"),
+        ("wrong.json", json.dumps(bad_record).encode(), "cannot be used"),
+    ):
+        page.set_input_files(
+            "[data-testid=import]",
+            files=[{"name": name, "mimeType": "application/json", "buffer": content}],
+        )
         error = page.locator("[data-testid=menu] [data-testid=error]")
         page.wait_for_function(
-            "w => document.querySelector('[data-testid=menu] [data-testid=error]')?.textContent.includes(w)",
-            arg=words)
+            "w => document.querySelector('[data-testid=menu] [data-testid=error]')"
+            "?.textContent.includes(w)",
+            arg=words,
+        )
         assert "Nothing was changed" in error.inner_text()
         assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") == saved
     page.click("[data-testid=resume]")
@@ -311,11 +384,13 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     assert log_texts(page) == before_log
 
 
+@own_page
 def test_a_challenge_link_deals_the_same_cards(page, site, open_app):
     options = {"auto_skip": True}
-    hash_ = "#game=crisps&seed=4242&players=human,random&options=" + \
-        urllib.parse.quote("auto_skip:true")
-    page.goto(site + "?speed=0" + hash_)
+    hash_ = "#game=crisps&seed=4242&players=human,random&options=" + urllib.parse.quote(
+        "auto_skip:true"
+    )
+    page.goto(app_url(site, "?speed=0" + hash_))
     page.wait_for_selector(IDLE, timeout=90_000)
     expected = engine.new_game("crisps", 2, 4242, options)
     # The person has not played yet (a computer may have led): the hand is the dealt one.
@@ -347,25 +422,28 @@ def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_a
     saved = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
     assert saved
     for fragment, words in (
-            ("game=chess&seed=1", 'no game called "chess"'),
-            ("game=crisps&seed=banana", "not a whole number"),
-            ("game=crisps&seed=5&players=human,wizard", '"wizard" is not a player'),
-            ("game=crisps&seed=5&players=human,normal,normal", "for 2 players"),
-            ("game=crisps&seed=5&options=colour:blue", 'no option "colour"'),
-            ("game=crisps&seed=5&options=auto_skip:maybe", 'cannot be "maybe"'),
-            ("game=crisps&seed=5&options=%7Bbroken", "not readable")):
-        page.goto(site + "?speed=0#" + fragment)
+        ("game=chess&seed=1", 'no game called "chess"'),
+        ("game=crisps&seed=banana", "not a whole number"),
+        ("game=crisps&seed=5&players=human,wizard", '"wizard" is not a player'),
+        ("game=crisps&seed=5&players=human,normal,normal", "for 2 players"),
+        ("game=crisps&seed=5&options=colour:blue", 'no option "colour"'),
+        ("game=crisps&seed=5&options=auto_skip:maybe", 'cannot be "maybe"'),
+        ("game=crisps&seed=5&options=%7Bbroken", "not readable"),
+    ):
+        page.goto(app_url(site, "?speed=0#" + fragment))
         page.locator(MENU).first.wait_for()
         error = page.locator("[data-testid=menu] [data-testid=error]")
         page.wait_for_function(
-            "w => document.querySelector('[data-testid=menu] [data-testid=error]')?.textContent.includes(w)",
-            arg=words)
+            "w => document.querySelector('[data-testid=menu] [data-testid=error]')"
+            "?.textContent.includes(w)",
+            arg=words,
+        )
         assert "cannot be used" in error.inner_text() and words in error.inner_text(), fragment
         assert page.locator("[data-testid=resume]").is_visible(), "the saved match is still offered"
         assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") == saved
 
     # A good link while a match is saved is offered, not forced.
-    page.goto(site + "?speed=0#game=crisps&seed=5&players=2")
+    page.goto(app_url(site, "?speed=0#game=crisps&seed=5&players=2"))
     page.locator("[data-testid=challenge-offer]").wait_for()
     page.click("[data-testid=accept-challenge]")
     page.wait_for_selector(IDLE)

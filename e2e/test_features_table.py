@@ -4,8 +4,10 @@ the screen-reader live region, reduced motion, and phone/desktop layouts without
 scrolling.
 
 Runs against the built site with ``?speed=0``; the table says ``data-busy="false"`` when the
-person can act.
+person can act. The tests share one page (``SHARED_PAGE``) but for those that change what
+later ones would find (settings, statistics, remembered seats, an init script, the media).
 """
+
 from __future__ import annotations
 
 import json
@@ -13,18 +15,33 @@ import random
 from pathlib import Path
 
 import pytest
+from pagehelpers import (
+    HUMAN,
+    IDLE,
+    SAVE_KEY,
+    SIDE_ACTIONS,
+    app_url,
+    bot_seat,
+    next_turn,
+    own_page,
+    read_save,
+    saved_match,
+    side_action_ids,
+    store_script,
+)
 
 import engine
 
-from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, SAVE_KEY, bot_seat, next_turn, read_save,
-                         saved_match, side_action_ids, store_script)
+SHARED_PAGE = True
 
 GAMES = list(engine.GAMES)
-SHOTS = Path(__file__).resolve().parent.parent / ".cache" / "e2e-screens"   # ignored by git
+SHOTS = Path(__file__).resolve().parent.parent / ".cache" / "e2e-screens"  # ignored by git
 
 
 def table_cards(page) -> list[str]:
-    return page.locator(".game-root [data-card]").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+    return page.locator(".game-root [data-card]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)"
+    )
 
 
 def saved_actions(page) -> list[str] | None:
@@ -36,7 +53,9 @@ def no_horizontal_overflow(page) -> bool:
     return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def start(page, game: str, seats: dict[int, str] | None = None, names: dict[int, str] | None = None):
+def start(
+    page, game: str, seats: dict[int, str] | None = None, names: dict[int, str] | None = None
+):
     page.click(f"[data-testid=menu] [data-game={game}]")
     for seat, value in (seats or {}).items():
         page.select_option(f"[data-testid=seat-{seat}]", value)
@@ -60,6 +79,7 @@ def plain_choice(ids: list[str]) -> str:
 
 # ----- never lose a game ------------------------------------------------------------------------
 
+
 def mid_turn_deal(game: str) -> tuple[int, str]:
     """A seed (and the link's players) whose deal lets the person act twice in a row within
     40 of their moves when they follow ``plain_choice``; found with the engine's own bridge,
@@ -70,15 +90,20 @@ def mid_turn_deal(game: str) -> tuple[int, str]:
     seats = [{"type": "human"}] + [{"type": "bot", "level": "random"}] * (players - 1)
     try:
         for seed in range(1, 300):
-            snap = json.loads(bridge.start(json.dumps({"game": game, "seed": seed, "seats": seats})))
+            snap = json.loads(
+                bridge.start(json.dumps({"game": game, "seed": seed, "seats": seats}))
+            )
             for _ in range(40):
                 while snap["bot_turn"]:
                     snap = json.loads(bridge.bot_move())["snapshot"]
                 if snap["is_over"]:
                     break
                 before = snap["moves"]
-                snap = json.loads(bridge.act(json.dumps(
-                    {"action": plain_choice([a["id"] for a in snap["legal"]])})))
+                snap = json.loads(
+                    bridge.act(
+                        json.dumps({"action": plain_choice([a["id"] for a in snap["legal"]])})
+                    )
+                )
                 if snap["human_turn"] and snap["moves"] == before + 1:
                     return seed, ",".join(["human"] + ["random"] * (players - 1))
     finally:
@@ -86,13 +111,23 @@ def mid_turn_deal(game: str) -> tuple[int, str]:
     raise AssertionError(f"no {game} deal lets the person act twice in a row")
 
 
+def open_challenge(page, site: str, open_app, fragment: str) -> None:
+    """Open the app, then the challenge link ``#fragment`` in it; with a match saved (by an
+    earlier test on a shared page) the deal is offered first: accept it."""
+    open_app(page, site)
+    page.goto(app_url(site, "?speed=0#" + fragment))
+    page.locator(f"{IDLE}, [data-testid=challenge-offer]").first.wait_for()
+    if page.locator("[data-testid=challenge-offer]").count():
+        page.click("[data-testid=accept-challenge]")
+    page.wait_for_selector(IDLE)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_resume_after_reload_every_game_even_mid_turn(page, site, open_app, game):
     seed, players = mid_turn_deal(game)
-    page.goto(f"{site}?speed=0#game={game}&seed={seed}&players={players}")
-    page.wait_for_selector(IDLE, timeout=90_000)
+    open_challenge(page, site, open_app, f"game={game}&seed={seed}&players={players}")
     mid_turn = False
-    for _ in range(40):   # deals are random: act until the person acts twice in a row
+    for _ in range(40):  # deals are random: act until the person acts twice in a row
         settle(page)
         ids = side_action_ids(page)
         assert ids, "the person's turn lists the legal actions"
@@ -102,7 +137,7 @@ def test_resume_after_reload_every_game_even_mid_turn(page, site, open_app, game
         after = saved_actions(page)
         assert after is not None and len(after) > len(before), "saved after every action"
         if len(after) == len(before) + 1 and side_action_ids(page):
-            mid_turn = True   # the same person acts again: a turn of several steps, or the next turn
+            mid_turn = True  # the same person acts again: a turn of several steps, or the next turn
             break
     assert page.locator("[data-testid=match-over]").count() == 0
     actions, cards, record = side_action_ids(page), table_cards(page), saved_actions(page)
@@ -127,8 +162,10 @@ def test_unreadable_saves_are_set_aside_with_a_message(page, site, open_app):
     assert page.evaluate("() => localStorage.getItem('parlour.setaside')") == "{not json"
 
     # Well-formed, but the engine refuses the record: offered, then set aside on resume.
-    bad = saved_match({"game": "crisps", "players": 2, "seed": 3, "options": {},
-                       "actions": ["play:not-a-card"]}, [HUMAN, bot_seat("normal")])
+    bad = saved_match(
+        {"game": "crisps", "players": 2, "seed": 3, "options": {}, "actions": ["play:not-a-card"]},
+        [HUMAN, bot_seat("normal")],
+    )
     page.evaluate(f"() => {{ {store_script(bad)} }}")
     open_app(page, site)
     page.click("[data-testid=resume]")
@@ -137,22 +174,27 @@ def test_unreadable_saves_are_set_aside_with_a_message(page, site, open_app):
     assert "set aside" in notice.inner_text()
     assert page.locator("[data-testid=resume]").count() == 0
     assert read_save(page) is None
-    start(page, "crisps")   # and the page carries on
+    start(page, "crisps")  # and the page carries on
 
 
 # ----- pass and play ----------------------------------------------------------------------------
 
+
 def assert_nothing_private_shows(page):
     handoff = page.locator("[data-testid=handoff]")
     assert handoff.is_visible()
-    assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 0, \
+    assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 0, (
         "no card of any seat is in the page behind the hand-off screen"
+    )
     assert page.locator("[data-testid=hand]").count() == 0
     assert not page.locator(SIDE_ACTIONS).count()
     log = page.locator(".game-log")
-    assert not log.count() or not log.first.is_visible(), "the log (which names the viewer's draws) is hidden"
+    assert not log.count() or not log.first.is_visible(), (
+        "the log (which names the viewer's draws) is hidden"
+    )
 
 
+@own_page
 def test_pass_and_play_hand_off_hides_both_hands(page, site, open_app):
     open_app(page, site)
     start(page, "crisps", seats={1: "human"}, names={0: "Ann", 1: "Bob"})
@@ -173,7 +215,9 @@ def test_pass_and_play_hand_off_hides_both_hands(page, site, open_app):
             assert f"I am {who}" in ready.inner_text()
             ready.click()
             page.wait_for_selector("[data-testid=hand] [data-card]")
-            seen[who] = page.locator("[data-testid=hand] [data-card]").evaluate_all("n => n.map(c => c.dataset.card)")
+            seen[who] = page.locator("[data-testid=hand] [data-card]").evaluate_all(
+                "n => n.map(c => c.dataset.card)"
+            )
             assert seen[who]
             if handoffs >= 4:
                 break
@@ -188,6 +232,8 @@ def test_pass_and_play_hand_off_hides_both_hands(page, site, open_app):
 
 # ----- settings ---------------------------------------------------------------------------------
 
+
+@own_page
 def test_settings_and_seat_names_are_remembered(page, site, open_app):
     open_app(page, site)
     page.click("[data-testid=settings]")
@@ -196,7 +242,7 @@ def test_settings_and_seat_names_are_remembered(page, site, open_app):
     page.check("[data-testid=setting-sound]")
     assert page.evaluate("() => document.body.classList.contains('four-colour')")
 
-    open_app(page, site)   # a later visit
+    open_app(page, site)  # a later visit
     assert page.evaluate("() => document.body.classList.contains('four-colour')")
     page.click("[data-testid=settings]")
     assert page.locator("[data-testid=setting-speed]").input_value() == "slow"
@@ -227,6 +273,7 @@ def test_settings_and_seat_names_are_remembered(page, site, open_app):
 
 # ----- statistics -------------------------------------------------------------------------------
 
+
 def crisps_record_won_by_seat_0_in_one_move():
     """A Crisps match (seat 0 = the person) whose last action, by seat 0, wins it."""
     for seed in range(1, 200):
@@ -240,6 +287,7 @@ def crisps_record_won_by_seat_0_in_one_move():
     raise AssertionError("no such seed")
 
 
+@own_page
 def test_statistics_count_a_finished_match_once_and_reset(page, site, open_app):
     record, last = crisps_record_won_by_seat_0_in_one_move()
     record = {**record, "actions": record["actions"][:-1]}
@@ -254,12 +302,18 @@ def test_statistics_count_a_finished_match_once_and_reset(page, site, open_app):
     page.click(f"{SIDE_ACTIONS}[data-action='{last}']")
     page.locator("[data-testid=match-over]").wait_for()
 
-    open_app(page, site)   # a reload after the end counts nothing again
+    open_app(page, site)  # a reload after the end counts nothing again
     page.click("[data-testid=stats]")
     row = page.locator("[data-stats-game=crisps] [data-stats-level=easy]")
     stat = lambda name: row.locator(f"[data-stat={name}]").inner_text()  # noqa: E731
-    assert (stat("played"), stat("won"), stat("rate"), stat("streak"), stat("best-streak"), stat("best")) \
-        == ("1", "1", "100%", "1", "1", "3")
+    assert (
+        stat("played"),
+        stat("won"),
+        stat("rate"),
+        stat("streak"),
+        stat("best-streak"),
+        stat("best"),
+    ) == ("1", "1", "100%", "1", "1", "3")
 
     with page.expect_download() as download:
         page.click("[data-testid=stats-export]")
@@ -279,11 +333,17 @@ def test_statistics_count_a_finished_match_once_and_reset(page, site, open_app):
 
 # ----- keyboard only ----------------------------------------------------------------------------
 
+
 def focused(page, js: str = "e => e"):
-    return page.evaluate(f"() => {{ const e = document.activeElement; return e ? ({js})(e) : null; }}")
+    return page.evaluate(
+        f"() => {{ const e = document.activeElement; return e ? ({js})(e) : null; }}"
+    )
 
 
-FOCUSABLE = "button:not(:disabled), [href], input:not(:disabled), select:not(:disabled), [tabindex]:not([tabindex='-1'])"
+FOCUSABLE = (
+    "button:not(:disabled), [href], input:not(:disabled), select:not(:disabled), "
+    "[tabindex]:not([tabindex='-1'])"
+)
 
 
 def tab_to(page, css: str) -> None:
@@ -297,11 +357,17 @@ def tab_to(page, css: str) -> None:
                 return
             page.keyboard.press(key)
     where = focused(page, "e => e.outerHTML.slice(0, 200)")
-    table = page.evaluate("() => { const t = document.querySelector('[data-testid=table]');"
-                          " return t ? JSON.stringify(t.dataset) : 'no table'; }")
-    hand = page.evaluate("() => (document.querySelector('[data-testid=hand]') || {}).outerHTML?.slice(0, 400)")
-    raise AssertionError(f"could not reach {css} with the keyboard; the focus is on {where}; "
-                         f"the table is {table}; the hand is {hand}")
+    table = page.evaluate(
+        "() => { const t = document.querySelector('[data-testid=table]');"
+        " return t ? JSON.stringify(t.dataset) : 'no table'; }"
+    )
+    hand = page.evaluate(
+        "() => (document.querySelector('[data-testid=hand]') || {}).outerHTML?.slice(0, 400)"
+    )
+    raise AssertionError(
+        f"could not reach {css} with the keyboard; the focus is on {where}; "
+        f"the table is {table}; the hand is {hand}"
+    )
 
 
 def keyboard_turn(page, rng: random.Random) -> None:
@@ -325,6 +391,7 @@ def keyboard_turn(page, rng: random.Random) -> None:
     page.keyboard.press("Enter")
 
 
+@own_page
 def test_a_whole_crisps_match_with_the_keyboard_only(page, site, open_app):
     open_app(page, site)
     tab_to(page, "[data-game=crisps]")
@@ -338,7 +405,9 @@ def test_a_whole_crisps_match_with_the_keyboard_only(page, site, open_app):
         if page.locator("[data-testid=match-over]").is_visible():
             break
         if page.locator("[data-testid=round-over]").is_visible():
-            assert focused(page, "e => e.dataset.testid") == "continue", "the dialog takes the focus"
+            assert focused(page, "e => e.dataset.testid") == "continue", (
+                "the dialog takes the focus"
+            )
             page.keyboard.press("Enter")
             continue
         keyboard_turn(page, rng)
@@ -349,7 +418,7 @@ def test_a_whole_crisps_match_with_the_keyboard_only(page, site, open_app):
     for _ in range(5):
         page.keyboard.press("Tab")
         assert focused(page, "e => e.closest('[data-testid=match-over]') !== null")
-    tab_to(page, "[data-testid=match-over] button:not([data-testid])")   # back to the menu
+    tab_to(page, "[data-testid=match-over] button:not([data-testid])")  # back to the menu
     page.keyboard.press("Enter")
     tab_to(page, "[data-testid=stats]")
     page.keyboard.press("Enter")
@@ -360,7 +429,7 @@ def test_a_whole_crisps_match_with_the_keyboard_only(page, site, open_app):
 def test_arrow_keys_and_focus_are_visible(page, site, open_app):
     open_app(page, site)
     page.click("[data-testid=menu] [data-game=crisps]")
-    page.select_option("[data-testid=order]", "0")   # a leader's side panel lists every play
+    page.select_option("[data-testid=order]", "0")  # a leader's side panel lists every play
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
     page.keyboard.press("Tab")
@@ -372,11 +441,15 @@ def test_arrow_keys_and_focus_are_visible(page, site, open_app):
     page.keyboard.press("ArrowLeft")
     assert focused(page, "e => e.dataset.card") == first
     page.keyboard.press("End")
-    hand = page.locator("[data-testid=hand] button[data-card]").evaluate_all("n => n.map(c => c.dataset.card)")
+    hand = page.locator("[data-testid=hand] button[data-card]").evaluate_all(
+        "n => n.map(c => c.dataset.card)"
+    )
     assert focused(page, "e => e.dataset.card") == hand[-1]
     outline = focused(page, "e => getComputedStyle(e).outlineStyle")
     assert outline == "solid", "keyboard focus is visible"
-    labels = page.locator("[data-testid=hand] button[data-card]").evaluate_all("n => n.map(c => c.getAttribute('aria-label'))")
+    labels = page.locator("[data-testid=hand] button[data-card]").evaluate_all(
+        "n => n.map(c => c.getAttribute('aria-label'))"
+    )
     assert all(label and " of " in label for label in labels), labels
 
 
@@ -391,13 +464,14 @@ new MutationObserver(() => {
 """
 
 
+@own_page
 def test_the_table_is_never_idle_on_a_computers_turn(page, site, open_app):
     """Between a reply and the computer's move the table stays busy: the person cannot act,
     and the keyboard's focus is not sent to a hand that is about to change."""
     page.add_init_script(IDLE_ON_A_BOT_TURN)
     open_app(page, site)
     page.click("[data-testid=menu] [data-game=crisps]")
-    page.select_option("[data-testid=order]", "1")   # the computer leads
+    page.select_option("[data-testid=order]", "1")  # the computer leads
     page.click("[data-testid=start]")
     moves = 0
     for _ in range(40):
@@ -413,10 +487,11 @@ def test_the_table_is_never_idle_on_a_computers_turn(page, site, open_app):
 
 # ----- screen readers and motion ----------------------------------------------------------------
 
+
 def test_a_bot_move_is_announced_in_a_polite_live_region(page, site, open_app):
     open_app(page, site)
     page.click("[data-testid=menu] [data-game=crisps]")
-    page.select_option("[data-testid=order]", "1")   # the computer leads
+    page.select_option("[data-testid=order]", "1")  # the computer leads
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
     region = page.locator("[data-testid=announcer]")
@@ -426,12 +501,14 @@ def test_a_bot_move_is_announced_in_a_polite_live_region(page, site, open_app):
     assert "Your turn." in text, text
 
 
+@own_page
 def test_reduced_motion_means_no_animation(page, site, open_app):
     page.emulate_media(reduced_motion="reduce")
     open_app(page, site, query="")
     start(page, "crisps")
     styles = page.locator("button").first.evaluate(
-        "e => [getComputedStyle(e).transitionProperty, getComputedStyle(e).animationName]")
+        "e => [getComputedStyle(e).transitionProperty, getComputedStyle(e).animationName]"
+    )
     assert styles == ["all", "none"] or styles[0] in ("none", "all") and styles[1] == "none", styles
     duration = page.locator("button").first.evaluate("e => getComputedStyle(e).transitionDuration")
     assert set(duration.replace(" ", "").split(",")) == {"0s"}, duration
@@ -439,14 +516,21 @@ def test_reduced_motion_means_no_animation(page, site, open_app):
 
 # ----- layout -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("size", [(375, 667), (1280, 800)], ids=["phone", "desktop"])
-@pytest.mark.parametrize("game", GAMES)
-def test_every_table_fits_without_sideways_scrolling(page, site, open_app, game, size):
+def test_every_table_fits_without_sideways_scrolling(page, site, open_app, size):
+    """One page per screen size: every game's set-up and table (for a few moves), then the
+    statistics and settings screens, from the menu each time."""
     page.set_viewport_size({"width": size[0], "height": size[1]})
     open_app(page, site)
+    for game in GAMES:
+        check_a_table_fits(page, game, size)
+
+
+def check_a_table_fits(page, game: str, size: tuple[int, int]) -> None:
     assert no_horizontal_overflow(page), "menu"
     page.click(f"[data-testid=menu] [data-game={game}]")
-    assert no_horizontal_overflow(page), "set-up"
+    assert no_horizontal_overflow(page), f"{game} set-up"
     page.click("[data-testid=start]")
     for _ in range(3):
         settle(page)
@@ -460,15 +544,19 @@ def test_every_table_fits_without_sideways_scrolling(page, site, open_app, game,
     page.screenshot(path=str(SHOTS / f"{game}-{size[0]}x{size[1]}.png"), full_page=True)
     assert no_horizontal_overflow(page), f"{game} table"
     wide = page.evaluate("""() => [...document.querySelectorAll('#app *')]
-        .filter(e => { const r = e.getBoundingClientRect(); return r.width && r.right > window.innerWidth + 1; })
+        .filter(e => {
+          const r = e.getBoundingClientRect();
+          return r.width && r.right > window.innerWidth + 1;
+        })
         .filter(e => !e.closest('.stats-scroll, .log-list, .action-list'))
         .slice(0, 5).map(e => e.className || e.tagName)""")
-    assert not wide, f"elements past the right edge: {wide}"
-    unnamed = page.evaluate("""() => [...document.querySelectorAll('.game-root button, [data-action], .game-root [data-card]')]
+    assert not wide, f"{game}: elements past the right edge: {wide}"
+    unnamed = page.evaluate("""() => [...document.querySelectorAll(
+          '.game-root button, [data-action], .game-root [data-card]')]
         .filter(e => !(e.getAttribute('aria-label') || e.textContent).trim()
                      || (e.dataset.card && !/ of |Joker/.test(e.getAttribute('aria-label') || '')))
         .slice(0, 5).map(e => e.outerHTML.slice(0, 120))""")
-    assert not unnamed, f"cards and buttons need spoken names: {unnamed}"
+    assert not unnamed, f"{game}: cards and buttons need spoken names: {unnamed}"
     page.click("[data-testid=menu-button]")
     for screen in ("stats", "settings"):
         page.click(f"[data-testid=menu] [data-testid={screen}]")

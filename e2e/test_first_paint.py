@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import re
 
-from pagehelpers import HUMAN, IDLE, MENU, bot_seat, read_save, saved_match, store_script
+from pagehelpers import (
+    HUMAN,
+    IDLE,
+    MENU,
+    app_url,
+    bot_seat,
+    read_save,
+    saved_match,
+    store_script,
+)
 
 import engine
 
@@ -66,8 +75,9 @@ def forget_refused_downloads(page) -> None:
     ]
 
 
-def open_first_visit(page, site: str, query: str = "?speed=0") -> None:
-    page.goto(site + query)
+def open_first_visit(page, site: str) -> None:
+    """A first visit (snapshots off: this visit would make one in a second engine)."""
+    page.goto(app_url(site, "?speed=0"))
     page.locator(MENU).first.wait_for(state="visible")
 
 

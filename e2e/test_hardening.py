@@ -4,6 +4,7 @@ a first visit without a network.
 Every test runs under the site's Content-Security-Policy (a <meta> in index.html and the
 same header from the test server); the ``page`` fixture fails a test on any violation.
 """
+
 from __future__ import annotations
 
 import json
@@ -11,9 +12,9 @@ import re
 import time
 import urllib.request
 
-import build
+from pagehelpers import IDLE, MENU, SIDE_ACTIONS, app_url, hand_ids, read_save, side_action_ids
 
-from pagehelpers import IDLE, MENU, SIDE_ACTIONS, hand_ids, read_save, side_action_ids
+import build
 
 
 def start_crisps(page) -> None:
@@ -45,8 +46,12 @@ def expect_problems(page, *fragments: str) -> None:
     problems = page.problems
     for fragment in fragments:
         found = False
-        for bucket in (problems.console_errors, problems.page_errors,
-                       problems.failed_responses, problems.csp_violations):
+        for bucket in (
+            problems.console_errors,
+            problems.page_errors,
+            problems.failed_responses,
+            problems.csp_violations,
+        ):
             hits = [m for m in bucket if fragment in m]
             for hit in hits:
                 bucket.remove(hit)
@@ -55,6 +60,7 @@ def expect_problems(page, *fragments: str) -> None:
 
 
 # ----- Content-Security-Policy ---------------------------------------------------------------
+
 
 def meta_policy(page) -> str:
     return page.locator("meta[http-equiv=Content-Security-Policy]").get_attribute("content")
@@ -109,6 +115,7 @@ def test_the_app_works_under_the_policy_from_the_meta_tag_alone(page, dist, open
 
 # ----- a worker that dies or stops answering -----------------------------------------------
 
+
 def test_a_worker_killed_mid_match_is_replaced_and_the_match_restored(page, site, open_app):
     open_app(page, site, "?speed=0&test=1")
     start_crisps(page)
@@ -138,9 +145,11 @@ def test_a_silent_worker_is_detected_by_the_watchdog(page, serve_with, open_app,
     """A worker that stops answering (here: it hangs in the middle of a request) is
     terminated by the client's watchdog and replaced; the match is restored."""
     worker = (dist / "worker.js").read_text()
-    hook = ('self.addEventListener("message", (event) => {\n'
-            '  if ((event.data || {}).method === "why") { const end = Date.now() + 1e9; '
-            'while (Date.now() < end) {} }\n});\n')
+    hook = (
+        'self.addEventListener("message", (event) => {\n'
+        '  if ((event.data || {}).method === "why") { const end = Date.now() + 1e9; '
+        "while (Date.now() < end) {} }\n});\n"
+    )
     base = serve_with({"worker.js": hook + worker})
     open_app(page, base, "?speed=0&test=1")
     start_crisps(page)
@@ -155,6 +164,7 @@ def test_a_silent_worker_is_detected_by_the_watchdog(page, serve_with, open_app,
 
 
 # ----- saved data and links that are not what they should be ------------------------------
+
 
 def test_a_tampered_save_is_set_aside(page, site, open_app):
     open_app(page, site)
@@ -178,8 +188,16 @@ def test_a_tampered_save_is_set_aside(page, site, open_app):
 
 
 def test_bogus_link_hashes_are_harmless(page, site, open_app):
-    for number, fragment in enumerate(("#", "#%%%", "#share=not-base64!!", "#game=crisps&record=%7Bnope",
-                     "#" + "x" * 5000, "#replay=eyJnYW1lIjoicG9rZXIifQ")):
+    for number, fragment in enumerate(
+        (
+            "#",
+            "#%%%",
+            "#share=not-base64!!",
+            "#game=crisps&record=%7Bnope",
+            "#" + "x" * 5000,
+            "#replay=eyJnYW1lIjoicG9rZXIifQ",
+        )
+    ):
         open_app(page, site, f"?speed=0&n={number}" + fragment)  # a new query: a real load
         page.locator(MENU).first.wait_for(state="visible")
     start_crisps(page)
@@ -187,10 +205,13 @@ def test_bogus_link_hashes_are_harmless(page, site, open_app):
 
 # ----- a first visit without a network -------------------------------------------------------
 
+
 def test_a_first_visit_without_a_network_says_it_needs_one(page, site):
     # The page itself arrived, but nothing else can be downloaded.
-    page.route(re.compile(r".*/(pyodide|wheels)/.*"), lambda route: route.abort("internetdisconnected"))
-    page.goto(site + "?speed=0")
+    page.route(
+        re.compile(r".*/(pyodide|wheels)/.*"), lambda route: route.abort("internetdisconnected")
+    )
+    page.goto(app_url(site))
     page.locator("html[data-engine=failed]").wait_for(state="attached")
     error = page.locator("[data-testid=engine-status]")
     error.wait_for(state="visible")
@@ -198,8 +219,11 @@ def test_a_first_visit_without_a_network_says_it_needs_one(page, site):
     assert not page.locator("[data-testid=loading]").is_visible()
     expect_problems(page, "Parlour engine failed to load")
     for bucket in (page.problems.console_errors,):
-        bucket[:] = [m for m in bucket if "ERR_INTERNET_DISCONNECTED" not in m
-                     and "Failed to load resource" not in m]
+        bucket[:] = [
+            m
+            for m in bucket
+            if "ERR_INTERNET_DISCONNECTED" not in m and "Failed to load resource" not in m
+        ]
 
 
 # ----- the start-up snapshot (repeat visits) -------------------------------------------------
@@ -255,13 +279,16 @@ def engine_start(page) -> dict:
 
 def test_a_repeat_visit_starts_from_the_snapshot_and_plays(page, site, open_app):
     # A first visit starts without a snapshot; one is made afterwards, in the background.
-    open_app(page, site, "?speed=0&test=1")
+    open_app(page, site, "?speed=0&test=1", snapshots=True)
     assert engine_start(page)["snapshot"] is False
-    assert page.evaluate("() => window.__parlourTest.snapshot()") == {"stored": True, "reason": "kept"}
+    assert page.evaluate("() => window.__parlourTest.snapshot()") == {
+        "stored": True,
+        "reason": "kept",
+    }
     kept = wait_for_snapshot(page, site)
     assert [key for key, _ in kept] == [build_id(site)], "one snapshot, for this build"
     # The next visit restores it, makes none of its own, and plays.
-    open_app(page, site, "?speed=0&test=1&again=1")
+    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
     assert engine_start(page)["snapshot"] is True
     assert page.evaluate("() => window.__parlourTest.snapshot()")["stored"] is False
     start_crisps(page)
@@ -275,12 +302,12 @@ def test_a_repeat_visit_starts_from_the_snapshot_and_plays(page, site, open_app)
 
 
 def test_a_spoilt_snapshot_means_a_normal_start(page, site, open_app):
-    open_app(page, site)
+    open_app(page, site, snapshots=True)
     wait_for_snapshot(page, site)
     page.evaluate(SPOIL_SNAPSHOT, build_id(site))
     warnings = []
     page.on("console", lambda msg: warnings.append(msg.text) if msg.type == "warning" else None)
-    open_app(page, site, "?speed=0&test=1&again=1")
+    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
     assert any("snapshot did not work" in w for w in warnings), warnings
     assert engine_start(page)["snapshot"] is False
     assert all(size > 1e6 for _, size in page.evaluate(SNAPSHOT_KEYS)), "the spoilt one is gone"
@@ -294,7 +321,9 @@ def test_snapshots_can_be_turned_off(page, site, open_app):
     page.on("worker", lambda worker: workers.append(worker))
     open_app(page, site, "?speed=0&test=1&snapshot=0")
     assert page.evaluate("() => window.__parlourTest.snapshot()") == {
-        "stored": False, "reason": "snapshots are off"}
+        "stored": False,
+        "reason": "snapshots are off",
+    }
     start_crisps(page)
     take_a_move(page)
     assert page.evaluate(SNAPSHOT_KEYS) == []
@@ -306,7 +335,7 @@ def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, op
     person may already be playing: the match goes on normally meanwhile."""
     workers = []
     page.on("worker", lambda worker: workers.append(worker))
-    open_app(page, site, "?speed=0&test=1")
+    open_app(page, site, "?speed=0&test=1", snapshots=True)
     start_crisps(page)
     deadline = time.monotonic() + 30
     while len(workers) < 2 and time.monotonic() < deadline:
@@ -321,7 +350,7 @@ def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, op
     take_a_move(page)
     before = table_state(page)
     # The next visit starts from the snapshot, which holds no match: the saved one resumes.
-    open_app(page, site, "?speed=0&test=1&again=1")
+    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
     assert engine_start(page)["snapshot"] is True
     page.click("[data-testid=resume]")
     page.wait_for_selector(IDLE)

@@ -2,14 +2,19 @@
 
 Runs against the built site with ``?speed=0``. The table is ``data-busy="false"`` when the
 person can act (or a round/match is over). Positions that need particular cards are set up
-the way a person gets back to a match: a saved record in localStorage and "Resume".
+from a saved record, opened from the menu as a match file.
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
+
 from __future__ import annotations
 
 import random
 import re
 
-from pagehelpers import IDLE, HAND_CARDS, side_action_ids, hand_ids, play_out, resume_saved
+from pagehelpers import HAND_CARDS, IDLE, hand_ids, open_record, play_out, side_action_ids
+
+SHARED_PAGE = True
 
 CONFIRM = "[data-testid=controls] .confirm-play[data-action]"
 SEATS = [{"type": "human"}, {"type": "bot", "level": "normal"}]
@@ -25,10 +30,15 @@ def start_mhing(page, site, open_app, level: str = "normal"):
 
 
 def resume_record(page, site, open_app, seed: int, actions: list[str]):
-    """Open the match ``seed`` (seat 0 = you) after ``actions``, through the resume offer."""
-    record = {"game": "mhing", "players": 2, "seed": seed, "options": {"target": 14},
-              "actions": actions}
-    resume_saved(page, site, open_app, record, SEATS)
+    """Open the match ``seed`` (seat 0 = you) after ``actions``, from a match file."""
+    record = {
+        "game": "mhing",
+        "players": 2,
+        "seed": seed,
+        "options": {"target": 14},
+        "actions": actions,
+    }
+    open_record(page, site, open_app, record, SEATS)
 
 
 def choose(ids: list[str], rng: random.Random) -> str:
@@ -46,8 +56,12 @@ def test_whole_match_against_a_bot_then_play_again(page, site, open_app):
     start_mhing(page, site, open_app)
     rng = random.Random(5)
     summaries = []
-    play_out(page, lambda ids: choose(ids, rng),
-             on_round=lambda dialog: summaries.append(dialog.inner_text()), max_moves=3000)
+    play_out(
+        page,
+        lambda ids: choose(ids, rng),
+        on_round=lambda dialog: summaries.append(dialog.inner_text()),
+        max_moves=3000,
+    )
 
     over = page.locator("[data-testid=match-over]")
     assert re.search(r"win", over.inner_text(), re.IGNORECASE), over.inner_text()
@@ -93,8 +107,14 @@ def test_draw_from_the_pile_select_a_sequence_and_swap_the_ace_back(page, site, 
     page.wait_for_selector(IDLE)
 
     mine = page.locator("[data-testid=sequences-0]")
-    assert mine.locator("[data-card]").evaluate_all("n => n.map(c => c.dataset.card)") == ["8C", "AC", "10C"]
-    assert mine.locator(".ace-badge").inner_text() == "=9", "the wild Ace shows the rank it stands for"
+    assert mine.locator("[data-card]").evaluate_all("n => n.map(c => c.dataset.card)") == [
+        "8C",
+        "AC",
+        "10C",
+    ]
+    assert mine.locator(".ace-badge").inner_text() == "=9", (
+        "the wild Ace shows the rank it stands for"
+    )
     assert "AC" not in hand_ids(page) and len(hand_ids(page)) == 7  # laid three, drew two
 
     # Back to your turn: the 9♣ in your hand can replace the Ace; the prompt sits by the sequence.
@@ -102,7 +122,11 @@ def test_draw_from_the_pile_select_a_sequence_and_swap_the_ace_back(page, site, 
     assert swap.count() == 1, page.locator("[data-testid=table]").inner_text()
     swap.click()
     page.wait_for_selector(IDLE)
-    assert mine.locator("[data-card]").evaluate_all("n => n.map(c => c.dataset.card)") == ["8C", "9C", "10C"]
+    assert mine.locator("[data-card]").evaluate_all("n => n.map(c => c.dataset.card)") == [
+        "8C",
+        "9C",
+        "10C",
+    ]
     assert "AC" in hand_ids(page) and "9C" not in hand_ids(page)
     assert mine.locator(".ace-badge").count() == 0
 
@@ -135,13 +159,17 @@ def test_ambiguous_ace_asks_what_it_stands_for_and_a_wrong_selection_says_why(pa
     chips = page.locator("[data-testid=sequence-chip]")
     assert chips.count() == 2
     chips.first.click()  # a chip selects the sequence's cards
-    assert sorted(c for c in hand_ids(page)
-                  if page.get_attribute(f"{HAND_CARDS}[data-card='{c}']", "aria-pressed") == "true") \
-        == ["7S", "8S", "AS"]
+    assert sorted(
+        c
+        for c in hand_ids(page)
+        if page.get_attribute(f"{HAND_CARDS}[data-card='{c}']", "aria-pressed") == "true"
+    ) == ["7S", "8S", "AS"]
     choices = page.locator(f"{CONFIRM}.ace-choice")
     assert choices.count() == 2
     texts = choices.all_inner_texts()
-    assert any("Ace as the 6" in t for t in texts) and any("Ace as the 9" in t for t in texts), texts
+    assert any("Ace as the 6" in t for t in texts) and any("Ace as the 9" in t for t in texts), (
+        texts
+    )
     page.click(f"{CONFIRM}[data-action='lay:7S,8S,AS']")
     page.wait_for_selector(IDLE)
     mine = page.locator("[data-testid=sequences-0]")
@@ -159,7 +187,14 @@ def test_rules_page_and_small_screen(page, site, open_app):
     rules.wait_for()
     page.wait_for_selector("[data-testid=rules-page] .rules-text h2")
     text = rules.inner_text()
-    for heading in ("The aim", "Your turn", "Aces are wild", "Scoring", "Winning the match", "Options"):
+    for heading in (
+        "The aim",
+        "Your turn",
+        "Aces are wild",
+        "Scoring",
+        "Winning the match",
+        "Options",
+    ):
         assert heading in text
     assert "House clarifications" in text
     assert page.evaluate("document.documentElement.scrollWidth") <= 375

@@ -3,6 +3,7 @@
 Every test runs against dist/ served on 127.0.0.1 under the site's Content-Security-Policy;
 the ``page`` fixture fails a test on any console error, uncaught error or foreign request.
 """
+
 from __future__ import annotations
 
 import io
@@ -12,11 +13,20 @@ import urllib.request
 import zipfile
 
 import pytest
+from pagehelpers import (
+    HUMAN,
+    IDLE,
+    MENU,
+    SIDE_ACTIONS,
+    app_url,
+    bot_seat,
+    import_match,
+    play_out,
+    record_at_scores,
+    side_action_ids,
+)
 
 import engine
-
-from pagehelpers import MENU, play_out
-
 
 
 def wait_for_service_worker(page) -> dict:
@@ -26,22 +36,6 @@ def wait_for_service_worker(page) -> dict:
         const names = await caches.keys();
         return {scope: registration.scope, script: registration.active.scriptURL, caches: names};
     }""")
-
-
-def wait_for_start_up_snapshot(page) -> None:
-    """Wait until the first visit has kept its start-up snapshot for the next one (made in a
-    background worker once the menu shows; a reload meanwhile would cut its downloads short)."""
-    page.wait_for_function("""() => {
-        if (window.__snapshotKept) return true;
-        const open = indexedDB.open("parlour-runtime", 1);
-        open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
-        open.onsuccess = () => {
-            const db = open.result;
-            const keys = db.transaction("snapshots", "readonly").objectStore("snapshots").getAllKeys();
-            keys.onsuccess = () => { db.close(); window.__snapshotKept = keys.result.length > 0; };
-        };
-        return false;
-    }""", polling=250)
 
 
 def build_info(site: str) -> dict:
@@ -57,10 +51,15 @@ def record_requests(page) -> list[str]:
 
 def record_failures(page) -> list[str]:
     failed: list[str] = []
-    page.context.on("response", lambda response: failed.append(
-        f"{response.status} {response.url}") if response.status >= 400 else None)
-    page.context.on("requestfailed", lambda request: failed.append(
-        f"failed {request.url}: {request.failure}"))
+    page.context.on(
+        "response",
+        lambda response: (
+            failed.append(f"{response.status} {response.url}") if response.status >= 400 else None
+        ),
+    )
+    page.context.on(
+        "requestfailed", lambda request: failed.append(f"failed {request.url}: {request.failure}")
+    )
     return failed
 
 
@@ -83,8 +82,13 @@ def test_engine_is_installed_from_the_wheel_without_micropip(page, site, open_ap
     assert "/pyodide/pyodide.asm.wasm" in paths
     assert not [p for p in paths if "micropip" in p], "start-up must not load micropip"
     pyodide_files = {p.rsplit("/", 1)[-1] for p in paths if p.startswith("/pyodide/")}
-    assert pyodide_files <= {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
-                             "python_stdlib.zip", "pyodide-lock.json"}
+    assert pyodide_files <= {
+        "pyodide.mjs",
+        "pyodide.asm.mjs",
+        "pyodide.asm.wasm",
+        "python_stdlib.zip",
+        "pyodide-lock.json",
+    }
 
 
 def test_service_worker_caches_this_build(page, site, open_app):
@@ -103,59 +107,59 @@ def test_offline_reload_shows_the_menu_again(page, site, open_app):
         page.reload()
         page.locator(MENU).first.wait_for(state="visible")
         # Query strings and fragments are served from the cached index.html as well.
-        page.goto(site + "?speed=0&offline=1#menu")
+        page.goto(app_url(site, "?speed=0&offline=1#menu"))
         page.locator(MENU).first.wait_for(state="visible")
     finally:
         page.context.set_offline(False)
 
 
+CRISPS_SEATS = [HUMAN, bot_seat("normal")]
+
+
+def finish_a_crisps_match(page) -> None:
+    """From the menu: start Crisps, make a move, then open a saved match at two rounds all
+    from a file and click side-panel actions until the match is over."""
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    ids = side_action_ids(page)
+    page.click(f"{SIDE_ACTIONS}[data-action='{next((a for a in ids if a != 'pass'), ids[0])}']")
+    page.wait_for_selector(IDLE)
+    page.click("[data-testid=menu-button]")
+    import_match(
+        page, record_at_scores("crisps", 2, {}, lambda scores: scores == [2, 2]), CRISPS_SEATS
+    )
+    play_out(page, lambda ids: next((a for a in ids if a != "pass"), ids[0]), max_moves=500)
+    page.locator("[data-testid=match-over]").wait_for()
+
+
 @pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
 def test_site_works_under_a_sub_path(page, site_subpath, open_app, offline):
+    """Served under /parlour/ only, online or (after a reload with no network) from the
+    service worker's cache: the engine plays a match to its end, every URL is relative to
+    the page and nothing fails."""
     requests = record_requests(page)
     failures = record_failures(page)
     open_app(page, site_subpath)
     worker = wait_for_service_worker(page)
     assert worker["scope"] == site_subpath
     if offline:
-        wait_for_start_up_snapshot(page)  # the first visit is over: it may come back offline
-        page.context.set_offline(True)
-        try:
-            page.reload()
-            page.locator(MENU).first.wait_for(state="visible")
-        finally:
-            page.context.set_offline(False)
-    outside = [url for url in requests
-               if not urllib.parse.urlsplit(url).path.startswith("/parlour/")
-               and urllib.parse.urlsplit(url).scheme in ("http", "https")]
-    assert outside == [], "every URL must be relative to the page"
-    assert failures == []
-
-
-def play_crisps_to_the_end(page, max_steps: int = 2000) -> None:
-    """Start Crisps against the default bot and click side-panel actions until match over."""
-    page.click("[data-testid=menu] [data-game=crisps]")
-    page.click("[data-testid=start]")
-    play_out(page, lambda ids: next((a for a in ids if a != "pass"), ids[0]), max_moves=max_steps)
-
-
-@pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
-def test_a_whole_match_under_a_sub_path(page, site_subpath, open_app, offline):
-    requests = record_requests(page)
-    open_app(page, site_subpath)
-    wait_for_service_worker(page)
-    if offline:
         page.context.set_offline(True)
     try:
         if offline:
             page.reload()
             page.locator(MENU).first.wait_for(state="visible")
-        play_crisps_to_the_end(page)
+        finish_a_crisps_match(page)
     finally:
         page.context.set_offline(False)
-    outside = [url for url in requests
-               if not urllib.parse.urlsplit(url).path.startswith("/parlour/")
-               and urllib.parse.urlsplit(url).scheme in ("http", "https")]
-    assert outside == []
+    outside = [
+        url
+        for url in requests
+        if not urllib.parse.urlsplit(url).path.startswith("/parlour/")
+        and urllib.parse.urlsplit(url).scheme in ("http", "https")
+    ]
+    assert outside == [], "every URL must be relative to the page"
+    assert failures == []
 
 
 def test_the_page_can_be_installed(page, site, open_app):
@@ -196,13 +200,17 @@ def test_no_request_leaves_the_machine(page, site, open_app):
     open_app(page, site)
     wait_for_service_worker(page)
     origin = site.rstrip("/")
-    foreign = [url for url in requests
-               if urllib.parse.urlsplit(url).scheme in ("http", "https", "ws", "wss")
-               and not url.startswith(origin + "/")]
+    foreign = [
+        url
+        for url in requests
+        if urllib.parse.urlsplit(url).scheme in ("http", "https", "ws", "wss")
+        and not url.startswith(origin + "/")
+    ]
     assert foreign == []
 
 
 # ----- js/engine-client.js and worker.js, through a harness page -------------------------
+
 
 def run_harness(page, base: str) -> dict:
     page.goto(base + "__harness__/client.html")
@@ -219,15 +227,21 @@ def test_engine_client_answers_requests(page, serve_with):
     fractions = [p["fraction"] for p in out["progress"]]
     assert fractions == sorted(fractions) and 0 <= fractions[0] and fractions[-1] == 1
     assert all(isinstance(p["message"], str) and p["message"] for p in out["progress"])
-    assert out["info"] == {"build_id": build_info(base)["build_id"],
-                           "pyodide_version": build_info(base)["pyodide_version"]}
+    assert out["info"] == {
+        "build_id": build_info(base)["build_id"],
+        "pyodide_version": build_info(base)["pyodide_version"],
+    }
     assert [g["id"] for g in out["games"]["games"]] == list(engine.GAMES)
     assert out["start"]["game"] == "crisps"
     assert out["illegal"]["error"]["code"] == "illegal_action"
     assert out["unknown"]["error"]["code"] == "unknown_method"
     assert out["notJson"]["error"]["code"] == "bad_request"
-    assert out["together"] == [sorted(out["start"]), ["legal", "reason"],
-                               ["practice", "record", "seats"], ["games", "levels"]]
+    assert out["together"] == [
+        sorted(out["start"]),
+        ["legal", "reason"],
+        ["practice", "record", "seats"],
+        ["games", "levels"],
+    ]
     assert out["afterTerminate"] == "The game engine was stopped"
     assert out["crashCallbackOnTerminate"] is None
 
@@ -237,8 +251,7 @@ def expect_problems(page, *fragments: str) -> None:
     problems = page.problems
     for fragment in fragments:
         found = False
-        for bucket in (problems.console_errors, problems.page_errors,
-                       problems.failed_responses):
+        for bucket in (problems.console_errors, problems.page_errors, problems.failed_responses):
             hits = [m for m in bucket if fragment in m]
             for hit in hits:
                 bucket.remove(hit)
@@ -247,12 +260,21 @@ def expect_problems(page, *fragments: str) -> None:
 
 
 def test_a_missing_engine_wheel_fails_start_up_readably(page, serve_with):
-    base = serve_with({"build-info.json": json.dumps(
-        {"build_id": "x", "engine_wheel": "missing-0-py3-none-any.whl",
-         "pyodide_version": "314.0.7"})})
+    base = serve_with(
+        {
+            "build-info.json": json.dumps(
+                {
+                    "build_id": "x",
+                    "engine_wheel": "missing-0-py3-none-any.whl",
+                    "pyodide_version": "314.0.7",
+                }
+            )
+        }
+    )
     out = run_harness(page, base)
-    assert out["failure"] == ("The game engine could not start: could not download the "
-                              "engine (HTTP 404)")
+    assert out["failure"] == (
+        "The game engine could not start: could not download the engine (HTTP 404)"
+    )
     expect_problems(page, "missing-0-py3-none-any.whl", "Parlour engine failed to load")
 
 
@@ -265,8 +287,7 @@ def test_a_broken_engine_fails_start_up_readably(page, serve_with, dist):
         wheel.writestr("engine/bridge.py", "")
     base = serve_with({f"wheels/{info['engine_wheel']}": buffer.getvalue()})
     out = run_harness(page, base)
-    assert out["failure"] == ("The game engine could not start: "
-                              "RuntimeError: the engine is broken")
+    assert out["failure"] == ("The game engine could not start: RuntimeError: the engine is broken")
     expect_problems(page, "Parlour engine failed to load")
 
 

@@ -5,13 +5,18 @@ screen.
 Runs against the built site with ``?speed=0`` (no animation or bot delay). The table is
 ``data-busy="false"`` once no request is in flight and no bot is moving, which is when the
 person can act (or a round/match is over).
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
+
 from __future__ import annotations
 
 import random
 import re
 
-from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids, play_out
+from pagehelpers import HAND_CARDS, IDLE, SIDE_ACTIONS, hand_ids, play_out, side_action_ids
+
+SHARED_PAGE = True
 
 ROUND_OVER = "[data-testid=round-over]"
 MATCH_OVER = "[data-testid=match-over]"
@@ -72,7 +77,10 @@ def test_whole_three_player_match_against_bots(page, site, open_app):
     assert rounds == 5, "every round but the last shows the round-over summary"
     over = page.locator(MATCH_OVER)
     assert re.search(r"win", over.inner_text(), re.IGNORECASE), over.inner_text()
-    finals = [int(s.replace("\u2212", "-")) for s in over.locator(".final-scores li strong").all_inner_texts()]
+    finals = [
+        int(s.replace("\u2212", "-"))
+        for s in over.locator(".final-scores li strong").all_inner_texts()
+    ]
     assert len(finals) == 3
     # The match table over the rounds: six rows that add up to the final scores.
     table = over.locator("[data-testid=rounds-table]")

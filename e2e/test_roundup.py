@@ -5,13 +5,27 @@ rules page.
 Runs against the built site with ``?speed=0``. Opponents are "random" bots and the target
 is 5 points so that a match stays short; ``[data-testid=table][data-busy=false]`` marks the
 moments the person can act (or a round or the match is over).
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
+
 from __future__ import annotations
 
 import random
 import re
 
-from pagehelpers import IDLE, SIDE_ACTIONS, next_turn, side_action_ids
+from pagehelpers import (
+    HUMAN,
+    IDLE,
+    SIDE_ACTIONS,
+    bot_seat,
+    import_match,
+    next_turn,
+    record_at_scores,
+    side_action_ids,
+)
+
+SHARED_PAGE = True
 
 CONTROLS = "[data-testid=you] [data-testid=controls]"
 MY_CARDS = "[data-testid=you] button.card"
@@ -41,9 +55,13 @@ def check_round_over(dialog) -> None:
 def side_panel_step(page, rng: random.Random) -> None:
     ids = side_action_ids(page)
     assert ids, "the person's turn should list legal actions in the side panel"
-    assert not any(re.search(r"player \d", label, re.IGNORECASE)
-                   for label in page.locator(SIDE_ACTIONS).all_inner_texts()), "labels name seats"
-    plays = [a for a in ids if a.startswith("play:") or a.startswith("bid:") or a.startswith("tiebreak:")]
+    assert not any(
+        re.search(r"player \d", label, re.IGNORECASE)
+        for label in page.locator(SIDE_ACTIONS).all_inner_texts()
+    ), "labels name seats"
+    plays = [
+        a for a in ids if a.startswith("play:") or a.startswith("bid:") or a.startswith("tiebreak:")
+    ]
     faces = [a for a in ids if a.split(":")[0] in ("jack", "queen", "king", "reveal", "discard")]
     if plays and rng.random() < 0.85:
         choice = rng.choice(plays)
@@ -74,8 +92,9 @@ def table_step(page, rng: random.Random) -> None:
         buttons = page.locator(f"{CONTROLS} [data-action]")
         assert buttons.count(), f"selecting {card_id} should offer a move"
         for i in range(buttons.count()):
-            assert buttons.nth(i).get_attribute("data-action").split(":")[1] == card_id or \
-                buttons.nth(i).get_attribute("data-action") in ("end", "pass")
+            assert buttons.nth(i).get_attribute("data-action").split(":")[
+                1
+            ] == card_id or buttons.nth(i).get_attribute("data-action") in ("end", "pass")
     button = buttons.nth(0)
     action = button.get_attribute("data-action")
     assert action in legal, f"the table offered {action!r}, which is not a legal move"
@@ -126,8 +145,12 @@ def bid_from_the_table(page) -> str:
     assert page.locator("[data-testid=roundup]").get_attribute("data-phase") != "bid"
     for seat in page.locator("[data-testid=seats] .ru-seat").all():
         assert re.search(r"Bid|No bid", seat.inner_text()), seat.inner_text()
-    face_up = page.locator("[data-testid=my-face-up] [data-card]").evaluate_all("n => n.map(x => x.dataset.card)")
-    played = page.locator("[data-testid=stacks] [data-card]").evaluate_all("n => n.map(x => x.dataset.card)")
+    face_up = page.locator("[data-testid=my-face-up] [data-card]").evaluate_all(
+        "n => n.map(x => x.dataset.card)"
+    )
+    played = page.locator("[data-testid=stacks] [data-card]").evaluate_all(
+        "n => n.map(x => x.dataset.card)"
+    )
     assert card_id in face_up or card_id in played, "the bid card joins the face-up hand"
     return card_id
 
@@ -138,7 +161,16 @@ def check_rules_page(page) -> None:
     rules.wait_for(state="visible")
     page.wait_for_selector("[data-testid=rules-page] .rules-text h2")
     headings = rules.locator(".rules-text h2").all_inner_texts()
-    for word in ("aim", "deal", "turn", "face cards", "end of a round", "scoring", "winning", "options"):
+    for word in (
+        "aim",
+        "deal",
+        "turn",
+        "face cards",
+        "end of a round",
+        "scoring",
+        "winning",
+        "options",
+    ):
         assert any(word in h.lower() for h in headings), (word, headings)
     assert rules.locator("[data-testid=clarifications] li").count() >= 5
     page.click("[data-testid=rules-page] [data-testid=back]")
@@ -159,7 +191,14 @@ def test_two_player_match_on_the_table_controls(page, site, open_app):
 
 
 def test_four_player_match_from_the_side_panel(page, site, open_app):
+    """Four players set up from the menu; then a saved four-player match near its end, opened
+    from a file, played to the end from the side panel."""
     start_roundup(page, site, open_app, players=4)
+    assert page.locator("[data-testid=seats] .ru-seat").count() == 3
+    page.click("[data-testid=menu-button]")
+    record = record_at_scores("roundup", 4, {"target_score": 5}, lambda scores: max(scores) >= 3)
+    bots = [bot_seat("random", name) for name in ("West", "North", "East")]
+    import_match(page, record, [HUMAN] + bots)
     assert page.locator("[data-testid=seats] .ru-seat").count() == 3
     rounds = play_match(page, side_panel_step, random.Random(5))
     scores = check_match_over(page, 4)

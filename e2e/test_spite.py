@@ -7,16 +7,29 @@ once no request is in flight and no bot is moving, which is when the person can 
 match is over). A game of Spite and Malice can run to thousands of moves, so the whole-game
 test picks a deal that a plain player finishes in a few minutes' worth of clicks: it replays
 candidate deals through the engine's own bridge (the same calls the page makes) and opens the
-chosen one the way a person gets back to a match, a saved record and "Resume".
+chosen one the way a person picks up a saved match, from a match file.
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
+
 from __future__ import annotations
 
 import json
 import random
 
+from pagehelpers import (
+    HAND_CARDS,
+    IDLE,
+    SIDE_ACTIONS,
+    hand_ids,
+    open_record,
+    play_out,
+    side_action_ids,
+)
+
 from engine import bridge
 
-from pagehelpers import IDLE, SIDE_ACTIONS, HAND_CARDS, side_action_ids, hand_ids, play_out, resume_saved
+SHARED_PAGE = True
 
 TABLE = "[data-testid=spite]"
 LIT_TARGETS = f"{TABLE} .spite-target.is-legal[data-action]"
@@ -116,8 +129,8 @@ def opening_build_deal() -> int:
 
 
 def resume_deal(page, site, open_app, seed: int) -> None:
-    """Open the deal ``seed`` (seat 0 = you) through the resume offer, as a saved match."""
-    resume_saved(page, site, open_app, record_for(seed), SEATS)
+    """Open the deal ``seed`` (seat 0 = you) as a saved match, from a match file."""
+    open_record(page, site, open_app, record_for(seed), SEATS)
 
 
 UPCARD = "() => document.querySelector('[data-testid=my-payoff] [data-card]')?.dataset.card ?? null"
@@ -201,13 +214,19 @@ def test_build_and_discard_by_clicking_the_table(page, site, open_app):
         if action.startswith("build:"):
             built = True
             if not page.locator(OVER).count():
-                tops = page.locator("[data-testid=centre] [data-testid=stack] [data-card]").evaluate_all(
-                    "nodes => nodes.map(n => n.dataset.card)")
-                assert card in tops or page.locator("[data-testid=centre] [data-testid=stack]").count() == 0 \
-                    or card not in hand_ids(page), "the built card left the hand for the centre"
+                tops = page.locator(
+                    "[data-testid=centre] [data-testid=stack] [data-card]"
+                ).evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+                assert (
+                    card in tops
+                    or page.locator("[data-testid=centre] [data-testid=stack]").count() == 0
+                    or card not in hand_ids(page)
+                ), "the built card left the hand for the centre"
         else:
             discarded = True
-            pile = page.locator(f"[data-testid=my-piles] [data-target='{target_key(action)}'] [data-card]")
+            pile = page.locator(
+                f"[data-testid=my-piles] [data-target='{target_key(action)}'] [data-card]"
+            )
             assert card in pile.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
     assert built and discarded, "a build and a discard were both made on the table"
 
@@ -257,9 +276,11 @@ def test_drag_a_card_onto_a_target(page, site, open_app):
     label = page.locator(f"{SIDE_ACTIONS}[data-action='{action}']").inner_text()
     card = card_of(action)
     logged = page.locator(".log-list li").count()
-    drag(page, f"{TABLE} button[data-card='{card}']", f"{TABLE} [data-target='{target_key(action)}']")
+    drag(
+        page, f"{TABLE} button[data-card='{card}']", f"{TABLE} [data-target='{target_key(action)}']"
+    )
     page.wait_for_selector(IDLE)
     log = page.locator(".log-list li").all_inner_texts()
     # A discard ends the turn, so the opponent's moves may follow the person's in the log.
-    assert len(log) > logged and log[logged] == f"You: {label}", log[logged - 1:]
+    assert len(log) > logged and log[logged] == f"You: {label}", log[logged - 1 :]
     assert card not in hand_ids(page), "the dragged card left the hand"

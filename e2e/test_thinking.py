@@ -2,14 +2,29 @@
 "North is thinking…" and the bar goes once the move is made, whether the engine started
 normally or from the start-up snapshot; a Normal opponent, which answers at once, shows none.
 
-The match is a saved Crisps record (seat 0 to move) resumed the way a person does, so that
+The match is a saved Crisps record (seat 0 to move), opened from a match file, so that
 the opponent's reply is a real choice (a single legal move is not searched).
+
+The tests share one page (``SHARED_PAGE``) but for the one about the snapshot.
 """
+
 from __future__ import annotations
 
+from pagehelpers import (
+    HUMAN,
+    IDLE,
+    SIDE_ACTIONS,
+    bot_seat,
+    open_record,
+    own_page,
+    read_save,
+    saved_match,
+    store_script,
+)
+
 import engine
-from pagehelpers import (HUMAN, IDLE, SIDE_ACTIONS, bot_seat, read_save, resume_saved, saved_match,
-                         store_script)
+
+SHARED_PAGE = True
 
 BAR = "progress[data-testid=thinking]"
 # Returns the bar's value, label and role while it shows a search under way, else null.
@@ -40,7 +55,7 @@ def store_save(record: dict, level: str) -> str:
 
 
 def resume(page, site, open_app, record: dict, level: str) -> None:
-    resume_saved(page, site, open_app, record, [HUMAN, bot_seat(level)])
+    open_record(page, site, open_app, record, [HUMAN, bot_seat(level)])
 
 
 def log_count(page) -> int:
@@ -53,12 +68,13 @@ def test_an_expert_shows_its_progress_while_it_thinks(page, site, open_app):
     expert_thinks(page, lead)
 
 
+@own_page
 def test_progress_shows_after_a_start_from_the_snapshot(page, site, open_app):
     record, lead = opening_with_a_choice()
-    open_app(page, site, "?speed=0&test=1")
+    open_app(page, site, "?speed=0&test=1", snapshots=True)
     assert page.evaluate("() => window.__parlourTest.snapshot()")["stored"] is True
     page.evaluate(f"() => {{ {store_save(record, 'expert')} }}")
-    open_app(page, site, "?speed=0&test=1&again=1")
+    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
     assert page.evaluate("() => window.__parlourTest.engine()")["snapshot"] is True
     page.click("[data-testid=resume]")
     page.wait_for_selector(IDLE)
@@ -94,6 +110,8 @@ def test_a_normal_opponent_shows_no_progress(page, site, open_app):
     }""")
     before = log_count(page)
     page.click(f"{SIDE_ACTIONS}[data-action='{lead}']")
-    page.wait_for_function(f"() => document.querySelectorAll('.log-list li').length >= {before + 2}")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('.log-list li').length >= {before + 2}"
+    )
     page.wait_for_selector(IDLE)
     assert page.evaluate("() => window.__sawBar") is False

@@ -1,11 +1,17 @@
-"""The page around the games: menu, rules, set-up options, resume after reload, small screens."""
+"""The page around the games: menu, rules, set-up options, resume after reload, small screens.
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
+"""
+
 from __future__ import annotations
 
 import json
 
+from pagehelpers import IDLE, MENU, SAVE_KEY, SIDE_ACTIONS, side_action_ids
+
 import engine
 
-from pagehelpers import IDLE, MENU, SAVE_KEY, SIDE_ACTIONS, side_action_ids
+SHARED_PAGE = True
 
 
 def no_horizontal_overflow(page) -> bool:
@@ -75,7 +81,9 @@ def test_resume_after_reload_and_corrupt_save(page, site, open_app):
     page.wait_for_selector(IDLE)
     moves = page.locator(".log-list li").count()
     assert moves >= 1
-    hand = page.locator("[data-testid=hand] [data-card]").evaluate_all("n => n.map(c => c.dataset.card)")
+    hand = page.locator("[data-testid=hand] [data-card]").evaluate_all(
+        "n => n.map(c => c.dataset.card)"
+    )
 
     open_app(page, site)
     resume = page.locator("[data-testid=resume]")
@@ -83,7 +91,12 @@ def test_resume_after_reload_and_corrupt_save(page, site, open_app):
     resume.click()
     page.wait_for_selector(IDLE)
     assert page.locator(".log-list li").count() == moves
-    assert page.locator("[data-testid=hand] [data-card]").evaluate_all("n => n.map(c => c.dataset.card)") == hand
+    assert (
+        page.locator("[data-testid=hand] [data-card]").evaluate_all(
+            "n => n.map(c => c.dataset.card)"
+        )
+        == hand
+    )
 
     page.evaluate(f"() => localStorage.setItem({json.dumps(SAVE_KEY)}, '{{not json')")
     open_app(page, site)

@@ -8,24 +8,48 @@ True
 >>> replay.view(0) == state.view(0)
 True
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from engine.core import (RECORD_FORMAT, Action, GameSpec, IllegalAction, InvalidOptions,
-                         InvalidRecord, Option, State)
+from engine.core import (
+    RECORD_FORMAT,
+    Action,
+    EngineError,
+    GameSpec,
+    IllegalAction,
+    InvalidOptions,
+    InvalidRecord,
+    Option,
+    State,
+)
 from engine.games import load_specs
 
-__all__ = ["GAMES", "Action", "GameSpec", "IllegalAction", "InvalidOptions", "InvalidRecord",
-           "Option", "State", "new_game", "from_record", "RECORD_FORMAT"]
+__all__ = [
+    "GAMES",
+    "Action",
+    "EngineError",
+    "GameSpec",
+    "IllegalAction",
+    "InvalidOptions",
+    "InvalidRecord",
+    "Option",
+    "State",
+    "new_game",
+    "from_record",
+    "RECORD_FORMAT",
+]
 
 GAMES: dict[str, GameSpec] = load_specs()
 
 MAX_SEED = 2**63 - 1
 
 
-def new_game(game: str, players: int | None = None, seed: int = 0,
-             options: Mapping[str, Any] | None = None) -> State:
+def new_game(
+    game: str, players: int | None = None, seed: int = 0, options: Mapping[str, Any] | None = None
+) -> State:
     """A new match of ``game``; raises :class:`InvalidOptions` on bad arguments."""
     if not isinstance(game, str) or game not in GAMES:
         raise InvalidOptions(f"unknown game {game!r}; known: {', '.join(GAMES)}", "unknown_game")
@@ -33,8 +57,11 @@ def new_game(game: str, players: int | None = None, seed: int = 0,
     if players is None:
         players = spec.default_players
     if type(players) is not int or not spec.min_players <= players <= spec.max_players:
-        raise InvalidOptions(f"{spec.title} is for {spec.min_players} to {spec.max_players} "
-                             f"players, not {players!r}", "bad_player_count")
+        raise InvalidOptions(
+            f"{spec.title} is for {spec.min_players} to {spec.max_players} "
+            f"players, not {players!r}",
+            "bad_player_count",
+        )
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
         raise InvalidOptions(f"the seed must be a whole number from 0 to {MAX_SEED}", "bad_seed")
     return spec.factory(players, seed, spec.normalize_options(options))
@@ -54,11 +81,13 @@ def from_record(record: Any) -> State:
         raise InvalidRecord(f"the saved game lacks {', '.join(sorted(missing))}")
     extra = keys - _RECORD_FIELDS
     if extra:
-        raise InvalidRecord(f"the saved game has unknown fields: {', '.join(sorted(map(str, extra)))}")
+        names = ", ".join(sorted(map(str, extra)))
+        raise InvalidRecord(f"the saved game has unknown fields: {names}")
     version = record.get("format", RECORD_FORMAT)
     if type(version) is not int or not 1 <= version <= RECORD_FORMAT:
-        raise InvalidRecord(f"saved-game format {version!r} is not one this version can read",
-                            "unsupported_format")
+        raise InvalidRecord(
+            f"saved-game format {version!r} is not one this version can read", "unsupported_format"
+        )
     actions = record["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise InvalidRecord("the saved game's actions must be a list of action ids")
@@ -72,6 +101,7 @@ def from_record(record: Any) -> State:
         try:
             state.apply(action_id)
         except IllegalAction as exc:
-            raise InvalidRecord(f"move {number} ({action_id[:40]!r}) is illegal: {exc.message}",
-                                "illegal_in_record") from exc
+            raise InvalidRecord(
+                f"move {number} ({action_id[:40]!r}) is illegal: {exc.message}", "illegal_in_record"
+            ) from exc
     return state

@@ -20,13 +20,15 @@ simulate crisps: 2 matches, 2 players, seed 0
 ...
 0
 """
+
 from __future__ import annotations
 
 import argparse
 import random
 import sys
 import time
-from typing import Any, Sequence, TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 import engine
 from engine import bots
@@ -34,11 +36,25 @@ from engine.bots.arena import run_arena
 from engine.cards import card_name, is_card
 
 LINE = 100
-HIDDEN_KEYS = {"game", "players", "viewer", "player", "you", "options", "is_over",
-               "current_player", "hand", "rounds", "round_history", "winners", "played"}
+HIDDEN_KEYS = {
+    "game",
+    "players",
+    "viewer",
+    "player",
+    "you",
+    "options",
+    "is_over",
+    "current_player",
+    "hand",
+    "rounds",
+    "round_history",
+    "winners",
+    "played",
+}
 
 
 # ----- text rendering of a view --------------------------------------------------------
+
 
 def _is_card_id(value: Any) -> bool:
     return isinstance(value, str) and (is_card(value) or value.startswith("JK"))
@@ -68,7 +84,7 @@ def render(value: Any) -> str:
 
 
 def _clip(text: str) -> str:
-    return text if len(text) <= LINE else text[:LINE - 3] + "..."
+    return text if len(text) <= LINE else text[: LINE - 3] + "..."
 
 
 def render_view(view: dict[str, Any], seat: int) -> list[str]:
@@ -85,6 +101,7 @@ def render_view(view: dict[str, Any], seat: int) -> list[str]:
 
 # ----- play ----------------------------------------------------------------------------
 
+
 def _ask(prompt: str, stdin: TextIO, out: TextIO) -> str | None:
     out.write(prompt)
     out.flush()
@@ -99,8 +116,9 @@ def _pick_game(stdin: TextIO, out: TextIO) -> str | None:
     ids = list(engine.GAMES)
     for i, game_id in enumerate(ids, 1):
         spec = engine.GAMES[game_id]
-        out.write(f"{i:2}. {spec.title} ({game_id}, {spec.min_players}-{spec.max_players} "
-                  f"players)\n")
+        out.write(
+            f"{i:2}. {spec.title} ({game_id}, {spec.min_players}-{spec.max_players} players)\n"
+        )
     while True:
         answer = _ask("Choose a game: ", stdin, out)
         if answer is None:
@@ -112,8 +130,15 @@ def _pick_game(stdin: TextIO, out: TextIO) -> str | None:
         out.write("Type a number from the list or a game id.\n")
 
 
-def play(game: str | None, players: int | None, level: str, seed: int | None,
-         seat: int, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
+def play(
+    game: str | None,
+    players: int | None,
+    level: str,
+    seed: int | None,
+    seat: int,
+    stdin: TextIO = sys.stdin,
+    out: TextIO = sys.stdout,
+) -> int:
     if game is None:
         game = _pick_game(stdin, out)
         if game is None:
@@ -126,8 +151,10 @@ def play(game: str | None, players: int | None, level: str, seed: int | None,
     bot = bots.make(level)
     bot_rng = random.Random(seed ^ 0x5EED)
     spec = engine.GAMES[game]
-    out.write(f"{spec.title}: {state.players} players, seed {seed}; you are seat {seat + 1}, "
-              f"the others are {bot.level} bots.\n")
+    out.write(
+        f"{spec.title}: {state.players} players, seed {seed}; you are seat {seat + 1}, "
+        f"the others are {bot.level} bots.\n"
+    )
     shown_rounds = 0
     while not state.is_over:
         rounds = state.result()["rounds"]
@@ -162,20 +189,24 @@ def play(game: str | None, players: int | None, level: str, seed: int | None,
             out.write(f"You: {taken.label}\n")
             break
     result = state.result()
-    out.write(f"Match over. Scores: {render(result['scores'])}; winners: "
-              f"{', '.join(f'seat {w + 1}' for w in result['winners'])}"
-              f"{' (you!)' if seat in result['winners'] else ''}\n")
+    out.write(
+        f"Match over. Scores: {render(result['scores'])}; winners: "
+        f"{', '.join(f'seat {w + 1}' for w in result['winners'])}"
+        f"{' (you!)' if seat in result['winners'] else ''}\n"
+    )
     return 0
 
 
 # ----- simulate and arena --------------------------------------------------------------
 
+
 def _levels(text: str) -> list[str]:
     levels = [bots.ALIASES.get(t.strip(), t.strip()) for t in text.split(",") if t.strip()]
     for level in levels:
         if level not in bots.LEVELS:
-            raise engine.InvalidOptions(f"unknown bot level {level!r}; known: "
-                                        f"{', '.join(bots.LEVELS)}")
+            raise engine.InvalidOptions(
+                f"unknown bot level {level!r}; known: {', '.join(bots.LEVELS)}"
+            )
     return levels
 
 
@@ -188,13 +219,24 @@ def _players(game: str, players: int | None) -> int:
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
     players = _players(args.game, args.players)
     levels = _levels(args.bots)
-    summary = run_arena(args.game, players, levels, args.matches, args.seed, jobs=args.jobs,
-                        iterations=args.iterations, time_ms=args.time_ms)
-    out.write(f"simulate {args.game}: {args.matches} matches, {players} players, "
-              f"seed {args.seed}\n")
+    summary = run_arena(
+        args.game,
+        players,
+        levels,
+        args.matches,
+        args.seed,
+        jobs=args.jobs,
+        iterations=args.iterations,
+        time_ms=args.time_ms,
+    )
+    out.write(
+        f"simulate {args.game}: {args.matches} matches, {players} players, seed {args.seed}\n"
+    )
     for level, row in summary["levels"].items():
-        out.write(f"{level:>8}: win rate {row['win_rate']:.3f} over {row['seats']} seats "
-                  f"(fair share {row['fair_share']:.3f})\n")
+        out.write(
+            f"{level:>8}: win rate {row['win_rate']:.3f} over {row['seats']} seats "
+            f"(fair share {row['fair_share']:.3f})\n"
+        )
     return 0
 
 
@@ -208,24 +250,42 @@ def arena(args: argparse.Namespace, out: TextIO) -> int:
         if len(named) != 1:
             raise engine.InvalidOptions(f"--par takes one bot level, not {args.par!r}")
         par = named[0]
-    summary = run_arena(args.game, players, levels, args.matches, args.seed, jobs=args.jobs,
-                        iterations=args.iterations, time_ms=args.time_ms, log=args.log,
-                        max_rounds=args.rounds, par=par)
+    summary = run_arena(
+        args.game,
+        players,
+        levels,
+        args.matches,
+        args.seed,
+        jobs=args.jobs,
+        iterations=args.iterations,
+        time_ms=args.time_ms,
+        log=args.log,
+        max_rounds=args.rounds,
+        par=par,
+    )
     elapsed = time.perf_counter() - start
-    out.write(f"arena {args.game}: {args.matches} matches, {players} players, seed "
-              f"{args.seed}, seats {','.join(levels)} (rotated), {args.jobs} jobs, "
-              f"{elapsed:.1f} s\n")
-    out.write(f"{'level':>8} {'seats':>6} {'win rate':>9} {'95% CI':>15} {'x fair':>7} "
-              f"{'avg score':>10} {'ms/decision':>12} {'iter/s':>8}\n")
+    out.write(
+        f"arena {args.game}: {args.matches} matches, {players} players, seed "
+        f"{args.seed}, seats {','.join(levels)} (rotated), {args.jobs} jobs, "
+        f"{elapsed:.1f} s\n"
+    )
+    out.write(
+        f"{'level':>8} {'seats':>6} {'win rate':>9} {'95% CI':>15} {'x fair':>7} "
+        f"{'avg score':>10} {'ms/decision':>12} {'iter/s':>8}\n"
+    )
     for level, row in summary["levels"].items():
         low, high = row["ci"]
-        out.write(f"{level:>8} {row['seats']:>6} {row['win_rate']:>9.3f} "
-                  f"{f'[{low:.3f}, {high:.3f}]':>15} {row['win_rate'] / row['fair_share']:>7.2f} "
-                  f"{row['avg_score']:>10.2f} {row['avg_decision_ms']:>12.1f} "
-                  f"{row['iterations_per_s']:>8.0f}\n")
+        out.write(
+            f"{level:>8} {row['seats']:>6} {row['win_rate']:>9.3f} "
+            f"{f'[{low:.3f}, {high:.3f}]':>15} {row['win_rate'] / row['fair_share']:>7.2f} "
+            f"{row['avg_score']:>10.2f} {row['avg_decision_ms']:>12.1f} "
+            f"{row['iterations_per_s']:>8.0f}\n"
+        )
     if par is not None:
-        out.write(f"margin over par (score minus the others' mean, less {par}'s in the same "
-                  f"seat of the same deal):\n")
+        out.write(
+            f"margin over par (score minus the others' mean, less {par}'s in the same "
+            f"seat of the same deal):\n"
+        )
         for level, row in summary["levels"].items():
             mean, error, n = row["over_par"]
             out.write(f"{level:>8} {mean:+.2f} \u00b1 {error:.2f} over {n} seats\n")
@@ -247,15 +307,21 @@ def bench(args: argparse.Namespace, out: TextIO) -> int:
                 steps += 1
             matches += 1
         elapsed = time.perf_counter() - start
-        out.write(f"{game:>12}: {steps / elapsed:9.0f} steps/s  ({matches} random matches, "
-                  f"{steps / matches:.0f} steps each, {players} players)\n")
+        out.write(
+            f"{game:>12}: {steps / elapsed:9.0f} steps/s  ({matches} random matches, "
+            f"{steps / matches:.0f} steps each, {players} players)\n"
+        )
     return 0
 
 
 def soak_cases() -> list[tuple[str, int, dict[str, Any]]]:
     """Every game, player count and option set the invariant suite knows."""
-    return [(game, players, options) for game, spec in engine.GAMES.items()
-            for players in spec.player_counts() for options in spec.option_sets()]
+    return [
+        (game, players, options)
+        for game, spec in engine.GAMES.items()
+        for players in spec.player_counts()
+        for options in spec.option_sets()
+    ]
 
 
 def soak(args: argparse.Namespace, out: TextIO) -> int:
@@ -266,8 +332,9 @@ def soak(args: argparse.Namespace, out: TextIO) -> int:
     deadline = time.perf_counter() + args.minutes * 60
     matches = steps = failures = 0
     seed = args.seed
-    out.write(f"soak: {len(cases)} game set-ups, random and greedy seats, "
-              f"{args.minutes:g} minutes\n")
+    out.write(
+        f"soak: {len(cases)} game set-ups, random and greedy seats, {args.minutes:g} minutes\n"
+    )
     while time.perf_counter() < deadline or matches == 0:
         game, players, options = cases[matches % len(cases)]
         policy = "greedy" if (matches // len(cases)) % 2 else "random"
@@ -276,8 +343,10 @@ def soak(args: argparse.Namespace, out: TextIO) -> int:
             steps += len(state.history)
         except Exception as exc:  # every failure is reported with what reproduces it
             failures += 1
-            out.write(f"FAIL {game} players={players} options={options} seed={seed} "
-                      f"policy={policy}: {exc.__class__.__name__}: {str(exc)[:300]}\n")
+            out.write(
+                f"FAIL {game} players={players} options={options} seed={seed} "
+                f"policy={policy}: {exc.__class__.__name__}: {str(exc)[:300]}\n"
+            )
         matches += 1
         seed += 1
         if matches % 50 == 0:
@@ -289,6 +358,7 @@ def soak(args: argparse.Namespace, out: TextIO) -> int:
 
 # ----- argument parsing ----------------------------------------------------------------
 
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python -m engine", description=__doc__.split("\n")[0])
     sub = top.add_subparsers(dest="command")
@@ -298,25 +368,39 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--level", default="normal", help="bot level: " + ", ".join(bots.LEVELS))
     p.add_argument("--seed", type=int)
     p.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
-    for name, text in (("simulate", "bots against bots: win rates"),
-                       ("arena", "bots against bots: rates with confidence, speed")):
+    for name, text in (
+        ("simulate", "bots against bots: win rates"),
+        ("arena", "bots against bots: rates with confidence, speed"),
+    ):
         a = sub.add_parser(name, help=text)
         a.add_argument("game")
         a.add_argument("--players", type=int)
-        a.add_argument("--bots", default="normal,random",
-                       help="levels by seat, comma separated; the last fills the table")
+        a.add_argument(
+            "--bots",
+            default="normal,random",
+            help="levels by seat, comma separated; the last fills the table",
+        )
         a.add_argument("--matches", type=int, default=100 if name == "simulate" else 50)
         a.add_argument("--seed", type=int, default=0)
         a.add_argument("--jobs", type=int, default=1)
         a.add_argument("--iterations", type=int, help="search iterations for hard/expert")
         a.add_argument("--time-ms", type=float, help="search time for hard/expert")
         if name == "arena":
-            a.add_argument("--log", help="keep each finished match in this JSON-lines file "
-                           "and skip the matches already in it (resume a stopped run)")
-            a.add_argument("--par", help="also play every match with all seats at this "
-                           "level and report each level's score margin over it")
-            a.add_argument("--rounds", type=int, help="stop each match after this many "
-                           "rounds (quick comparisons)")
+            a.add_argument(
+                "--log",
+                help="keep each finished match in this JSON-lines file "
+                "and skip the matches already in it (resume a stopped run)",
+            )
+            a.add_argument(
+                "--par",
+                help="also play every match with all seats at this "
+                "level and report each level's score margin over it",
+            )
+            a.add_argument(
+                "--rounds",
+                type=int,
+                help="stop each match after this many rounds (quick comparisons)",
+            )
     b = sub.add_parser("bench", help="engine steps per second, random matches")
     b.add_argument("game", nargs="?")
     b.add_argument("--players", type=int)
@@ -328,8 +412,9 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
-         out: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, stdin: TextIO | None = None, out: TextIO | None = None
+) -> int:
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     args = parser().parse_args(list(argv) if argv is not None else None)
@@ -337,8 +422,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         if args.command in (None, "play"):
             if args.command is None:
                 return play(None, None, "normal", None, 0, stdin, out)
-            return play(args.game, args.players, args.level, args.seed, args.seat - 1,
-                        stdin, out)
+            return play(args.game, args.players, args.level, args.seed, args.seat - 1, stdin, out)
         if args.command == "simulate":
             return simulate(args, out)
         if args.command == "arena":

@@ -12,18 +12,20 @@ comes back as ``{"error": {"code": ..., "message": ...}}`` and leaves the match 
 >>> json.loads(act(json.dumps({"action": "no-such-move"})))["error"]["code"]
 'illegal_action'
 """
+
 from __future__ import annotations
 
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any, Callable
+from typing import Any
 
 import engine
 from engine import bots
-from engine.core import Action, IllegalAction, InvalidOptions, InvalidRecord, State, name_seats
+from engine.core import Action, EngineError, IllegalAction, InvalidRecord, State, name_seats
 
 MAX_INPUT_CHARS = 2_000_000
 MAX_NAME_CHARS = 24
@@ -32,11 +34,11 @@ PROGRESS_INTERVAL_S = 0.08
 """Least time between two progress reports of a thinking bot (see :func:`on_progress`)."""
 
 
-class BridgeError(Exception):
+class BridgeError(EngineError):
+    """A request the bridge refuses (bad JSON, no session, an unknown seat...)."""
+
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code)
 
 
 @dataclass
@@ -57,13 +59,15 @@ class Session:
     viewer: int | None = None
     bot_rng: random.Random = field(default_factory=lambda: random.Random(0))
     bot_cache: dict[str, Any] = field(default_factory=dict)
-    rounds: "RoundMarks" = field(default_factory=lambda: RoundMarks())
+    rounds: RoundMarks = field(default_factory=lambda: RoundMarks())
 
     def names(self, text: str) -> str:
         """``text`` with seat tokens replaced by the seats' names."""
         return name_seats(text, [s.name for s in self.seats])
 
-    def action_json(self, action: Action, viewer: int | None = None, public: bool = False) -> dict[str, Any]:
+    def action_json(
+        self, action: Action, viewer: int | None = None, public: bool = False
+    ) -> dict[str, Any]:
         out = action.to_json()
         label = action.label
         if public:
@@ -90,6 +94,7 @@ _session: Session | None = None
 
 # ----- plumbing ------------------------------------------------------------------------
 
+
 def _parse(params: str | None) -> dict[str, Any]:
     if params is None or params == "":
         return {}
@@ -100,7 +105,9 @@ def _parse(params: str | None) -> dict[str, Any]:
     try:
         value = json.loads(params)
     except (ValueError, RecursionError) as exc:
-        raise BridgeError("bad_json", f"the request is not valid JSON ({exc.__class__.__name__})")
+        raise BridgeError(
+            "bad_json", f"the request is not valid JSON ({exc.__class__.__name__})"
+        ) from exc
     if not isinstance(value, dict):
         raise BridgeError("bad_request", "parameters must be a JSON object")
     return value
@@ -112,13 +119,11 @@ def _endpoint(fn: Callable[[dict[str, Any]], Any]) -> Callable[..., str]:
     def wrapper(params: str | None = None) -> str:
         try:
             result = fn(_parse(params))
-        except BridgeError as exc:
-            result = {"error": {"code": exc.code, "message": exc.message}}
-        except (IllegalAction, InvalidRecord, InvalidOptions) as exc:
+        except EngineError as exc:
             result = {"error": {"code": exc.code, "message": exc.message}}
         except Exception as exc:  # the page must never see a traceback
-            result = {"error": {"code": "internal_error",
-                                "message": f"the engine failed: {exc.__class__.__name__}: {exc}"[:500]}}
+            message = f"the engine failed: {exc.__class__.__name__}: {exc}"
+            result = {"error": {"code": "internal_error", "message": message[:500]}}
         return json.dumps(result)
 
     wrapper.__name__ = fn.__name__
@@ -169,13 +174,18 @@ def _seats_from(params: dict[str, Any], players: int) -> list[Seat]:
             level = item.get("level", "normal")
             level = bots.ALIASES.get(level, level) if isinstance(level, str) else level
             if level not in levels:
-                raise BridgeError("bad_seats", f"unknown opponent level {level!r}; "
-                                               f"choose one of {', '.join(levels)}")
+                raise BridgeError(
+                    "bad_seats",
+                    f"unknown opponent level {level!r}; choose one of {', '.join(levels)}",
+                )
         name = item.get("name")
         if name is None or name == "":
-            name = "You" if kind == "human" and sum(
-                1 for s in raw if isinstance(s, dict) and s.get("type") == "human") == 1 \
+            name = (
+                "You"
+                if kind == "human"
+                and sum(1 for s in raw if isinstance(s, dict) and s.get("type") == "human") == 1
                 else default_name(i)
+            )
         if not isinstance(name, str):
             raise BridgeError("bad_seats", "a seat's name must be text")
         seats.append(Seat(kind, level, name.strip()[:MAX_NAME_CHARS] or default_name(i)))
@@ -267,11 +277,14 @@ def _undo_count(session: Session) -> int:
 
 # ----- the endpoints -------------------------------------------------------------------
 
+
 @_endpoint
 def games(params: dict[str, Any]) -> dict[str, Any]:
     """Every game with its options, player counts and house clarifications; bot levels."""
-    return {"games": [spec.to_json() for spec in engine.GAMES.values()],
-            "levels": available_levels()}
+    return {
+        "games": [spec.to_json() for spec in engine.GAMES.values()],
+        "levels": available_levels(),
+    }
 
 
 @_endpoint
@@ -385,14 +398,16 @@ def _think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
         try:
             sink(fraction)
         except Exception as exc:  # progress is a courtesy: never lose the move over it
-            sys.stderr.write(f"engine.bridge: the progress callback failed "
-                             f"({exc.__class__.__name__}: {exc}); no more progress for this move\n")
+            sys.stderr.write(
+                f"engine.bridge: the progress callback failed "
+                f"({exc.__class__.__name__}: {exc}); no more progress for this move\n"
+            )
             sink = None
 
     thinking = think(state, player, rng)
-    sent = 0.0        # the latest fraction reported
-    held = None       # a later fraction the throttle held back
-    sent_at = None    # when the latest report went
+    sent = 0.0  # the latest fraction reported
+    held = None  # a later fraction the throttle held back
+    sent_at = None  # when the latest report went
     while True:
         try:
             fraction = next(thinking)
@@ -402,8 +417,9 @@ def _think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
             return done.value
         fraction = min(1.0, max(float(fraction), sent))
         now = perf_counter()
-        if sent_at is not None and (fraction <= sent or (now - sent_at < PROGRESS_INTERVAL_S
-                                                        and fraction < 1.0)):
+        if sent_at is not None and (
+            fraction <= sent or (now - sent_at < PROGRESS_INTERVAL_S and fraction < 1.0)
+        ):
             held = fraction if fraction > sent else held
             continue
         report(fraction)
@@ -420,8 +436,9 @@ def hint(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("not_your_turn", "there is no move of yours to suggest")
     level = available_levels()[-1]
     # A suggestion should come as fast as a Hard opponent moves, whatever the level.
-    action = bots.make(level, time_ms=HINT_TIME_MS).choose(state, current,
-                                                          random.Random(len(state.history)))
+    action = bots.make(level, time_ms=HINT_TIME_MS).choose(
+        state, current, random.Random(len(state.history))
+    )
     return {"action": session.action_json(action), "level": level}
 
 
@@ -442,8 +459,11 @@ def undo(params: dict[str, Any]) -> dict[str, Any]:
 def record(params: dict[str, Any]) -> dict[str, Any]:
     """The saved form of the match: the engine record plus the seats."""
     session = _need_session()
-    return {"record": session.state.to_record(), "seats": [s.to_json() for s in session.seats],
-            "practice": session.practice}
+    return {
+        "record": session.state.to_record(),
+        "seats": [s.to_json() for s in session.seats],
+        "practice": session.practice,
+    }
 
 
 @_endpoint
@@ -456,8 +476,9 @@ def load(params: dict[str, Any]) -> dict[str, Any]:
     practice = params.get("practice", False)
     if not isinstance(practice, bool):
         raise BridgeError("bad_request", "'practice' must be true or false")
-    _session = Session(state, seats, practice,
-                       bot_rng=random.Random(state.seed ^ len(state.history)))
+    _session = Session(
+        state, seats, practice, bot_rng=random.Random(state.seed ^ len(state.history))
+    )
     return _snapshot(_session)
 
 
@@ -467,10 +488,10 @@ def reset() -> None:
     _session = None
 
 
-
 # ===== issue 8a: the game log by round, and replays ======================================
 # Additions only: every earlier endpoint keeps its behaviour; snapshots' log entries gain
 # a "round" (1-based) so the page can group the log by round.
+
 
 @dataclass
 class RoundMarks:
@@ -487,7 +508,7 @@ class RoundMarks:
     def sync(self, state: State) -> list[int]:
         history = state.history
         if len(self.marks) > len(history):
-            del self.marks[len(history):]
+            del self.marks[len(history) :]
             self.completed = len(state.result().get("rounds") or [])
         elif len(self.marks) == len(history) - 1:
             self.marks.append(self.completed + 1)
@@ -518,8 +539,14 @@ def _log_entries(session: Session, viewer: int | None) -> list[dict[str, Any]]:
     """Every action in words as ``viewer`` may know it, with the seat and the round."""
     state = session.state
     marks = session.rounds.sync(state)
-    return [{"player": a.player, "text": session.names(state.public_label(a, viewer)),
-             "round": marks[i]} for i, a in enumerate(state.history)]
+    return [
+        {
+            "player": a.player,
+            "text": session.names(state.public_label(a, viewer)),
+            "round": marks[i],
+        }
+        for i, a in enumerate(state.history)
+    ]
 
 
 @dataclass
@@ -536,7 +563,7 @@ class _ReplayTape:
     EVERY = 24
 
     @classmethod
-    def of(cls, record: Any) -> "_ReplayTape":
+    def of(cls, record: Any) -> _ReplayTape:
         if not isinstance(record, dict):
             raise InvalidRecord("a replay needs a record object")
         key = json.dumps(record, sort_keys=True)
@@ -582,11 +609,15 @@ def revealed_hands(state: State) -> list[dict[str, Any]]:
     out = []
     for seat in range(state.players):
         own = state.view(seat)
-        private = {key: value for key, value in own.items()
-                   if key not in public or public[key] != value}
+        private = {
+            key: value for key, value in own.items() if key not in public or public[key] != value
+        }
         # The seat's own identity (``you``, ``viewer``, ``player``) is not a secret.
-        private = {key: value for key, value in private.items()
-                   if not (isinstance(value, int) and not isinstance(value, bool) and value == seat)}
+        private = {
+            key: value
+            for key, value in private.items()
+            if not (isinstance(value, int) and not isinstance(value, bool) and value == seat)
+        }
         out.append({"seat": seat, "private": private})
     return out
 
@@ -612,13 +643,15 @@ def replay(params: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(reveal, bool):
         raise BridgeError("bad_request", "'reveal' must be true or false")
     if reveal and not finished:
-        raise BridgeError("not_finished",
-                          "the hands can only be shown once the match is over")
+        raise BridgeError("not_finished", "the hands can only be shown once the match is over")
     seats = _seats_from(params, tape.final.players)
     humans = [i for i, s in enumerate(seats) if s.type == "human"]
     viewer = params.get("viewer", humans[0] if humans else None)
-    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
-                               or not 0 <= viewer < tape.final.players):
+    if viewer is not None and (
+        isinstance(viewer, bool)
+        or not isinstance(viewer, int)
+        or not 0 <= viewer < tape.final.players
+    ):
         raise BridgeError("bad_request", "'viewer' must be a seat number")
     state = tape.state_at(step)
     session = Session(state, seats)
@@ -628,9 +661,14 @@ def replay(params: dict[str, Any]) -> dict[str, Any]:
         last = session.action_json(taken, viewer, public=not reveal)
         last["player"] = taken.player
         last["round"] = tape.marks[step - 1]
-    log = [{"player": a.player, "round": tape.marks[i],
-            "text": session.names(a.label if reveal else state.public_label(a, viewer))}
-           for i, a in enumerate(state.history)]
+    log = [
+        {
+            "player": a.player,
+            "round": tape.marks[i],
+            "text": session.names(a.label if reveal else state.public_label(a, viewer)),
+        }
+        for i, a in enumerate(state.history)
+    ]
     return {
         "game": state.game_id,
         "title": engine.GAMES[state.game_id].title,
@@ -650,9 +688,14 @@ def replay(params: dict[str, Any]) -> dict[str, Any]:
         "can_undo": False,
         "moves": step,
         "replay": {
-            "step": step, "steps": steps, "finished": finished, "reveal": reveal, "last": last,
+            "step": step,
+            "steps": steps,
+            "finished": finished,
+            "reveal": reveal,
+            "last": last,
             "round": tape.marks[step - 1] if step else 1,
             "hands": [{**h, "name": seats[h["seat"]].name} for h in revealed_hands(state)]
-            if reveal else None,
+            if reveal
+            else None,
         },
     }

@@ -9,10 +9,11 @@ suits ``S H D C`` (``"10H"``, ``"QS"``). Games with two decks add a deck suffix
 >>> standard_deck()[:3]
 ['AS', '2S', '3S']
 """
+
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from collections.abc import Iterable
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")

@@ -6,6 +6,7 @@ cards are conserved, views hide what they must (via determinize) and the record 
 The test suite runs it on every game, player count and option set; ``python -m engine
 soak`` runs it for as long as you like.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,23 +17,40 @@ from typing import Any
 import engine
 from engine.core import IllegalAction, State
 
-JUNK_IDS = ["", "nonsense", "play:", "play:ZZ", "pass:extra", "draw:nowhere", "x" * 500,
-            "\u2665", "play:AS,AS,AS,AS,AS"]
+JUNK_IDS = [
+    "",
+    "nonsense",
+    "play:",
+    "play:ZZ",
+    "pass:extra",
+    "draw:nowhere",
+    "x" * 500,
+    "\u2665",
+    "play:AS,AS,AS,AS,AS",
+]
 
 
 def snapshot(state: State) -> str:
     """Everything observable about a state, as one string (views of every seat + result)."""
     views = [state.view(p) for p in range(state.players)] + [state.view(None)]
-    return json.dumps({"views": views, "result": state.result(), "current": state.current_player,
-                       "legal": [a.id for a in state.legal_actions()],
-                       "zones": state.zones()}, sort_keys=True)
+    return json.dumps(
+        {
+            "views": views,
+            "result": state.result(),
+            "current": state.current_player,
+            "legal": [a.id for a in state.legal_actions()],
+            "zones": state.zones(),
+        },
+        sort_keys=True,
+    )
 
 
 def check_conservation(state: State) -> None:
     placed = Counter(c for cards in state.zones().values() for c in cards)
     expected = Counter(state.deck())
-    assert placed == expected, (f"cards not conserved: missing {expected - placed}, "
-                                f"extra {placed - expected}")
+    assert placed == expected, (
+        f"cards not conserved: missing {expected - placed}, extra {placed - expected}"
+    )
 
 
 def check_legal_actions(state: State) -> None:
@@ -74,8 +92,9 @@ def check_determinize(state: State, seed: int) -> bool:
         for k in range(2):
             world = state.determinize(p, random.Random(seed * 31 + k))
             assert world.view(p) == original_view, f"determinize changed what seat {p} sees"
-            assert [a.id for a in world.legal_actions()] == [a.id for a in state.legal_actions()] \
-                or state.current_player != p, "determinize changed the acting seat's options"
+            assert [a.id for a in world.legal_actions()] == [
+                a.id for a in state.legal_actions()
+            ] or state.current_player != p, "determinize changed the acting seat's options"
             check_conservation(world)
             if world.zones() != original_zones:
                 changed = True
@@ -87,13 +106,19 @@ def check_determinize(state: State, seed: int) -> bool:
     return changed
 
 
-def play_checked_match(game: str, players: int, options: dict[str, Any], seed: int,
-                       max_steps: int = 20000, deep_every: int = 7,
-                       policy: str = "random") -> State:
+def play_checked_match(
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    max_steps: int = 20000,
+    deep_every: int = 7,
+    policy: str = "random",
+) -> State:
     """Play one match with every check on; ``policy`` is ``random`` or ``greedy`` seats."""
     state = engine.new_game(game, players=players, seed=seed, options=options)
     rng = random.Random(seed)
-    greedy = engine.GAMES[game].greedy if policy == "greedy" else None
+    greedy = engine.GAMES[game].bot.greedy if policy == "greedy" else None
     steps = 0
     hidden_changed = False
     while not state.is_over:

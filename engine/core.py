@@ -5,43 +5,54 @@ A game module subclasses :class:`State` and fills in a handful of hooks
 ``deck``); everything else (legality check, records, cloning, the history) lives here
 so every game behaves the same way at the edges.
 """
+
 from __future__ import annotations
 
 import copy
 import random
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the generic search's types, named here only for the annotations
+    from engine.bots.evaluation import Evaluator
+    from engine.bots.ismcts import SearchConfig
 
 RECORD_FORMAT = 1
 """Version of the saved-game record layout; bumped when the layout changes."""
 
 
-class IllegalAction(ValueError):
+class EngineError(ValueError):
+    """A refusal the page shows a person: a stable ``code`` and a ``message`` in words.
+
+    Each subclass has its own class-level ``code``; a more precise one may be given."""
+
+    code = "engine_error"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+
+class IllegalAction(EngineError):
     """An action that is not legal in the current state. The state is unchanged."""
 
-    def __init__(self, message: str, code: str = "illegal_action") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    code = "illegal_action"
 
 
-class InvalidRecord(ValueError):
+class InvalidRecord(EngineError):
     """A saved-game record that cannot be read or replayed."""
 
-    def __init__(self, message: str, code: str = "invalid_record") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    code = "invalid_record"
 
 
-class InvalidOptions(ValueError):
+class InvalidOptions(EngineError):
     """Bad arguments for a new game: unknown game, player count or option."""
 
-    def __init__(self, message: str, code: str = "invalid_options") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    code = "invalid_options"
 
 
 SEAT_TOKEN = re.compile(r"\{seat(\d+)\}")
@@ -59,7 +70,7 @@ def seat_token(seat: int) -> str:
 def name_seats(text: str, names: list[str]) -> str:
     """Replace seat tokens in ``text`` by ``names`` (``"player N"`` when a name is missing)."""
 
-    def name(match: "re.Match[str]") -> str:
+    def name(match: re.Match[str]) -> str:
         seat = int(match.group(1))
         return names[seat] if seat < len(names) else f"player {seat + 1}"
 
@@ -75,22 +86,33 @@ def copy_rng(rng: random.Random) -> random.Random:
     return new
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Action:
-    """One step a seat can take. ``id`` is the stable canonical form.
+    """One step a seat can take: a plain value. ``id`` is the stable canonical form.
 
     ``cards`` lists the card ids the action moves from the actor's hand or piles (the page
-    uses it to light up selections); ``label`` is a short text for people.
+    uses it to light up selections); ``label`` is a short text for people. Two equal
+    actions are interchangeable: what a move did is recorded by the state that took it.
 
     >>> a = Action("pass", 0, "Pass")
-    >>> str(a), a.kind
-    ('pass', 'pass')
+    >>> str(a), a.kind, a == Action("pass", 0, "Pass")
+    ('pass', 'pass', True)
     """
 
     id: str
     player: int
     label: str
-    cards: tuple[str, ...] = ()
+    cards: tuple[str, ...]
+
+    def __init__(self, id: str, player: int, label: str, cards: tuple[str, ...] = ()) -> None:
+        # Bots list the legal actions of thousands of states a decision, so making one is a
+        # hot path: filling the instance dict takes half the time of the frozen dataclass's
+        # ``object.__setattr__`` per field.
+        fields = self.__dict__
+        fields["id"] = id
+        fields["player"] = player
+        fields["label"] = label
+        fields["cards"] = cards
 
     def __str__(self) -> str:
         return self.id
@@ -100,8 +122,13 @@ class Action:
         return self.id.split(":", 1)[0]
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "player": self.player, "label": self.label,
-                "kind": self.kind, "cards": list(self.cards)}
+        return {
+            "id": self.id,
+            "player": self.player,
+            "label": self.label,
+            "kind": self.kind,
+            "cards": list(self.cards),
+        }
 
 
 @dataclass(frozen=True)
@@ -115,17 +142,38 @@ class Option:
     description: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "default": self.default, "choices": list(self.choices),
-                "label": self.label, "description": self.description}
+        return {
+            "name": self.name,
+            "default": self.default,
+            "choices": list(self.choices),
+            "label": self.label,
+            "description": self.description,
+        }
+
+
+Policy = Callable[[dict[str, Any], list[Action], random.Random], Action]
+"""A game's greedy policy: ``(view, legal_actions, rng) -> Action``. It is fed one seat's
+view, so by construction it sees only what that seat may see."""
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    """What the generic bots (:mod:`engine.bots`) need to know of one game: its greedy
+    policy, the Hard level's iterations per decision, and the search's settings and
+    evaluator (``None``: the generic ones)."""
+
+    greedy: Policy
+    hard_iterations: int
+    search: SearchConfig | None = None
+    evaluator: Evaluator | None = None
 
 
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the registry knows about a game.
 
-    ``factory(players, seed, options)`` builds the first state of a match; ``greedy``
-    is the game's heuristic policy ``(view, legal_actions, rng) -> Action``, which by
-    construction sees only what its seat may see.
+    ``factory(players, seed, options)`` builds the first state of a match; ``bot`` holds
+    the game's bot settings (its greedy policy first of all).
     """
 
     id: str
@@ -133,9 +181,9 @@ class GameSpec:
     min_players: int
     max_players: int
     default_players: int
-    factory: Callable[[int, int, dict[str, Any]], "State"]
+    factory: Callable[[int, int, dict[str, Any]], State]
+    bot: BotSettings
     options: Mapping[str, Option] = field(default_factory=dict)
-    greedy: Callable[[dict[str, Any], list[Action], random.Random], Action] | None = None
     summary: str = ""
     clarifications: tuple[str, ...] = ()
     variant_players: tuple[int, ...] = ()
@@ -166,17 +214,24 @@ class GameSpec:
             opt = self.options[name]
             if value not in opt.choices or type(value) is not type(opt.default):
                 allowed = ", ".join(repr(c) for c in opt.choices)
-                raise InvalidOptions(f"option {name!r} must be one of {allowed}, not {value!r}",
-                                     "bad_option_value")
+                raise InvalidOptions(
+                    f"option {name!r} must be one of {allowed}, not {value!r}", "bad_option_value"
+                )
             out[name] = value
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "min_players": self.min_players,
-                "max_players": self.max_players, "default_players": self.default_players,
-                "variant_players": list(self.variant_players), "summary": self.summary,
-                "options": [o.to_json() for o in self.options.values()],
-                "clarifications": list(self.clarifications)}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "default_players": self.default_players,
+            "variant_players": list(self.variant_players),
+            "summary": self.summary,
+            "options": [o.to_json() for o in self.options.values()],
+            "clarifications": list(self.clarifications),
+        }
 
 
 class State:
@@ -192,10 +247,10 @@ class State:
     options: dict[str, Any]
     rng: random.Random
     history: list[Action]
-    # The moves that revealed a hidden card are kept as an immutable set of older indexes
-    # plus a short tuple of recent ones, so a shallow copy in a game's fast ``clone`` shares
-    # them safely and marking a move costs O(1) (amortised) rather than copying the whole
-    # set on every reveal, which grew quadratic over a long match.
+    # The moves that revealed a hidden card (as ``_apply`` reported them) are kept as an
+    # immutable set of older indexes plus a short tuple of recent ones, so a game's fast
+    # ``_copy`` shares them safely and marking a move costs O(1) (amortised) rather than
+    # copying the whole set on every reveal, which grew quadratic over a long match.
     _reveals_settled: frozenset[int] = frozenset()
     _reveals_recent: tuple[int, ...] = ()
     _REVEALS_BATCH = 32
@@ -206,11 +261,6 @@ class State:
         if self._reveals_recent:
             return self._reveals_settled.union(self._reveals_recent)
         return self._reveals_settled
-
-    @revealing_moves.setter
-    def revealing_moves(self, moves: frozenset[int]) -> None:
-        self._reveals_settled = frozenset(moves)
-        self._reveals_recent = ()
 
     def _mark_revealing(self, index: int) -> None:
         recent = self._reveals_recent + (index,)
@@ -240,11 +290,11 @@ class State:
         """Legal actions of ``current_player`` in a deterministic order (match not over)."""
         raise NotImplementedError
 
-    def _apply(self, action: Action) -> bool | None:
+    def _apply(self, action: Action) -> bool:
         """Carry out a known-legal action, including any chance it triggers.
 
-        Return True when it showed the actor a card that was hidden from them (a new deal
-        after a round ends, say) and ``reveals_hidden`` cannot tell from the action alone.
+        Return whether it showed its actor a card that was hidden from them (a draw, a
+        random pick, a new deal after a round ends): undo never goes back past such a move.
         """
         raise NotImplementedError
 
@@ -256,7 +306,7 @@ class State:
         """``{"scores": [...], "winners": [...], "rounds": [...]}``, valid at any time."""
         raise NotImplementedError
 
-    def determinize(self, player: int, rng: random.Random) -> "State":
+    def determinize(self, player: int, rng: random.Random) -> State:
         """A copy consistent with what ``player`` knows; hidden cards and the RNG re-sampled."""
         raise NotImplementedError
 
@@ -279,29 +329,25 @@ class State:
         Games redact what the viewer may not see (a secret bid, a drawn card)."""
         return action.label
 
-    def reveals_hidden(self, action: Action) -> bool:
-        """True when taking ``action`` revealed a card that was hidden from its actor
-        (a draw, a random pick). Undo never goes back past such an action."""
-        return False
-
     # ----- the contract, shared ----------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         if self.is_over:
             return []
         return self._legal_actions()
 
-    def find_action(self, action: "Action | str") -> Action:
+    def find_action(self, action: Action | str) -> Action:
         """The legal action with this id, or :class:`IllegalAction` with a reason."""
         action_id = action.id if isinstance(action, Action) else action
         if not isinstance(action_id, str):
-            raise IllegalAction(f"an action id must be text, not {type(action_id).__name__}",
-                                "bad_action_type")
+            raise IllegalAction(
+                f"an action id must be text, not {type(action_id).__name__}", "bad_action_type"
+            )
         if self.is_over:
             raise IllegalAction(f"the match is over; {action_id!r} cannot be played", "match_over")
         legal_actions = self._legal_actions()
         if action_id is not action:  # an Action, not an id
-            # The usual caller hands back an object from this very listing (ids are unique
-            # within a listing, so identity is the same answer as the id, only cheaper).
+            # The usual caller hands back an object from this very listing, often the very
+            # object: ids are unique within a listing, so identity is the cheap first test.
             for legal in legal_actions:
                 if legal is action:
                     return legal
@@ -314,26 +360,34 @@ class State:
             reason = f"{shown!r} is not a legal action now"
         raise IllegalAction(reason)
 
-    def apply(self, action: "Action | str") -> Action:
+    def apply(self, action: Action | str) -> Action:
         """Take a legal action (an :class:`Action` or its id); returns the action taken.
 
         Raises :class:`IllegalAction` with a reason and leaves the state unchanged otherwise.
         """
         legal = self.find_action(action)
-        revealed = self._apply(legal) or self.reveals_hidden(legal)
-        if revealed:
-            self._mark_revealing(len(self.history))
-        self.history.append(legal)
+        self.push(legal)
         return legal
 
+    def push(self, action: Action) -> None:
+        """Take ``action``, known to be one of :meth:`legal_actions` (not looked up again).
+
+        The search steps its sampled worlds with this; :meth:`apply` is the checked way."""
+        if self._apply(action):
+            self._mark_revealing(len(self.history))
+        self.history.append(action)
+
     def move_revealed_hidden(self, index: int) -> bool:
-        """Whether history entry ``index`` revealed a hidden card (undo stops there)."""
+        """Whether history entry ``index`` (negative: from the end) revealed a hidden card
+        to its actor; undo never goes back past such a move."""
+        if index < 0:
+            index += len(self.history)
         return index in self._reveals_recent or index in self._reveals_settled
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         return self._copy(copy_rng(self.rng))
 
-    def _copy(self, rng: random.Random) -> "State":
+    def _copy(self, rng: random.Random) -> State:
         """A deep copy drawing its future chance from ``rng``. Games override this with a
         fast explicit copy (bots clone thousands of states a decision)."""
         world = copy.deepcopy(self)
@@ -341,14 +395,17 @@ class State:
         return world
 
     def to_record(self) -> dict[str, Any]:
-        return {"format": RECORD_FORMAT, "game": self.game_id, "players": self.players,
-                "seed": self.seed, "options": dict(self.options),
-                "actions": [a.id for a in self.history]}
-
-    def _reseeded_copy(self, rng: random.Random) -> "State":
-        """A deep copy whose future chance is drawn from ``rng`` (helper for determinize)."""
-        return self._copy(random.Random(rng.getrandbits(64)))
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game_id,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "actions": [a.id for a in self.history],
+        }
 
     def __repr__(self) -> str:
-        return (f"<{type(self).__name__} {self.game_id} players={self.players} seed={self.seed}"
-                f" actions={len(self.history)}>")
+        return (
+            f"<{type(self).__name__} {self.game_id} players={self.players} seed={self.seed}"
+            f" actions={len(self.history)}>"
+        )

@@ -1,4 +1,5 @@
 """Calling the bridge the way the page's worker does: JSON text in, parsed JSON out."""
+
 from __future__ import annotations
 
 import json

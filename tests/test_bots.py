@@ -1,5 +1,6 @@
 """The bots, on every registered game: they never peek, they are deterministic, they keep
 to their budget, they leave the state alone, and the search beats random play."""
+
 from __future__ import annotations
 
 import json
@@ -14,7 +15,7 @@ from engine import bots
 from engine.bots.arena import lineup, play_match, run_arena, wilson
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import Search, SearchConfig
-from tests.invariants import snapshot
+from engine.checks import snapshot
 
 GAMES = list(engine.GAMES)
 SEARCH_ITERATIONS = 12
@@ -47,6 +48,7 @@ def player_counts(game: str) -> list[int]:
     return sorted({spec.min_players, spec.default_players, spec.max_players})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", bots.LEVELS)
 @pytest.mark.parametrize("game", GAMES)
 def test_bots_never_peek(game, level):
@@ -59,8 +61,9 @@ def test_bots_never_peek(game, level):
             for s, k in ((1, 100), (2, 200)):
                 truth = bot.choose(state, p, random.Random(s)).id
                 world = state.determinize(p, random.Random(k))
-                assert bot.choose(world, p, random.Random(s)).id == truth, \
+                assert bot.choose(world, p, random.Random(s)).id == truth, (
                     f"{level} in {game} ({players}p) chose differently in a re-dealt world"
+                )
 
 
 @pytest.mark.parametrize("level", bots.LEVELS)
@@ -154,19 +157,25 @@ def test_arena_helpers():
     assert lineup(["hard", "normal"], 4) == ["hard", "normal", "normal", "normal"]
     low, high = wilson(30, 100)
     assert 0.2 < low < 0.3 < high < 0.4
-    out = play_match(GAMES[0], engine.GAMES[GAMES[0]].default_players,
-                     ["random"] * engine.GAMES[GAMES[0]].default_players, seed=3)
+    out = play_match(
+        GAMES[0],
+        engine.GAMES[GAMES[0]].default_players,
+        ["random"] * engine.GAMES[GAMES[0]].default_players,
+        seed=3,
+    )
     assert out["finished"] and out["winners"]
     json.dumps(out)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_hard_beats_random(game):
     """A few short matches (seeded, so never flaky): one Hard seat against Random seats
     takes well over its fair share of the wins."""
     players = engine.GAMES[game].min_players
-    summary = run_arena(game, players, ["hard", "random"], matches=2, seed=21,
-                        iterations=25, max_rounds=1)
+    summary = run_arena(
+        game, players, ["hard", "random"], matches=2, seed=21, iterations=25, max_rounds=1
+    )
     hard = summary["levels"]["hard"]
     assert hard["win_rate"] >= min(1.0, 1.5 / players), summary
 
@@ -200,27 +209,29 @@ def test_arena_log_is_not_resumed_for_another_bot_budget(tmp_path):
     """The bots' settings are part of a log's settings: a log made with another budget
     or search is not mixed into a new run."""
     log = tmp_path / "new" / "folder" / "crisps.jsonl"  # made by the arena
-    run_arena("crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=4,
-              max_rounds=1, log=log)
-    run_arena("crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=5,
-              max_rounds=1, log=log)
+    run_arena(
+        "crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=4, max_rounds=1, log=log
+    )
+    run_arena(
+        "crisps", 2, ["hard", "random"], matches=1, seed=3, iterations=5, max_rounds=1, log=log
+    )
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(lines) == 2
     assert [line["settings"]["bots"]["hard"]["iterations"] for line in lines] == [4, 5]
     assert lines[0]["settings"]["bots"]["random"] == {"level": "random"}
     hard = bots.make("hard").settings("spite")
-    assert hard["iterations"] == bots.HARD_ITERATIONS["spite"]
+    assert hard["iterations"] == engine.GAMES["spite"].bot.hard_iterations
     assert hard["search"]["paired"] is True
     assert hard["search"]["evaluator"]["type"] == "SpiteEvaluator"
-    assert bots.make("expert").settings("spite")["iterations"] == \
-        int(bots.HARD_ITERATIONS["spite"] * bots.EXPERT_FACTOR)
+    assert bots.make("expert").settings("spite")["iterations"] == int(
+        engine.GAMES["spite"].bot.hard_iterations * bots.EXPERT_FACTOR
+    )
     json.dumps({game: bots.make("hard").settings(game) for game in GAMES})
 
 
 def spite_position(seed: int = 7) -> engine.State:
     """A Spite and Malice position, mid-game, with several moves to choose from."""
-    return next(s for s in positions("spite", 2, seed=seed, count=6)
-                if len(s.legal_actions()) >= 4)
+    return next(s for s in positions("spite", 2, seed=seed, count=6) if len(s.legal_actions()) >= 4)
 
 
 def test_paired_search_plays_every_move_in_the_same_worlds():
@@ -229,7 +240,7 @@ def test_paired_search_plays_every_move_in_the_same_worlds():
     world."""
     state = spite_position()
     p = state.current_player
-    config = bots.CONFIGS["spite"]
+    config = engine.GAMES["spite"].bot.search
     assert config.paired
     search = Search(state, p, random.Random(3), config)
     legal = [a.id for a in state.legal_actions()]
@@ -258,15 +269,15 @@ def test_paired_search_plays_every_move_in_the_same_worlds():
 def test_paired_search_keeps_the_greedy_move_unless_another_clearly_beats_it():
     state = spite_position()
     p = state.current_player
-    search = Search(state, p, random.Random(3), bots.CONFIGS["spite"])
+    search = Search(state, p, random.Random(3), engine.GAMES["spite"].bot.search)
     prior, other, third = search._order[:3]
     worlds = range(8)
     search._paired = {action_id: {} for action_id in search._order}
 
     def fill(gains_other: list[float], gains_third: list[float]) -> str:
         search._paired[prior] = {w: 0.5 for w in worlds}
-        search._paired[other] = {w: 0.5 + g for w, g in zip(worlds, gains_other)}
-        search._paired[third] = {w: 0.5 + g for w, g in zip(worlds, gains_third)}
+        search._paired[other] = {w: 0.5 + g for w, g in zip(worlds, gains_other, strict=False)}
+        search._paired[third] = {w: 0.5 + g for w, g in zip(worlds, gains_third, strict=False)}
         return search.best().id
 
     flat = [0.0] * 8
@@ -281,7 +292,7 @@ def test_paired_search_keeps_the_greedy_move_unless_another_clearly_beats_it():
 
 
 def test_spite_evaluator_values_the_race_between_the_payoff_piles():
-    from engine.bots.evaluation import SpiteEvaluator
+    from engine.games.spite.bot import SpiteEvaluator
 
     ev = SpiteEvaluator()
     state = spite_position()
@@ -313,13 +324,13 @@ def test_spite_evaluator_values_the_race_between_the_payoff_piles():
 
 
 def test_spite_evaluator_scores_a_finished_game_by_its_winner():
-    from engine.bots.evaluation import SpiteEvaluator
+    from engine.games.spite.bot import SpiteEvaluator
 
     ev = SpiteEvaluator()
     state = engine.new_game("spite", players=2, seed=4)
     base = ev.baseline(state)
     rng = random.Random(4)
-    greedy = engine.GAMES["spite"].greedy
+    greedy = engine.GAMES["spite"].bot.greedy
     while not state.is_over:
         legal = state.legal_actions()
         state.apply(greedy(state.view(state.current_player), legal, rng))
@@ -331,6 +342,7 @@ def test_spite_evaluator_scores_a_finished_game_by_its_winner():
         assert values == [0.5, 0.5]
 
 
+@pytest.mark.slow
 def test_arena_par_pairs_each_seat_with_the_same_deal(tmp_path):
     """With every seat at the par level the match is played again exactly (same deal, same
     bots' random numbers), so every margin over par is zero; a stronger level is above par,
@@ -360,9 +372,28 @@ def test_arena_command_prints_the_margin_over_par(capsys):
     from engine.__main__ import main
 
     out = io.StringIO()
-    assert main(["arena", "roundup", "--players", "3", "--bots", "normal,random",
-                 "--matches", "3", "--seed", "4", "--rounds", "1", "--par", "random"],
-                out=out) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "roundup",
+                "--players",
+                "3",
+                "--bots",
+                "normal,random",
+                "--matches",
+                "3",
+                "--seed",
+                "4",
+                "--rounds",
+                "1",
+                "--par",
+                "random",
+            ],
+            out=out,
+        )
+        == 0
+    )
     text = out.getvalue()
     assert "margin over par" in text and "less random's in the same seat" in text
     assert re.search(r"normal [+-]\d+\.\d\d \u00b1 \d+\.\d\d over 3 seats", text), text
@@ -379,8 +410,12 @@ def test_greedy_trust_uses_the_sample_spread_when_asked():
     player = state.current_player
     searches = {}
     for spread in (0.5, None):
-        search = Search(state, player, random.Random(0),
-                        SearchConfig(rollout="random", max_rollout_steps=0, trust_spread=spread))
+        search = Search(
+            state,
+            player,
+            random.Random(0),
+            SearchConfig(rollout="random", max_rollout_steps=0, trust_spread=spread),
+        )
         search.step(1)
         legal = [a.id for a in search.legal]
         prior = search.prior
@@ -396,3 +431,21 @@ def test_greedy_trust_uses_the_sample_spread_when_asked():
         searches[spread] = (search.best().id, prior, other)
     assert searches[0.5][0] == searches[0.5][1], "0.02 is within 0.5 * sqrt(1/300 + 1/400)"
     assert searches[None][0] == searches[None][2], "0.02 is 5 sample standard errors"
+
+
+def test_the_arena_plays_default_budgets_in_full_without_a_clock(monkeypatch):
+    # A safety clock that has always run out: the page's bots stop after one iteration,
+    # the arena's play every iteration of the game's budget.
+    monkeypatch.setattr(bots, "SAFETY_MS", 0.0)
+    state = engine.new_game("crisps", players=2, seed=3)
+    seat = state.current_player
+    budget = engine.GAMES["crisps"].bot.hard_iterations
+    paged = bots.make("hard")
+    paged.choose(state, seat, random.Random(0))
+    assert paged.last["iterations"] < budget
+    assert bots.make("hard", safety_clock=False).budget("crisps") == (budget, None)
+    outcome = play_match("crisps", 2, ["hard", "normal"], seed=3, max_rounds=1)
+    hard_seat = 0
+    assert outcome["decisions"][hard_seat] > 0
+    searched = outcome["iterations"][hard_seat]
+    assert searched > 0 and searched % budget == 0

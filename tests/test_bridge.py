@@ -2,6 +2,7 @@
 
 Played on Crisps (two players); the undo policy is also checked on every registered game.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,11 +19,37 @@ from tests.bridge_calls import call
 
 pytestmark = pytest.mark.skipif("crisps" not in engine.GAMES, reason="crisps is not registered")
 
-SNAPSHOT_KEYS = {"game", "title", "players", "options", "seats", "practice", "viewer",
-                 "current_player", "human_turn", "bot_turn", "is_over", "view", "legal",
-                 "result", "log", "can_undo", "moves"}
-ENDPOINTS = ("games", "start", "snapshot", "act", "why", "bot_move", "hint", "undo", "record",
-             "load")
+SNAPSHOT_KEYS = {
+    "game",
+    "title",
+    "players",
+    "options",
+    "seats",
+    "practice",
+    "viewer",
+    "current_player",
+    "human_turn",
+    "bot_turn",
+    "is_over",
+    "view",
+    "legal",
+    "result",
+    "log",
+    "can_undo",
+    "moves",
+}
+ENDPOINTS = (
+    "games",
+    "start",
+    "snapshot",
+    "act",
+    "why",
+    "bot_move",
+    "hint",
+    "undo",
+    "record",
+    "load",
+)
 NEEDS_MATCH = ("snapshot", "act", "why", "bot_move", "hint", "undo", "record")
 HUMAN_VS_BOT = [{"type": "human"}, {"type": "bot", "level": "random"}]
 
@@ -62,6 +89,7 @@ def comparable(snap: dict) -> dict:
 
 # ----- games and start ---------------------------------------------------------------
 
+
 def test_games_lists_every_game_with_options_and_levels():
     reply = call("games")
     assert [g["id"] for g in reply["games"]] == list(engine.GAMES)
@@ -75,14 +103,16 @@ def test_games_lists_every_game_with_options_and_levels():
 
 
 def test_start_gives_a_full_snapshot():
-    snap = start(seats=[{"type": "human", "name": "Ada"},
-                        {"type": "bot", "level": "easy"}])
+    snap = start(seats=[{"type": "human", "name": "Ada"}, {"type": "bot", "level": "easy"}])
     assert set(snap) == SNAPSHOT_KEYS
     assert snap["game"] == "crisps" and snap["title"] == "Crisps" and snap["players"] == 2
-    assert snap["seats"] == [{"type": "human", "level": None, "name": "Ada"},
-                             {"type": "bot", "level": "easy", "name": "West"}]
-    assert snap["options"] == {name: opt.default
-                               for name, opt in engine.GAMES["crisps"].options.items()}
+    assert snap["seats"] == [
+        {"type": "human", "level": None, "name": "Ada"},
+        {"type": "bot", "level": "easy", "name": "West"},
+    ]
+    assert snap["options"] == {
+        name: opt.default for name, opt in engine.GAMES["crisps"].options.items()
+    }
     assert snap["practice"] is False and snap["viewer"] == 0
     assert snap["moves"] == 0 and snap["log"] == [] and snap["can_undo"] is False
     assert snap["is_over"] is False
@@ -130,28 +160,33 @@ def test_start_accepts_options():
     assert snap["options"]["no_faceup_draw"] is True
 
 
-@pytest.mark.parametrize("params,code", [
-    ({"game": "chess"}, "unknown_game"),
-    ({"game": 7}, "bad_request"),
-    ({}, "bad_request"),
-    ({"game": "crisps", "players": 3}, "bad_player_count"),
-    ({"game": "crisps", "players": "2"}, "bad_player_count"),
-    ({"game": "crisps", "seed": -1}, "bad_seed"),
-    ({"game": "crisps", "seed": "7"}, "bad_seed"),
-    ({"game": "crisps", "seed": 1.5}, "bad_seed"),
-    ({"game": "crisps", "seats": [{"type": "human"}]}, "bad_player_count"),
-    ({"game": "crisps", "players": 2, "seats": [{"type": "human"}]}, "bad_seats"),
-    ({"game": "crisps", "seats": [{"type": "human"}, {"type": "alien"}]}, "bad_seats"),
-    ({"game": "crisps", "seats": [{"type": "human"}, {"type": "bot", "level": "god"}]},
-     "bad_seats"),
-    ({"game": "crisps", "seats": [{"type": "human"}, "bot"]}, "bad_seats"),
-    ({"game": "crisps", "seats": [{"type": "human", "name": 5}, {"type": "bot"}]}, "bad_seats"),
-    ({"game": "crisps", "seats": {"0": "human"}}, "bad_seats"),
-    ({"game": "crisps", "options": {"no_such_option": True}}, "unknown_option"),
-    ({"game": "crisps", "options": {"no_faceup_draw": "yes"}}, "bad_option_value"),
-    ({"game": "crisps", "options": ["no_faceup_draw"]}, "invalid_options"),
-    ({"game": "crisps", "practice": "yes"}, "bad_request"),
-])
+@pytest.mark.parametrize(
+    "params,code",
+    [
+        ({"game": "chess"}, "unknown_game"),
+        ({"game": 7}, "bad_request"),
+        ({}, "bad_request"),
+        ({"game": "crisps", "players": 3}, "bad_player_count"),
+        ({"game": "crisps", "players": "2"}, "bad_player_count"),
+        ({"game": "crisps", "seed": -1}, "bad_seed"),
+        ({"game": "crisps", "seed": "7"}, "bad_seed"),
+        ({"game": "crisps", "seed": 1.5}, "bad_seed"),
+        ({"game": "crisps", "seats": [{"type": "human"}]}, "bad_player_count"),
+        ({"game": "crisps", "players": 2, "seats": [{"type": "human"}]}, "bad_seats"),
+        ({"game": "crisps", "seats": [{"type": "human"}, {"type": "alien"}]}, "bad_seats"),
+        (
+            {"game": "crisps", "seats": [{"type": "human"}, {"type": "bot", "level": "god"}]},
+            "bad_seats",
+        ),
+        ({"game": "crisps", "seats": [{"type": "human"}, "bot"]}, "bad_seats"),
+        ({"game": "crisps", "seats": [{"type": "human", "name": 5}, {"type": "bot"}]}, "bad_seats"),
+        ({"game": "crisps", "seats": {"0": "human"}}, "bad_seats"),
+        ({"game": "crisps", "options": {"no_such_option": True}}, "unknown_option"),
+        ({"game": "crisps", "options": {"no_faceup_draw": "yes"}}, "bad_option_value"),
+        ({"game": "crisps", "options": ["no_faceup_draw"]}, "invalid_options"),
+        ({"game": "crisps", "practice": "yes"}, "bad_request"),
+    ],
+)
 def test_start_refuses_bad_parameters(params, code):
     assert error_code(call("start", params)) == code
 
@@ -164,13 +199,18 @@ def test_a_refused_start_keeps_the_current_match():
 
 
 def test_seat_names_are_trimmed_and_bounded():
-    snap = start(seats=[{"type": "human", "name": "  " + "N" * 100 + " "},
-                        {"type": "bot", "level": "random", "name": "   "}])
+    snap = start(
+        seats=[
+            {"type": "human", "name": "  " + "N" * 100 + " "},
+            {"type": "bot", "level": "random", "name": "   "},
+        ]
+    )
     assert snap["seats"][0]["name"] == "N" * bridge.MAX_NAME_CHARS
     assert snap["seats"][1]["name"] == bridge.default_name(1)
 
 
 # ----- act and why -------------------------------------------------------------------
+
 
 def test_act_applies_a_legal_action():
     snap = to_human_turn(start(3))
@@ -182,14 +222,17 @@ def test_act_applies_a_legal_action():
     assert len(after["log"]) == after["moves"]
 
 
-@pytest.mark.parametrize("params,code", [
-    ({"action": "play:ZZ"}, "illegal_action"),
-    ({"action": "no-such-move"}, "illegal_action"),
-    ({"action": ""}, "illegal_action"),
-    ({"action": 3}, "bad_request"),
-    ({"action": None}, "bad_request"),
-    ({}, "bad_request"),
-])
+@pytest.mark.parametrize(
+    "params,code",
+    [
+        ({"action": "play:ZZ"}, "illegal_action"),
+        ({"action": "no-such-move"}, "illegal_action"),
+        ({"action": ""}, "illegal_action"),
+        ({"action": 3}, "bad_request"),
+        ({"action": None}, "bad_request"),
+        ({}, "bad_request"),
+    ],
+)
 def test_refused_action_leaves_the_match_unchanged(params, code):
     snap = to_human_turn(start(3))
     assert error_code(call("act", params)) == code
@@ -232,6 +275,7 @@ def test_why_explains_refusals_and_accepts_legal_actions():
 
 # ----- bots and hints ----------------------------------------------------------------
 
+
 def test_bot_move_takes_one_bot_action():
     snap = start(3)
     rng = random.Random(1)
@@ -267,8 +311,7 @@ def test_a_whole_match_between_a_human_and_a_bot():
 
 
 def test_bots_only_match_has_no_viewer_and_hides_every_hand():
-    snap = start(8, seats=[{"type": "bot", "level": "random"},
-                           {"type": "bot", "level": "easy"}])
+    snap = start(8, seats=[{"type": "bot", "level": "random"}, {"type": "bot", "level": "easy"}])
     assert snap["viewer"] is None and snap["view"]["hand"] is None
     for _ in range(5000):
         if snap["is_over"]:
@@ -310,6 +353,7 @@ def test_hint_on_the_bot_turn_is_refused():
 
 # ----- the view hides what it must -----------------------------------------------------
 
+
 def strings_in(value: Any) -> set[str]:
     if isinstance(value, str):
         return {value, *value.split(","), *value.split(":")}
@@ -339,6 +383,7 @@ def test_snapshot_never_shows_the_opponents_unknown_cards():
 
 # ----- undo --------------------------------------------------------------------------
 
+
 def expected_undo(session: bridge.Session) -> int:
     """The policy, restated: the acting human's own trailing actions, none past a reveal."""
     state = session.state
@@ -347,8 +392,8 @@ def expected_undo(session: bridge.Session) -> int:
     if session.practice or current is None or current not in humans:
         return -1 if session.practice else 0
     count = 0
-    for action in reversed(state.history):
-        if action.player != current or state.reveals_hidden(action):
+    for index in range(len(state.history) - 1, -1, -1):
+        if state.history[index].player != current or state.move_revealed_hidden(index):
             break
         count += 1
     return count
@@ -381,8 +426,9 @@ def test_undo_takes_back_only_own_actions_since_the_turn_began(game_id):
             assert after["moves"] == snap["moves"] - count
             assert bridge._session.state.to_record()["actions"] == before[:-count]
             assert after["current_player"] == snap["current_player"]
-            assert after["human_turn"] and not after["can_undo"] or \
-                expected_undo(bridge._session) > 0
+            assert (
+                after["human_turn"] and not after["can_undo"] or expected_undo(bridge._session) > 0
+            )
             undone += 1
             snap = after
         elif snap["bot_turn"]:
@@ -432,7 +478,7 @@ def test_practice_undo_crosses_revealed_cards():
     rng = random.Random(17)
     for _ in range(300):
         state = bridge._session.state
-        if any(state.reveals_hidden(a) for a in state.history if a.player == 0):
+        if any(state.move_revealed_hidden(i) for i, a in enumerate(state.history) if a.player == 0):
             break
         snap = to_human_turn(play_human(snap, rng))
     else:
@@ -444,10 +490,13 @@ def test_practice_undo_crosses_revealed_cards():
 
 # ----- record and load ---------------------------------------------------------------
 
+
 def test_record_and_load_round_trip():
-    snap = start(6, seats=[{"type": "human", "name": "Ada"},
-                           {"type": "bot", "level": "easy", "name": "Bo"}],
-                 options={"special_rank_runs": True})
+    snap = start(
+        6,
+        seats=[{"type": "human", "name": "Ada"}, {"type": "bot", "level": "easy", "name": "Bo"}],
+        options={"special_rank_runs": True},
+    )
     rng = random.Random(6)
     for _ in range(25):
         if snap["is_over"]:
@@ -472,17 +521,22 @@ def test_load_without_seats_uses_the_defaults():
     assert [s["type"] for s in loaded["seats"]] == ["human", "bot"]
 
 
-@pytest.mark.parametrize("mutate,code", [
-    (lambda r: {**r, "record": None}, "invalid_record"),
-    (lambda r: {**r, "record": "crisps"}, "invalid_record"),
-    (lambda r: {**r, "record": {**r["record"], "actions": ["play:ZZ"]}}, "invalid_record"),
-    (lambda r: {**r, "record": {**r["record"], "game": "chess"}}, "invalid_record"),
-    (lambda r: {**r, "record": {**r["record"], "extra": 1}}, "invalid_record"),
-    (lambda r: {**r, "record": {k: v for k, v in r["record"].items() if k != "seed"}},
-     "invalid_record"),
-    (lambda r: {**r, "seats": [{"type": "human"}]}, "bad_seats"),
-    (lambda r: {**r, "practice": "no"}, "bad_request"),
-])
+@pytest.mark.parametrize(
+    "mutate,code",
+    [
+        (lambda r: {**r, "record": None}, "invalid_record"),
+        (lambda r: {**r, "record": "crisps"}, "invalid_record"),
+        (lambda r: {**r, "record": {**r["record"], "actions": ["play:ZZ"]}}, "invalid_record"),
+        (lambda r: {**r, "record": {**r["record"], "game": "chess"}}, "invalid_record"),
+        (lambda r: {**r, "record": {**r["record"], "extra": 1}}, "invalid_record"),
+        (
+            lambda r: {**r, "record": {k: v for k, v in r["record"].items() if k != "seed"}},
+            "invalid_record",
+        ),
+        (lambda r: {**r, "seats": [{"type": "human"}]}, "bad_seats"),
+        (lambda r: {**r, "practice": "no"}, "bad_request"),
+    ],
+)
 def test_a_bad_load_keeps_the_current_match(mutate, code):
     snap = to_human_turn(start(6))
     saved = call("record")
@@ -499,6 +553,7 @@ def test_a_bad_load_keeps_the_current_match(mutate, code):
 
 # ----- malformed requests ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("method", NEEDS_MATCH)
 def test_no_match_yet(method):
     params = {"action": "pass"} if method in ("act", "why") else {}
@@ -506,14 +561,17 @@ def test_no_match_yet(method):
 
 
 @pytest.mark.parametrize("method", ENDPOINTS)
-@pytest.mark.parametrize("text,code", [
-    ("{not json", "bad_json"),
-    ("[1, 2]", "bad_request"),
-    ('"text"', "bad_request"),
-    ("17", "bad_request"),
-    ("null", "bad_request"),
-    ("[" * 100_000, "bad_json"),
-])
+@pytest.mark.parametrize(
+    "text,code",
+    [
+        ("{not json", "bad_json"),
+        ("[1, 2]", "bad_request"),
+        ('"text"', "bad_request"),
+        ("17", "bad_request"),
+        ("null", "bad_request"),
+        ("[" * 100_000, "bad_json"),
+    ],
+)
 def test_malformed_json_gives_an_error_object(method, text, code):
     reply = json.loads(getattr(bridge, method)(text))
     assert error_code(reply) == code
@@ -541,25 +599,38 @@ def test_empty_parameters_mean_an_empty_object():
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
     | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=4),
-    max_leaves=12)
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 request_objects = st.fixed_dictionaries(
-    {}, optional={"game": st.sampled_from(["crisps", "chess", ""]) | json_values,
-                  "action": st.text(max_size=20) | json_values,
-                  "seed": st.integers(-5, 2**64) | json_values,
-                  "players": st.integers(0, 4) | json_values,
-                  "seats": json_values, "options": json_values, "practice": json_values,
-                  "record": json_values})
+    {},
+    optional={
+        "game": st.sampled_from(["crisps", "chess", ""]) | json_values,
+        "action": st.text(max_size=20) | json_values,
+        "seed": st.integers(-5, 2**64) | json_values,
+        "players": st.integers(0, 4) | json_values,
+        "seats": json_values,
+        "options": json_values,
+        "practice": json_values,
+        "record": json_values,
+    },
+)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(method=st.sampled_from(["start", "act", "why", "load", "undo", "snapshot", "record",
-                               "games"]),
-       params=request_objects)
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    method=st.sampled_from(["start", "act", "why", "load", "undo", "snapshot", "record", "games"]),
+    params=request_objects,
+)
 def test_any_request_gives_json_never_an_exception(method, params):
     if bridge._session is None:
         start(3)

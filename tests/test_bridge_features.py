@@ -4,9 +4,9 @@ The undo policy: outside practice the human may take back their own actions sinc
 start of their turn, never past an action that revealed a hidden card (a draw, a Jack's
 pick, a new upcard); practice takes back anything, the match being marked as practice.
 """
+
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -29,8 +29,9 @@ def seats_for(game_id: str, players: int | None = None) -> list[dict]:
 
 
 def begin(game_id: str, seed: int, practice: bool = False) -> dict:
-    snap = call("start", {"game": game_id, "seed": seed, "seats": seats_for(game_id),
-                          "practice": practice})
+    snap = call(
+        "start", {"game": game_id, "seed": seed, "seats": seats_for(game_id), "practice": practice}
+    )
     assert code(snap) is None, snap
     return snap
 
@@ -41,8 +42,9 @@ def advance(snap: dict, rng: random.Random) -> dict:
     return call("act", {"action": rng.choice(snap["legal"])["id"]})
 
 
-def find_position(game_id: str, want, practice: bool = False, seeds=range(1, 40),
-                  limit: int = 3000) -> dict:
+def find_position(
+    game_id: str, want, practice: bool = False, seeds=range(1, 40), limit: int = 3000
+) -> dict:
     """Play seeded random matches until ``want(state)`` holds on a human turn."""
     for seed in seeds:
         snap = begin(game_id, seed, practice)
@@ -60,11 +62,16 @@ def find_position(game_id: str, want, practice: bool = False, seeds=range(1, 40)
 def last_own_move(state, revealing: bool) -> bool:
     """The human (seat 0) is to move and has just moved, revealing a card or not."""
     h = state.history
-    return (state.current_player == 0 and bool(h) and h[-1].player == 0
-            and state.move_revealed_hidden(len(h) - 1) == revealing)
+    return (
+        state.current_player == 0
+        and bool(h)
+        and h[-1].player == 0
+        and state.move_revealed_hidden(len(h) - 1) == revealing
+    )
 
 
 # ----- undo: allowed, refused after a reveal, practice unrestricted -----------------------
+
 
 @pytest.mark.parametrize("game_id", [g for g in GAMES if g != "crisps"])
 def test_undo_takes_back_an_own_action_that_revealed_nothing(game_id):
@@ -74,13 +81,13 @@ def test_undo_takes_back_an_own_action_that_revealed_nothing(game_id):
     back = call("undo")
     assert code(back) is None, back
     assert back["moves"] < snap["moves"]
-    assert bridge._session.state.to_record()["actions"] == before[:back["moves"]]
+    assert bridge._session.state.to_record()["actions"] == before[: back["moves"]]
     assert back["human_turn"] and back["current_player"] == 0
     # Everything taken back was the human's own, since their turn began.
     assert all(bridge._session.state.history[i].player == 0 for i in range(back["moves"], 0))
-    assert set(a for a in before[back["moves"]:]) <= set(before)
+    assert set(a for a in before[back["moves"] :]) <= set(before)
     replayed = engine.from_record({**bridge._session.state.to_record(), "actions": before})
-    assert all(a.player == 0 for a in replayed.history[back["moves"]:])
+    assert all(a.player == 0 for a in replayed.history[back["moves"] :])
 
 
 def test_undo_in_crisps_never_has_anything_to_take_back():
@@ -102,8 +109,10 @@ def test_undo_is_refused_right_after_a_revealed_card(game_id):
 
 
 def test_undo_is_refused_after_a_draw_in_general_mhing():
-    snap = find_position("mhing", lambda s: last_own_move(s, revealing=True)
-                         and s.history[-1].id.startswith("draw:stock"))
+    snap = find_position(
+        "mhing",
+        lambda s: last_own_move(s, revealing=True) and s.history[-1].id.startswith("draw:stock"),
+    )
     assert bridge._session.state.history[-1].id.startswith("draw:stock")
     assert not snap["can_undo"]
     assert code(call("undo")) == "cannot_undo"
@@ -121,8 +130,9 @@ def test_undo_never_reaches_a_bots_move_or_a_previous_turn(game_id):
             count = bridge._undo_count(bridge._session)
             taken = state.history[-count:]
             assert all(a.player == state.current_player == 0 for a in taken)
-            assert not any(state.move_revealed_hidden(len(state.history) - 1 - k)
-                           for k in range(count))
+            assert not any(
+                state.move_revealed_hidden(len(state.history) - 1 - k) for k in range(count)
+            )
         elif snap["bot_turn"] and state.history:
             assert code(call("undo")) == "cannot_undo"
         snap = advance(snap, rng)
@@ -159,6 +169,8 @@ def test_practice_undo_goes_back_through_bot_replies_to_the_start(game_id):
 
 # ----- the log, by round ----------------------------------------------------------------
 
+
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_log_entries_carry_their_round_through_undo_and_load(game_id):
     rng = random.Random(3)
@@ -193,6 +205,7 @@ def test_log_keeps_a_secret_bid_secret():
 
 # ----- replay ---------------------------------------------------------------------------
 
+
 def finished_record(game_id: str, seed: int = 2) -> dict:
     rng = random.Random(seed)
     snap = begin(game_id, seed)
@@ -201,6 +214,7 @@ def finished_record(game_id: str, seed: int = 2) -> dict:
     return call("record")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_replay_steps_through_a_finished_match(game_id):
     saved = finished_record(game_id)
@@ -212,15 +226,17 @@ def test_replay_steps_through_a_finished_match(game_id):
     assert end["legal"] == [] and not end["can_undo"]
     start = call("replay", {**saved, "step": 0})
     assert start["moves"] == 0 and start["log"] == [] and start["replay"]["last"] is None
-    fresh = engine.new_game(game_id, saved["record"]["players"], saved["record"]["seed"],
-                            saved["record"]["options"])
+    fresh = engine.new_game(
+        game_id, saved["record"]["players"], saved["record"]["seed"], saved["record"]["options"]
+    )
     assert start["view"] == fresh.view(0)
     for step in (1, steps // 2, steps - 1, 10**9, -5):
         at = call("replay", {**saved, "step": step})
         expect = max(0, min(steps, step))
         assert at["moves"] == expect and len(at["log"]) == expect
-        state = engine.from_record({**saved["record"],
-                                    "actions": saved["record"]["actions"][:expect]})
+        state = engine.from_record(
+            {**saved["record"], "actions": saved["record"]["actions"][:expect]}
+        )
         assert at["view"] == state.view(0)
         assert at["current_player"] == state.current_player
     # Backwards after forwards gives the same views (checkpoints are clones, not shared).
@@ -228,6 +244,7 @@ def test_replay_steps_through_a_finished_match(game_id):
     assert again["view"] == call("replay", {**saved, "step": 1})["view"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_replay_reveals_every_hand_only_once_the_match_is_over(game_id):
     saved = finished_record(game_id)
@@ -244,13 +261,16 @@ def test_replay_reveals_every_hand_only_once_the_match_is_over(game_id):
     hidden = call("replay", {**saved, "step": step})
     assert hidden["replay"]["hands"] is None
 
-    unfinished = {**saved, "record": {**saved["record"],
-                                      "actions": saved["record"]["actions"][:step]}}
+    unfinished = {
+        **saved,
+        "record": {**saved["record"], "actions": saved["record"]["actions"][:step]},
+    }
     refused = call("replay", {**unfinished, "reveal": True})
     assert code(refused) == "not_finished"
     assert code(call("replay", unfinished)) is None
 
 
+@pytest.mark.slow
 def test_replay_hides_what_the_viewer_did_not_see_unless_revealed():
     saved = finished_record("roundup", 4)
     actions = saved["record"]["actions"]
@@ -273,16 +293,19 @@ def test_replay_leaves_the_match_in_progress_alone():
     assert call("snapshot") == current
 
 
-@pytest.mark.parametrize("params, expected", [
-    ({}, "invalid_record"),
-    ({"record": "nonsense"}, "invalid_record"),
-    ({"record": {"game": "crisps"}}, "invalid_record"),
-    ({"step": "three"}, "bad_step"),
-    ({"step": True}, "bad_step"),
-    ({"reveal": "yes"}, "bad_request"),
-    ({"viewer": 7}, "bad_request"),
-    ({"seats": [{"type": "alien"}, {"type": "human"}]}, "bad_seats"),
-])
+@pytest.mark.parametrize(
+    "params, expected",
+    [
+        ({}, "invalid_record"),
+        ({"record": "nonsense"}, "invalid_record"),
+        ({"record": {"game": "crisps"}}, "invalid_record"),
+        ({"step": "three"}, "bad_step"),
+        ({"step": True}, "bad_step"),
+        ({"reveal": "yes"}, "bad_request"),
+        ({"viewer": 7}, "bad_request"),
+        ({"seats": [{"type": "alien"}, {"type": "human"}]}, "bad_seats"),
+    ],
+)
 def test_replay_refuses_bad_parameters(params, expected):
     saved = finished_record("crisps", 6)
     merged = {**saved, **params}

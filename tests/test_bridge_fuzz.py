@@ -4,31 +4,51 @@ Whatever arrives — unknown ids, wrong types, malformed JSON, huge strings, cal
 order — no Python exception escapes, every error carries a code and a readable message, and
 an error leaves the match exactly as it was.
 """
+
 from __future__ import annotations
 
 import json
 
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import engine
 from engine import bridge
+from tests.test_bridge import ENDPOINTS
 
-ENDPOINTS = ("games", "start", "snapshot", "act", "why", "bot_move", "hint", "undo", "record",
-             "load")
 GAME_IDS = sorted(engine.GAMES)
 
-json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
-                         st.floats(allow_nan=False), st.text(max_size=30))
-json_values = st.recursive(json_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=10), inner, max_size=4)),
-    max_leaves=12)
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False),
+    st.text(max_size=30),
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 junk_text = st.one_of(
     st.text(max_size=200),
-    st.sampled_from(["{", "[]", "null", "1", '"x"', "{\"action\": 5}", "{\"game\": []}",
-                     "\u0000", "{\"record\": {\"game\": \"crisps\"}}", "[" * 5000]),
+    st.sampled_from(
+        [
+            "{",
+            "[]",
+            "null",
+            "1",
+            '"x"',
+            '{"action": 5}',
+            '{"game": []}',
+            "\u0000",
+            '{"record": {"game": "crisps"}}',
+            "[" * 5000,
+        ]
+    ),
     st.builds(lambda n: "x" * n, st.integers(0, 3_000_000)),
     json_values.map(json.dumps),
 )
@@ -61,7 +81,8 @@ class BridgeMachine(RuleBasedStateMachine):
     def begin(self, game: str, seed: int) -> None:
         bridge.reset()
         spec = engine.GAMES[game]
-        seats = [{"type": "human"}] + [{"type": "bot", "level": "random"}] * (spec.default_players - 1)
+        bots = spec.default_players - 1
+        seats = [{"type": "human"}] + [{"type": "bot", "level": "random"}] * bots
         reply = call("start", json.dumps({"game": game, "seed": seed, "seats": seats}))
         assert "error" not in reply, reply
 
@@ -72,8 +93,12 @@ class BridgeMachine(RuleBasedStateMachine):
         if "error" in reply:
             assert observable() == before, f"{method} failed but changed the match"
 
-    @rule(action=st.one_of(st.text(max_size=40), st.sampled_from(
-        ["pass", "play:", "draw:stock", "take:faceup", "end", "discard:7H"])))
+    @rule(
+        action=st.one_of(
+            st.text(max_size=40),
+            st.sampled_from(["pass", "play:", "draw:stock", "take:faceup", "end", "discard:7H"]),
+        )
+    )
     def unknown_action(self, action: str) -> None:
         before = observable()
         reply = call("act", json.dumps({"action": action}))
@@ -137,6 +162,9 @@ class BridgeMachine(RuleBasedStateMachine):
 
 
 BridgeMachine.TestCase.settings = settings(
-    max_examples=25, stateful_step_count=20, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    max_examples=25,
+    stateful_step_count=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 test_bridge_survives_any_sequence_of_calls = BridgeMachine.TestCase

@@ -4,6 +4,7 @@ The page's worker installs a sink once; every Hard or Expert decision then repor
 fraction of its search done, throttled, rising to 1.0, and the move is the one
 ``choose`` makes with the same rng. Bots that do not search report nothing.
 """
+
 from __future__ import annotations
 
 import random
@@ -26,8 +27,9 @@ def no_sink():
     bridge.on_progress(None)
 
 
-def bot_position(game_id: str = "crisps", seed: int = 3, level: str = "hard",
-                 players: int | None = None) -> engine.core.State:
+def bot_position(
+    game_id: str = "crisps", seed: int = 3, level: str = "hard", players: int | None = None
+) -> engine.core.State:
     """Load a match (seat 0 a person, the others ``level`` bots) at a bot's turn with a choice."""
     players = players or engine.GAMES[game_id].min_players
     state = engine.new_game(game_id, players, seed, {})
@@ -129,7 +131,7 @@ def test_with_a_default_budget_reports_rise_to_one_within_the_throttle():
     assert "error" not in reply, reply
     fractions = [f for _, f in stamps]
     assert fractions and fractions[-1] == 1.0
-    assert all(0.0 < a < b for a, b in zip(fractions, fractions[1:]))
+    assert all(0.0 < a < b for a, b in zip(fractions, fractions[1:], strict=False))
     assert len(fractions) <= elapsed / bridge.PROGRESS_INTERVAL_S + 2
 
 
@@ -152,8 +154,9 @@ def test_a_whole_match_plays_the_same_with_and_without_a_sink():
     def play(sink) -> list[str]:
         bridge.reset()
         bridge.on_progress(sink)
-        call("start", {"game": "crisps", "seed": 11,
-                       "seats": [{"type": "bot", "level": "hard"}] * 2})
+        call(
+            "start", {"game": "crisps", "seed": 11, "seats": [{"type": "bot", "level": "hard"}] * 2}
+        )
         searching_bot(iterations=32)
         for _ in range(12):
             reply = call("bot_move")

@@ -1,4 +1,6 @@
-"""build.py: the wheel, dist/ and the server (no browser; builds once into a temp dir)."""
+"""build.py and tools/build/: the wheel, dist/, the server and the command line (no browser;
+builds once into a temp dir)."""
+
 from __future__ import annotations
 
 import ast
@@ -21,20 +23,42 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
+from tools import draw_icons  # noqa: E402
+from tools.build import WEB, BuildError  # noqa: E402
+from tools.build import testing as test_command  # noqa: E402
 from tools.build.catalog import catalog_source  # noqa: E402
+from tools.build.runtime import PYODIDE_FILES, PYODIDE_VERSION  # noqa: E402
+from tools.build.server import CONTENT_SECURITY_POLICY, start_server  # noqa: E402
+from tools.build.site import (  # noqa: E402
+    BUNDLED_DIRS,
+    CSS_ENTRY,
+    IGNORED_NAMES,
+    JS_ENTRY,
+    STANDALONE_SCRIPTS,
+    SW_MARK_BEGIN,
+    SW_MARK_END,
+    compute_build_id,
+    dist_files,
+    squeeze_html,
+)
+from tools.build.site import build as build_site  # noqa: E402
+from tools.build.wheel import WEB_WHEEL_EXCLUDES, build_wheel, slim_python  # noqa: E402
+from tools.build.wheel import web_wheel as make_web_wheel  # noqa: E402
+
+pytestmark = pytest.mark.build
 
 WEB_TEXT_SUFFIXES = {".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg"}
 
 
 @pytest.fixture(scope="module")
 def wheel() -> Path:
-    return build.build_wheel()
+    return build_wheel()
 
 
 @pytest.fixture(scope="module")
 def site_dir(tmp_path_factory) -> Path:
     dist = tmp_path_factory.mktemp("site") / "dist"
-    build.build(dist, quiet=True)
+    build_site(dist, quiet=True)
     return dist
 
 
@@ -45,11 +69,12 @@ def info(site_dir) -> dict:
 
 def sw_build_data(site_dir: Path) -> dict:
     text = (site_dir / "sw.js").read_text()
-    begin = text.index(build.SW_MARK_BEGIN) + len(build.SW_MARK_BEGIN)
-    return json.loads(text[begin:text.index(build.SW_MARK_END)])
+    begin = text.index(SW_MARK_BEGIN) + len(SW_MARK_BEGIN)
+    return json.loads(text[begin : text.index(SW_MARK_END)])
 
 
 # ----- the wheel ---------------------------------------------------------------------
+
 
 def test_wheel_is_pure_python(wheel):
     assert wheel.name.endswith("-py3-none-any.whl")
@@ -75,20 +100,24 @@ def test_wheel_holds_the_engine_and_nothing_else(wheel):
     assert "engine/__init__.py" in names and "engine/bridge.py" in names
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "engine").rglob("*.py")}
     assert sources <= set(names), "every engine module must be in the wheel"
-    assert not [n for n in names if n.startswith("tests/") or "/test_" in n
-                or "__pycache__" in n or n.endswith(".pyc")]
+    assert not [
+        n
+        for n in names
+        if n.startswith("tests/") or "/test_" in n or "__pycache__" in n or n.endswith(".pyc")
+    ]
 
 
 def test_wheel_is_reused_while_the_sources_are_unchanged(wheel):
-    assert build.build_wheel() == wheel
+    assert build_wheel() == wheel
 
 
 # ----- the slimmer wheel dist/ ships --------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def web_wheel(wheel) -> Path:
-    """The wheel dist/ ships, as build() makes it (Zopfli-compressed)."""
-    return build.web_wheel(wheel, build.Zopfli(build.ensure_tools()))
+    """The wheel dist/ ships, as build() makes it."""
+    return make_web_wheel(wheel)
 
 
 def docstrings_and_comments(source: str) -> list[str]:
@@ -107,10 +136,18 @@ def test_web_wheel_holds_the_engine_the_page_imports_slimmed(wheel, web_wheel):
     assert web_wheel.name == wheel.name
     with zipfile.ZipFile(wheel) as full, zipfile.ZipFile(web_wheel) as slim:
         full_names, names = set(full.namelist()), slim.namelist()
-        assert set(names) == full_names - set(build.WEB_WHEEL_EXCLUDES)
+        assert set(names) == full_names - set(WEB_WHEEL_EXCLUDES)
         assert slim.testzip() is None
-        assert all(slim.getinfo(n).compress_type == zipfile.ZIP_DEFLATED
-                   for n in names if n.endswith(".py"))
+        assert all(
+            slim.getinfo(n).compress_type == zipfile.ZIP_DEFLATED
+            for n in names
+            if n.endswith(".py")
+        )
+        # Dated like pip's wheels and readable by all, so a rebuild is the same bytes.
+        assert all(
+            i.date_time == (1980, 1, 1, 0, 0, 0) and i.external_attr >> 16 == 0o100644
+            for i in slim.infolist()
+        )
         for name in names:
             if name.endswith(".py"):
                 text = slim.read(name).decode()
@@ -145,8 +182,8 @@ def test_a_module_left_out_of_the_web_wheel_must_not_be_imported(tmp_path):
         archive.writestr("engine/bots/__init__.py", "def f():\n    from .. import checks\n")
         archive.writestr("parlour_engine-0.1.0.dist-info/METADATA", "Name: parlour-engine\n")
         archive.writestr("parlour_engine-0.1.0.dist-info/RECORD", "")
-    with pytest.raises(build.BuildError, match="engine/bots/__init__.py imports engine.checks"):
-        build.web_wheel(fake)
+    with pytest.raises(BuildError, match="engine/bots/__init__.py imports engine.checks"):
+        make_web_wheel(fake)
 
 
 # A whole match per game in CPython from an engine on sys.path, printed as one line of JSON
@@ -183,18 +220,38 @@ for game in engine.GAMES:
 def play(path: Path, cwd: Path) -> list[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env.update(PYTHONPATH=str(path), PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run([sys.executable, "-c", PLAY_SCRIPT], cwd=cwd, capture_output=True,
-                          text=True, env=env, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", PLAY_SCRIPT],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.splitlines()
 
 
 def test_web_wheel_installs_with_pip_and_plays_like_the_source(web_wheel, tmp_path):
     target = tmp_path / "site"
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                           "--no-index", "--disable-pip-version-check", "--target",
-                           str(target), str(web_wheel)],
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            str(web_wheel),
+        ],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 0, done.stderr
     assert not (target / "engine" / "__main__.py").exists()
     installed = play(target, tmp_path)
@@ -237,102 +294,92 @@ def only_doc():
 def test_slim_python_keeps_the_meaning():
     import dataclasses
 
-    slim = build.slim_python(SLIM_SAMPLE)
+    slim = slim_python(SLIM_SAMPLE)
     assert docstrings_and_comments(slim) == []
     assert "def f(a, *rest, key=None, **more):" in slim
-    assert "\n if a > 1:\n  return" in slim  # one space a level
     full, slimmed = {}, {}
     exec(compile(SLIM_SAMPLE, "full", "exec"), full)
     exec(compile(slim, "slim", "exec"), slimmed)
     for args in ((1,), (2,), (3,)):
         assert slimmed["f"](*args) == full["f"](*args)
-        assert (slimmed["f"](*args, key=slimmed["Point"](1))
-                == full["f"](*args, key=full["Point"](1)))
+        assert slimmed["f"](*args, key=slimmed["Point"](1)) == full["f"](
+            *args, key=full["Point"](1)
+        )
     assert slimmed["only_doc"]() is None
     assert [f.name for f in dataclasses.fields(slimmed["Point"])] == ["x", "y"]
 
 
 # ----- dist/ -------------------------------------------------------------------------
 
+
 def web_sources(*, bundled: bool) -> set[str]:
     """web/'s files as dist/ paths; with ``bundled``, less those the bundler replaces."""
-    files = {p.relative_to(build.WEB).as_posix() for p in build.WEB.rglob("*")
-             if p.is_file() and not build.IGNORED_NAMES & set(p.parts)}
+    files = {
+        p.relative_to(WEB).as_posix()
+        for p in WEB.rglob("*")
+        if p.is_file() and not IGNORED_NAMES & set(p.parts)
+    }
     if bundled:
-        files = {f for f in files if f.split("/", 1)[0] not in build.BUNDLED_DIRS
-                 and f not in build.STANDALONE_SCRIPTS}
+        files = {
+            f
+            for f in files
+            if f.split("/", 1)[0] not in BUNDLED_DIRS and f not in STANDALONE_SCRIPTS
+        }
     return files
 
 
-GAME_SCREENS = sorted(p.stem for p in (build.WEB / "js" / "games").glob("*.js"))
+GAME_SCREENS = sorted(p.stem for p in (WEB / "js" / "games").glob("*.js"))
 CHUNK = re.compile(r"js/(?P<name>[a-z0-9_-]+)-[A-Z0-9]{8}\.js")
 
 
 def test_dist_holds_web_runtime_and_wheel(site_dir, info):
-    files = set(build.dist_files(site_dir))
-    runtime = {f"pyodide/{name}" for name in build.PYODIDE_FILES}
-    icons = {f"icons/{build.icon_name(size, purpose)}" for size, purpose in build.ICON_SIZES}
-    bundled = {build.JS_ENTRY, build.CSS_ENTRY, *build.STANDALONE_SCRIPTS}
+    files = set(dist_files(site_dir))
+    runtime = {f"pyodide/{name}" for name in PYODIDE_FILES}
+    bundled = {JS_ENTRY, CSS_ENTRY, *STANDALONE_SCRIPTS}
     chunks = {f for f in files if CHUNK.fullmatch(f)}
-    expected = (web_sources(bundled=True) | bundled | chunks | runtime | icons
-                | {f"wheels/{info['engine_wheel']}", "build-info.json", ".nojekyll"})
+    expected = (
+        web_sources(bundled=True)
+        | bundled
+        | chunks
+        | runtime
+        | {f"wheels/{info['engine_wheel']}", "build-info.json", ".nojekyll"}
+    )
     assert files == expected
     # One chunk per game screen, loaded when that game starts; the rest are shared chunks.
     names = sorted(CHUNK.fullmatch(f)["name"] for f in chunks)
     assert sorted(n for n in names if n != "chunk") == GAME_SCREENS
 
 
-def test_write_zip_makes_archives_zipfile_and_pip_read(tmp_path):
-    entries = [("pkg/__init__.py", b"x = 1\n" * 50), ("pkg/tiny.txt", b"a"),
-               ("pkg/empty", b"")]
-    for deflate in (build.Deflate(), build.Zopfli(build.ensure_tools())):
-        path = tmp_path / f"{deflate.name}.zip"
-        build.write_zip(path, entries, deflate)
-        with zipfile.ZipFile(path) as archive:
-            assert archive.testzip() is None
-            assert [(i.filename, archive.read(i)) for i in archive.infolist()] == entries
-            methods = [i.compress_type for i in archive.infolist()]
-            assert methods == [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED, zipfile.ZIP_STORED]
-            assert all(i.date_time == (1980, 1, 1, 0, 0, 0) for i in archive.infolist())
-
-
-def test_zopfli_beats_zlib_and_inflates_back():
-    import zlib
-
-    data = (build.ROOT / "build.py").read_bytes()
-    [zopfli] = build.Zopfli(build.ensure_tools())([data])
-    [best] = build.Deflate()([data])
-    assert zlib.decompress(zopfli, -15) == data and len(zopfli) < len(best)
-
-
 def test_no_minify_copies_web_as_it_is(tmp_path, wheel):
     dist = tmp_path / "dist"
-    info = build.build(dist, quiet=True, minify=False)
-    files = set(build.dist_files(dist))
+    info = build_site(dist, quiet=True, minify=False)
+    files = set(dist_files(dist))
     web = web_sources(bundled=False)
     # js/catalog.js is the one file the build adds (tools/build/catalog.py).
     written = {f for f in files - web if f.startswith(("js/", "css/"))}
     assert web <= files and written == {"js/catalog.js"}
     assert (dist / "js" / "catalog.js").read_text(encoding="utf-8") == catalog_source()
     for rel in web - {"sw.js"}:
-        assert (dist / rel).read_bytes() == (build.WEB / rel).read_bytes(), rel
+        assert (dist / rel).read_bytes() == (WEB / rel).read_bytes(), rel
     assert (dist / "wheels" / info["engine_wheel"]).read_bytes() == wheel.read_bytes()
     assert sw_build_data(dist)["build_id"] == info["build_id"]
 
 
 def without_build_data(text: str) -> str:
-    begin = text.index(build.SW_MARK_BEGIN)
-    return text[:begin] + text[text.index(build.SW_MARK_END) + len(build.SW_MARK_END):]
+    begin = text.index(SW_MARK_BEGIN)
+    return text[:begin] + text[text.index(SW_MARK_END) + len(SW_MARK_END) :]
 
 
 def test_dist_scripts_and_styles_are_minified(site_dir):
     def size(root: Path, pattern: str) -> int:
-        return sum(len(without_build_data(p.read_text()) if p.name == "sw.js" else p.read_text())
-                   for p in root.glob(pattern))
+        return sum(
+            len(without_build_data(p.read_text()) if p.name == "sw.js" else p.read_text())
+            for p in root.glob(pattern)
+        )
 
     for pattern in ("js/**/*.js", "worker.js", "sw.js", "css/*.css"):
         built = size(site_dir, pattern)
-        assert 0 < built < size(build.WEB, pattern) * (0.85 if "css" in pattern else 0.6), pattern
+        assert 0 < built < size(WEB, pattern) * (0.85 if "css" in pattern else 0.6), pattern
         for path in site_dir.glob(pattern):
             text = path.read_text(encoding="utf-8")
             text = without_build_data(text) if path.name == "sw.js" else text
@@ -347,7 +394,7 @@ MODULE_SPECIFIER = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.[^"']*)["']
 def test_the_page_module_graph_resolves(site_dir):
     """From js/app.js, every static and dynamic import names a file of dist/, every game
     screen is among them, and no script of js/ is left unreachable."""
-    seen, todo = set(), [build.JS_ENTRY]
+    seen, todo = set(), [JS_ENTRY]
     while todo:
         rel = todo.pop()
         if rel in seen:
@@ -359,14 +406,17 @@ def test_the_page_module_graph_resolves(site_dir):
             target = f"{Path(rel).parent.as_posix()}/{specifier[2:]}"
             assert (site_dir / target).is_file(), f"{rel} imports {specifier}: not in dist/"
             todo.append(target)
-    scripts = {rel for rel in build.dist_files(site_dir) if rel.startswith("js/")}
+    scripts = {rel for rel in dist_files(site_dir) if rel.startswith("js/")}
     assert seen == scripts
     screens = {CHUNK.fullmatch(rel)["name"] for rel in seen if CHUNK.fullmatch(rel)}
     assert set(GAME_SCREENS) <= screens
     # The engine worker is found relative to the script that starts it, which must stay in
     # js/ for "../worker.js" to name dist/worker.js under any sub-path.
-    starters = [rel for rel in seen
-                if 'new URL("../worker.js",import.meta.url)' in (site_dir / rel).read_text()]
+    starters = [
+        rel
+        for rel in seen
+        if 'new URL("../worker.js",import.meta.url)' in (site_dir / rel).read_text()
+    ]
     assert starters and all(Path(rel).parent.as_posix() == "js" for rel in starters)
     # The worker is minified on its own, not bundled: it must import no module of web/.
     assert not MODULE_SPECIFIER.search((site_dir / "worker.js").read_text())
@@ -375,19 +425,20 @@ def test_the_page_module_graph_resolves(site_dir):
 def test_the_page_links_one_stylesheet_with_every_part(site_dir):
     html = (site_dir / "index.html").read_text()
     assert re.findall(r'<link rel="stylesheet" href="([^"]+)">', html) == ["./css/app.css"]
-    assert re.findall(r'<link rel="stylesheet" href="([^"]+)">',
-                      (build.WEB / "index.html").read_text()) == ["./css/app.css"]
+    assert re.findall(
+        r'<link rel="stylesheet" href="([^"]+)">', (WEB / "index.html").read_text()
+    ) == ["./css/app.css"]
     # web/css/app.css imports every other stylesheet of web/css/, so none is left out...
-    imports = re.findall(r'@import "\./([^"]+)";', (build.WEB / build.CSS_ENTRY).read_text())
-    parts = {p.name for p in (build.WEB / "css").glob("*.css")} - {"app.css"}
+    imports = re.findall(r'@import "\./([^"]+)";', (WEB / CSS_ENTRY).read_text())
+    parts = {p.name for p in (WEB / "css").glob("*.css")} - {"app.css"}
     assert sorted(imports) == sorted(parts) and len(imports) == len(set(imports))
     # ...and dist/ has them all in one file, in that order.
-    css = (site_dir / build.CSS_ENTRY).read_text()
+    css = (site_dir / CSS_ENTRY).read_text()
     assert "@import" not in css
-    assert [p for p in build.dist_files(site_dir) if p.endswith(".css")] == [build.CSS_ENTRY]
+    assert [p for p in dist_files(site_dir) if p.endswith(".css")] == [CSS_ENTRY]
     first_rules = []
     for name in imports:
-        text = re.sub(r"/\*.*?\*/", "", (build.WEB / "css" / name).read_text(), flags=re.S)
+        text = re.sub(r"/\*.*?\*/", "", (WEB / "css" / name).read_text(), flags=re.S)
         selector = re.search(r"^([.#a-z][^{@,\n]*?)\s*[{,]", text, re.MULTILINE)
         if selector:
             first_rules.append(re.sub(r"\s+", "", selector.group(1)))
@@ -396,18 +447,21 @@ def test_the_page_links_one_stylesheet_with_every_part(site_dir):
 
 
 def test_dist_html_is_squeezed_but_the_same_page(site_dir):
-    for rel in ["index.html"] + [f"rules/{p.name}" for p in (build.WEB / "rules").glob("*.html")]:
-        source, built = (build.WEB / rel).read_text(), (site_dir / rel).read_text()
+    for rel in ["index.html"] + [f"rules/{p.name}" for p in (WEB / "rules").glob("*.html")]:
+        source, built = (WEB / rel).read_text(), (site_dir / rel).read_text()
         assert "\n " not in built and len(built) < len(source)
         assert re.sub(r"\s+", " ", built).strip() == re.sub(r"\s+", " ", source).strip(), rel
 
 
 def test_squeeze_html_keeps_pre_and_attributes():
-    text = ('<div>\n    <p title="a\n    b">one\n   two</p>\n  <pre>\n  keep\n    this</pre>\n'
-            '  <textarea>\n x</textarea>\n</div>\n\n')
-    assert build.squeeze_html(text) == (
+    text = (
+        '<div>\n    <p title="a\n    b">one\n   two</p>\n  <pre>\n  keep\n    this</pre>\n'
+        "  <textarea>\n x</textarea>\n</div>\n\n"
+    )
+    assert squeeze_html(text) == (
         '<div>\n<p title="a\n    b">one\ntwo</p>\n<pre>\n  keep\n    this</pre>\n'
-        '<textarea>\n x</textarea>\n</div>\n')
+        "<textarea>\n x</textarea>\n</div>\n"
+    )
 
 
 def png_pixels(data: bytes) -> tuple[int, list[tuple[int, int, int, int]]]:
@@ -418,28 +472,30 @@ def png_pixels(data: bytes) -> tuple[int, list[tuple[int, int, int, int]]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     chunks, at = {}, 8
     while at < len(data):
-        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        length, kind = struct.unpack(">I4s", data[at : at + 8])
         assert kind not in chunks
-        chunks[kind] = data[at + 8:at + 8 + length]
+        chunks[kind] = data[at + 8 : at + 8 + length]
         at += 12 + length
     width, height, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
     assert (width, depth, colour) == (height, 8, 3), "an 8-bit palette PNG"
-    palette = [tuple(chunks[b"PLTE"][i:i + 3]) for i in range(0, len(chunks[b"PLTE"]), 3)]
+    palette = [tuple(chunks[b"PLTE"][i : i + 3]) for i in range(0, len(chunks[b"PLTE"]), 3)]
     alphas = chunks.get(b"tRNS", b"")
     rgba = [(*c, alphas[i] if i < len(alphas) else 255) for i, c in enumerate(palette)]
     raw = zlib.decompress(chunks[b"IDAT"])
     assert len(raw) == height * (width + 1)
     pixels = []
     for y in range(height):
-        row = raw[y * (width + 1):(y + 1) * (width + 1)]
+        row = raw[y * (width + 1) : (y + 1) * (width + 1)]
         assert row[0] == 0
         pixels += [rgba[i] for i in row[1:]]
     return width, pixels
 
 
 def test_png_icons_are_drawn_at_their_sizes(site_dir):
-    for size, purpose in build.ICON_SIZES:
-        data = (site_dir / "icons" / build.icon_name(size, purpose)).read_bytes()
+    for size, purpose in draw_icons.SIZES:
+        name = draw_icons.icon_name(size, purpose)
+        data = (WEB / "icons" / name).read_bytes()
+        assert (site_dir / "icons" / name).read_bytes() == data
         width, pixels = png_pixels(data)
         assert width == size
         # Opaque green in the middle of the tile's edge; the corners are transparent
@@ -451,34 +507,44 @@ def test_png_icons_are_drawn_at_their_sizes(site_dir):
         assert len(data) < size * size / 20  # a few bytes per row: flat colours compress
 
 
+@pytest.mark.slow
+def test_committed_icons_are_what_draw_icons_draws():
+    """web/icons/*.png are tools/draw_icons.py's output (pixels compared, not the zlib
+    stream, which may differ between zlib versions)."""
+    for size, purpose in draw_icons.SIZES:
+        committed = (WEB / "icons" / draw_icons.icon_name(size, purpose)).read_bytes()
+        assert png_pixels(draw_icons.draw_icon(size, purpose)) == png_pixels(committed)
+
+
 def test_the_page_declares_the_policy_the_server_sends():
-    html = (build.WEB / "index.html").read_text()
+    html = (WEB / "index.html").read_text()
     found = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)
-    assert found and found.group(1) == build.CONTENT_SECURITY_POLICY
+    assert found and found.group(1) == CONTENT_SECURITY_POLICY
 
 
 def test_runtime_files_are_the_pinned_pyodide(site_dir, info):
-    assert info["pyodide_version"] == build.PYODIDE_VERSION
+    assert info["pyodide_version"] == PYODIDE_VERSION
     lock = json.loads((site_dir / "pyodide" / "pyodide-lock.json").read_text())
     assert lock["info"]["arch"] == "wasm32"
     assert (site_dir / "pyodide" / "pyodide.asm.wasm").read_bytes()[:4] == b"\0asm"
-    assert f'"{build.PYODIDE_VERSION}"' in (site_dir / "pyodide" / "pyodide.mjs").read_text()
+    assert f'"{PYODIDE_VERSION}"' in (site_dir / "pyodide" / "pyodide.mjs").read_text()
 
 
 def test_build_info_is_consistent(site_dir, info):
     assert set(info) == {"build_id", "engine_wheel", "pyodide_version"}
     assert (site_dir / "wheels" / info["engine_wheel"]).is_file()
     assert re.fullmatch(r"[0-9a-f]{16}", info["build_id"])
-    assert info["build_id"] == build.compute_build_id(site_dir, {"sw.js", "build-info.json"})
+    assert info["build_id"] == compute_build_id(site_dir, {"sw.js", "build-info.json"})
     assert sw_build_data(site_dir)["build_id"] == info["build_id"]
 
 
 def test_build_id_changes_with_the_content(site_dir, info, tmp_path):
     copy = tmp_path / "copy"
     import shutil
+
     shutil.copytree(site_dir, copy)
     (copy / "index.html").write_text((copy / "index.html").read_text() + "\n<!-- -->\n")
-    assert build.compute_build_id(copy, {"sw.js", "build-info.json"}) != info["build_id"]
+    assert compute_build_id(copy, {"sw.js", "build-info.json"}) != info["build_id"]
 
 
 def test_service_worker_precaches_every_file(site_dir):
@@ -486,28 +552,27 @@ def test_service_worker_precaches_every_file(site_dir):
     files = data["files"]
     assert files[0] == "./"
     assert len(files) == len(set(files))
-    expected = set(build.dist_files(site_dir)) - {"sw.js", ".nojekyll"}
+    expected = set(dist_files(site_dir)) - {"sw.js", ".nojekyll"}
     assert set(files[1:]) == expected
     assert all(not f.startswith("/") and "://" not in f for f in files)
 
 
 def test_source_service_worker_is_valid_before_stamping():
-    text = (build.WEB / "sw.js").read_text()
-    begin = text.index(build.SW_MARK_BEGIN) + len(build.SW_MARK_BEGIN)
-    assert json.loads(text[begin:text.index(build.SW_MARK_END)]) == {"build_id": "dev",
-                                                                    "files": []}
+    text = (WEB / "sw.js").read_text()
+    begin = text.index(SW_MARK_BEGIN) + len(SW_MARK_BEGIN)
+    assert json.loads(text[begin : text.index(SW_MARK_END)]) == {"build_id": "dev", "files": []}
 
 
 def test_web_files_use_relative_urls_only(site_dir):
     bad = []
     patterns = [
-        re.compile(r"""(?:src|href|action)\s*=\s*["']\s*/"""),            # root-relative
+        re.compile(r"""(?:src|href|action)\s*=\s*["']\s*/"""),  # root-relative
         re.compile(r"""(?:src|href|action)\s*=\s*["']\s*(?:https?:)?//"""),  # other hosts
-        re.compile(r"""\b(?:import|from)\s*\(?\s*["'](?:/|https?:|//)"""),    # module imports
+        re.compile(r"""\b(?:import|from)\s*\(?\s*["'](?:/|https?:|//)"""),  # module imports
         re.compile(r"""\b(?:fetch|importScripts|Worker|register)\s*\(\s*["'](?:/|https?:|//)"""),
-        re.compile(r"""url\(\s*["']?\s*(?:/|https?:|//)"""),               # css
+        re.compile(r"""url\(\s*["']?\s*(?:/|https?:|//)"""),  # css
     ]
-    for rel in build.dist_files(site_dir):
+    for rel in dist_files(site_dir):
         if rel.startswith("pyodide/") or Path(rel).suffix not in WEB_TEXT_SUFFIXES:
             continue
         text = (site_dir / rel).read_text(encoding="utf-8")
@@ -526,24 +591,28 @@ def test_index_loads_the_app_as_a_module_without_inline_script(site_dir):
     html = (site_dir / "index.html").read_text()
     assert re.search(r"""<script\s+type=["']module["']\s+src=["']\./js/app\.js["']""", html)
     scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.DOTALL | re.IGNORECASE)
-    assert all("src=" in attrs and not body.strip() for attrs, body in scripts), \
+    assert all("src=" in attrs and not body.strip() for attrs, body in scripts), (
         "the page runs under a CSP without 'unsafe-inline': no inline scripts"
+    )
     assert not re.search(r"\son[a-z]+\s*=", html), "no inline event handlers"
 
 
 def test_rebuild_is_deterministic(site_dir, info, tmp_path):
     again = tmp_path / "dist"
-    assert build.build(again, quiet=True) == info
-    for rel in build.dist_files(site_dir):
-        assert hashlib.sha256((site_dir / rel).read_bytes()).digest() == \
-            hashlib.sha256((again / rel).read_bytes()).digest(), rel
+    assert build_site(again, quiet=True) == info
+    for rel in dist_files(site_dir):
+        assert (
+            hashlib.sha256((site_dir / rel).read_bytes()).digest()
+            == hashlib.sha256((again / rel).read_bytes()).digest()
+        ), rel
 
 
 # ----- the server --------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def served(site_dir):
-    server, url = build.start_server([("/parlour/", site_dir), ("/", site_dir)])
+    server, url = start_server([("/parlour/", site_dir), ("/", site_dir)])
     yield url
     server.shutdown()
     server.server_close()
@@ -557,19 +626,26 @@ def fetch(url: str) -> tuple[int, dict, bytes]:
         return exc.code, dict(exc.headers), exc.read()
 
 
-@pytest.mark.parametrize("path,mime", [
-    ("", "text/html"), ("index.html", "text/html"), ("sw.js", "text/javascript"),
-    ("worker.js", "text/javascript"), ("pyodide/pyodide.mjs", "text/javascript"),
-    ("pyodide/pyodide.asm.wasm", "application/wasm"), ("build-info.json", "application/json"),
-    ("pyodide/python_stdlib.zip", "application/zip"),
-])
+@pytest.mark.parametrize(
+    "path,mime",
+    [
+        ("", "text/html"),
+        ("index.html", "text/html"),
+        ("sw.js", "text/javascript"),
+        ("worker.js", "text/javascript"),
+        ("pyodide/pyodide.mjs", "text/javascript"),
+        ("pyodide/pyodide.asm.wasm", "application/wasm"),
+        ("build-info.json", "application/json"),
+        ("pyodide/python_stdlib.zip", "application/zip"),
+    ],
+)
 def test_server_sends_the_right_types(served, path, mime):
     for base in (served, served + "parlour/"):
         status, headers, _ = fetch(base + path)
         assert status == 200
         assert headers["Content-Type"].split(";")[0] == mime
         assert headers["Cache-Control"] == "no-cache"
-        assert headers["Content-Security-Policy"] == build.CONTENT_SECURITY_POLICY
+        assert headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
 
 
 def test_server_serves_the_wheel_and_queries(served, info):
@@ -584,3 +660,86 @@ def test_server_refuses_what_is_not_there(served):
     assert fetch(served + "%2e%2e/build.py")[0] == 404
     status, headers, _ = fetch(served + "parlour")
     assert status == 200  # followed the redirect to /parlour/
+
+
+# ----- the command line --------------------------------------------------------------
+
+
+@pytest.fixture
+def calls(monkeypatch) -> list[tuple]:
+    """What build.main() asked the modules of tools/build/ to do, instead of doing it."""
+    seen: list[tuple] = []
+    monkeypatch.setattr(build, "build", lambda minify=True: seen.append(("build", minify)))
+    monkeypatch.setattr(build, "serve", lambda *args: seen.append(("serve", *args)))
+    monkeypatch.setattr(
+        build, "run_tests", lambda args, fast=False: seen.append(("test", args, fast)) or 0
+    )
+    monkeypatch.setattr(build, "run_bench", lambda args: seen.append(("bench", args)) or 0)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "argv,expected",
+    [
+        ([], [("build", True)]),
+        (["--no-minify"], [("build", False)]),
+        (["build"], [("build", True)]),
+        (["build", "--no-minify"], [("build", False)]),
+        (["serve"], [("build", True), ("serve", build.DIST, "127.0.0.1", 8000)]),
+        (
+            ["serve", "--port", "9000", "--host", "0.0.0.0", "--no-minify"],
+            [("build", False), ("serve", build.DIST, "0.0.0.0", 9000)],
+        ),
+        (["test"], [("test", [], False)]),
+        (["test", "-k", "offline", "-x"], [("test", ["-k", "offline", "-x"], False)]),
+        (
+            ["test", "--fast", "-x", "tests/test_cli.py"],
+            [("test", ["-x", "tests/test_cli.py"], True)],
+        ),
+        (["bench", "--runs", "3"], [("bench", ["--runs", "3"])]),
+    ],
+)
+def test_command_line_runs_each_command_with_its_flags(calls, argv, expected):
+    assert build.main(argv) == 0
+    assert calls == expected
+
+
+def test_command_line_refuses_unknown_arguments(calls, capsys):
+    with pytest.raises(SystemExit):
+        build.main(["build", "--fast"])
+    assert "unrecognized arguments: --fast" in capsys.readouterr().err and calls == []
+
+
+def test_test_command_steps(monkeypatch, tmp_path):
+    """--fast: ruff check, then the unit tests without a browser or a build; the full
+    command: the four lint and type checks, then pytest over testpaths with dist/ built.
+    Every step runs, and a failure names the command that fixes it."""
+    ran: list[list[str]] = []
+
+    def run(command, **kwargs):
+        ran.append(command)
+        return subprocess.CompletedProcess(command, 1 if "format" in command else 0)
+
+    python = tmp_path / "python"
+    monkeypatch.setattr(test_command, "ensure_venv", lambda: python)
+    monkeypatch.setattr(test_command, "ensure_tools", lambda: tmp_path / "node_modules")
+    monkeypatch.setattr(test_command, "eslint_command", lambda modules: ["eslint", "web"])
+    monkeypatch.setattr(test_command, "ensure_chromium", lambda: ran.append(["chromium"]))
+    monkeypatch.setattr(test_command, "build", lambda: ran.append(["build"]))
+    monkeypatch.setattr(test_command.subprocess, "run", run)
+    assert test_command.run_tests(["-x"], fast=True) == 0
+    assert ran == [
+        [str(python), "-m", "ruff", "check", "."],
+        [str(python), "-m", "pytest", "tests", "-m", "not slow and not build", "-x"],
+    ]
+    ran.clear()
+    assert test_command.run_tests([]) == 1
+    assert ran == [
+        [str(python), "-m", "ruff", "check", "."],
+        [str(python), "-m", "ruff", "format", "--check", "--output-format=concise", "."],
+        [str(python), "-m", "mypy"],
+        ["eslint", "web"],
+        ["chromium"],
+        ["build"],
+        [str(python), "-m", "pytest"],
+    ]

@@ -1,4 +1,5 @@
 """The command line: a scripted game on stdin, and the simulate, arena and bench reports."""
+
 from __future__ import annotations
 
 import io
@@ -6,6 +7,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import engine
 from engine.__main__ import main, render
@@ -62,8 +65,7 @@ def test_render_names_cards():
 
 
 def test_simulate_prints_a_rate_per_bot():
-    code, text = run(["simulate", GAME, "--matches", "3", "--bots", "greedy,random",
-                      "--seed", "1"])
+    code, text = run(["simulate", GAME, "--matches", "3", "--bots", "greedy,random", "--seed", "1"])
     assert code == 0
     assert text.startswith(f"simulate {GAME}: 3 matches")
     rates = re.findall(r"^\s*(\w+): win rate (\d\.\d{3}) over (\d+) seats", text, re.M)
@@ -72,15 +74,45 @@ def test_simulate_prints_a_rate_per_bot():
 
 
 def test_arena_prints_rates_intervals_and_speed():
-    code, text = run(["arena", GAME, "--players", "2", "--bots", "hard,random", "--matches",
-                      "2", "--seed", "3", "--jobs", "2", "--iterations", "8"])
+    code, text = run(
+        [
+            "arena",
+            GAME,
+            "--players",
+            "2",
+            "--bots",
+            "hard,random",
+            "--matches",
+            "2",
+            "--seed",
+            "3",
+            "--jobs",
+            "2",
+            "--iterations",
+            "8",
+        ]
+    )
     assert code == 0
     lines = text.splitlines()
     assert lines[0].startswith(f"arena {GAME}: 2 matches, 2 players, seed 3")
-    assert lines[1].split() == ["level", "seats", "win", "rate", "95%", "CI", "x", "fair",
-                                "avg", "score", "ms/decision", "iter/s"]
-    row = re.compile(r"^\s*(\w+)\s+(\d+)\s+(\d\.\d{3})\s+\[(\d\.\d{3}), (\d\.\d{3})\]\s+"
-                     r"(\d+\.\d\d)\s+(-?\d+\.\d\d)\s+(\d+\.\d)\s+(\d+)$")
+    assert lines[1].split() == [
+        "level",
+        "seats",
+        "win",
+        "rate",
+        "95%",
+        "CI",
+        "x",
+        "fair",
+        "avg",
+        "score",
+        "ms/decision",
+        "iter/s",
+    ]
+    row = re.compile(
+        r"^\s*(\w+)\s+(\d+)\s+(\d\.\d{3})\s+\[(\d\.\d{3}), (\d\.\d{3})\]\s+"
+        r"(\d+\.\d\d)\s+(-?\d+\.\d\d)\s+(\d+\.\d)\s+(\d+)$"
+    )
     rows = {m.group(1): m for m in map(row.match, lines[2:]) if m}
     assert set(rows) == {"hard", "random"}
     assert int(rows["hard"].group(9)) > 0 and int(rows["random"].group(9)) == 0
@@ -98,12 +130,19 @@ def test_bad_arguments_are_reported_not_raised():
 def test_bench_and_the_module_entry_point():
     code, text = run(["bench", GAME, "--seconds", "0.05"])
     assert code == 0 and re.match(rf"\s*{GAME}:\s+\d+ steps/s", text)
-    done = subprocess.run([sys.executable, "-m", "engine", "play", GAME, "--seed", "5"],
-                          input="1\n1\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "play", GAME, "--seed", "5"],
+        input="1\n1\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "Match left unfinished." in done.stdout
 
 
+@pytest.mark.slow
 def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     """benchmarks/web/engine_bench.py (the code the benchmark runs in CPython and in the
     page): both measurements of every game asked for, and the bots' figures on request."""
@@ -125,6 +164,7 @@ def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     assert all(len(v) == 1 for v in bots_only["search"].values())
 
 
+@pytest.mark.slow
 def test_progression_screens_report_the_margin_over_par_and_the_last_round(tmp_path):
     """benchmarks/progression_screens.py, run as a person runs it (its variants change the
     search for its own process only): a one-round screen of a measurement variant logs one
@@ -133,18 +173,55 @@ def test_progression_screens_report_the_margin_over_par_and_the_last_round(tmp_p
 
     script = ROOT / "benchmarks" / "progression_screens.py"
     log = tmp_path / "screen.jsonl"
-    done = subprocess.run([sys.executable, str(script), "hands-known", "--matches", "2",
-                           "--jobs", "1", "--iterations", "20", "--log", str(log)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "hands-known",
+            "--matches",
+            "2",
+            "--jobs",
+            "1",
+            "--iterations",
+            "20",
+            "--log",
+            str(log),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
-    assert re.match(r"hands-known: seed 500, 2 rounds, 20 iterations: round wins [01]\.\d{3}, "
-                    r"margin over par [+-]\d+\.\d\d ± \d+\.\d\d points a round", done.stdout)
+    assert re.match(
+        r"hands-known: seed 500, 2 rounds, 20 iterations: round wins [01]\.\d{3}, "
+        r"margin over par [+-]\d+\.\d\d ± \d+\.\d\d points a round",
+        done.stdout,
+    )
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     assert [r["match"] for r in sorted(rows, key=lambda r: r["match"])] == [0, 1]
     assert all(r["settings"]["max_rounds"] == 1 and "par_scores" in r["outcome"] for r in rows)
-    done = subprocess.run([sys.executable, str(script), "current", "--last-round", "--matches",
-                           "2", "--jobs", "1", "--iterations", "20"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "current",
+            "--last-round",
+            "--matches",
+            "2",
+            "--jobs",
+            "1",
+            "--iterations",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
-    assert re.match(r"last round, 2 matches: Normal won [01]\.\d{3}, Hard [01]\.\d{3} "
-                    r"\(paired [+-]\d\.\d{3} ± \d\.\d{3}\)", done.stdout)
+    assert re.match(
+        r"last round, 2 matches: Normal won [01]\.\d{3}, Hard [01]\.\d{3} "
+        r"\(paired [+-]\d\.\d{3} ± \d\.\d{3}\)",
+        done.stdout,
+    )

@@ -1,4 +1,5 @@
 """Crisps: combinations, the following rule, tricks and draws, rounds, options and the bot."""
+
 from __future__ import annotations
 
 import random
@@ -9,17 +10,33 @@ import pytest
 import engine
 from engine.bots import make
 from engine.core import IllegalAction
-from engine.games.crisps import (SPEC, Combination, CrispsState, can_follow, classify,
-                                 combination_problem, deck_for, follow_problem,
-                                 public_could_beat, sort_cards)
-from engine.games.crisps_bot import greedy, plays_needed
+from engine.games.crisps import SPEC
+from engine.games.crisps.bot import greedy, plays_needed
+from engine.games.crisps.rules import (
+    Combination,
+    can_follow,
+    classify,
+    combination_problem,
+    deck_for,
+    follow_problem,
+    public_could_beat,
+    sort_cards,
+)
+from engine.games.crisps.state import CrispsState
 
 RUNS = {"special_rank_runs": True}
 
 
-def position(hands: list[list[str]], *, turn: int = 0, face_up: str | None = None,
-             pile: list[str] | None = None, played: tuple[str, ...] = (),
-             options: dict | None = None, scores: tuple[int, int] = (0, 0)) -> CrispsState:
+def position(
+    hands: list[list[str]],
+    *,
+    turn: int = 0,
+    face_up: str | None = None,
+    pile: list[str] | None = None,
+    played: tuple[str, ...] = (),
+    options: dict | None = None,
+    scores: tuple[int, int] = (0, 0),
+) -> CrispsState:
     """A match at the start of a trick led by ``turn``; unlisted cards go to the pile/removed."""
     state = engine.new_game("crisps", 2, 1, options or {})
     assert isinstance(state, CrispsState)
@@ -46,17 +63,21 @@ def ids(state) -> list[str]:
 
 # ----- combinations ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("cards,kind,length,rank", [
-    (["7H"], "single", 1, 7),
-    (["QS"], "single", 1, 11),
-    (["5D", "5S"], "pair", 2, 5),
-    (["3C", "4D", "5H"], "run", 3, 5),
-    (["2C", "3D", "4H", "5S", "6C", "7D", "8H", "9S", "10C"], "run", 9, 10),
-    (["5C", "5D", "6H", "6S"], "pair_run", 4, 6),
-    (["8C", "8D", "9H", "9S", "10C", "10D"], "pair_run", 6, 10),
-    (["9C", "9D", "9H"], "three", 3, 9),
-    (["QC", "QD", "QH", "QS"], "four", 4, 11),
-])
+
+@pytest.mark.parametrize(
+    "cards,kind,length,rank",
+    [
+        (["7H"], "single", 1, 7),
+        (["QS"], "single", 1, 11),
+        (["5D", "5S"], "pair", 2, 5),
+        (["3C", "4D", "5H"], "run", 3, 5),
+        (["2C", "3D", "4H", "5S", "6C", "7D", "8H", "9S", "10C"], "run", 9, 10),
+        (["5C", "5D", "6H", "6S"], "pair_run", 4, 6),
+        (["8C", "8D", "9H", "9S", "10C", "10D"], "pair_run", 6, 10),
+        (["9C", "9D", "9H"], "three", 3, 9),
+        (["QC", "QD", "QH", "QS"], "four", 4, 11),
+    ],
+)
 def test_classify_every_combination(cards, kind, length, rank):
     combo = classify(cards)
     assert combo is not None
@@ -64,17 +85,20 @@ def test_classify_every_combination(cards, kind, length, rank):
     assert combo.special == (kind in ("three", "four"))
 
 
-@pytest.mark.parametrize("cards,reason", [
-    (["9C", "10D", "QH"], "a Queen cannot be part of a run"),
-    (["10C", "10D", "QH", "QS"], "a Queen cannot be part of a run"),
-    (["3C", "5D", "6H"], "without a gap"),
-    (["3C", "4D"], "two different ranks"),
-    (["3C", "3D", "4H", "5S"], "one card of each rank"),
-    ([], "at least one card"),
-    (["3C", "3C"], "only be used once"),
-    (["JS"], "not a card of this game"),
-    (["AS"], "not a card of this game"),
-])
+@pytest.mark.parametrize(
+    "cards,reason",
+    [
+        (["9C", "10D", "QH"], "a Queen cannot be part of a run"),
+        (["10C", "10D", "QH", "QS"], "a Queen cannot be part of a run"),
+        (["3C", "5D", "6H"], "without a gap"),
+        (["3C", "4D"], "two different ranks"),
+        (["3C", "3D", "4H", "5S"], "one card of each rank"),
+        ([], "at least one card"),
+        (["3C", "3C"], "only be used once"),
+        (["JS"], "not a card of this game"),
+        (["AS"], "not a card of this game"),
+    ],
+)
 def test_not_a_combination_says_why(cards, reason):
     assert classify(cards) is None
     assert reason in combination_problem(cards)
@@ -90,48 +114,66 @@ def test_special_rank_runs_turns_queens_into_jacks_that_run():
 
 # ----- the following rule -----------------------------------------------------------------
 
-@pytest.mark.parametrize("previous,play,ok", [
-    (None, ["3C"], True),
-    (None, ["9C", "9D", "9H", "9S"], True),
-    (["7H"], ["8C"], True),
-    (["7H"], ["7S"], True),                                      # equal rank follows
-    (["7H"], ["6S"], False),
-    (["10H"], ["QS"], True),                                     # the Queen tops the singles
-    (["5D", "5S"], ["5C", "5H"], True),
-    (["5D", "5S"], ["4C", "4H"], False),
-    (["3C", "4D", "5H"], ["3D", "4H", "5S"], True),
-    (["3C", "4D", "5H"], ["6C", "7D", "8H"], True),
-    (["4C", "5D", "6H"], ["3D", "4H", "5S"], False),             # a run's rank is its top
-    (["5C", "5D", "6H", "6S"], ["6C", "6D", "7H", "7S"], True),
-    (["5C", "5D", "6H", "6S"], ["4C", "4D", "5H", "5S"], False),
-    (["5C", "5D", "6H", "6S"], ["7C", "7D", "8H", "8S", "9C", "9D"], False),
-    (["3C", "3D", "3H"], ["4C", "4D", "4H"], True),              # special over special
-    (["3C", "3D", "3H"], ["2C", "2D", "2H", "2S"], True),        # more cards beat any rank
-    (["4C", "4D", "4H"], ["4S", "4C", "4D"], False),             # same size needs higher rank
-    (["8C", "8D", "8H"], ["5C", "5D", "5H"], False),
-    (["5C", "5D", "5H", "5S"], ["9C", "9D", "9H", "9S"], True),
-    (["5C", "5D", "5H", "5S"], ["QC", "QD", "QH"], False),
-    (["QH"], ["2C", "2D", "2H"], True),                          # the Queen rule
-    (["QC", "QD"], ["2C", "2D", "2H", "2S"], True),
-    (["10H"], ["2C", "2D", "2H"], False),
-    (["3C", "3D", "3H"], ["QS"], False),
-])
+
+@pytest.mark.parametrize(
+    "previous,play,ok",
+    [
+        (None, ["3C"], True),
+        (None, ["9C", "9D", "9H", "9S"], True),
+        (["7H"], ["8C"], True),
+        (["7H"], ["7S"], True),  # equal rank follows
+        (["7H"], ["6S"], False),
+        (["10H"], ["QS"], True),  # the Queen tops the singles
+        (["5D", "5S"], ["5C", "5H"], True),
+        (["5D", "5S"], ["4C", "4H"], False),
+        (["3C", "4D", "5H"], ["3D", "4H", "5S"], True),
+        (["3C", "4D", "5H"], ["6C", "7D", "8H"], True),
+        (["4C", "5D", "6H"], ["3D", "4H", "5S"], False),  # a run's rank is its top
+        (["5C", "5D", "6H", "6S"], ["6C", "6D", "7H", "7S"], True),
+        (["5C", "5D", "6H", "6S"], ["4C", "4D", "5H", "5S"], False),
+        (["5C", "5D", "6H", "6S"], ["7C", "7D", "8H", "8S", "9C", "9D"], False),
+        (["3C", "3D", "3H"], ["4C", "4D", "4H"], True),  # special over special
+        (["3C", "3D", "3H"], ["2C", "2D", "2H", "2S"], True),  # more cards beat any rank
+        (["4C", "4D", "4H"], ["4S", "4C", "4D"], False),  # same size needs higher rank
+        (["8C", "8D", "8H"], ["5C", "5D", "5H"], False),
+        (["5C", "5D", "5H", "5S"], ["9C", "9D", "9H", "9S"], True),
+        (["5C", "5D", "5H", "5S"], ["QC", "QD", "QH"], False),
+        (["QH"], ["2C", "2D", "2H"], True),  # the Queen rule
+        (["QC", "QD"], ["2C", "2D", "2H", "2S"], True),
+        (["10H"], ["2C", "2D", "2H"], False),
+        (["3C", "3D", "3H"], ["QS"], False),
+    ],
+)
 def test_can_follow(previous, play, ok):
     assert can_follow(previous, play) is ok
 
 
-@pytest.mark.parametrize("previous,play,reason", [
-    (["5D"], ["7C", "7H"], "a pair can only follow a pair"),
-    (["3C", "4D", "5H", "6S"], ["6C", "7D", "8H"], "a run of three can only follow a run of three"),
-    (["5C", "5D", "6H", "6S"], ["7C", "7D", "8H", "8S", "9C", "9D"],
-     "a run of three pairs can only follow a run of three pairs"),
-    (["10H"], ["2C", "2D", "2H"], "a special can only follow a play that contains a Queen"),
-    (["3C", "3D", "3H"], ["QS"], "nothing ordinary can follow a special"),
-    (["3C", "3D", "3H", "3S"], ["9C", "9D", "9H"], "three of a kind cannot follow four of a kind"),
-    (["8C", "8D", "8H"], ["5C", "5D", "5H"], "strictly higher rank"),
-    (["7H"], ["6S"], "equal or higher rank"),
-    (["9C"], ["9D", "10H", "QS"], "a Queen cannot be part of a run"),
-])
+@pytest.mark.parametrize(
+    "previous,play,reason",
+    [
+        (["5D"], ["7C", "7H"], "a pair can only follow a pair"),
+        (
+            ["3C", "4D", "5H", "6S"],
+            ["6C", "7D", "8H"],
+            "a run of three can only follow a run of three",
+        ),
+        (
+            ["5C", "5D", "6H", "6S"],
+            ["7C", "7D", "8H", "8S", "9C", "9D"],
+            "a run of three pairs can only follow a run of three pairs",
+        ),
+        (["10H"], ["2C", "2D", "2H"], "a special can only follow a play that contains a Queen"),
+        (["3C", "3D", "3H"], ["QS"], "nothing ordinary can follow a special"),
+        (
+            ["3C", "3D", "3H", "3S"],
+            ["9C", "9D", "9H"],
+            "three of a kind cannot follow four of a kind",
+        ),
+        (["8C", "8D", "8H"], ["5C", "5D", "5H"], "strictly higher rank"),
+        (["7H"], ["6S"], "equal or higher rank"),
+        (["9C"], ["9D", "10H", "QS"], "a Queen cannot be part of a run"),
+    ],
+)
 def test_refusals_are_explained(previous, play, reason):
     assert reason in follow_problem(previous, play)
     assert not can_follow(previous, play)
@@ -145,6 +187,7 @@ def test_in_special_rank_runs_the_jack_opens_the_door_to_specials():
 
 
 # ----- the deal -----------------------------------------------------------------------------
+
 
 def test_deal_twelve_each_four_removed_one_face_up():
     state = engine.new_game("crisps", 2, 5)
@@ -175,6 +218,7 @@ def test_view_hides_opponent_hand_and_pile():
 
 # ----- tricks -------------------------------------------------------------------------------
 
+
 def test_leader_cannot_pass_and_follower_sees_only_followers():
     state = position([["3C", "3D", "7H"], ["2C", "2D", "4H", "4S", "QS"]], face_up="9C")
     assert "pass" not in ids(state)
@@ -197,20 +241,30 @@ def test_queen_lets_specials_in_and_special_over_special():
     state.apply("play:2C,2D,2H")
     assert ids(state) == ["pass", "play:5C,5D,5H"]  # 5s beat 2s; the 8 is ordinary
     state.apply("play:5C,5D,5H")
-    assert ids(state) == ["pass", "play:9C,9D,9H", "play:9C,9D,9S", "play:9C,9H,9S",
-                          "play:9D,9H,9S", "play:9C,9D,9H,9S"]
+    assert ids(state) == [
+        "pass",
+        "play:9C,9D,9H",
+        "play:9C,9D,9S",
+        "play:9C,9H,9S",
+        "play:9D,9H,9S",
+        "play:9C,9D,9H,9S",
+    ]
 
 
 def test_pass_ends_trick_and_winner_takes_face_up():
-    state = position([["3C", "8D", "8H"], ["4C", "9S", "10S"]], face_up="QH",
-                     pile=["2S", "6C", "7D"])
+    state = position(
+        [["3C", "8D", "8H"], ["4C", "9S", "10S"]], face_up="QH", pile=["2S", "6C", "7D"]
+    )
     state.apply("play:3C")
     state.apply("play:4C")
     state.apply("pass")  # seat 0 passes: seat 1 made the last play
     assert state.phase == "draw" and state.current_player == 1
     view = state.view(0)
-    assert view["trick_winner"] == 1 and view["trick"][-1] == {"player": 0, "pass": True,
-                                                                "auto": False}
+    assert view["trick_winner"] == 1 and view["trick"][-1] == {
+        "player": 0,
+        "pass": True,
+        "auto": False,
+    }
     assert ids(state) == ["take:faceup", "take:blind"]
     assert "the trick is over" in state.why_illegal("play:8D")
     state.apply("take:faceup")
@@ -219,8 +273,12 @@ def test_pass_ends_trick_and_winner_takes_face_up():
     assert state.current_player == 1 and state.phase == "play" and state.to_beat is None
     view = state.view(0)
     assert view["known_cards"] == [[], ["QH"]]
-    assert view["last_draw"] == {"chooser": 1, "chooser_took": "faceup", "face_up_card": "QH",
-                                 "passer_drew": True}
+    assert view["last_draw"] == {
+        "chooser": 1,
+        "chooser_took": "faceup",
+        "face_up_card": "QH",
+        "passer_drew": True,
+    }
     assert [e.get("cards") for e in view["last_trick"]] == [["3C"], ["4C"], None]
 
 
@@ -271,14 +329,20 @@ def test_no_faceup_draw_both_draw_blind_winner_first():
 
 # ----- rounds and the match ------------------------------------------------------------------
 
+
 def test_emptying_hand_mid_trick_wins_the_round_and_deals_again():
     state = position([["5C"], ["4C", "9S", "9H"]], turn=1, face_up="2D")
     state.apply("play:4C")
     state.apply("play:5C")
     assert state.scores == [1, 0] and state.round_no == 2
     summary = state.view(None)["last_round"]
-    assert summary == {"round": 1, "starter": state.starters[0], "winner": 0, "scores": [1, 0],
-                       "cards_left": [0, 2]}
+    assert summary == {
+        "round": 1,
+        "starter": state.starters[0],
+        "winner": 0,
+        "scores": [1, 0],
+        "cards_left": [0, 2],
+    }
     assert state.result()["rounds"] == [summary] and state.result()["winners"] == []
     assert [len(h) for h in state.hands] == [12, 12] and state.played == []
     assert state.current_player == 1  # the lower score starts
@@ -310,11 +374,13 @@ def test_three_points_win_the_match():
 
 # ----- options -------------------------------------------------------------------------------
 
+
 def test_auto_skip_when_nothing_unseen_can_beat():
     opts = {"auto_skip": True}
     played = ("10C", "10D", "QC", "QD", "QH")
-    state = position([["10H", "10S", "3C"], ["4C", "5D", "6H"]], face_up="QS", played=played,
-                     options=opts)
+    state = position(
+        [["10H", "10S", "3C"], ["4C", "5D", "6H"]], face_up="QS", played=played, options=opts
+    )
     state.apply("play:10H,10S")
     assert state.phase == "draw" and state.current_player == 0
     assert state.view(1)["trick"][-1] == {"player": 1, "pass": True, "auto": True}
@@ -338,8 +404,9 @@ def test_auto_skip_never_looks_at_the_hand():
     opts = {"auto_skip": True}
     # A Queen lies among the removed cards: nobody saw it, so seat 1 might hold it.
     played = ("10C", "10D", "QC", "QD")
-    state = position([["10H", "10S", "3C"], ["4C", "5D", "6H"]], face_up="2S", played=played,
-                     options=opts)
+    state = position(
+        [["10H", "10S", "3C"], ["4C", "5D", "6H"]], face_up="2S", played=played, options=opts
+    )
     state.apply("play:10H,10S")
     assert state.phase == "play" and state.current_player == 1 and ids(state) == ["pass"]
 
@@ -364,12 +431,13 @@ def test_auto_skip_counts_cards_in_hand_and_specials_after_a_queen():
 
 def test_auto_skip_with_no_faceup_draw_draws_at_once():
     opts = {"auto_skip": True, "no_faceup_draw": True}
-    state = position([["3C", "4D", "5H", "6S", "9C"], ["7C", "8D", "QS"]], options=opts,
-                     pile=["2S", "2H"])
-    action = state.apply("play:3C,4D,5H,6S")
+    state = position(
+        [["3C", "4D", "5H", "6S", "9C"], ["7C", "8D", "QS"]], options=opts, pile=["2S", "2H"]
+    )
+    state.apply("play:3C,4D,5H,6S")
     assert state.phase == "play" and state.current_player == 0
     assert "2H" in state.hands[0] and "2S" in state.hands[1]
-    assert state.reveals_hidden(action)
+    assert state.move_revealed_hidden(-1)
 
 
 def test_special_rank_runs_play_runs_through_the_jack():
@@ -390,6 +458,7 @@ def test_spec_options_and_clarifications():
 
 # ----- hidden information, undo, cloning -----------------------------------------------------
 
+
 def test_determinize_keeps_known_cards_and_leaves_the_original():
     state = position([["3C", "8D"], ["4C", "9S"]], face_up="QH", pile=["2S", "6C", "7D", "7S"])
     state.apply("play:3C")
@@ -403,22 +472,24 @@ def test_determinize_keeps_known_cards_and_leaves_the_original():
     assert (state.zones(), state.view(0)) == before
 
 
-def test_reveals_hidden_marks_draws_and_new_deals_only():
+def test_only_draws_and_new_deals_reveal_a_hidden_card():
     state = position([["3C", "8D"], ["4C", "9S"]], face_up="QH", pile=["2S", "6C", "7D"])
-    play = state.apply("play:3C")
-    passing = state.apply("pass")
-    take = state.apply("take:faceup")
-    assert not state.reveals_hidden(play) and not state.reveals_hidden(passing)
-    assert state.reveals_hidden(take)
-    state.apply("play:8D")
-    follow = state.apply("play:9S")
-    assert not state.reveals_hidden(follow)
-    state = position([["5C"], ["4C", "9S"]])
-    assert state.reveals_hidden(state.apply("play:5C"))  # the last card: a new deal
-    state = position([["3C", "8D"], ["4C", "9S"]], pile=["2S", "6C"],
-                     options={"no_faceup_draw": True})
     state.apply("play:3C")
-    assert state.reveals_hidden(state.apply("pass"))  # both drew blind
+    state.apply("pass")
+    state.apply("take:faceup")
+    assert [state.move_revealed_hidden(i) for i in range(3)] == [False, False, True]
+    state.apply("play:8D")
+    state.apply("play:9S")
+    assert not state.move_revealed_hidden(-1)
+    state = position([["5C"], ["4C", "9S"]])
+    state.apply("play:5C")
+    assert state.move_revealed_hidden(-1)  # the last card: a new deal
+    state = position(
+        [["3C", "8D"], ["4C", "9S"]], pile=["2S", "6C"], options={"no_faceup_draw": True}
+    )
+    state.apply("play:3C")
+    state.apply("pass")
+    assert state.move_revealed_hidden(-1)  # both drew blind
 
 
 def test_undo_never_goes_back_past_a_new_deal_or_a_blind_draw():
@@ -427,8 +498,9 @@ def test_undo_never_goes_back_past_a_new_deal_or_a_blind_draw():
     state = position([["5C"], ["4C", "9S"]])
     state.apply("play:5C")
     assert state.move_revealed_hidden(0) and 0 in state.revealing_moves
-    state = position([["3C", "8D"], ["4C", "9S"]], pile=["2S", "6C"],
-                     options={"no_faceup_draw": True})
+    state = position(
+        [["3C", "8D"], ["4C", "9S"]], pile=["2S", "6C"], options={"no_faceup_draw": True}
+    )
     state.apply("play:3C")
     state.apply("pass")
     assert not state.move_revealed_hidden(0) and state.move_revealed_hidden(1)
@@ -445,6 +517,7 @@ def test_clone_is_independent():
 
 
 # ----- the greedy bot ------------------------------------------------------------------------
+
 
 def _choose(state, seat=None):
     seat = state.current_player if seat is None else seat
@@ -467,12 +540,12 @@ def test_greedy_leads_long_and_low_keeps_queens():
 
 
 def test_greedy_passes_rather_than_break_a_pair_but_follows_cheaply():
-    state = position([["3C", "4C", "5C", "6C", "7C", "8C"],
-                      ["9C", "9D", "2D", "2H", "3S", "3H", "10C"]])
+    state = position(
+        [["3C", "4C", "5C", "6C", "7C", "8C"], ["9C", "9D", "2D", "2H", "3S", "3H", "10C"]]
+    )
     state.apply("play:8C")
     assert _choose(state) == "play:10C"  # a loose single is free to follow
-    state = position([["3C", "4C", "5C", "6C", "7C", "8C"],
-                      ["9C", "9D", "9H", "2D", "5S"]])
+    state = position([["3C", "4C", "5C", "6C", "7C", "8C"], ["9C", "9D", "9H", "2D", "5S"]])
     state.apply("play:8C")
     assert _choose(state) == "pass"  # any follow splits three 9s, the answer to a Queen
     state.hands[0] = ["3C"]  # ...unless the opponent is about to go out
@@ -480,13 +553,17 @@ def test_greedy_passes_rather_than_break_a_pair_but_follows_cheaply():
 
 
 def test_greedy_takes_face_up_when_it_makes_a_combination():
-    state = position([["3C", "8D", "8H", "10C", "6D"], ["4C", "9S", "7H"]], face_up="10H",
-                     pile=["2S", "6C", "7D"])
+    state = position(
+        [["3C", "8D", "8H", "10C", "6D"], ["4C", "9S", "7H"]],
+        face_up="10H",
+        pile=["2S", "6C", "7D"],
+    )
     state.apply("play:3C")
     state.apply("pass")
     assert _choose(state) == "take:faceup"
-    state = position([["3C", "8D", "8H", "10C", "6D"], ["4C", "9S", "7H"]], face_up="2C",
-                     pile=["2S", "6C", "7D"])
+    state = position(
+        [["3C", "8D", "8H", "10C", "6D"], ["4C", "9S", "7H"]], face_up="2C", pile=["2S", "6C", "7D"]
+    )
     state.apply("play:3C")
     state.apply("pass")
     assert _choose(state) == "take:blind"

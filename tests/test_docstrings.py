@@ -1,4 +1,5 @@
 """Every example in the engine's docstrings runs and gives what it shows."""
+
 from __future__ import annotations
 
 import doctest
@@ -13,8 +14,12 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "engine.
 
 
 def test_every_module_is_found():
-    assert {"engine.bots.arena", "engine.bots.ismcts", "engine.games.progression_bot",
-            "engine.__main__"} <= set(MODULES)
+    assert {
+        "engine.bots.arena",
+        "engine.bots.ismcts",
+        "engine.games.progression.bot",
+        "engine.__main__",
+    } <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,4 +1,5 @@
 """General Mhing: scoring, every rule and ruling, options, views, and the greedy opponent."""
+
 from __future__ import annotations
 
 import random
@@ -7,24 +8,44 @@ import pytest
 
 import engine
 from engine.bots import make
-from engine.core import Action, IllegalAction
-from engine.games.mhing import SPEC, MhingState, score_sequences
-from engine.games.mhing_bot import greedy_policy
-from engine.games.mhing_rules import (DECK, ace_stands_for, score_breakdown, sequence_problem,
-                                      sequence_ranks, sequences_in)
-from tests.invariants import check_conservation, play_checked_match
+from engine.checks import check_conservation, play_checked_match
+from engine.core import IllegalAction
+from engine.games.mhing import SPEC
+from engine.games.mhing.bot import greedy
+from engine.games.mhing.rules import (
+    DECK,
+    ace_stands_for,
+    score_breakdown,
+    score_sequences,
+    sequence_problem,
+    sequence_ranks,
+    sequences_in,
+)
+from engine.games.mhing.state import MhingState
 
 
-def position(players: int = 2, *, hands: list[list[str]], sequences=None, discards=(),
-             pile=None, turn: int = 0, phase: str = "draw", totals=None) -> MhingState:
+def position(
+    players: int = 2,
+    *,
+    hands: list[list[str]],
+    sequences=None,
+    discards=(),
+    pile=None,
+    turn: int = 0,
+    phase: str = "draw",
+    totals=None,
+) -> MhingState:
     """A state with exactly these cards; every other card goes to the draw pile."""
     state = engine.new_game("mhing", players=players, seed=1)
     assert isinstance(state, MhingState)
     state.hands = [sorted(h, key=DECK.index) for h in hands]
     state.sequences = [list(map(list, s)) for s in (sequences or [[] for _ in range(players)])]
     state.discards = list(discards)
-    used = {c for h in hands for c in h} | set(discards) | {
-        c for seqs in state.sequences for s in seqs for c in s}
+    used = (
+        {c for h in hands for c in h}
+        | set(discards)
+        | {c for seqs in state.sequences for s in seqs for c in s}
+    )
     state.draw_pile = [c for c in DECK if c not in used] if pile is None else list(pile)
     state.turn, state.starter, state.phase = turn, turn, phase
     if totals is not None:
@@ -47,24 +68,35 @@ def test_worked_example_one_scores_5():
 
 
 def test_worked_example_two_scores_8():
-    assert score_sequences([["7H", "8H", "9H"], ["10H", "JH", "QH"], ["7S", "8S", "9S"],
-                            ["7C", "8C", "9C"]]) == 8
+    assert (
+        score_sequences(
+            [["7H", "8H", "9H"], ["10H", "JH", "QH"], ["7S", "8S", "9S"], ["7C", "8C", "9C"]]
+        )
+        == 8
+    )
 
 
 def test_worked_example_three_scores_9():
-    assert score_sequences([["2H", "3H", "4H"], ["5H", "6H", "7H"], ["8H", "9H", "10H"],
-                            ["JH", "QH", "KH"]]) == 9
+    assert (
+        score_sequences(
+            [["2H", "3H", "4H"], ["5H", "6H", "7H"], ["8H", "9H", "10H"], ["JH", "QH", "KH"]]
+        )
+        == 9
+    )
 
 
-@pytest.mark.parametrize("sequences,expected", [
-    ([["5H", "6H", "7H"]], 1),                        # all 7 or below
-    ([["7H", "8H", "9H"]], 1),                        # all 7 or above
-    ([["5H", "6H", "7H"], ["7S", "8S", "9S"]], 0),    # 7 on both sides, but 5 and 9 too
-    ([["5H", "6H", "7H"], ["8S", "9S", "10S"]], 1),   # in order, no bonus
-    ([["2H", "3H", "4H"], ["5S", "6S", "7S"]], 2),    # in order plus low bonus
-    ([["6H", "7H", "8H"]], 0),                        # straddles 7
-    ([], 0),
-])
+@pytest.mark.parametrize(
+    "sequences,expected",
+    [
+        ([["5H", "6H", "7H"]], 1),  # all 7 or below
+        ([["7H", "8H", "9H"]], 1),  # all 7 or above
+        ([["5H", "6H", "7H"], ["7S", "8S", "9S"]], 0),  # 7 on both sides, but 5 and 9 too
+        ([["5H", "6H", "7H"], ["8S", "9S", "10S"]], 1),  # in order, no bonus
+        ([["2H", "3H", "4H"], ["5S", "6S", "7S"]], 2),  # in order plus low bonus
+        ([["6H", "7H", "8H"]], 0),  # straddles 7
+        ([], 0),
+    ],
+)
 def test_high_low_bonus_edge_at_seven(sequences, expected):
     assert score_sequences(sequences) == expected
 
@@ -80,9 +112,12 @@ def test_breakdown_lists_every_point_of_worked_example_one():
     # The text's first example, point by point: the table lists exactly these.
     matches = score_breakdown([["7H", "8H", "9H"], ["10H", "JH", "QH"], ["7S", "8S", "9S"]])
     assert matches == [
-        {"kind": "suit", "between": [0, 1]}, {"kind": "order", "between": [0, 1]},
-        {"kind": "ranks", "between": [0, 2]}, {"kind": "order", "between": [1, 2]},
-        {"kind": "high", "between": []}]
+        {"kind": "suit", "between": [0, 1]},
+        {"kind": "order", "between": [0, 1]},
+        {"kind": "ranks", "between": [0, 2]},
+        {"kind": "order", "between": [1, 2]},
+        {"kind": "high", "between": []},
+    ]
 
 
 def test_rules_page_worked_example_scores_5():
@@ -90,14 +125,24 @@ def test_rules_page_worked_example_scores_5():
     sequences = [["2C", "3C", "4C"], ["5C", "6C", "7C"], ["2D", "AD", "4D"]]
     assert score_sequences(sequences) == 5
     assert [(m["kind"], m["between"]) for m in score_breakdown(sequences)] == [
-        ("suit", [0, 1]), ("order", [0, 1]), ("ranks", [0, 2]), ("order", [1, 2]), ("low", [])]
+        ("suit", [0, 1]),
+        ("order", [0, 1]),
+        ("ranks", [0, 2]),
+        ("order", [1, 2]),
+        ("low", []),
+    ]
 
 
-@pytest.mark.parametrize("sequences", [
-    [], [["5H", "6H", "7H"]], [["2H", "3H", "4H"], ["5S", "6S", "7S"]],
-    [["7H", "AH", "9H"], ["AS", "2S", "3S"], ["JC", "QC", "AC"]],
-    [["2H", "3H", "4H"], ["5H", "6H", "7H"], ["8H", "9H", "10H"], ["JH", "QH", "KH"]],
-])
+@pytest.mark.parametrize(
+    "sequences",
+    [
+        [],
+        [["5H", "6H", "7H"]],
+        [["2H", "3H", "4H"], ["5S", "6S", "7S"]],
+        [["7H", "AH", "9H"], ["AS", "2S", "3S"], ["JC", "QC", "AC"]],
+        [["2H", "3H", "4H"], ["5H", "6H", "7H"], ["8H", "9H", "10H"], ["JH", "QH", "KH"]],
+    ],
+)
 def test_breakdown_adds_up_to_the_score(sequences):
     matches = score_breakdown(sequences)
     assert len(matches) == score_sequences(sequences)
@@ -124,7 +169,7 @@ def test_ace_counts_as_the_rank_it_stands_for():
 
 
 def test_score_rejects_non_sequences():
-    from engine.games import mhing_rules
+    from engine.games.mhing import rules as mhing_rules
 
     with pytest.raises(ValueError):
         score_sequences([["QH", "KH", "AH"]])
@@ -143,8 +188,8 @@ def test_score_rejects_non_sequences():
 
 def test_sequence_validity_and_no_wrap_around():
     assert sequence_problem(["7H", "8H", "9H"]) is None
-    assert sequence_problem(["AH", "2H", "3H"]) is None          # Ace as 1
-    assert sequence_problem(["AH", "QH", "KH"]) is None          # Ace as J
+    assert sequence_problem(["AH", "2H", "3H"]) is None  # Ace as 1
+    assert sequence_problem(["AH", "QH", "KH"]) is None  # Ace as J
     assert "wrap" in sequence_problem(["QH", "KH", "AH"])
     assert sequence_problem(["KH", "AH", "2H"]) is not None
     assert "same suit" in sequence_problem(["7H", "8S", "9H"])
@@ -154,11 +199,11 @@ def test_sequence_validity_and_no_wrap_around():
 
 def test_sequences_in_uses_the_ace_once_and_as_one():
     found = sequences_in(["AH", "2H", "3H"])
-    assert ("AH", "2H", "3H") in found          # Ace as itself
-    assert ("2H", "3H", "AH") in found          # Ace as 4
+    assert ("AH", "2H", "3H") in found  # Ace as itself
+    assert ("2H", "3H", "AH") in found  # Ace as 4
     assert all(sum(c == "AH" for c in s) <= 1 for s in found)
     assert sequences_in(["QH", "KH", "AH"]) == [("AH", "QH", "KH")]
-    assert sequences_in(["7H", "8S", "9H", "AS"]) == []   # an Ace is wild only in its suit
+    assert sequences_in(["7H", "8S", "9H", "AS"]) == []  # an Ace is wild only in its suit
     assert ace_stands_for(["AH", "2H", "3H"]) is None
     assert ace_stands_for(["JS", "QS", "AS"]) == "KS"
 
@@ -181,8 +226,7 @@ def test_first_turn_must_draw_and_discard_pile_starts_empty():
 
 
 def test_discard_can_only_be_taken_straight_into_a_sequence():
-    state = position(hands=[["7H", "9H"] + FILLER[:5], OTHER],
-                     discards=["2D", "8H"])
+    state = position(hands=[["7H", "9H"] + FILLER[:5], OTHER], discards=["2D", "8H"])
     legal = ids(state)
     assert legal[0] == "draw:stock"
     assert "take:7H,8H,9H" in legal
@@ -193,13 +237,12 @@ def test_discard_can_only_be_taken_straight_into_a_sequence():
     state.apply("take:7H,8H,9H")
     assert state.sequences[0] == [["7H", "8H", "9H"]]
     assert state.discards == ["2D"]
-    assert len(state.hands[0]) == 7 and len(state.draw_pile) == pile - 2   # drew two
+    assert len(state.hands[0]) == 7 and len(state.draw_pile) == pile - 2  # drew two
     assert state.current_player == 1 and state.phase == "draw"
 
 
 def test_discard_that_fits_no_sequence_cannot_be_taken():
-    state = position(hands=[["7H", "9H"] + FILLER[:5], OTHER],
-                     discards=["KD"])
+    state = position(hands=[["7H", "9H"] + FILLER[:5], OTHER], discards=["KD"])
     assert not [i for i in ids(state) if i.startswith("take")]
     with pytest.raises(IllegalAction, match="must be part of the sequence"):
         state.apply("take:7H,AH,9H")
@@ -208,16 +251,18 @@ def test_discard_that_fits_no_sequence_cannot_be_taken():
 
 
 def test_discard_cannot_be_taken_after_drawing():
-    state = position(hands=[["7H", "9H"] + FILLER[:5], OTHER],
-                     discards=["8H"])
+    state = position(hands=[["7H", "9H"] + FILLER[:5], OTHER], discards=["8H"])
     state.apply("draw:stock")
     with pytest.raises(IllegalAction, match="instead of drawing"):
         state.apply("take:7H,8H,9H")
 
 
 def test_lay_after_drawing_then_draw_two_and_turn_ends():
-    state = position(hands=[["7H", "8H", "9H"] + FILLER[:4], OTHER],
-                     pile=["KH", "QC", "JS", "2S"], discards=["10D"])
+    state = position(
+        hands=[["7H", "8H", "9H"] + FILLER[:4], OTHER],
+        pile=["KH", "QC", "JS", "2S"],
+        discards=["10D"],
+    )
     with pytest.raises(IllegalAction, match="draw a card first"):
         state.apply("lay:7H,8H,9H")
     state.apply("draw:stock")
@@ -231,8 +276,7 @@ def test_lay_after_drawing_then_draw_two_and_turn_ends():
 
 
 def test_discard_ends_the_turn():
-    state = position(hands=[FILLER + ["3H"], OTHER],
-                     pile=["KH", "5H"])
+    state = position(hands=[FILLER + ["3H"], OTHER], pile=["KH", "5H"])
     with pytest.raises(IllegalAction, match="draw a card before"):
         state.apply("discard:3H")
     state.apply("draw:stock")
@@ -241,8 +285,7 @@ def test_discard_ends_the_turn():
 
 
 def test_ace_is_wild_within_its_suit_only():
-    state = position(hands=[["7H", "9H", "AH", "AS", "8S", "10S", "2C"],
-                            OTHER], phase="play")
+    state = position(hands=[["7H", "9H", "AH", "AS", "8S", "10S", "2C"], OTHER], phase="play")
     legal = ids(state)
     assert "lay:7H,AH,9H" in legal
     assert "lay:8S,AS,10S" in legal
@@ -257,7 +300,7 @@ def test_ace_is_wild_within_its_suit_only():
 def test_ace_swap_before_and_after_drawing():
     hands = [["8H", "2C", "4D", "6S", "9C", "JD", "KS"], OTHER]
     state = position(hands=hands, sequences=[[["7H", "AH", "9H"], ["AS", "2S", "3S"]], []])
-    assert "swap:8H" in ids(state)            # allowed before drawing
+    assert "swap:8H" in ids(state)  # allowed before drawing
     action = next(a for a in state.legal_actions() if a.id == "swap:8H")
     assert action.cards == ("8H",)
     state.apply("swap:8H")
@@ -274,9 +317,11 @@ def test_ace_swap_before_and_after_drawing():
 
 
 def test_swap_is_also_offered_after_drawing():
-    state = position(hands=[["2C", "4D", "6S", "9C", "JD", "3C", "5D"],
-                            OTHER],
-                     sequences=[[["JS", "QS", "AS"]], []], pile=["KH", "KS"])
+    state = position(
+        hands=[["2C", "4D", "6S", "9C", "JD", "3C", "5D"], OTHER],
+        sequences=[[["JS", "QS", "AS"]], []],
+        pile=["KH", "KS"],
+    )
     assert not [i for i in ids(state) if i.startswith("swap")]
     state.apply("draw:stock")
     assert "swap:KS" in ids(state)
@@ -285,11 +330,14 @@ def test_swap_is_also_offered_after_drawing():
 
 
 def test_swapped_ace_can_complete_the_discard_sequence():
-    state = position(hands=[["8H", "5D", "2C", "4D", "6S", "9C", "JD"], OTHER],
-                     sequences=[[["7H", "AH", "9H"]], []], discards=["7D"])
+    state = position(
+        hands=[["8H", "5D", "2C", "4D", "6S", "9C", "JD"], OTHER],
+        sequences=[[["7H", "AH", "9H"]], []],
+        discards=["7D"],
+    )
     assert not [i for i in ids(state) if i.startswith("take")]
     state.apply("swap:8H")
-    assert "take:5D,AD,7D" not in ids(state)   # the Ace of hearts is no use for diamonds
+    assert "take:5D,AD,7D" not in ids(state)  # the Ace of hearts is no use for diamonds
     state.hands[0] = ["AH", "10H", "JH", "2C", "4D", "6S", "9C"]
     state.discards = ["QH"]
     assert "take:10H,JH,QH" in ids(state) and "take:JH,QH,AH" in ids(state)
@@ -297,9 +345,15 @@ def test_swapped_ace_can_complete_the_discard_sequence():
 
 def test_fourth_sequence_ends_the_round_at_once():
     seqs = [[["2S", "3S", "4S"], ["5S", "6S", "7S"], ["8S", "9S", "10S"]], [["2D", "3D", "4D"]]]
-    state = position(hands=[["JS", "QS", "KS", "2C", "4H", "6H", "9C"],
-                            ["3C", "4C", "5C", "6D", "8C", "10C", "QD"]],
-                     sequences=seqs, pile=["7C", "8D", "KH"], turn=0)
+    state = position(
+        hands=[
+            ["JS", "QS", "KS", "2C", "4H", "6H", "9C"],
+            ["3C", "4C", "5C", "6D", "8C", "10C", "QD"],
+        ],
+        sequences=seqs,
+        pile=["7C", "8D", "KH"],
+        turn=0,
+    )
     state.apply("draw:stock")
     state.apply("lay:JS,QS,KS")
     last = state.view(None)["last_round"]
@@ -314,8 +368,7 @@ def test_fourth_sequence_ends_the_round_at_once():
 
 
 def test_empty_draw_pile_is_rebuilt_from_discards_except_the_top():
-    state = position(hands=[FILLER + ["3H"], OTHER],
-                     discards=["KH", "QC", "5H"], pile=[])
+    state = position(hands=[FILLER + ["3H"], OTHER], discards=["KH", "QC", "5H"], pile=[])
     assert ids(state)[0] == "draw:stock"
     state.apply("draw:stock")
     assert state.discards == ["5H"]
@@ -325,8 +378,12 @@ def test_empty_draw_pile_is_rebuilt_from_discards_except_the_top():
 
 def test_nothing_to_draw_ends_the_round_as_it_stands():
     seqs = [[["7H", "8H", "9H"]], [["2D", "3D", "4D"], ["5D", "6D", "7D"]]]
-    state = position(hands=[FILLER + ["3H"], ["3S", "4S", "5C", "6C", "8C", "10C", "QD"]],
-                     sequences=seqs, discards=["KH"], pile=[])
+    state = position(
+        hands=[FILLER + ["3H"], ["3S", "4S", "5C", "6C", "8C", "10C", "QD"]],
+        sequences=seqs,
+        discards=["KH"],
+        pile=[],
+    )
     assert "ends the round" in state.legal_actions()[0].label
     state.apply("draw:stock")
     last = state.rounds[-1]
@@ -335,29 +392,32 @@ def test_nothing_to_draw_ends_the_round_as_it_stands():
 
 
 def test_owed_cards_that_cannot_be_drawn_end_the_round():
-    state = position(hands=[["7H", "8H", "9H"] + FILLER[:4], OTHER],
-                     pile=["KH", "2S"], discards=[], phase="draw")
+    state = position(
+        hands=[["7H", "8H", "9H"] + FILLER[:4], OTHER], pile=["KH", "2S"], discards=[], phase="draw"
+    )
     state.apply("draw:stock")
-    state.apply("lay:7H,8H,9H")   # draws KH, then nothing is left
+    state.apply("lay:7H,8H,9H")  # draws KH, then nothing is left
     assert state.rounds[-1]["reason"] == "draw_pile_empty" and state.totals == [1, 0]
 
 
 def test_second_rebuild_without_a_sequence_ends_the_round():
-    state = position(hands=[FILLER + ["3H"], OTHER],
-                     discards=["KH", "QC", "5H"], pile=[])
-    state.apply("draw:stock")              # first rebuild
+    state = position(hands=[FILLER + ["3H"], OTHER], discards=["KH", "QC", "5H"], pile=[])
+    state.apply("draw:stock")  # first rebuild
     assert state.view(None)["rebuilt_since_sequence"] is True
     state.apply("discard:" + state.drawn)
     state.apply("draw:stock")
     state.apply(f"discard:{state.drawn}")
     assert state.draw_pile == [] and len(state.discards) > 1
-    state.apply("draw:stock")               # would need a second rebuild
+    state.apply("draw:stock")  # would need a second rebuild
     assert state.rounds[-1]["reason"] == "no_progress"
 
 
 def test_a_sequence_resets_the_stall_count():
-    state = position(hands=[["7H", "8H", "9H"] + FILLER[:4], OTHER],
-                     discards=["KH", "QC", "5H", "JC", "2H"], pile=[])
+    state = position(
+        hands=[["7H", "8H", "9H"] + FILLER[:4], OTHER],
+        discards=["KH", "QC", "5H", "JC", "2H"],
+        pile=[],
+    )
     state.apply("draw:stock")
     state.apply("lay:7H,8H,9H")
     assert state.rebuilt_since_sequence is False and state.round_no == 1
@@ -373,23 +433,27 @@ def _end_with(sequences, players=2):
 
 
 def test_winner_takes_their_points_and_others_nothing():
-    state = _end_with([[["7H", "8H", "9H"], ["10H", "JH", "QH"], ["7S", "8S", "9S"]],
-                       [["2D", "3D", "4D"]]])
+    state = _end_with(
+        [[["7H", "8H", "9H"], ["10H", "JH", "QH"], ["7S", "8S", "9S"]], [["2D", "3D", "4D"]]]
+    )
     assert state.rounds[-1]["awarded"] == [5, 0] and state.totals == [5, 0]
 
 
 def test_tie_goes_to_fewest_sequences():
     # 3 points each: seat 0 with two sequences, seat 1 with three.
-    state = _end_with([[["7H", "8H", "9H"], ["10H", "JH", "QH"]],
-                       [["3D", "4D", "5D"], ["6D", "7D", "8D"], ["9S", "10S", "JS"]]])
+    state = _end_with(
+        [
+            [["7H", "8H", "9H"], ["10H", "JH", "QH"]],
+            [["3D", "4D", "5D"], ["6D", "7D", "8D"], ["9S", "10S", "JS"]],
+        ]
+    )
     last = state.rounds[-1]
     assert last["points"][0] == last["points"][1] == 3
     assert last["winners"] == [0] and state.totals == [3, 0]
 
 
 def test_tie_with_equal_sequences_shares_the_points():
-    state = _end_with([[["7H", "8H", "9H"]], [["2D", "3D", "4D"]], [["6C", "7C", "8C"]]],
-                      players=3)
+    state = _end_with([[["7H", "8H", "9H"]], [["2D", "3D", "4D"]], [["6C", "7C", "8C"]]], players=3)
     assert state.rounds[-1]["points"] == [1, 1, 0]
     assert state.rounds[-1]["winners"] == [0, 1] and state.totals == [1, 1, 0]
 
@@ -448,10 +512,16 @@ def test_view_hides_hands_and_pile_order():
 
 
 def test_determinize_keeps_known_aces_and_rebuilt_pile():
-    state = position(hands=[["2C", "4D", "6S", "9C", "JD", "KS", "3C"],
-                            ["8H", "3S", "4S", "5C", "6D", "8C", "10C"]],
-                     sequences=[[], [["7H", "AH", "9H"]]], turn=1, discards=["QD", "JC", "2H"],
-                     pile=[])
+    state = position(
+        hands=[
+            ["2C", "4D", "6S", "9C", "JD", "KS", "3C"],
+            ["8H", "3S", "4S", "5C", "6D", "8C", "10C"],
+        ],
+        sequences=[[], [["7H", "AH", "9H"]]],
+        turn=1,
+        discards=["QD", "JC", "2H"],
+        pile=[],
+    )
     state.apply("swap:8H")
     state.apply("draw:stock")
     rebuilt = set(state.reshuffled)
@@ -472,8 +542,8 @@ def test_records_replay_and_labels():
         state.apply(rng.choice(state.legal_actions()))
     replay = engine.from_record(state.to_record())
     assert replay.view(0) == state.view(0) and replay.view(1) == state.view(1)
-    assert state.reveals_hidden(Action("draw:stock", 0, "Draw a card"))
-    assert not state.reveals_hidden(Action("discard:7H", 0, "Discard 7♥"))
+    for index, action in enumerate(state.history):
+        assert state.move_revealed_hidden(index) == (action.kind in ("draw", "take", "lay"))
 
 
 def test_unknown_ids_are_refused_with_a_reason():
@@ -494,12 +564,14 @@ def test_full_match_plays_to_the_end(players):
 
 
 def _choose(state: MhingState) -> str:
-    return greedy_policy(state.view(state.turn), state.legal_actions(), random.Random(0)).id
+    return greedy(state.view(state.turn), state.legal_actions(), random.Random(0)).id
 
 
 def test_greedy_swaps_aces_back():
-    state = position(hands=[["8H", "2C", "4D", "6S", "9C", "JD", "KS"], OTHER],
-                     sequences=[[["7H", "AH", "9H"]], []])
+    state = position(
+        hands=[["8H", "2C", "4D", "6S", "9C", "JD", "KS"], OTHER],
+        sequences=[[["7H", "AH", "9H"]], []],
+    )
     assert _choose(state) == "swap:8H"
 
 
@@ -513,15 +585,27 @@ def test_greedy_takes_the_discard_only_to_complete_a_sequence():
 
 def test_greedy_lays_fourth_only_to_win_and_keeps_connected_cards():
     seqs = [[["2S", "3S", "4S"], ["5S", "6S", "7S"], ["8S", "9S", "10S"]], [["2D", "3D", "4D"]]]
-    state = position(hands=[["JS", "QS", "KS", "2C", "4H", "6H", "9C"],
-                            ["3C", "4C", "5C", "6D", "8C", "10C", "QD"]],
-                     sequences=seqs, phase="play")
+    state = position(
+        hands=[
+            ["JS", "QS", "KS", "2C", "4H", "6H", "9C"],
+            ["3C", "4C", "5C", "6D", "8C", "10C", "QD"],
+        ],
+        sequences=seqs,
+        phase="play",
+    )
     assert _choose(state) == "lay:JS,QS,KS"
-    losing = [[["2S", "3S", "4S"], ["6H", "7H", "8H"], ["JC", "QC", "KC"]],
-              [["7D", "8D", "9D"], ["10D", "JD", "QD"], ["7C", "8C", "9C"]]]
-    state = position(hands=[["2H", "3H", "4H", "5C", "9S", "10S", "KH"],
-                            ["3C", "4C", "5D", "6D", "2D", "10C", "KD"]],
-                     sequences=losing, phase="play")
+    losing = [
+        [["2S", "3S", "4S"], ["6H", "7H", "8H"], ["JC", "QC", "KC"]],
+        [["7D", "8D", "9D"], ["10D", "JD", "QD"], ["7C", "8C", "9C"]],
+    ]
+    state = position(
+        hands=[
+            ["2H", "3H", "4H", "5C", "9S", "10S", "KH"],
+            ["3C", "4C", "5D", "6D", "2D", "10C", "KD"],
+        ],
+        sequences=losing,
+        phase="play",
+    )
     choice = _choose(state)
     assert choice.startswith("discard:") and choice not in ("discard:9S", "discard:10S")
 

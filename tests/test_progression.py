@@ -1,4 +1,5 @@
 """Progression: rules, rulings, scoring examples, match length, views and the greedy bot."""
+
 from __future__ import annotations
 
 import random
@@ -8,20 +9,31 @@ import pytest
 import engine
 from engine.bots import make
 from engine.cards import SUITS
+from engine.checks import play_checked_match, snapshot
 from engine.core import IllegalAction
-from engine.games.progression import (MAX_TARGET_ROUNDS, SPEC, STALL_LIMIT, ProgressionState,
-                                      can_add_to_private, card_value, stack_score)
-from engine.games.progression_bot import greedy
-from tests.invariants import play_checked_match, snapshot
+from engine.games.progression import SPEC
+from engine.games.progression.bot import greedy
+from engine.games.progression.rules import (
+    MAX_TARGET_ROUNDS,
+    STALL_LIMIT,
+    can_add_to_private,
+    card_value,
+    stack_score,
+)
+from engine.games.progression.state import ProgressionState
 
 
 def empty_stacks() -> dict[str, list[str]]:
     return {s: [] for s in SUITS}
 
 
-def position(players: int = 3, hands: list[list[str]] | None = None,
-             draw_pile: list[str] | None = None, turn: int = 0, options: dict | None = None,
-             ) -> ProgressionState:
+def position(
+    players: int = 3,
+    hands: list[list[str]] | None = None,
+    draw_pile: list[str] | None = None,
+    turn: int = 0,
+    options: dict | None = None,
+) -> ProgressionState:
     """A state with the given hands and draw pile (top = last); all stacks empty.
 
     Cards not placed anywhere are parked in the draw pile's bottom so conservation holds."""
@@ -78,17 +90,23 @@ def test_worked_example_scores_33():
     assert stack_score(["KS", "JS", "2S", "6S", "7S", "8S"]) == 33
 
 
-@pytest.mark.parametrize("cards,score", [
-    ([], 0),
-    (["KH"], -20), (["AH", "JH"], -30), (["AH", "JH", "QH"], -40), (["AH", "JH", "QH", "KH"], -50),
-    (["2H", "10H"], 0),            # total 12: nothing
-    (["KH", "5H", "7H"], 0),        # a face card does not rescue a total of 12
-    (["2C"], 0),
-    (["9C", "10C"], 7),             # 19 - 12, no face: x1
-    (["QC", "9C", "10C"], 14),      # one face: x2
-    (["AS", "JS", "QS", "KS", "9S", "10S"], 35),  # all four faces: x5
-    (["3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D"], 40),
-])
+@pytest.mark.parametrize(
+    "cards,score",
+    [
+        ([], 0),
+        (["KH"], -20),
+        (["AH", "JH"], -30),
+        (["AH", "JH", "QH"], -40),
+        (["AH", "JH", "QH", "KH"], -50),
+        (["2H", "10H"], 0),  # total 12: nothing
+        (["KH", "5H", "7H"], 0),  # a face card does not rescue a total of 12
+        (["2C"], 0),
+        (["9C", "10C"], 7),  # 19 - 12, no face: x1
+        (["QC", "9C", "10C"], 14),  # one face: x2
+        (["AS", "JS", "QS", "KS", "9S", "10S"], 35),  # all four faces: x5
+        (["3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D"], 40),
+    ],
+)
 def test_stack_scores(cards, score):
     assert stack_score(cards) == score
 
@@ -238,10 +256,10 @@ def test_round_ends_the_moment_the_last_card_is_drawn():
     shrink_pile(state, 1)
     state.apply("play:2S")
     dealer = state.dealer
-    last = state.apply("draw:stock")
+    state.apply("draw:stock")
     assert state.last_round["reason"] == "draw_pile" and state.last_round["round"] == 1
     assert state.round_number == 2 and state.view(None)["draw_pile"] == 52 - 15
-    assert state.reveals_hidden(last)
+    assert state.move_revealed_hidden(-1)
     assert state.dealer == (dealer + 1) % 3 and state.current_player == (dealer + 2) % 3
 
 
@@ -250,11 +268,11 @@ def test_stall_rule_ends_the_round():
     place(state, "public", ["9C"])
     state.stall_count = STALL_LIMIT - 1
     state.apply("play:2S")
-    last = state.apply("draw:9C")
+    state.apply("draw:9C")
     assert state.last_round["reason"] == "stall"
     assert state.round_number == 2 and state.stall_count == 0
     # That public draw triggered a new deal, so undo may not cross it.
-    assert state.reveals_hidden(last)
+    assert state.move_revealed_hidden(-1)
 
 
 def test_stall_counter_counts_turns_without_a_stock_draw():
@@ -262,17 +280,18 @@ def test_stall_counter_counts_turns_without_a_stock_draw():
     place(state, "public", ["9C"])
     state.stall_count = STALL_LIMIT - 2
     state.apply("play:2S")
-    last = state.apply("draw:9C")
+    state.apply("draw:9C")
     assert state.round_number == 1 and state.stall_count == STALL_LIMIT - 1
     assert state.view(0)["stall_count"] == STALL_LIMIT - 1
-    assert not state.reveals_hidden(last)
+    assert not state.move_revealed_hidden(-1)
 
 
-def test_reveals_hidden_for_blind_draw_only():
+def test_only_a_blind_draw_reveals_a_hidden_card():
     state = position(hands=[["2S", "3S", "4S", "5S", "6S"], [], []])
-    assert state.reveals_hidden(state.legal_actions()[0]) is False
-    state.apply("play:2S")
-    assert state.reveals_hidden(state.legal_actions()[0]) is True  # draw:stock
+    state.apply(state.legal_actions()[0])
+    assert state.move_revealed_hidden(-1) is False
+    state.apply(state.legal_actions()[0])  # draw:stock
+    assert state.move_revealed_hidden(-1) is True
 
 
 # ----- labels and refusals -----------------------------------------------------------------
@@ -370,14 +389,30 @@ def test_view_hides_hands_and_shows_public_state():
     text = repr(state.view(0))
     for c in state.hands[1] + state.hands[2] + state.draw_pile:
         assert f"'{c}'" not in text
-    for key in ("phase", "current_player", "scores", "round", "last_round", "private_stacks",
-                "public_stacks", "draw_pile", "stack_scores", "round_history", "known_hands"):
+    for key in (
+        "phase",
+        "current_player",
+        "scores",
+        "round",
+        "last_round",
+        "private_stacks",
+        "public_stacks",
+        "draw_pile",
+        "stack_scores",
+        "round_history",
+        "known_hands",
+    ):
         assert key in view
 
 
 def test_determinize_keeps_cards_seen_taken_from_public():
-    state = position(hands=[["2S", "3S", "4S", "5S", "6S"], ["2H", "3H", "4H", "5H", "6H"],
-                            ["2D", "3D", "4D", "5D", "6D"]])
+    state = position(
+        hands=[
+            ["2S", "3S", "4S", "5S", "6S"],
+            ["2H", "3H", "4H", "5H", "6H"],
+            ["2D", "3D", "4D", "5D", "6D"],
+        ]
+    )
     place(state, "public", ["10C"])
     state.apply("public:2S")
     state.apply("draw:10C")
@@ -468,22 +503,26 @@ def test_rules_page_worked_example():
 
 def _view_position_value(state: ProgressionState, seat: int) -> float:
     """The position value as the greedy player computes it, from the seat's view."""
-    from engine.games import progression_bot as pb
+    from engine.games.progression import bot as pb
 
     view = state.view(seat)
-    by_suit, count = pb._unseen_by_suit(view["hand"], view["private_stacks"],
-                                        view["public_stacks"], view["known_hands"], seat)
+    by_suit, count = pb._unseen_by_suit(
+        view["hand"], view["private_stacks"], view["public_stacks"], view["known_hands"], seat
+    )
     plays_left = max(0.0, view["draw_pile"] / view["players"])
     p_draw = pb.DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
-    return sum(pb._position(view["hand"], view["private_stacks"][seat], by_suit, plays_left,
-                            p_draw).values())
+    return sum(
+        pb._position(
+            view["hand"], view["private_stacks"][seat], by_suit, plays_left, p_draw
+        ).values()
+    )
 
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_position_values_read_from_the_state_equal_the_greedy_players_view(players):
     """The search's fast position value is the greedy player's, bit for bit, and each seat's
     entry depends only on what that seat may see (a world sampled for it gives the same)."""
-    from engine.games.progression_bot import position_values
+    from engine.games.progression.bot import position_values
 
     state = engine.new_game("progression", players=players, seed=21)
     greedy_bot = make("greedy")

@@ -1,5 +1,6 @@
 """Saved-game records: every game's record replays, and anything malformed or tampered is
 refused with InvalidRecord and a reason."""
+
 from __future__ import annotations
 
 import copy
@@ -9,7 +10,7 @@ import random
 import pytest
 
 import engine
-from engine import InvalidRecord, RECORD_FORMAT
+from engine import RECORD_FORMAT, InvalidRecord
 
 
 def played_record(game: str, steps: int = 40, seed: int = 4) -> dict:

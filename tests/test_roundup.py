@@ -1,4 +1,5 @@
 """Roundup: every rule and ruling as a scenario, the options, and the greedy opponent."""
+
 from __future__ import annotations
 
 import json
@@ -11,18 +12,28 @@ import engine
 from engine.bots import GreedyBot, RandomBot
 from engine.cards import SUITS
 from engine.core import IllegalAction
-from engine.games import roundup, roundup_bot
-from engine.games.roundup import NUMBER_CARDS, RoundupState, bid_points
+from engine.games.roundup import bot as roundup_bot
+from engine.games.roundup import rules
+from engine.games.roundup.rules import NUMBER_CARDS, bid_points
+from engine.games.roundup.state import RoundupState
 
-# ----- helpers ------------------------------------------------------------------------------
+# ----- helpers -----------------------------------------------------------------------------------
 
 
-def scenario(players: int = 4, *, down: list[list[str]], up: list[list[str]] | None = None,
-             stacks: dict[str, int] | None = None, bids: list[str | None] | None = None,
-             turn: int = 0, target: int = 10, scores: list[int] | None = None) -> RoundupState:
+def scenario(
+    players: int = 4,
+    *,
+    down: list[list[str]],
+    up: list[list[str]] | None = None,
+    stacks: dict[str, int] | None = None,
+    bids: list[str | None] | None = None,
+    turn: int = 0,
+    target: int = 10,
+    scores: list[int] | None = None,
+) -> RoundupState:
     """A play-phase position built by hand (cards not named anywhere are simply absent)."""
     st = RoundupState(players, 0, {"target_score": target})
-    st.face_down = [roundup._sort(h) for h in down]
+    st.face_down = [rules.sort_cards(h) for h in down]
     st.face_up = [list(h) for h in (up or [[] for _ in range(players)])]
     st.stacks = {s: 0 for s in SUITS} | (stacks or {})
     st.closed = [s for s in SUITS if st.stacks[s] == 10]
@@ -79,8 +90,16 @@ def test_spec_registered_with_house_clarifications():
     assert spec.options["target_score"].default == 10
 
 
-@pytest.mark.parametrize("players,sizes", [(2, [26, 26]), (3, [18, 17, 17]), (4, [13] * 4),
-                                           (5, [11, 11, 10, 10, 10]), (6, [9, 9, 9, 9, 8, 8])])
+@pytest.mark.parametrize(
+    "players,sizes",
+    [
+        (2, [26, 26]),
+        (3, [18, 17, 17]),
+        (4, [13] * 4),
+        (5, [11, 11, 10, 10, 10]),
+        (6, [9, 9, 9, 9, 8, 8]),
+    ],
+)
 def test_whole_deck_is_dealt_from_the_dealers_left(players, sizes):
     st = bid_state(players, seed=11)
     from_left = [(st.dealer + 1 + i) % players for i in range(players)]
@@ -89,7 +108,7 @@ def test_whole_deck_is_dealt_from_the_dealers_left(players, sizes):
     assert st.current_player == next(p for p in from_left if not st.cannot_bid[p])
 
 
-# ----- bids ------------------------------------------------------------------------------------
+# ----- bids --------------------------------------------------------------------------------------
 
 
 def test_bids_are_secret_until_everyone_has_bid():
@@ -98,7 +117,7 @@ def test_bids_are_secret_until_everyone_has_bid():
     bid = next(a for a in st.legal_actions())
     assert all(a.cards[0] in NUMBER_CARDS for a in st.legal_actions())
     st.apply(bid)
-    assert not st.reveals_hidden(st.history[-1])  # nothing is shown until the last bid
+    assert not st.move_revealed_hidden(-1)  # nothing is shown until the last bid
     card = bid.cards[0]
     assert st.view(first)["my_bid"] == card and st.view(first)["my_suit"] == card[-1]
     for viewer in [p for p in range(4) if p != first] + [None]:
@@ -110,7 +129,7 @@ def test_bids_are_secret_until_everyone_has_bid():
     v = st.view(None)
     assert v["bids"][first] == card and card in v["face_up"][first]
     assert all(b is not None for b in v["bids"])
-    assert st.reveals_hidden(st.history[-1])
+    assert st.move_revealed_hidden(-1)
 
 
 def test_unknown_ids_get_the_generic_refusal():
@@ -130,9 +149,9 @@ def test_bidding_needs_a_number_card():
 
 
 def test_player_without_number_cards_cannot_bid_nor_win_bid_points():
-    faces = [c for c in roundup.DECK if c not in NUMBER_CARDS]
-    numbers = [c for c in roundup.DECK if c in NUMBER_CARDS]
-    st = scenario(6, down=[faces[:9]] + [numbers[8 * i:8 * i + 8] for i in range(5)])
+    faces = [c for c in rules.DECK if c not in NUMBER_CARDS]
+    numbers = [c for c in rules.DECK if c in NUMBER_CARDS]
+    st = scenario(6, down=[faces[:9]] + [numbers[8 * i : 8 * i + 8] for i in range(5)])
     st.phase, st.dealer = "bid", 5
     # The same bookkeeping a real deal does (RoundupState._deal) for this hand-made deal.
     st.queue = [p for p in st._from_left() if any(c in NUMBER_CARDS for c in st.face_down[p])]
@@ -146,8 +165,13 @@ def test_player_without_number_cards_cannot_bid_nor_win_bid_points():
     finish_bids(st2)
     assert st2.bids[0] is None and st2.phase in ("play", "tiebreak")
     # Scoring only counts real bids.
-    st3 = scenario(4, down=[[], [], [], []], up=[["10C"], [], [], []],
-                   stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=[None, "2C", "3S", "4H"])
+    st3 = scenario(
+        4,
+        down=[[], [], [], []],
+        up=[["10C"], [], [], []],
+        stacks={"S": 10, "H": 10, "D": 10, "C": 9},
+        bids=[None, "2C", "3S", "4H"],
+    )
     st3.apply("play:10C")
     assert st3.rounds[-1]["correct"] == [1] and st3.rounds[-1]["points"] == [1, 3, 0, 0]
 
@@ -209,15 +233,16 @@ def test_tied_player_without_face_down_number_card_loses_and_nobody_nearest_deal
     st.pending = {0: "2S", 1: "2H", 2: "2D"}
     st._reveal_bids()
     assert st.first_player == 2  # nearest the dealer's (seat 1) left
-    assert st.view(0)["known_missing"][1] == roundup._sort(list(NUMBER_CARDS))
+    assert st.view(0)["known_missing"][1] == rules.sort_cards(list(NUMBER_CARDS))
 
 
 # ----- turns -------------------------------------------------------------------------------------
 
 
 def test_face_up_play_is_mandatory():
-    st = scenario(2, down=[["5H", "JS", "3D"], ["9C"]], up=[["4H", "8C"], ["QC"]],
-                  stacks={"H": 3, "D": 2})
+    st = scenario(
+        2, down=[["5H", "JS", "3D"], ["9C"]], up=[["4H", "8C"], ["QC"]], stacks={"H": 3, "D": 2}
+    )
     assert ids(st) == ["play:4H"]
     assert refused(st, "play:3D") == "you must play a face-up card when you can"
     assert refused(st, "pass:3D") == "you must play a face-up card when you can"
@@ -227,12 +252,13 @@ def test_face_up_play_is_mandatory():
 
 
 def test_several_face_up_cards_in_one_turn_then_end_or_stop_by_itself():
-    st = scenario(2, down=[["AD", "JS"], ["9C"]], up=[["4H", "AS", "2S", "7D"], ["QC"]],
-                  stacks={"H": 3})
+    st = scenario(
+        2, down=[["AD", "JS"], ["9C"]], up=[["4H", "AS", "2S", "7D"], ["QC"]], stacks={"H": 3}
+    )
     assert ids(st) == ["play:4H", "play:AS"]
     assert [a.label for a in st.legal_actions()] == ["Play 4♥", "Play A♠"]
     st.apply("play:AS")
-    assert not st.reveals_hidden(st.history[-1])
+    assert not st.move_revealed_hidden(-1)
     assert st.current_player == 0 and ids(st) == ["play:4H", "play:2S", "end"]
     assert "after playing face-up" in refused(st, "play:AD")
     assert "play another one or end" in refused(st, "pass:AD")
@@ -251,7 +277,7 @@ def test_face_down_play_only_without_face_up_play_and_one_card():
     assert "needs 5♥" in refused(st, "play:6H")
     st.apply("play:5H")
     assert st.current_player == 1 and st.stacks["H"] == 5 and st.face_down[0] == ["6H", "2D"]
-    assert st.reveals_hidden(st.history[-1])
+    assert st.move_revealed_hidden(-1)
 
 
 def test_players_without_cards_are_skipped():
@@ -260,7 +286,7 @@ def test_players_without_cards_are_skipped():
     assert st.current_player == 2
 
 
-# ----- face cards ----------------------------------------------------------------------------------
+# ----- face cards --------------------------------------------------------------------------------
 
 
 def test_jack_turns_up_a_random_card_of_the_target():
@@ -330,7 +356,7 @@ def test_king_names_a_number_and_target_chooses_which_card():
     assert st.face_up[1] == ["7H"] and st.current_player == 1
 
 
-# ----- passing -------------------------------------------------------------------------------------
+# ----- passing -----------------------------------------------------------------------------------
 
 
 def test_pass_penalty_turns_up_a_number_card_of_choice():
@@ -354,33 +380,46 @@ def test_pass_with_empty_face_down_hand_costs_nothing():
     st = scenario(2, down=[[], ["9C"]], up=[["8C"], ["QC"]])
     assert ids(st) == ["pass"]
     st.apply("pass")
-    assert st.face_up[0] == ["8C"] and st.current_player == 1 and not st.reveals_hidden(st.history[-1])
+    assert st.face_up[0] == ["8C"] and st.current_player == 1 and not st.move_revealed_hidden(-1)
 
 
 # ----- round end, scoring, match ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bids,expected", [
-    (["2C", "3S", "4H", "5D"], [3, 0, 0, 0]),
-    (["2C", "3C", "4H", "5D"], [2, 2, 0, 0]),
-    (["2C", "3C", "4C", "5D"], [1, 1, 1, 0]),
-    (["2C", "3C", "4C", "5C"], [0, 0, 0, 0]),
-])
+@pytest.mark.parametrize(
+    "bids,expected",
+    [
+        (["2C", "3S", "4H", "5D"], [3, 0, 0, 0]),
+        (["2C", "3C", "4H", "5D"], [2, 2, 0, 0]),
+        (["2C", "3C", "4C", "5D"], [1, 1, 1, 0]),
+        (["2C", "3C", "4C", "5C"], [0, 0, 0, 0]),
+    ],
+)
 def test_round_ends_when_the_fourth_stack_closes_and_bid_points_are_shared(bids, expected):
-    st = scenario(4, down=[["KS"], ["QS"], ["JS"], ["KH"]], up=[["10C"], [], [], []],
-                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=bids)
+    st = scenario(
+        4,
+        down=[["KS"], ["QS"], ["JS"], ["KH"]],
+        up=[["10C"], [], [], []],
+        stacks={"S": 10, "H": 10, "D": 10, "C": 9},
+        bids=bids,
+    )
     st.dealer = 3
     st.apply("play:10C")
     summary = st.view(None)["last_round"]
     assert summary["closing_suit"] == "C" and summary["points"] == expected
     assert st.scores == expected and summary["first_empty"] is None
     assert st.phase == "bid" and st.round_no == 2 and st.dealer == 0  # new deal, dealer moved on
-    assert st.reveals_hidden(st.history[-1])
+    assert st.move_revealed_hidden(-1)
 
 
 def test_first_empty_hand_scores_one_point_only_for_the_first():
-    st = scenario(3, down=[[], ["7D"], ["KS"]], up=[["5H"], [], []], stacks={"H": 4, "D": 6},
-                  bids=["9H", "8D", "6C"])
+    st = scenario(
+        3,
+        down=[[], ["7D"], ["KS"]],
+        up=[["5H"], [], []],
+        stacks={"H": 4, "D": 6},
+        bids=["9H", "8D", "6C"],
+    )
     st.apply("play:5H")
     assert st.first_empty == 0
     st.apply("play:7D")
@@ -388,15 +427,26 @@ def test_first_empty_hand_scores_one_point_only_for_the_first():
 
 
 def test_card_closing_the_last_stack_can_also_win_the_empty_hand_point():
-    st = scenario(3, down=[[], ["KS"], ["QS"]], up=[["10C"], [], []],
-                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=["9C", "8D", "6H"])
+    st = scenario(
+        3,
+        down=[[], ["KS"], ["QS"]],
+        up=[["10C"], [], []],
+        stacks={"S": 10, "H": 10, "D": 10, "C": 9},
+        bids=["9C", "8D", "6H"],
+    )
     st.apply("play:10C")
     assert st.rounds[-1]["points"] == [4, 0, 0] and st.rounds[-1]["first_empty"] == 0
 
 
 def test_match_ends_with_a_sole_leader_at_the_target():
-    st = scenario(3, down=[["KS"], ["QS"], ["JS"]], up=[["10C"], [], []],
-                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=["9C", "8D", "6H"], scores=[8, 9, 2])
+    st = scenario(
+        3,
+        down=[["KS"], ["QS"], ["JS"]],
+        up=[["10C"], [], []],
+        stacks={"S": 10, "H": 10, "D": 10, "C": 9},
+        bids=["9C", "8D", "6H"],
+        scores=[8, 9, 2],
+    )
     st.apply("play:10C")
     assert st.is_over and st.current_player is None and st.legal_actions() == []
     assert st.result()["winners"] == [0] and st.result()["scores"] == [11, 9, 2]
@@ -406,16 +456,29 @@ def test_match_ends_with_a_sole_leader_at_the_target():
 
 
 def test_tie_at_the_top_plays_another_round():
-    st = scenario(3, down=[["KS"], ["QS"], ["JS"]], up=[["10C"], [], []],
-                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=["9C", "8D", "6H"], scores=[7, 10, 2])
+    st = scenario(
+        3,
+        down=[["KS"], ["QS"], ["JS"]],
+        up=[["10C"], [], []],
+        stacks={"S": 10, "H": 10, "D": 10, "C": 9},
+        bids=["9C", "8D", "6H"],
+        scores=[7, 10, 2],
+    )
     st.apply("play:10C")
     assert st.scores == [10, 10, 2] and not st.is_over and st.result()["winners"] == []
     assert st.phase == "bid" and st.round_no == 2
 
 
 def test_target_score_option_shortens_the_match():
-    st = scenario(3, down=[["KS"], ["QS"], ["JS"]], up=[["10C"], [], []], target=5,
-                  stacks={"S": 10, "H": 10, "D": 10, "C": 9}, bids=["9C", "8D", "6H"], scores=[2, 0, 0])
+    st = scenario(
+        3,
+        down=[["KS"], ["QS"], ["JS"]],
+        up=[["10C"], [], []],
+        target=5,
+        stacks={"S": 10, "H": 10, "D": 10, "C": 9},
+        bids=["9C", "8D", "6H"],
+        scores=[2, 0, 0],
+    )
     st.apply("play:10C")
     assert st.is_over and st.result()["winners"] == [0]
     assert engine.new_game("roundup", 4, 1, {"target_score": 5}).view(0)["target_score"] == 5
@@ -432,11 +495,11 @@ def test_random_matches_at_the_extreme_player_counts_finish_and_replay(players):
     assert res["scores"].count(max(res["scores"])) == 1
     assert [r["round"] for r in res["rounds"]] == list(range(1, len(res["rounds"]) + 1))
     dealers = [r["dealer"] for r in res["rounds"]]
-    assert all((b - a) % players == 1 for a, b in zip(dealers, dealers[1:]))
+    assert all((b - a) % players == 1 for a, b in zip(dealers, dealers[1:], strict=False))
     assert engine.from_record(st.to_record()).result() == res
 
 
-# ----- hidden information ---------------------------------------------------------------------------
+# ----- hidden information ------------------------------------------------------------------------
 
 
 def test_views_hide_face_down_hands_and_determinize_keeps_the_secret_bid_a_number_card():
@@ -468,7 +531,7 @@ def test_clone_is_independent():
     assert st.rng.random() == twin.rng.random()
 
 
-# ----- the greedy opponent ------------------------------------------------------------------------
+# ----- the greedy opponent -----------------------------------------------------------------------
 
 
 def test_greedy_bids_on_the_suit_whose_low_cards_it_holds():

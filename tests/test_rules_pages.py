@@ -11,6 +11,7 @@
   Progression's 30-round limit...), one sentence of the page and one of the clarifications say
   it, with the words that tie it to its rule. Changing the number fails until both follow.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,19 @@ from engine import bridge
 
 RULES = Path(__file__).resolve().parent.parent / "web" / "rules"
 VOID = {"br", "hr", "img", "input", "meta", "link", "wbr", "col", "source"}
-NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-                8: "eight", 9: "nine", 10: "ten", 12: "twelve"}
+NUMBER_WORDS = {
+    1: "one",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    12: "twelve",
+}
 
 
 class Node:
@@ -107,8 +119,9 @@ def option_entries(root: Node) -> dict[str, tuple[Node, Node]]:
             if name is None:
                 continue
             assert item.tag == "dt", f"data-option={name!r} is on a <{item.tag}>"
-            assert index + 1 < len(items) and items[index + 1].tag == "dd", \
+            assert index + 1 < len(items) and items[index + 1].tag == "dd", (
                 f"option {name!r} has no <dd>"
+            )
             assert name not in out, f"option {name!r} is described twice"
             out[name] = (item, items[index + 1])
     return out
@@ -133,8 +146,9 @@ def test_every_option_its_label_values_and_default_are_on_the_page(game):
         marked = [n.attrs["data-choice"] for n in marks]
         assert sorted(marked) == sorted(js_string(c) for c in option.choices), (name, marked)
         for node in marks:
-            choice = option.choices[[js_string(c) for c in option.choices].index(
-                node.attrs["data-choice"])]
+            choice = option.choices[
+                [js_string(c) for c in option.choices].index(node.attrs["data-choice"])
+            ]
             assert shows(choice, node.text()), (name, choice, node.text())
         defaults = [n.attrs["data-choice"] for n in marks if "data-default" in n.attrs]
         assert defaults == [js_string(option.default)], (name, defaults)
@@ -145,8 +159,9 @@ def test_every_option_its_label_values_and_default_are_on_the_page(game):
 def test_house_clarifications_come_from_the_engine_list_alone(game):
     text = page(game).text()
     assert "House clarification" not in text, "the rules screen adds the engine's list itself"
-    assert not any("clarifications" in (n.attrs.get("class") or "").split()
-                   for n in page(game).walk())
+    assert not any(
+        "clarifications" in (n.attrs.get("class") or "").split() for n in page(game).walk()
+    )
     listed = {g["id"]: g for g in json.loads(bridge.games())["games"]}
     assert listed[game]["clarifications"] == list(engine.GAMES[game].clarifications)
     assert engine.GAMES[game].clarifications, f"{game} lists no house clarification"
@@ -155,8 +170,11 @@ def test_house_clarifications_come_from_the_engine_list_alone(game):
 def engine_constant(game: str, name: str) -> Any:
     """A module-level constant of ``game``'s engine code, wherever its modules live."""
     for module_name, module in sorted(sys.modules.items()):
-        if module_name.startswith("engine.") and game in module_name.split(".") \
-                and hasattr(module, name):
+        if (
+            module_name.startswith("engine.")
+            and game in module_name.split(".")
+            and hasattr(module, name)
+        ):
             return getattr(module, name)
     raise AssertionError(f"no constant {name} in the modules of {game}")
 
@@ -170,8 +188,11 @@ HOUSE_NUMBERS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...], tuple[str,
     ],
     "progression": [
         (("STALL_LIMIT",), ("turns in a row", "draw pile"), ("page", "clarifications")),
-        (("TARGET", "MAX_TARGET_ROUNDS"), ("rounds at most",),
-         ("page", "clarifications", "options")),
+        (
+            ("TARGET", "MAX_TARGET_ROUNDS"),
+            ("rounds at most",),
+            ("page", "clarifications", "options"),
+        ),
     ],
 }
 
@@ -188,13 +209,18 @@ def names_number(sentence: str, value: int) -> bool:
 @pytest.mark.parametrize("game", sorted(HOUSE_NUMBERS))
 def test_house_rule_numbers_are_the_engines(game):
     spec = engine.GAMES[game]
-    places = {"page": page(game).text(), "clarifications": " ".join(spec.clarifications),
-              "options": " ".join(o.description for o in spec.options.values())}
+    places = {
+        "page": page(game).text(),
+        "clarifications": " ".join(spec.clarifications),
+        "options": " ".join(o.description for o in spec.options.values()),
+    }
     for names, words, where in HOUSE_NUMBERS[game]:
         values = [engine_constant(game, name) for name in names]
         for place in where:
-            assert any(all(names_number(s, v) for v in values)
-                       and all(w in s.lower() for w in words)
-                       for s in sentences(places[place])), \
-                f"{game} {place}: no sentence says {dict(zip(names, values, strict=True))} " \
+            assert any(
+                all(names_number(s, v) for v in values) and all(w in s.lower() for w in words)
+                for s in sentences(places[place])
+            ), (
+                f"{game} {place}: no sentence says {dict(zip(names, values, strict=True))} "
                 f"with {words}"
+            )

@@ -1,7 +1,10 @@
 """A short slice of the soak run, and its report of a failure with the seed to reproduce."""
+
 from __future__ import annotations
 
 import io
+
+import pytest
 
 import engine
 from engine import __main__ as cli
@@ -30,6 +33,7 @@ def test_soak_reports_a_failure_with_its_seed(monkeypatch):
     assert text.strip().endswith("1 failures")
 
 
+@pytest.mark.slow
 def test_greedy_matches_keep_every_invariant():
     for game, spec in engine.GAMES.items():
         checks.play_checked_match(game, spec.default_players, {}, seed=3, policy="greedy")

@@ -1,4 +1,5 @@
 """Spite and Malice: every rule and ruling, the helpers, options and the greedy opponent."""
+
 from __future__ import annotations
 
 import json
@@ -10,16 +11,31 @@ import engine
 from engine.bots import make
 from engine.cards import shuffled
 from engine.core import IllegalAction
-from engine.games import spite
-from engine.games.spite import (HAND_DECK, PAYOFF_DECK, SpiteState, can_build, can_discard,
-                                pile_rank, rank_value)
-from engine.games.spite_bot import _feeds_opponent, choose
+from engine.games.spite import rules as spite
+from engine.games.spite.bot import _feeds_opponent, greedy
+from engine.games.spite.rules import (
+    HAND_DECK,
+    PAYOFF_DECK,
+    can_build,
+    can_discard,
+    pile_rank,
+    rank_value,
+)
+from engine.games.spite.state import SpiteState
 
 STACK_A_TO_Q = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"]
 
 
-def position(hands, upcards=("KD", "KC"), payoff_below=None, discards=None, centre=None,
-             stock=None, current=0, target=0) -> SpiteState:
+def position(
+    hands,
+    upcards=("KD", "KC"),
+    payoff_below=None,
+    discards=None,
+    centre=None,
+    stock=None,
+    current=0,
+    target=0,
+) -> SpiteState:
     """A state with the given cards in place (only what the test names matters)."""
     state = SpiteState(2, 0, {"target": target})
     below = payoff_below if payoff_below is not None else [["2D", "3D"], ["2C", "3C"]]
@@ -52,8 +68,11 @@ def test_ids_are_unique_and_decks_complete():
 
 def test_can_build_runs_ace_to_king_regardless_of_suit():
     stack: list[str] = []
-    for rank, suit in zip(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
-                          "SHDCSHDCSHDCS"):
+    for rank, suit in zip(
+        ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
+        "SHDCSHDCSHDCS",
+        strict=False,
+    ):
         card = f"{rank}{suit}"
         assert can_build(stack, card)
         wrong = "KH#2" if rank != "K" else "QH#2"
@@ -83,44 +102,63 @@ def test_any_card_starts_a_pile():
 
 
 def test_joker_discard_rules():
-    assert not can_discard(["2C"], "JK1")                 # never onto a 2
-    assert not can_discard(["5C", "2C", "JK2"], "JK1")    # nor onto a joker standing for a 2
+    assert not can_discard(["2C"], "JK1")  # never onto a 2
+    assert not can_discard(["5C", "2C", "JK2"], "JK1")  # nor onto a joker standing for a 2
     assert can_discard(["9C"], "JK1")
-    assert pile_rank(["9C", "JK1"]) == 9                  # the rank beneath it
+    assert pile_rank(["9C", "JK1"]) == 9  # the rank beneath it
     assert can_discard(["9C", "JK1"], "9D") and not can_discard(["9C", "JK1"], "10D")
-    assert pile_rank(["JK1"]) is None and can_discard(["JK1"], "KS")   # a joker at the bottom
+    assert pile_rank(["JK1"]) is None and can_discard(["JK1"], "KS")  # a joker at the bottom
     assert pile_rank(["JK1", "JK2"]) is None and can_discard(["JK1", "JK2"], "QS")
 
 
 # ----- building from every source --------------------------------------------------------------
 def test_build_from_hand_discard_top_and_upcard():
-    state = position([["AS#2", "9C#2"], ["KH#2"]], upcards=("3D", "KC"),
-                     payoff_below=[["7C", "2D"], ["4C"]],
-                     discards=[[["5C", "2C"], [], [], []], [[]] * 4])
+    state = position(
+        [["AS#2", "9C#2"], ["KH#2"]],
+        upcards=("3D", "KC"),
+        payoff_below=[["7C", "2D"], ["4C"]],
+        discards=[[["5C", "2C"], [], [], []], [[]] * 4],
+    )
     legal = ids(state)
     assert "build:AS#2:new" in legal and "build:2C:0" not in legal
     state.apply("build:AS#2:new")
     assert "build:2C:0" in ids(state)
     state.apply("build:2C:0")
     assert state.discards[0][0] == ["5C"]
-    state.apply("build:3D:0")            # the upcard
+    state.apply("build:3D:0")  # the upcard
     assert state.centre == [["AS#2", "2C", "3D"]]
     assert state.payoff[0] == ["7C", "2D"]
-    assert state.view(1)["upcards"][0] == "2D"   # the next pay-off card is turned up
-    assert state.current == 0            # still the same turn
+    assert state.view(1)["upcards"][0] == "2D"  # the next pay-off card is turned up
+    assert state.current == 0  # still the same turn
 
 
 def test_a_whole_stack_ace_to_king_from_mixed_sources_completes():
     hand = ["AS#2", "2S#2", "3S#2", "4S#2", "JK1"]
-    state = position([hand, ["KH#2"]], upcards=("6D", "KC"),
-                     discards=[[["QC", "JH", "10H", "9H", "8H", "7H"], [], [], []], [[]] * 4],
-                     stock=[f"{r}D#2" for r in "2345678"] * 3 + ["2H#2", "3H#2", "4H#2", "5H#2", "KS#2"])
-    for step in ["build:AS#2:new", "build:2S#2:0", "build:3S#2:0", "build:4S#2:0",
-                 "build:JK1:0"]:   # joker as the 5; the hand is now played out
+    state = position(
+        [hand, ["KH#2"]],
+        upcards=("6D", "KC"),
+        discards=[[["QC", "JH", "10H", "9H", "8H", "7H"], [], [], []], [[]] * 4],
+        stock=[f"{r}D#2" for r in "2345678"] * 3 + ["2H#2", "3H#2", "4H#2", "5H#2", "KS#2"],
+    )
+    for step in [
+        "build:AS#2:new",
+        "build:2S#2:0",
+        "build:3S#2:0",
+        "build:4S#2:0",
+        "build:JK1:0",
+    ]:  # joker as the 5; the hand is now played out
         state.apply(step)
     assert len(state.hands[0]) == 5 and state.current == 0
-    for step in ["build:6D:0", "build:7H:0", "build:8H:0", "build:9H:0", "build:10H:0",
-                 "build:JH:0", "build:QC:0", "build:KS#2:0"]:
+    for step in [
+        "build:6D:0",
+        "build:7H:0",
+        "build:8H:0",
+        "build:9H:0",
+        "build:10H:0",
+        "build:JH:0",
+        "build:QC:0",
+        "build:KS#2:0",
+    ]:
         state.apply(step)
     assert len(state.centre[0]) == 13
     assert not any(a.startswith("build:") and a.endswith(":0") for a in ids(state))
@@ -128,8 +166,9 @@ def test_a_whole_stack_ace_to_king_from_mixed_sources_completes():
 
 
 def test_joker_from_discard_pile_and_as_new_stack_ace():
-    state = position([["9C#2"], ["KH#2"]], upcards=("2D", "KC"),
-                     discards=[[["JK3"], [], [], []], [[]] * 4])
+    state = position(
+        [["9C#2"], ["KH#2"]], upcards=("2D", "KC"), discards=[[["JK3"], [], [], []], [[]] * 4]
+    )
     assert "build:JK3:new" in ids(state)
     action = state.apply("build:JK3:new")
     assert "as Ace" in action.label
@@ -139,8 +178,11 @@ def test_joker_from_discard_pile_and_as_new_stack_ace():
 
 def test_only_the_top_of_a_discard_pile_can_be_played_lifo():
     pile = ["9C", "8C", "7H", "7D", "6S"]
-    state = position([["KH#2"], ["KS#2"]], discards=[[pile, [], [], []], [[]] * 4],
-                     centre=[["AS", "2S", "3S", "4S", "5S"], ["AH", "2H", "3H", "4H", "5H", "6H"]])
+    state = position(
+        [["KH#2"], ["KS#2"]],
+        discards=[[pile, [], [], []], [[]] * 4],
+        centre=[["AS", "2S", "3S", "4S", "5S"], ["AH", "2H", "3H", "4H", "5H", "6H"]],
+    )
     legal = ids(state)
     assert "build:6S:0" in legal and "build:7D:1" not in legal
     assert refusal(state, "build:7D:1") == "only the top card of a discard pile can be played"
@@ -154,16 +196,16 @@ def test_only_the_top_of_a_discard_pile_can_be_played_lifo():
 def test_playing_out_the_hand_refills_it_and_the_turn_goes_on():
     state = position([["AS#2"], ["KH#2"]])
     stock_before = len(state.stock)
-    action = state.apply("build:AS#2:new")
+    state.apply("build:AS#2:new")
     assert len(state.hands[0]) == 5 and len(state.stock) == stock_before - 5
-    assert state.current == 0 and state.reveals_hidden(action)
+    assert state.current == 0 and state.move_revealed_hidden(-1)
 
 
 def test_discard_ends_the_turn_and_refills_to_five():
     state = position([["9C#2", "KH#2", "QD#2"], ["KS#2"]])
-    action = state.apply("discard:KH#2:2")
+    state.apply("discard:KH#2:2")
     assert state.discards[0][2] == ["KH#2"] and len(state.hands[0]) == 5
-    assert state.current == 1 and state.reveals_hidden(action)
+    assert state.current == 1 and state.move_revealed_hidden(-1)
     assert state.view(1)["last_turn"] == {"player": 0, "played": [], "discarded": "KH#2", "pile": 2}
 
 
@@ -175,7 +217,8 @@ def test_ending_without_discarding_is_allowed():
 
 def test_plain_build_from_hand_reveals_nothing():
     state = position([["AS#2", "9C#2"], ["KS#2"]])
-    assert not state.reveals_hidden(state.apply("build:AS#2:new"))
+    state.apply("build:AS#2:new")
+    assert not state.move_revealed_hidden(-1)
 
 
 # ----- the forced Ace --------------------------------------------------------------------------
@@ -219,9 +262,9 @@ def test_new_stacks_need_an_ace_or_joker():
 # ----- the stock -------------------------------------------------------------------------------
 def test_stock_rebuilds_from_completed_stacks_at_twelve_or_fewer():
     king_stack = STACK_A_TO_Q + ["KS"]
-    stock = [f"{r}C#2" for r in "23456789"] + ["10C#2", "JC#2", "QC#2", "KC#2"]   # 12 cards
+    stock = [f"{r}C#2" for r in "23456789"] + ["10C#2", "JC#2", "QC#2", "KC#2"]  # 12 cards
     state = position([["9D#2"], ["KS#2"]], centre=[king_stack, ["AH", "2H"]], stock=stock)
-    state.apply("discard:9D#2:0")       # a draw is needed with 12 left: rebuild first
+    state.apply("discard:9D#2:0")  # a draw is needed with 12 left: rebuild first
     assert state.centre == [["AH", "2H"]]
     assert len(state.stock) + len(state.hands[0]) == 12 + 13
     assert sorted(state.stock + state.hands[0]) == sorted(stock + king_stack)
@@ -232,7 +275,7 @@ def test_no_rebuild_while_the_stock_holds_more_than_twelve():
     stock = [f"{r}C#2" for r in "23456789"] + ["10C#2", "JC#2", "QC#2", "KC#2", "2D#2"]  # 13
     hand = ["9D#2", "10D#2", "JD#2", "QD#2", "KD#2"]
     state = position([hand, ["KS#2"]], centre=[king_stack], stock=stock)
-    state.apply("discard:9D#2:0")       # one card to draw, from 13
+    state.apply("discard:9D#2:0")  # one card to draw, from 13
     assert state.centre == [king_stack] and len(state.stock) == 12
 
 
@@ -264,8 +307,10 @@ def test_a_centre_play_resets_the_stall_count():
 
 def test_two_stuck_players_with_a_full_stock_draw_the_game():
     low = [["3C", "2C"]] * 4
-    state = position([["KH#2", "QH#2", "JH#2", "10H#2", "9H#2"],
-                      ["KD#2", "QD#2", "JD#2", "10D#2", "9D#2"]], discards=[low, low])
+    state = position(
+        [["KH#2", "QH#2", "JH#2", "10H#2", "9H#2"], ["KD#2", "QD#2", "JD#2", "10D#2", "9D#2"]],
+        discards=[low, low],
+    )
     assert ids(state) == ["end"]
     state.apply("end")
     state.apply("end")
@@ -276,10 +321,12 @@ def test_a_declined_centre_play_does_not_stall_the_game():
     """Seat 1 could start a stack with its Ace and ends the turn instead: not a frozen turn,
     so the game goes on although both hands are full and neither could discard."""
     twos = [["2C#2"], ["2D#2"], ["2H#2"], ["2S#2"]]
-    state = position([["KD#2", "QD#2", "5H#2", "6H#2", "7H#2"],
-                      ["AC#2", "6C#2", "7C#2", "8C#2", "9C#2"]],
-                     upcards=("9S", "8S"), discards=[twos, [["2C"], ["2D"], ["2H"], ["2S"]]],
-                     stock=[f"{n}{x}#2" for n in range(3, 10) for x in "SHDC"])
+    state = position(
+        [["KD#2", "QD#2", "5H#2", "6H#2", "7H#2"], ["AC#2", "6C#2", "7C#2", "8C#2", "9C#2"]],
+        upcards=("9S", "8S"),
+        discards=[twos, [["2C"], ["2D"], ["2H"], ["2S"]]],
+        stock=[f"{n}{x}#2" for n in range(3, 10) for x in "SHDC"],
+    )
     state.apply("end")
     assert state.stall_turns == 1
     assert "build:AC#2:new" in ids(state)
@@ -293,21 +340,22 @@ def test_a_declined_centre_play_with_an_exhausted_stock_does_not_stall_the_game(
     state = position([["9D#2"], ["AD#2", "8D#2"]], stock=[])
     state.apply("discard:9D#2:0")
     assert state.stall_turns == 1 and state.stock_exhausted()
-    state.apply("discard:8D#2:0")       # the Ace could have started a stack
+    state.apply("discard:8D#2:0")  # the Ace could have started a stack
     assert not state.is_over and state.stall_turns == 0
 
 
 def test_discarding_the_only_playable_card_is_a_declined_centre_play():
     state = position([["9D#2"], ["JK1", "KD#2"]], stock=[])
     state.apply("discard:9D#2:0")
-    state.apply("discard:JK1:0")        # afterwards nothing could be played, but it could before
+    state.apply("discard:JK1:0")  # afterwards nothing could be played, but it could before
     assert not state.is_over and state.stall_turns == 0
 
 
 def test_a_possible_discard_with_a_stock_keeps_the_game_going():
     """No centre play for either player, but each discards and draws from the stock."""
-    state = position([["KH#2", "QH#2", "JH#2", "10H#2", "9H#2"],
-                      ["KD#2", "QD#2", "JD#2", "10D#2", "9D#2"]])
+    state = position(
+        [["KH#2", "QH#2", "JH#2", "10H#2", "9H#2"], ["KD#2", "QD#2", "JD#2", "10D#2", "9D#2"]]
+    )
     for card, pile in (("9H#2", 0), ("9D#2", 0), ("10H#2", 1), ("10D#2", 1)):
         assert not [a for a in ids(state) if a.startswith("build:")]
         state.apply(f"discard:{card}:{pile}")
@@ -317,8 +365,10 @@ def test_a_possible_discard_with_a_stock_keeps_the_game_going():
 def test_frozen_and_stall_view_count_follows_the_rule():
     """A frozen turn is counted in the view; the other player's frozen turn ends the game."""
     low = [["3C", "2C"]] * 4
-    state = position([["KH#2", "QH#2", "JH#2", "10H#2", "9H#2"],
-                      ["KD#2", "QD#2", "JD#2", "10D#2", "9D#2"]], discards=[low, low])
+    state = position(
+        [["KH#2", "QH#2", "JH#2", "10H#2", "9H#2"], ["KD#2", "QD#2", "JD#2", "10D#2", "9D#2"]],
+        discards=[low, low],
+    )
     state.apply("end")
     assert state.view(None)["stall_turns"] == 1 and not state.is_over
     assert len(state.stock) == 16
@@ -334,28 +384,55 @@ def test_two_hundred_turns_without_a_payoff_card_is_a_draw():
 
 
 def test_playing_the_last_payoff_card_wins_with_the_soft_score():
-    state = position([["9C#2"], ["KS#2"]], upcards=("2D", "KC"),
-                     payoff_below=[[], [f"{r}C" for r in "23456789"]], centre=[["AS"]])
-    action = state.apply("build:2D:0")
+    state = position(
+        [["9C#2"], ["KS#2"]],
+        upcards=("2D", "KC"),
+        payoff_below=[[], [f"{r}C" for r in "23456789"]],
+        centre=[["AS"]],
+    )
+    state.apply("build:2D:0")
     assert state.is_over and state.current_player is None and state.legal_actions() == []
     assert state.result()["winners"] == [0]
-    assert state.result()["scores"] == [9, 0]    # 8 buried + the upcard
-    assert state.reveals_hidden(action)
+    assert state.result()["scores"] == [9, 0]  # 8 buried + the upcard
+    assert state.move_revealed_hidden(-1)
     last = state.view(1)["last_round"]
     assert last["winner"] == 0 and last["points"] == [9, 0] and last["reason"] == "payoff"
 
 
 def test_match_to_n_points_deals_new_games_until_reached():
-    state = position([["9C#2"], ["KS#2"]], upcards=("2D", "KC"), payoff_below=[[], ["3C"]],
-                     centre=[["AS"]], target=10)
+    state = position(
+        [["9C#2"], ["KS#2"]],
+        upcards=("2D", "KC"),
+        payoff_below=[[], ["3C"]],
+        centre=[["AS"]],
+        target=10,
+    )
     state.apply("build:2D:0")
     assert not state.is_over and state.scores == [2, 0] and state.round == 2
     assert [len(p) for p in state.payoff] == [26, 26] and len(state.centre) == 0
     state.scores = [9, 0]
     state.payoff[state.current] = state.payoff[state.current][-1:]
     up = state.payoff[state.current][-1]
-    state.centre = [["AS#2", "2S#2", "3S#2", "4S#2", "5S#2", "6S#2", "7S#2", "8S#2", "9S#2",
-                     "10S#2", "JS#2", "QS#2"][:rank_value(up) - 1]] if rank_value(up) > 1 else []
+    state.centre = (
+        [
+            [
+                "AS#2",
+                "2S#2",
+                "3S#2",
+                "4S#2",
+                "5S#2",
+                "6S#2",
+                "7S#2",
+                "8S#2",
+                "9S#2",
+                "10S#2",
+                "JS#2",
+                "QS#2",
+            ][: rank_value(up) - 1]
+        ]
+        if rank_value(up) > 1
+        else []
+    )
     target = "new" if rank_value(up) == 1 else "0"
     state.apply(f"build:{up}:{target}")
     assert state.is_over and state.result()["winners"] == [state.rounds[-1]["winner"]]
@@ -404,20 +481,26 @@ def test_higher_upcard_starts():
 
 
 def test_equal_upcards_reshuffle_both_payoff_piles():
-    tie_seed = next(s for s in range(1000)
-                    if rank_value(shuffled(PAYOFF_DECK, random.Random(s))[25]) ==
-                    rank_value(shuffled(PAYOFF_DECK, random.Random(s))[51]))
+    tie_seed = next(
+        s
+        for s in range(1000)
+        if rank_value(shuffled(PAYOFF_DECK, random.Random(s))[25])
+        == rank_value(shuffled(PAYOFF_DECK, random.Random(s))[51])
+    )
     first = shuffled(PAYOFF_DECK, random.Random(tie_seed))
     state = engine.new_game("spite", seed=tie_seed)
-    assert sorted(state.payoff[0]) == sorted(first[:26])    # each pile keeps its own cards
+    assert sorted(state.payoff[0]) == sorted(first[:26])  # each pile keeps its own cards
     assert sorted(state.payoff[1]) == sorted(first[26:])
     assert rank_value(state.payoff[0][-1]) != rank_value(state.payoff[1][-1])
 
 
 # ----- refusals, views, hidden information -----------------------------------------------------
 def test_refusals_explain_themselves():
-    state = position([["9C#2", "JK1", "8C#2"], ["KS#2"]], discards=[[["2C"], ["5D"], [], []],
-                     [[]] * 4], centre=[["AS", "2S"]])
+    state = position(
+        [["9C#2", "JK1", "8C#2"], ["KS#2"]],
+        discards=[[["2C"], ["5D"], [], []], [[]] * 4],
+        centre=[["AS", "2S"]],
+    )
     assert refusal(state, "build:9C#2:0") == "that stack needs a 3, not a 9"
     assert refusal(state, "discard:JK1:0") == "a joker may not be discarded onto a 2"
     assert refusal(state, "discard:9C#2:1") == "discard piles go down: a 9 cannot go on a 5"
@@ -476,17 +559,21 @@ def test_spec_has_options_and_clarifications():
 
 # ----- the greedy opponent ---------------------------------------------------------------------
 def _greedy_choice(state):
-    return choose(state.view(state.current), state.legal_actions(), random.Random(0)).id
+    return greedy(state.view(state.current), state.legal_actions(), random.Random(0)).id
 
 
 def test_greedy_plays_the_upcard_through_a_chain():
-    state = position([["3H#2", "KH#2", "JK1"], ["KS#2"]], upcards=("5D", "KC"),
-                     discards=[[["4C"], [], [], []], [[]] * 4], centre=[["AS", "2S"]])
+    state = position(
+        [["3H#2", "KH#2", "JK1"], ["KS#2"]],
+        upcards=("5D", "KC"),
+        discards=[[["4C"], [], [], []], [[]] * 4],
+        centre=[["AS", "2S"]],
+    )
     steps = []
     while state.payoff[0][-1] == "5D":
         steps.append(_greedy_choice(state))
         state.apply(steps[-1])
-    assert steps == ["build:3H#2:0", "build:4C:0", "build:5D:0"]   # the joker is kept
+    assert steps == ["build:3H#2:0", "build:4C:0", "build:5D:0"]  # the joker is kept
 
 
 def test_greedy_uses_a_joker_to_reach_the_upcard():
@@ -495,15 +582,23 @@ def test_greedy_uses_a_joker_to_reach_the_upcard():
 
 
 def test_greedy_does_not_feed_the_opponent_upcard():
-    state = position([["6H#2", "KH#2", "QH#2"], ["KS#2"]], upcards=("KD", "7C"),
-                     centre=[["AS", "2S", "3S", "4S", "5S"]])
+    state = position(
+        [["6H#2", "KH#2", "QH#2"], ["KS#2"]],
+        upcards=("KD", "7C"),
+        centre=[["AS", "2S", "3S", "4S", "5S"]],
+    )
     assert _greedy_choice(state) != "build:6H#2:0"
-    assert _feeds_opponent(6, 7, []) and _feeds_opponent(4, 7, [5, 6]) and not _feeds_opponent(4, 7, [6])
+    assert _feeds_opponent(6, 7, []) and _feeds_opponent(4, 7, [5, 6])
+    assert not _feeds_opponent(4, 7, [6])
 
 
 def test_greedy_discards_to_keep_piles_descending():
-    state = position([["9H#2", "KH#2", "5D#2"], ["KS#2"]], upcards=("KD", "KC"),
-                     discards=[[["10C"], ["6C"], ["QD"], ["JK2"]], [[]] * 4], centre=[["AS"] * 3])
+    state = position(
+        [["9H#2", "KH#2", "5D#2"], ["KS#2"]],
+        upcards=("KD", "KC"),
+        discards=[[["10C"], ["6C"], ["QD"], ["JK2"]], [[]] * 4],
+        centre=[["AS"] * 3],
+    )
     assert _greedy_choice(state) in ("discard:9H#2:0", "discard:5D#2:1")
 
 
@@ -524,7 +619,10 @@ def test_greedy_beats_random():
 
 def test_greedy_builds_rather_than_stalls_when_it_cannot_discard():
     low = [["3C", "2C"]] * 4
-    state = position([["AC#2", "AD#2", "AH#2", "AS#2", "KC#2"], ["KD#2"]],
-                     upcards=("9D", "2H"), discards=[low, [[]] * 4])
+    state = position(
+        [["AC#2", "AD#2", "AH#2", "AS#2", "KC#2"], ["KD#2"]],
+        upcards=("9D", "2H"),
+        discards=[low, [[]] * 4],
+    )
     assert "discard:KC#2:0" not in ids(state)
-    assert _greedy_choice(state) == "build:AC#2:new"   # feeds the 2, but beats a stall
+    assert _greedy_choice(state) == "build:AC#2:new"  # feeds the 2, but beats a stall

@@ -8,9 +8,10 @@ Levels (:func:`make`):
 - ``easy``: the game's greedy policy, but :data:`EASY_MISTAKE_RATE` of its decisions
   (those with a choice) are random.
 - ``normal`` (alias ``greedy``): the game's greedy policy.
-- ``hard``: ISMCTS (:mod:`engine.bots.ismcts`) with the game's iteration budget from
-  :data:`HARD_ITERATIONS`, tuned to about 0.75 s per decision in the page (Pyodide runs the
-  search 1.2-1.5x slower than CPython).
+- ``hard``: ISMCTS (:mod:`engine.bots.ismcts`) with the game's iteration budget
+  (``SPEC.bot.hard_iterations``), tuned to about 0.75 s per decision in the page from the
+  search's iterations per second there (``build.py bench``: Hard's iterations in 1 s,
+  median of mid-match positions; Pyodide runs the search 1.2-1.5x slower than CPython).
 - ``expert``: ISMCTS with :data:`EXPERT_FACTOR` times that budget.
 
 With the default budgets a search also stops after :data:`SAFETY_MS` (a slow device never
@@ -24,12 +25,14 @@ give the same choice; passing ``time_ms`` searches for that long instead.
 ...     {a.id for a in state.legal_actions()}
 True
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Generator, Protocol
+from collections.abc import Generator
+from typing import Any, Protocol
 
-from engine.bots.ismcts import Search, SearchConfig, describe
+from engine.bots.ismcts import Search, SearchConfig, describe, settings_of
 from engine.core import Action, State
 
 
@@ -77,17 +80,12 @@ class GreedyBot:
         return {"level": self.level, "mistake_rate": self.mistake_rate}
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
-        import engine
-
         legal = _legal_for(state, player)
         if len(legal) == 1:
             return legal[0]
         if self.mistake_rate and rng.random() < self.mistake_rate:
             return legal[rng.randrange(len(legal))]
-        policy = engine.GAMES[state.game_id].greedy
-        if policy is None:
-            return legal[rng.randrange(len(legal))]
-        return policy(state.view(player), legal, rng)
+        return settings_of(state.game_id).greedy(state.view(player), legal, rng)
 
 
 class ISMCTSBot:
@@ -95,16 +93,24 @@ class ISMCTSBot:
 
     ``iterations`` fixes the work (no clock: deterministic for a given rng); else
     ``time_ms`` fixes the time; else the game's default iterations, capped at
-    :data:`SAFETY_MS`. ``last`` keeps the figures of the latest search (iterations,
-    seconds) for the arena's statistics.
+    :data:`SAFETY_MS` unless ``safety_clock`` is off (the arena turns it off, so that its
+    results never depend on the machine's load). ``last`` keeps the figures of the latest
+    search (iterations, seconds) for the arena's statistics.
     """
 
-    def __init__(self, level: str = "hard", iterations: int | None = None,
-                 time_ms: float | None = None, factor: float = 1.0,
-                 config: SearchConfig | None = None) -> None:
+    def __init__(
+        self,
+        level: str = "hard",
+        iterations: int | None = None,
+        time_ms: float | None = None,
+        factor: float = 1.0,
+        config: SearchConfig | None = None,
+        safety_clock: bool = True,
+    ) -> None:
         self.level = level
         self.iterations = iterations
         self.time_ms = time_ms
+        self.safety_clock = safety_clock
         self.factor = factor
         self.config = config
         self.last: dict[str, Any] = {}
@@ -115,20 +121,26 @@ class ISMCTSBot:
             return self.iterations, None
         if self.time_ms is not None:
             return None, self.time_ms
-        return int(HARD_ITERATIONS.get(game_id, DEFAULT_ITERATIONS) * self.factor), \
-            SAFETY_MS * self.factor
+        clock = SAFETY_MS * self.factor if self.safety_clock else None
+        return int(settings_of(game_id).hard_iterations * self.factor), clock
 
     def settings(self, game_id: str) -> dict[str, Any]:
         """What decides this bot's play in ``game_id``: its budget and search settings
         (kept with arena logs, so that a log of another budget is never resumed)."""
         iterations, time_ms = self.budget(game_id)
-        config = self.config or CONFIGS.get(game_id) or SearchConfig()
-        return {"level": self.level, "iterations": iterations,
-                "time_ms": time_ms if iterations is None else None,
-                "search": describe(config, game_id)}
+        return {
+            "level": self.level,
+            "iterations": iterations,
+            "time_ms": time_ms if iterations is None else None,
+            "search": describe(self._config(game_id), settings_of(game_id).evaluator),
+        }
 
-    def think(self, state: State, player: int,
-              rng: random.Random) -> Generator[float, None, Action]:
+    def _config(self, game_id: str) -> SearchConfig:
+        return self.config or settings_of(game_id).search or SearchConfig()
+
+    def think(
+        self, state: State, player: int, rng: random.Random
+    ) -> Generator[float, None, Action]:
         """Search in chunks, yielding the fraction done; the generator returns the action."""
         import time
 
@@ -137,13 +149,10 @@ class ISMCTSBot:
             self.last = {"iterations": 0, "seconds": 0.0}
             return legal[0]
         iterations, time_ms = self.budget(state.game_id)
-        config = self.config or CONFIGS.get(state.game_id) or SearchConfig()
         start = time.perf_counter()
-        search = Search(state, player, rng, config)
-        for fraction in search.chunks(iterations, time_ms):
-            yield fraction
-        self.last = {"iterations": search.iterations,
-                     "seconds": time.perf_counter() - start}
+        search = Search(state, player, rng, self._config(state.game_id))
+        yield from search.chunks(iterations, time_ms)
+        self.last = {"iterations": search.iterations, "seconds": time.perf_counter() - start}
         return search.best()
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
@@ -158,48 +167,22 @@ class ISMCTSBot:
 LEVELS = ("random", "easy", "normal", "hard", "expert")
 ALIASES = {"greedy": "normal"}
 EASY_MISTAKE_RATE = 0.3
-DEFAULT_ITERATIONS = 400
-HARD_ITERATIONS: dict[str, int] = {
-    "crisps": 1200, "roundup": 550, "progression": 1800, "mhing": 450, "spite": 600,
-}
-"""Iterations per decision for ``hard``, per game: about 0.75 s in the page, from the
-search's iterations per second there (``build.py bench``: Hard's iterations in 1 s, median
-of mid-match positions). Spite's paired search spends an iteration on one whole rollout of
-three turns; its 600 take about 0.5 s of CPython in real games. Progression's search got
-faster since (0.3 s in the page); 4,000 iterations played no better than 1,800 in one-round
-screens, so its budget was left as it was."""
 EXPERT_FACTOR = 3.0
 SAFETY_MS = 2500.0
 """Clock cap of the default budgets (only when neither iterations nor time_ms is given)."""
-CONFIGS: dict[str, SearchConfig] = {
-    # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round. In
-    # General Mhing random play seldom lays a sequence, so a random tail would run some 70
-    # steps and decide the round by chance; greedy play ends it in far fewer.
-    "crisps": SearchConfig(rollout="greedy"),
-    "roundup": SearchConfig(rollout="greedy"),
-    "mhing": SearchConfig(rollout="greedy"),
-    # Long rounds and a costly greedy policy: no rollout, the tree's leaves are valued by
-    # each seat's position value (see engine.bots.evaluation); random steps wreck rising
-    # stacks. Values stay near one half (round margins of a few points), so the greedy-trust
-    # test uses the moves' sample spreads: with the 0.5 it assumes by default the greedy
-    # move was kept in 31 of 36 positions, though the search preferred another in 17.
-    "progression": SearchConfig(rollout="random", max_rollout_steps=0, trust_spread=None),
-    # Some 16 legal moves a step, and a tree of a few hundred iterations plays near-random
-    # moves below its root (a gift to the opponent after every move that ends the turn): a
-    # flat search instead, every root move played out in the same sampled worlds by the
-    # greedy policy (Normal's own) for three turns, and the greedy move kept unless another
-    # beats it by 1.5 standard errors of the paired differences (see SpiteEvaluator).
-    "spite": SearchConfig(rollout="greedy", max_rollout_steps=200, paired=True,
-                          greedy_trust=1.5),
-}
-"""Per-game search settings (rollout policy); games not listed use ``SearchConfig()``."""
 
 
-def make(level: str, iterations: int | None = None, time_ms: float | None = None) -> Bot:
+def make(
+    level: str,
+    iterations: int | None = None,
+    time_ms: float | None = None,
+    safety_clock: bool = True,
+) -> Bot:
     """A bot of the given level (``greedy`` is another name for ``normal``).
 
     ``iterations`` and ``time_ms`` set the budget of the searching levels (hard, expert)
-    and are ignored by the others.
+    and are ignored by the others; ``safety_clock=False`` lets a default budget run all its
+    iterations however long they take.
     """
     level = ALIASES.get(level, level)
     if level == "random":
@@ -209,7 +192,9 @@ def make(level: str, iterations: int | None = None, time_ms: float | None = None
     if level == "normal":
         return GreedyBot()
     if level == "hard":
-        return ISMCTSBot("hard", iterations, time_ms)
+        return ISMCTSBot("hard", iterations, time_ms, safety_clock=safety_clock)
     if level == "expert":
-        return ISMCTSBot("expert", iterations, time_ms, factor=EXPERT_FACTOR)
+        return ISMCTSBot(
+            "expert", iterations, time_ms, factor=EXPERT_FACTOR, safety_clock=safety_clock
+        )
     raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")

@@ -30,14 +30,16 @@ like Normal.
 >>> [round(x, 3) for x in wilson(60, 100)]
 [0.502, 0.691]
 """
+
 from __future__ import annotations
 
 import json
 import math
 import random
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import engine
 from engine.core import State
@@ -61,10 +63,17 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_match(game: str, players: int, seats: list[str], seed: int,
-               bot_seed: int | None = None, iterations: int | None = None,
-               time_ms: float | None = None, max_rounds: int | None = None,
-               options: dict[str, Any] | None = None) -> dict[str, Any]:
+def play_match(
+    game: str,
+    players: int,
+    seats: list[str],
+    seed: int,
+    bot_seed: int | None = None,
+    iterations: int | None = None,
+    time_ms: float | None = None,
+    max_rounds: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """One match with ``seats[i]`` the level of seat ``i``; per-seat figures.
 
     ``max_rounds`` stops the match once that many rounds are finished (quick tests); the
@@ -73,7 +82,12 @@ def play_match(game: str, players: int, seats: list[str], seed: int,
     from engine import bots
 
     state = engine.new_game(game, players=players, seed=seed, options=options)
-    made = [bots.make(level, iterations=iterations, time_ms=time_ms) for level in seats]
+    # No safety clock: a budget of iterations is played in full however loaded the machine
+    # is, so the same command always gives the same matches.
+    made = [
+        bots.make(level, iterations=iterations, time_ms=time_ms, safety_clock=False)
+        for level in seats
+    ]
     base = seed if bot_seed is None else bot_seed
     rngs = [random.Random(base * 7919 + 104729 * seat + 1) for seat in range(players)]
     think = [0.0] * players
@@ -100,29 +114,50 @@ def play_match(game: str, players: int, seats: list[str], seed: int,
     return _outcome(state, seats, think, decisions, searched, search_seconds, steps)
 
 
-def _outcome(state: State, seats: list[str], think: list[float], decisions: list[int],
-             searched: list[int], search_seconds: list[float], steps: int) -> dict[str, Any]:
+def _outcome(
+    state: State,
+    seats: list[str],
+    think: list[float],
+    decisions: list[int],
+    searched: list[int],
+    search_seconds: list[float],
+    steps: int,
+) -> dict[str, Any]:
     result = state.result()
     scores = list(result["scores"])
     winners = list(result["winners"]) if state.is_over else []
     if not winners:
         best = max(scores)
         winners = [p for p, s in enumerate(scores) if s == best]
-    return {"seats": seats, "scores": scores, "winners": winners, "think": think,
-            "decisions": decisions, "iterations": searched, "search_seconds": search_seconds,
-            "steps": steps, "finished": state.is_over}
+    return {
+        "seats": seats,
+        "scores": scores,
+        "winners": winners,
+        "think": think,
+        "decisions": decisions,
+        "iterations": searched,
+        "search_seconds": search_seconds,
+        "steps": steps,
+        "finished": state.is_over,
+    }
 
 
 def _match_job(args: tuple[Any, ...]) -> dict[str, Any]:
     game, players, levels, m, seed, iterations, time_ms, max_rounds, options, par = args
     shift = m % players
     seats = [levels[(seat - shift) % players] for seat in range(players)]
-    common = {"bot_seed": seed * 1_000_003 + m, "iterations": iterations, "time_ms": time_ms,
-              "max_rounds": max_rounds, "options": options}
+    common = {
+        "bot_seed": seed * 1_000_003 + m,
+        "iterations": iterations,
+        "time_ms": time_ms,
+        "max_rounds": max_rounds,
+        "options": options,
+    }
     outcome = play_match(game, players, seats, seed + m, **common)
     if par is not None:
-        outcome["par_scores"] = play_match(game, players, [par] * players, seed + m,
-                                           **common)["scores"]
+        outcome["par_scores"] = play_match(game, players, [par] * players, seed + m, **common)[
+            "scores"
+        ]
     return outcome
 
 
@@ -133,11 +168,20 @@ def margins(scores: list[float]) -> list[float]:
     return [s - (total - s) / (n - 1) for s in scores]
 
 
-def run_arena(game: str, players: int, levels: list[str], matches: int, seed: int = 0,
-              jobs: int = 1, iterations: int | None = None, time_ms: float | None = None,
-              max_rounds: int | None = None,
-              options: dict[str, Any] | None = None,
-              log: str | Path | None = None, par: str | None = None) -> dict[str, Any]:
+def run_arena(
+    game: str,
+    players: int,
+    levels: list[str],
+    matches: int,
+    seed: int = 0,
+    jobs: int = 1,
+    iterations: int | None = None,
+    time_ms: float | None = None,
+    max_rounds: int | None = None,
+    options: dict[str, Any] | None = None,
+    log: str | Path | None = None,
+    par: str | None = None,
+) -> dict[str, Any]:
     """Play ``matches`` matches (rotating seats) on ``jobs`` processes; figures per level.
 
     ``log``: a JSON-lines file that keeps each finished match and lets a stopped run go on;
@@ -145,27 +189,39 @@ def run_arena(game: str, players: int, levels: list[str], matches: int, seed: in
     from engine import bots
 
     seats = lineup(levels, players)
-    settings = {"game": game, "players": players, "seats": seats, "seed": seed,
-                "iterations": iterations, "time_ms": time_ms, "max_rounds": max_rounds,
-                "options": options or {},
-                "bots": {level: bots.make(level, iterations=iterations,
-                                          time_ms=time_ms).settings(game)
-                         for level in dict.fromkeys(seats + ([par] if par else []))}}
+    settings = {
+        "game": game,
+        "players": players,
+        "seats": seats,
+        "seed": seed,
+        "iterations": iterations,
+        "time_ms": time_ms,
+        "max_rounds": max_rounds,
+        "options": options or {},
+        "bots": {
+            level: bots.make(level, iterations=iterations, time_ms=time_ms).settings(game)
+            for level in dict.fromkeys(seats + ([par] if par else []))
+        },
+    }
     if par is not None:
-        settings["par"] = par   # only then: logs made without par still resume
+        settings["par"] = par  # only then: logs made without par still resume
     done: dict[int, Any] = {}
     if log is not None:
         Path(log).parent.mkdir(parents=True, exist_ok=True)  # fail before playing, not after
         done = _read_log(log, settings, matches)
-    work = [(game, players, seats, m, seed, iterations, time_ms, max_rounds, options, par)
-            for m in range(matches) if m not in done]
+    work = [
+        (game, players, seats, m, seed, iterations, time_ms, max_rounds, options, par)
+        for m in range(matches)
+        if m not in done
+    ]
     outcomes = dict(done)
     for m, outcome in _play_all(work, jobs):
         outcomes[m] = outcome
         if log is not None:
             with open(log, "a", encoding="utf-8") as handle:
-                handle.write(json.dumps({"settings": settings, "match": m,
-                                         "outcome": outcome}) + "\n")
+                handle.write(
+                    json.dumps({"settings": settings, "match": m, "outcome": outcome}) + "\n"
+                )
     return summarize([outcomes[m] for m in range(matches)], players)
 
 
@@ -212,13 +268,23 @@ def summarize(outcomes: list[dict[str, Any]], players: int) -> dict[str, Any]:
     for out in outcomes:
         share = 1.0 / len(out["winners"])
         if "par_scores" in out:
-            for seat, (mine, par) in enumerate(zip(margins(out["scores"]),
-                                                   margins(out["par_scores"]))):
+            for seat, (mine, par) in enumerate(
+                zip(margins(out["scores"]), margins(out["par_scores"]), strict=False)
+            ):
                 over_par.setdefault(out["seats"][seat], []).append(mine - par)
         for seat, level in enumerate(out["seats"]):
-            row = levels.setdefault(level, {"seats": 0, "wins": 0.0, "score": 0.0,
-                                            "think": 0.0, "decisions": 0, "iterations": 0,
-                                            "search_seconds": 0.0})
+            row = levels.setdefault(
+                level,
+                {
+                    "seats": 0,
+                    "wins": 0.0,
+                    "score": 0.0,
+                    "think": 0.0,
+                    "decisions": 0,
+                    "iterations": 0,
+                    "search_seconds": 0.0,
+                },
+            )
             row["seats"] += 1
             row["wins"] += share if seat in out["winners"] else 0.0
             row["score"] += out["scores"][seat]
@@ -233,12 +299,17 @@ def summarize(outcomes: list[dict[str, Any]], players: int) -> dict[str, Any]:
         row["fair_share"] = 1.0 / players
         row["avg_score"] = row["score"] / n
         row["avg_decision_ms"] = 1000.0 * row["think"] / max(1, row["decisions"])
-        row["iterations_per_s"] = (row["iterations"] / row["search_seconds"]
-                                   if row["search_seconds"] else 0.0)
+        row["iterations_per_s"] = (
+            row["iterations"] / row["search_seconds"] if row["search_seconds"] else 0.0
+        )
     for level, diffs in over_par.items():
         n = len(diffs)
         mean = sum(diffs) / n
         spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
         levels[level]["over_par"] = (mean, spread / math.sqrt(n), n)
-    return {"matches": len(outcomes), "players": players, "levels": levels,
-            "unfinished": sum(1 for o in outcomes if not o["finished"])}
+    return {
+        "matches": len(outcomes),
+        "players": players,
+        "levels": levels,
+        "unfinished": sum(1 for o in outcomes if not o["finished"]),
+    }

@@ -36,18 +36,18 @@ iteration budget the clock is never read and the same state and rng give the sam
 >>> search.best().id in {a.id for a in state.legal_actions()}
 True
 """
+
 from __future__ import annotations
 
 import math
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Iterator
+from typing import Any
 
-from engine.bots.evaluation import Evaluator, evaluator_for
-from engine.core import Action, State
-
-Policy = Callable[[State, list[Action], random.Random], Action]
+from engine.bots.evaluation import Evaluator
+from engine.core import Action, BotSettings, State
 
 
 @dataclass(frozen=True)
@@ -87,20 +87,31 @@ class SearchConfig:
     to an opponent."""
 
 
-def describe(config: SearchConfig, game_id: str) -> dict[str, Any]:
-    """``config`` and the evaluator it uses in ``game_id`` as plain JSON data (functions by
-    name), the same in every process: what an arena log records of a search."""
+def settings_of(game_id: str) -> BotSettings:
+    """The bot settings of a registered game (``SPEC.bot``)."""
+    import engine  # the registry imports the games, whose settings import this module
+
+    return engine.GAMES[game_id].bot
+
+
+def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str, Any]:
+    """``config`` and the evaluator it uses (its own, else the game's, else the generic one)
+    as plain JSON data (functions by name), the same in every process: what an arena log
+    records of a search."""
+
     def plain(value: Any) -> Any:
         if callable(value):
             return getattr(value, "__qualname__", type(value).__name__)
         return value
 
-    evaluator = config.evaluator or evaluator_for(game_id)
-    out: dict[str, Any] = {f.name: plain(getattr(config, f.name)) for f in fields(config)
-                           if f.name != "evaluator"}
-    out["evaluator"] = {"type": type(evaluator).__name__,
-                        **{f.name: plain(getattr(evaluator, f.name))
-                           for f in fields(evaluator)}}
+    evaluator = config.evaluator or game_evaluator or Evaluator()
+    out: dict[str, Any] = {
+        f.name: plain(getattr(config, f.name)) for f in fields(config) if f.name != "evaluator"
+    }
+    out["evaluator"] = {
+        "type": type(evaluator).__name__,
+        **{f.name: plain(getattr(evaluator, f.name)) for f in fields(evaluator)},
+    }
     return out
 
 
@@ -128,10 +139,9 @@ class _Node:
 class Search:
     """One ISMCTS search for ``player`` from ``state``; run it with :meth:`step`."""
 
-    def __init__(self, state: State, player: int, rng: random.Random,
-                 config: SearchConfig | None = None) -> None:
-        import engine
-
+    def __init__(
+        self, state: State, player: int, rng: random.Random, config: SearchConfig | None = None
+    ) -> None:
         if state.current_player != player:
             raise ValueError(f"seat {player} has no move to make now")
         self.config = config or SearchConfig()
@@ -143,13 +153,12 @@ class Search:
         self.root = _Node()
         self.iterations = 0
         self.rollout_steps = 0
-        spec = engine.GAMES[state.game_id]
-        self.greedy = spec.greedy
-        self.evaluator = self.config.evaluator or evaluator_for(state.game_id)
+        settings = settings_of(state.game_id)
+        self.greedy = settings.greedy
+        self.evaluator = self.config.evaluator or settings.evaluator or Evaluator()
         self._baseline: Any = None
         self.prior: str | None = None
-        if self.greedy is not None and self.config.greedy_trust is not None \
-                and len(self.legal) > 1:
+        if self.config.greedy_trust is not None and len(self.legal) > 1:
             prior_rng = random.Random(self.rng.getrandbits(64))
             self.prior = self.greedy(state.view(player), self.legal, prior_rng).id
         if self.config.paired:
@@ -171,15 +180,9 @@ class Search:
             self._iterate()
         return self.iterations
 
-    def run(self, iterations: int | None = None, time_ms: float | None = None,
-            chunk: int = 16) -> int:
-        """Run to a budget: ``iterations`` (the clock is ignored) or else ``time_ms``."""
-        for _ in self.chunks(iterations, time_ms, chunk):
-            pass
-        return self.iterations
-
-    def chunks(self, iterations: int | None = None, time_ms: float | None = None,
-               chunk: int = 16) -> Iterator[float]:
+    def chunks(
+        self, iterations: int | None = None, time_ms: float | None = None, chunk: int = 16
+    ) -> Iterator[float]:
         """Run to a budget in chunks, yielding the fraction done after each chunk.
 
         ``iterations`` alone: exactly that many, the clock never read. ``time_ms`` alone:
@@ -221,8 +224,9 @@ class Search:
         out = {}
         for action in self.legal:
             child = self.root.children.get(action.id)
-            out[action.id] = child.totals[self.player] / child.visits if child and child.visits \
-                else 0.0
+            out[action.id] = (
+                child.totals[self.player] / child.visits if child and child.visits else 0.0
+            )
         return out
 
     def best(self) -> Action:
@@ -260,7 +264,7 @@ class Search:
         def variance(child: _Child) -> float:
             n = child.visits
             if n < 2:
-                return 0.25   # no sample yet: the most a value in [0, 1] can vary
+                return 0.25  # no sample yet: the most a value in [0, 1] can vary
             mean = child.totals[self.player] / n
             return max(0.0, (child.squares - n * mean * mean) / (n - 1))
 
@@ -309,8 +313,7 @@ class Search:
         self.iterations += 1
         if action is None:
             return  # not legal in this world: no pair for it here
-        world._apply(action)
-        world.history.append(action)
+        world.push(action)
         values = self._rollout(world)
         child = self.root.children.get(action_id)
         if child is None:
@@ -368,13 +371,15 @@ class Search:
                     best = -1.0
                     for a in legal:
                         ch = children[a.id]
-                        score = ch.totals[actor] / ch.visits + \
-                            c * math.sqrt(math.log(ch.available) / ch.visits) if ch.visits \
+                        score = (
+                            ch.totals[actor] / ch.visits
+                            + c * math.sqrt(math.log(ch.available) / ch.visits)
+                            if ch.visits
                             else 1e9
+                        )
                         if score > best:
                             best, action, child = score, a, ch
-            world._apply(action)  # legal by construction: skip apply()'s id lookup
-            world.history.append(action)
+            world.push(action)  # legal by construction: skip apply()'s id lookup
             path.append(child)
             if child.node is None:
                 child.node = _Node()
@@ -396,8 +401,9 @@ class Search:
         rng = self.rng
         evaluator = self.evaluator
         greedy = self.greedy if config.rollout in ("greedy", "mixed") else None
-        greedy_steps = config.max_rollout_steps if config.rollout == "greedy" \
-            else config.greedy_steps
+        greedy_steps = (
+            config.max_rollout_steps if config.rollout == "greedy" else config.greedy_steps
+        )
         baseline = self._baseline
         steps = 0
         while not world.is_over and steps < config.max_rollout_steps:
@@ -410,8 +416,7 @@ class Search:
                 action = greedy(world.view(world.current_player), legal, rng)
             else:
                 action = legal[rng.randrange(len(legal))]
-            world._apply(action)
-            world.history.append(action)
+            world.push(action)
             steps += 1
         self.rollout_steps += steps
         return evaluator.evaluate(world, baseline)

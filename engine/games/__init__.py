@@ -1,4 +1,6 @@
-"""The game registry: one module per game, each exposing ``SPEC`` (a :class:`GameSpec`)."""
+"""The game registry: one package per game (``engine/games/<id>/``), each exposing ``SPEC``
+(a :class:`~engine.core.GameSpec`). A new game is one more name in :data:`GAME_MODULES`."""
+
 from __future__ import annotations
 
 import importlib

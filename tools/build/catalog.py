@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from . import ROOT
+
 CATALOG = "js/catalog.js"
 """Where the module goes, relative to the site (and to the staging copy of web/)."""
 

@@ -1,6 +1,6 @@
 // The Crisps table: the opponent's hand (backs), the trick, the face-up card and draw pile,
 // the cards played this round by rank, both scores, and your hand to select plays from.
-// View keys: engine/games/crisps.py (CrispsState.view). Action ids: "play:5D,5S" (cards by
+// View keys: engine/games/crisps/state.py (CrispsState.view). Action ids: "play:5D,5S" (cards by
 // rank, then suit C D H S), "pass", "take:faceup", "take:blind".
 import { cardText, plural, rankOf } from "../ui/cards.js";
 

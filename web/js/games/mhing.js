@@ -2,7 +2,7 @@
 // for), hand counts and the cards everyone knows, the draw pile and the discard pile, and your
 // hand to select sequences from. The engine decides everything: hand cards light up when they
 // belong to a legal action's `cards`, and every button carries a legal action's id.
-// View keys and action ids: engine/games/mhing.py (module docstring). Action ids list cards low
+// View keys and action ids: engine/games/mhing/state.py (module docstring). Action ids list cards low
 // to high with an Ace at the position of the rank it stands for: "lay:7H,AH,9H",
 // "take:7H,8H,9H", "swap:8H", "discard:7H", "draw:stock".
 
@@ -29,7 +29,7 @@ function compareCards(a, b) {
 
 /**
  * The ranks (1-13) an action's sequence stands for, read from its id: the engine lists the
- * cards low to high with the Ace at its rank's position (mhing_rules.sequence_ranks).
+ * cards low to high with the Ace at its rank's position (engine/games/mhing/rules.py, sequence_ranks).
  * Display only: the engine has already decided the sequence is legal.
  */
 function idRanks(cards) {

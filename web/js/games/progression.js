@@ -1,7 +1,7 @@
 // The Progression table: every seat's four private stacks fanned with their running value
 // and score, the four public stacks and the draw pile in the middle, your hand, and a
 // two-step turn (play a card, then draw one) with a prompt for each step.
-// View keys: engine/games/progression.py (module docstring). Action ids: "play:7H" (to your
+// View keys: engine/games/progression/state.py (module docstring). Action ids: "play:7H" (to your
 // private stack), "public:7H" (to the public stack), "draw:stock", "draw:7H" (a public top).
 // Card values, face cards and scores all come from the view: nothing here knows a rule.
 import { h } from "../ui/dom.js";

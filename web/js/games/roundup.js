@@ -2,7 +2,7 @@
 // four suit stacks with their tops and closing order, the discard pile, what the latest face
 // card or pass did, your own face-up and face-down hands with the playable cards lit, and the
 // score sheet of the rounds so far.
-// View keys and action ids: engine/games/roundup.py (module docstring). Ids used here:
+// View keys and action ids: engine/games/roundup/state.py (module docstring). Ids used here:
 // "bid:7H", "tiebreak:3S", "play:7H", "end", "jack:JS:2", "queen:QS:2:H", "king:KS:2:7",
 // "reveal:7H", "discard:QH", "pass:7H" / "pass:JS" / "pass".
 //

@@ -1,7 +1,7 @@
 // The Spite and Malice table: the opponent's pay-off pile, hand and four discard piles on
 // top; the stock and the centre stacks (with the rank each shows) in the middle; your pay-off
 // pile, discard piles and hand below, with the turn's controls.
-// View keys and action ids: engine/games/spite.py (module docstring). Action ids:
+// View keys and action ids: engine/games/spite/state.py (module docstring). Action ids:
 // "build:<card>:<n>" / "build:<card>:new" (centre stack n, or a new one), "discard:<card>:<p>"
 // (ends the turn), "end". Nothing here decides a rule: a target lights up only when the
 // engine lists the action, and any other target asks the engine why not.
@@ -269,7 +269,7 @@ function centreNote(ctx, count, max) {
   const { view } = ctx;
   const bits = [`${count} of ${max} stacks`];
   if (view.target) bits.push(`game ${view.round} \u00b7 first to ${view.target} points`);
-  if (view.stall_turns > 0 && !ctx.snapshot.is_over) bits.push("no card moved last turn: another such turn draws the game");
+  if (view.stall_turns > 0 && !ctx.snapshot.is_over) bits.push("last turn was frozen (no centre play was possible): another frozen turn draws the game");
   return h("p", { class: "spite-note" }, bits.join(" \u00b7 "));
 }
 
@@ -468,7 +468,7 @@ export function describeMove(move, snapshot, seatName) {
 
 function gameLine(game, seatName) {
   if (game.winner === null || game.winner === undefined) {
-    const why = game.reason === "drought" ? "no pay-off card was played for 200 turns" : "neither player could move a card";
+    const why = game.reason === "drought" ? "no pay-off card was played for 200 turns" : "two frozen turns in a row: neither player could play to the centre";
     return `Game ${game.round}: drawn (${why}).`;
   }
   const winner = seatName(game.winner);

@@ -11,14 +11,17 @@ closing, turn its face cards on rivals to drag out the cards other suits are wai
 >>> greedy(view, legal, None).id   # hearts: it holds the Ace and the 2, bids with its 9
 'bid:9H'
 """
+
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from engine.core import Action
+from engine.bots.evaluation import Evaluator
+from engine.bots.ismcts import SearchConfig
+from engine.core import Action, BotSettings
+from engine.games.roundup.rules import NUMBER_RANKS
 
-NUMBER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 RANK_VALUE = {r: i + 1 for i, r in enumerate(NUMBER_RANKS)}
 
 
@@ -51,7 +54,7 @@ def _bid(view: dict[str, Any], legal: list[Action]) -> Action:
         if any(_value(x) > _value(c) for x in same):
             continue  # bid with the highest card of the suit: the low ones stay hidden
         # Low cards held back block the stack; face cards of the suit parry a Queen.
-        score = sum(11 - v for v in numbers) + (8 if 1 in numbers else 0)
+        score: float = sum(11 - v for v in numbers) + (8 if 1 in numbers else 0)
         score += 1.5 * sum(1 for x in same if not _value(x)) + 0.1 * _value(c)
         if best is None or score > best[0]:
             best = (score, action.id)
@@ -62,8 +65,13 @@ def _bid(view: dict[str, Any], legal: list[Action]) -> Action:
 def _tiebreak(view: dict[str, Any], legal: list[Action]) -> Action:
     mine = view.get("my_suit")
     # A low card of another suit wins the tie and helps that suit close; our suit stays hidden.
-    return min(legal, key=lambda a: (a.cards[0][-1] == mine, _value(a.cards[0])
-                                     if a.cards[0][-1] != mine else -_value(a.cards[0])))
+    return min(
+        legal,
+        key=lambda a: (
+            a.cards[0][-1] == mine,
+            _value(a.cards[0]) if a.cards[0][-1] != mine else -_value(a.cards[0]),
+        ),
+    )
 
 
 def _answer(view: dict[str, Any], legal: list[Action]) -> Action:
@@ -118,7 +126,9 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
     missing = [set(m) for m in view["known_missing"]]
     needed = {s: c for s, c in view["needed"].items() if c is not None and s != mine}
     visible = {c for hand in view["face_up"] for c in hand}
-    hidden_needs = {s: c for s, c in needed.items() if c not in visible and c not in view["face_down"]}
+    hidden_needs = {
+        s: c for s, c in needed.items() if c not in visible and c not in view["face_down"]
+    }
     unknown_total = max(1, sum(counts[t] for t in range(view["players"]) if t != me))
     holds_our_suit_cards = any(c[-1] == mine and _value(c) for c in view["face_down"])
 
@@ -151,8 +161,11 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
         elif a.kind == "king":
             r = parts[3]
             score = sum(weight(t, c) for c in hidden_needs.values() if c[:-1] == r) * 2
-            if rival_suit(t) and rival_suit(t) != mine and f"{r}{rival_suit(t)}" == needed.get(
-                    str(rival_suit(t))):
+            if (
+                rival_suit(t)
+                and rival_suit(t) != mine
+                and f"{r}{rival_suit(t)}" == needed.get(str(rival_suit(t)))
+            ):
                 score += 0.5
         else:
             score = 0.3 + 0.05 * counts[t] + (0.3 if rival_suit(t) and not ally else 0.0)
@@ -189,8 +202,22 @@ def _best_pass(view: dict[str, Any], legal: list[Action]) -> Action:
     best_pass = min(passes, key=cost)
     if cost(best_pass)[0] == 1:
         # Only our own suit left to turn up: a face card spent on someone is cheaper.
-        attacks = [a for a in legal if a.kind in ("jack", "queen", "king")
-                   and not (a.kind == "queen" and a.id.endswith(f":{mine}"))]
+        attacks = [
+            a
+            for a in legal
+            if a.kind in ("jack", "queen", "king")
+            and not (a.kind == "queen" and a.id.endswith(f":{mine}"))
+        ]
         if attacks:
             return attacks[0]
     return best_pass
+
+
+SETTINGS = BotSettings(
+    greedy=greedy,
+    # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round.
+    search=SearchConfig(rollout="greedy"),
+    # 0..4 points per round.
+    evaluator=Evaluator(rank_weight=0.5, scale=2.0),
+    hard_iterations=550,
+)

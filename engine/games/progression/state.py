@@ -52,130 +52,63 @@ Keys of ``view(player)`` (all JSON-ready; ``player`` None is a spectator):
   "stack_faces", "stacks", "winners", "totals"}``
 - ``winners``: seats that won the match ([] until it is over)
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from engine.cards import SUIT_NAMES, SUITS, card_name, is_card, rank_of, standard_deck, suit_of
-from engine.core import Action, GameSpec, Option, State
-from engine.games.fast_action import fresh_action
+from engine.cards import SUIT_NAMES, SUITS, card_name, is_card, standard_deck, suit_of
+from engine.core import Action, State
+from engine.games.progression.rules import (
+    HAND_SIZE,
+    MAX_TARGET_ROUNDS,
+    NAME,
+    ROUNDS,
+    SORT_KEY,
+    STALL_LIMIT,
+    TARGET,
+    VALUE,
+    is_face,
+    stack_faces,
+    stack_score,
+    stack_value,
+)
 
-FACE_RANKS = frozenset({"A", "J", "Q", "K"})
-STALL_LIMIT = 30
-"""Turns in a row without a draw-pile draw after which the round ends (engine rule)."""
-HAND_SIZE = 5
-ROUNDS = 6
-TARGET = 200
-MAX_TARGET_ROUNDS = 30
-"""When playing to 200, the match also stops after this many rounds (engine rule), so a
-match where nobody climbs (negative scores are common) still ends."""
-
-_RANK_ORDER = {r: i for i, r in enumerate(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                           "J", "Q", "K"))}
-_SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
-
-
-def card_value(card_id: str) -> int:
-    """A, J, Q, K are worth 0; number cards their number.
-
-    >>> card_value("KH"), card_value("AH"), card_value("10H")
-    (0, 0, 10)
-    """
-    value = _VALUE.get(card_id)  # a table lookup: stack scores are read on every view
-    if value is None:
-        rank = rank_of(card_id)
-        value = 0 if rank in FACE_RANKS else int(rank)
-    return value
-
-
-_VALUE: dict[str, int] = {}  # filled below, once the deck is known
-_IS_FACE: dict[str, bool] = {}
-
-
-def is_face(card_id: str) -> bool:
-    return rank_of(card_id) in FACE_RANKS
-
-
-def stack_score(cards: list[str]) -> int:
-    """The score of one private stack.
-
-    Only face cards: -10 x (faces + 1); empty or a total of 1..12: 0; a total above 12:
-    (total - 12) x (faces + 1).
-
-    >>> stack_score(["KS", "JS", "2S", "6S", "7S", "8S"])
-    33
-    >>> stack_score(["QD"]), stack_score([]), stack_score(["5C", "7C"]), stack_score(["9C", "10C"])
-    (-20, 0, 0, 7)
-    """
-    if not cards:
-        return 0
-    total = stack_value(cards)
-    faces = stack_faces(cards)
-    if total == 0:
-        return -10 * (faces + 1)
-    if total <= 12:
-        return 0
-    return (total - 12) * (faces + 1)
-
-
-def stack_value(cards: list[str]) -> int:
-    """The running total of a stack's card values (face cards add nothing).
-
-    >>> stack_value(["KS", "JS", "2S", "6S", "7S", "8S"])
-    23
-    """
-    return sum(card_value(c) for c in cards)
-
-
-def stack_faces(cards: list[str]) -> int:
-    """How many face cards a stack holds: its score multiplier is this plus one."""
-    return sum(1 for c in cards if (_IS_FACE[c] if c in _IS_FACE else is_face(c)))
-
-
-def card_sort_key(card_id: str) -> tuple[int, int]:
-    """Suit by suit (S H D C), then A..K: the order hands and actions are listed in."""
-    return _SUIT_ORDER[suit_of(card_id)], _RANK_ORDER[rank_of(card_id)]
-
-
-def can_add_to_private(stack: list[str], card_id: str) -> bool:
-    """True when ``card_id`` is worth at least every card already in ``stack``.
-
-    Stacks only ever rise, so the top card carries the largest value."""
-    return not stack or card_value(card_id) >= card_value(stack[-1])
-
-
-# ----- precomputed tables (legal actions are listed thousands of times per bot decision) --
-_DECK: tuple[str, ...] = tuple(standard_deck())
-_VALUE.update({c: card_value(c) for c in _DECK})
-_IS_FACE.update({c: is_face(c) for c in _DECK})
-_SORT_KEY: dict[str, tuple[int, int]] = {c: card_sort_key(c) for c in _DECK}
-_NAME: dict[str, str] = {c: card_name(c) for c in _DECK}
-# Play and public-stack actions depend only on (card, seat), so each is built once. Draw
-# actions are not shared: reveals_hidden tells a draw that dealt a new round by identity.
+# Every action depends only on (card, seat), so each is built once and shared.
 _PLAY_ACTIONS: dict[tuple[str, int], Action] = {}
 _PUBLIC_ACTIONS: dict[tuple[str, int], Action] = {}
+_TAKE_ACTIONS: dict[tuple[str, int], Action] = {}
 _DRAW_STOCK: dict[int, Action] = {}
 
 
 def _play_action(c: str, p: int) -> Action:
     action = _PLAY_ACTIONS.get((c, p))
     if action is None:
-        action = _PLAY_ACTIONS[c, p] = Action(f"play:{c}", p, f"Play {card_name(c)} to your stack",
-                                              (c,))
+        action = _PLAY_ACTIONS[c, p] = Action(
+            f"play:{c}", p, f"Play {card_name(c)} to your stack", (c,)
+        )
     return action
 
 
 def _public_action(c: str, p: int) -> Action:
     action = _PUBLIC_ACTIONS.get((c, p))
     if action is None:
-        action = _PUBLIC_ACTIONS[c, p] = Action(f"public:{c}", p,
-                                                f"Put {card_name(c)} on the public stack", (c,))
+        action = _PUBLIC_ACTIONS[c, p] = Action(
+            f"public:{c}", p, f"Put {card_name(c)} on the public stack", (c,)
+        )
+    return action
+
+
+def _take_action(c: str, p: int) -> Action:
+    action = _TAKE_ACTIONS.get((c, p))
+    if action is None:
+        action = _TAKE_ACTIONS[c, p] = Action(f"draw:{c}", p, f"Take {NAME[c]}")
     return action
 
 
 def _draw_stock_action(p: int) -> Action:
-    # Sharing is safe here: reveals_hidden answers True for every draw:stock anyway.
     action = _DRAW_STOCK.get(p)
     if action is None:
         action = _DRAW_STOCK[p] = Action("draw:stock", p, "Draw from the draw pile")
@@ -206,7 +139,6 @@ class ProgressionState(State):
         self.phase = "play"
         self.just_played: tuple[str, str] | None = None
         self.stall_count = 0
-        self._dealing_actions: list[Action] = []
         self._deal_round()
 
     # ----- dealing and round end -----------------------------------------------------------
@@ -215,9 +147,11 @@ class ProgressionState(State):
         deck = standard_deck()
         self.rng.shuffle(deck)
         n = self.players
-        self.hands = [sorted(deck[p * HAND_SIZE:(p + 1) * HAND_SIZE], key=_SORT_KEY.__getitem__)
-                      for p in range(n)]
-        self.draw_pile = deck[n * HAND_SIZE:]
+        self.hands = [
+            sorted(deck[p * HAND_SIZE : (p + 1) * HAND_SIZE], key=SORT_KEY.__getitem__)
+            for p in range(n)
+        ]
+        self.draw_pile = deck[n * HAND_SIZE :]
         self.known = [[] for _ in range(n)]
         self.private = [{s: [] for s in SUITS} for _ in range(n)]
         self.public = {s: [] for s in SUITS}
@@ -228,15 +162,18 @@ class ProgressionState(State):
         self.stall_count = 0
 
     def _end_round(self, reason: str) -> None:
-        stack_scores = [{s: stack_score(self.private[p][s]) for s in SUITS}
-                        for p in range(self.players)]
+        stack_scores = [
+            {s: stack_score(self.private[p][s]) for s in SUITS} for p in range(self.players)
+        ]
         scores = [sum(d.values()) for d in stack_scores]
         for p, score in enumerate(scores):
             self.totals[p] += score
         self.round_history.append(scores)
         best = max(scores)
         self.last_round = {
-            "round": self.round_number, "reason": reason, "scores": list(scores),
+            "round": self.round_number,
+            "reason": reason,
+            "scores": list(scores),
             "stack_scores": stack_scores,
             "stack_values": self._per_suit(stack_value),
             "stack_faces": self._per_suit(stack_faces),
@@ -279,21 +216,22 @@ class ProgressionState(State):
             for c in self.hands[p]:
                 stack = stacks[c[-1]]  # the suit is the id's last character (no deck suffix)
                 # can_add_to_private, inlined with the value table: this is the hottest loop.
-                if not stack or _VALUE[c] >= _VALUE[stack[-1]]:
+                if not stack or VALUE[c] >= VALUE[stack[-1]]:
                     actions.append(_play_action(c, p))
                 actions.append(_public_action(c, p))
             return actions
         actions = [_draw_stock_action(p)]
-        blocked = self.just_played[0] if self.just_played and self.just_played[1] == "public" \
-            else None
+        blocked = (
+            self.just_played[0] if self.just_played and self.just_played[1] == "public" else None
+        )
         for s in SUITS:
             pile = self.public[s]
             if pile and pile[-1] != blocked:
                 top = pile[-1]
-                actions.append(fresh_action(f"draw:{top}", p, f"Take {_NAME[top]}"))
+                actions.append(_take_action(top, p))
         return actions
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> bool:
         p = self.turn
         kind, _, arg = action.id.partition(":")
         if kind in ("play", "public"):
@@ -307,7 +245,7 @@ class ProgressionState(State):
                 self.public[arg[-1]].append(arg)
                 self.just_played = (arg, "public")
             self.phase = "draw"
-            return
+            return False
         # A draw ends the turn.
         if arg == "stock":
             drawn = self.draw_pile.pop()
@@ -317,21 +255,15 @@ class ProgressionState(State):
             self.known[p].append(drawn)
             self.stall_count += 1
         self.hands[p].append(drawn)
-        self.hands[p].sort(key=_SORT_KEY.__getitem__)
+        self.hands[p].sort(key=SORT_KEY.__getitem__)
         self.just_played = None
         self.phase = "play"
-        if not self.draw_pile:
-            self._round_over(action, "draw_pile")
-        elif self.stall_count >= STALL_LIMIT:
-            self._round_over(action, "stall")
-        else:
-            self.turn = (p + 1) % self.players
-
-    def _round_over(self, action: Action, reason: str) -> None:
-        self._end_round(reason)
-        if not self.finished:
-            # A new deal showed the actor new cards: undo must not cross this action.
-            self._dealing_actions.append(action)
+        if not self.draw_pile or self.stall_count >= STALL_LIMIT:
+            self._end_round("draw_pile" if not self.draw_pile else "stall")
+            # A new deal shows the actor new cards, as a blind draw does.
+            return arg == "stock" or not self.finished
+        self.turn = (p + 1) % self.players
+        return arg == "stock"
 
     def why_illegal(self, action_id: str) -> str | None:
         kind, _, arg = action_id.partition(":")
@@ -348,10 +280,14 @@ class ProgressionState(State):
             stack = self.private[p][suit_of(arg)]
             top = stack[-1]
             if is_face(arg):
-                return (f"a face card can only go on a private stack that holds no number card "
-                        f"yet (your {SUIT_NAMES[suit_of(arg)]} stack has {card_name(top)})")
-            return (f"{card_name(arg)} is lower than {card_name(top)} on your "
-                    f"{SUIT_NAMES[suit_of(arg)]} stack; a private stack only goes up")
+                return (
+                    f"a face card can only go on a private stack that holds no number card "
+                    f"yet (your {SUIT_NAMES[suit_of(arg)]} stack has {card_name(top)})"
+                )
+            return (
+                f"{card_name(arg)} is lower than {card_name(top)} on your "
+                f"{SUIT_NAMES[suit_of(arg)]} stack; a private stack only goes up"
+            )
         if kind == "draw":
             if arg != "stock" and (not is_card(arg) or "#" in arg):
                 return None
@@ -363,18 +299,17 @@ class ProgressionState(State):
             if self.just_played and self.just_played[0] == arg and self.just_played[1] == "public":
                 return f"you cannot take back {card_name(arg)}, the card you just played there"
             if not pile or pile[-1] != arg:
-                return f"only the top card of a public stack can be taken, and {card_name(arg)} is not one"
+                return (
+                    f"only the top card of a public stack can be taken, and {card_name(arg)} "
+                    "is not one"
+                )
         return None
-
-    def reveals_hidden(self, action: Action) -> bool:
-        if action.id == "draw:stock":
-            return True
-        return any(a is action for a in self._dealing_actions)
 
     # ----- what seats see -------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
-        stack_scores = [{s: stack_score(self.private[p][s]) for s in SUITS}
-                        for p in range(self.players)]
+        stack_scores = [
+            {s: stack_score(self.private[p][s]) for s in SUITS} for p in range(self.players)
+        ]
         just = None
         if self.just_played is not None:
             just = {"player": self.turn, "card": self.just_played[0], "to": self.just_played[1]}
@@ -409,8 +344,11 @@ class ProgressionState(State):
         }
 
     def result(self) -> dict[str, Any]:
-        return {"scores": list(self.totals), "winners": list(self.winners),
-                "rounds": [list(r) for r in self.round_history]}
+        return {
+            "scores": list(self.totals),
+            "winners": list(self.winners),
+            "rounds": [list(r) for r in self.round_history],
+        }
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {"draw_pile": list(self.draw_pile)}
@@ -426,7 +364,7 @@ class ProgressionState(State):
         return standard_deck()
 
     # ----- copies ---------------------------------------------------------------------------
-    def _copy(self, rng: random.Random) -> "ProgressionState":
+    def _copy(self, rng: random.Random) -> ProgressionState:
         """A deep copy drawing its future chance from ``rng`` (determinize sets its own, so
         the state's RNG need not be copied first)."""
         new = object.__new__(ProgressionState)
@@ -454,10 +392,11 @@ class ProgressionState(State):
         new.phase = self.phase
         new.just_played = self.just_played
         new.stall_count = self.stall_count
-        new._dealing_actions = list(self._dealing_actions)
+        new._reveals_settled = self._reveals_settled
+        new._reveals_recent = self._reveals_recent
         return new
 
-    def determinize(self, player: int, rng: random.Random) -> "ProgressionState":
+    def determinize(self, player: int, rng: random.Random) -> ProgressionState:
         world = self._copy(self.rng)  # replaced by a fresh RNG below, once the deal is drawn
         # Opponents' cards nobody has seen, plus the draw pile, are one pool to re-deal;
         # cards an opponent was seen taking from a public stack stay in that hand.
@@ -471,12 +410,13 @@ class ProgressionState(State):
                 unseen.remove(c)
             unknown_counts[p] = len(unseen)
             pool.extend(unseen)
-        pool.sort(key=_SORT_KEY.__getitem__)
+        pool.sort(key=SORT_KEY.__getitem__)
         rng.shuffle(pool)
         at = 0
         for p, count in unknown_counts.items():
-            world.hands[p] = sorted(list(self.known[p]) + pool[at:at + count],
-                                    key=_SORT_KEY.__getitem__)
+            world.hands[p] = sorted(
+                list(self.known[p]) + pool[at : at + count], key=SORT_KEY.__getitem__
+            )
             at += count
         world.draw_pile = pool[at:]
         world.rng = random.Random(rng.getrandbits(64))
@@ -487,55 +427,13 @@ def _copy_summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
     if summary is None:
         return None
     return {
-        "round": summary["round"], "reason": summary["reason"],
+        "round": summary["round"],
+        "reason": summary["reason"],
         "scores": list(summary["scores"]),
         "stack_scores": [dict(d) for d in summary["stack_scores"]],
         "stack_values": [dict(d) for d in summary["stack_values"]],
         "stack_faces": [dict(d) for d in summary["stack_faces"]],
         "stacks": [{s: list(v) for s, v in d.items()} for d in summary["stacks"]],
-        "winners": list(summary["winners"]), "totals": list(summary["totals"]),
+        "winners": list(summary["winners"]),
+        "totals": list(summary["totals"]),
     }
-
-
-def _greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-    # Imported late: the bot module imports this one for the scoring helpers.
-    from engine.games.progression_bot import greedy
-    return greedy(view, legal, rng)
-
-
-CLARIFICATIONS: tuple[str, ...] = (
-    "You may not take back, in the same turn, the card you have just put on a public stack "
-    "(as in Lost Cities, the game Progression grows from).",
-    f"If {STALL_LIMIT} turns in a row go by without anyone drawing from the draw pile, the "
-    "round ends as though the draw pile had run out.",
-    "Equal values may sit together on a private stack: a card only has to be at least as "
-    "high as everything already there, so several face cards can start a stack.",
-    "The first dealer is chosen at random; the deal then passes one seat clockwise each "
-    "round, and the player on the dealer's left starts.",
-    "When the round ends, cards still in hand are simply lost; only private stacks score.",
-    f"Playing to {TARGET}: the match ends after the round in which someone reaches {TARGET} "
-    f"points, or after {MAX_TARGET_ROUNDS} rounds at most.",
-    "The highest total wins the match; players tied for the highest total share the win.",
-    "Cards a player takes from a public stack are known to everyone until that player "
-    "plays them.",
-)
-
-SPEC = GameSpec(
-    id="progression",
-    title="Progression",
-    min_players=2,
-    max_players=4,
-    default_players=3,
-    variant_players=(2, 4),
-    factory=lambda players, seed, options: ProgressionState(players, seed, options),
-    options={
-        "length": Option(
-            "length", "six-rounds", ("six-rounds", "to-200"), "Match length",
-            f"Play {ROUNDS} rounds, or play rounds until someone reaches {TARGET} points "
-            f"({MAX_TARGET_ROUNDS} rounds at most)."),
-    },
-    greedy=_greedy,
-    summary="Build rising stacks in each suit from a shared stream of cards; "
-            "long stacks score, face cards multiply.",
-    clarifications=CLARIFICATIONS,
-)

@@ -45,51 +45,43 @@ True
 >>> [bid_points(k) for k in (1, 2, 3, 4)]
 [3, 2, 1, 0]
 """
+
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from engine.cards import RANKS, SUIT_NAMES, SUITS, card_name, rank_of, shuffled, standard_deck, suit_of
-from engine.core import seat_token, Action, GameSpec, Option, State
-from engine.games.roundup_bot import greedy
-from engine.games.roundup_rules import consistent_deal, explain
-
-DECK: tuple[str, ...] = tuple(standard_deck())
-ORDER: dict[str, int] = {c: i for i, c in enumerate(DECK)}
-NUMBER_RANKS: tuple[str, ...] = RANKS[:10]
-VALUE: dict[str, int] = {c: RANKS.index(rank_of(c)) + 1 for c in DECK if rank_of(c) in NUMBER_RANKS}
-NUMBER_CARDS: frozenset[str] = frozenset(VALUE)
-NEXT_CARD: dict[tuple[str, int], str] = {(suit_of(c), VALUE[c] - 1): c for c in VALUE}
-BY_SUIT: dict[str, frozenset[str]] = {s: frozenset(c for c in DECK if suit_of(c) == s) for s in SUITS}
-BY_RANK: dict[str, frozenset[str]] = {r: frozenset(c for c in DECK if rank_of(c) == r) for r in RANKS}
-FACE_KINDS = {"J": "jack", "Q": "queen", "K": "king"}
-
-
-def bid_points(correct_guessers: int) -> int:
-    """Points each correct bidder gets when ``correct_guessers`` players named the last suit."""
-    return {1: 3, 2: 2, 3: 1}.get(correct_guessers, 0)
-
-
-def _sort(cards: list[str]) -> list[str]:
-    return sorted(cards, key=ORDER.__getitem__)
-
-
-def _seat(p: int) -> str:
-    # A seat token: the bridge writes the seat's name in its place (engine.core.seat_token).
-    return seat_token(p)
-
+from engine.cards import SUIT_NAMES, SUITS, card_name, shuffled
+from engine.core import Action, State
+from engine.games.roundup.rules import (
+    BY_RANK,
+    BY_SUIT,
+    DECK,
+    FACE_KINDS,
+    NEXT_CARD,
+    NUMBER_CARDS,
+    NUMBER_RANKS,
+    VALUE,
+    bid_points,
+    consistent_deal,
+    explain,
+    seat_name,
+    sort_cards,
+)
 
 # ----- the actions, made once ----------------------------------------------------------------
 # Listing the legal actions is the engine's hottest path (bots list states thousands of
 # times a decision), so every action object is made once and shared by all states, and
-# everything _apply and reveals_hidden need to know about it is looked up, not worked out.
+# everything _apply needs to know about it is looked up, not worked out.
+
 
 def _move_table() -> dict[str, tuple[str, str | None, int, str]]:
     """What each action id asks ``_apply`` to do: (kind, card, target seat, named suit or
     rank), for every id any table can list."""
-    moves: dict[str, tuple[str, str | None, int, str]] = {"end": ("end", None, -1, ""),
-                                                          "pass": ("pass", None, -1, "")}
+    moves: dict[str, tuple[str, str | None, int, str]] = {
+        "end": ("end", None, -1, ""),
+        "pass": ("pass", None, -1, ""),
+    }
     for c in DECK:
         for kind in ("bid", "tiebreak", "play", "reveal", "discard", "pass"):
             moves[f"{kind}:{c}"] = (kind, c, -1, "")
@@ -105,75 +97,52 @@ def _move_table() -> dict[str, tuple[str, str | None, int, str]]:
 
 _MOVES = _move_table()
 
-_REVEALS: dict[int, bool] = {}
-"""Whether taking each made action shows its actor a hidden card, by ``id(action)`` (the
-actions live as long as the module, so their ids are never reused)."""
-_MADE: dict[tuple[str, int, str, bool], Action] = {}
-
-
-def _make(action_id: str, p: int, label: str, cards: tuple[str, ...], reveals: bool) -> Action:
-    key = (action_id, p, label, reveals)
-    action = _MADE.get(key)
-    if action is None:
-        action = _MADE[key] = Action(action_id, p, label, cards)
-        _REVEALS[id(action)] = reveals
-    return action
-
 
 class _SeatActions:
-    """Every action one seat can take at a table of ``players``, by the card it moves.
-
-    A bid or tie-break card reveals something only when it is the last one (all of them
-    are turned up), and a face-up play only when it closes the round (a new deal follows):
-    those have a second, equal object for that moment (``last_bid``, ``last_tiebreak``,
-    ``closing_up``), which the listing hands out then, so ``reveals_hidden`` can tell
-    from the action alone.
-    """
+    """Every action one seat can take at a table of ``players``, by the card it moves."""
 
     def __init__(self, p: int, players: int) -> None:
         self.bid: dict[str, Action] = {}
-        self.last_bid: dict[str, Action] = {}
         self.tiebreak: dict[str, Action] = {}
-        self.last_tiebreak: dict[str, Action] = {}
         self.up: dict[str, Action] = {}
-        self.closing_up: dict[str, Action] = {}
         self.down: dict[str, Action] = {}
         self.answer: dict[str, Action] = {}  # turn up a number card, discard a face card
         self.pay: dict[str, Action] = {}  # the pass penalty
         self.faces: dict[str, tuple[Action, ...]] = {}  # a face card on every other seat
-        self.end = _make("end", p, "End turn", (), False)
-        self.pass_free = _make("pass", p, "Pass", (), False)
+        self.end = Action("end", p, "End turn")
+        self.pass_free = Action("pass", p, "Pass")
         for c in DECK:
             name, cards = card_name(c), (c,)
             if c not in NUMBER_CARDS:
-                self.answer[c] = _make(f"discard:{c}", p, f"Discard {name}", cards, True)
-                self.pay[c] = _make(f"pass:{c}", p, f"Pass, discard {name}", cards, True)
-                self.faces[c] = tuple(a for t in range(players) if t != p
-                                      for a in _face_actions(c, p, t))
+                self.answer[c] = Action(f"discard:{c}", p, f"Discard {name}", cards)
+                self.pay[c] = Action(f"pass:{c}", p, f"Pass, discard {name}", cards)
+                self.faces[c] = tuple(
+                    a for t in range(players) if t != p for a in _face_actions(c, p, t)
+                )
                 continue
-            for reveals in (False, True):
-                bid = _make(f"bid:{c}", p, f"Bid {name} ({SUIT_NAMES[c[-1]]})", cards, reveals)
-                tiebreak = _make(f"tiebreak:{c}", p, f"Turn up {name} for the tie-break", cards,
-                                 reveals)
-                (self.last_bid if reveals else self.bid)[c] = bid
-                (self.last_tiebreak if reveals else self.tiebreak)[c] = tiebreak
-            self.up[c] = _make(f"play:{c}", p, f"Play {name}", cards, False)
-            self.closing_up[c] = _make(f"play:{c}", p, f"Play {name}", cards, VALUE[c] == 10)
-            self.down[c] = _make(f"play:{c}", p, f"Play {name} from face-down", cards, True)
-            self.answer[c] = _make(f"reveal:{c}", p, f"Turn up {name}", cards, True)
-            self.pay[c] = _make(f"pass:{c}", p, f"Pass, turn up {name}", cards, True)
+            self.bid[c] = Action(f"bid:{c}", p, f"Bid {name} ({SUIT_NAMES[c[-1]]})", cards)
+            self.tiebreak[c] = Action(
+                f"tiebreak:{c}", p, f"Turn up {name} for the tie-break", cards
+            )
+            self.up[c] = Action(f"play:{c}", p, f"Play {name}", cards)
+            self.down[c] = Action(f"play:{c}", p, f"Play {name} from face-down", cards)
+            self.answer[c] = Action(f"reveal:{c}", p, f"Turn up {name}", cards)
+            self.pay[c] = Action(f"pass:{c}", p, f"Pass, turn up {name}", cards)
 
 
 def _face_actions(c: str, p: int, t: int) -> tuple[Action, ...]:
     """Every way seat ``p`` can play face card ``c`` on seat ``t``."""
-    name, kind, who = card_name(c), FACE_KINDS[c[0]], _seat(t)
+    name, kind, who = card_name(c), FACE_KINDS[c[0]], seat_name(t)
     if kind == "jack":
-        return (_make(f"jack:{c}:{t}", p, f"{name} on {who}: random card", (c,), True),)
+        return (Action(f"jack:{c}:{t}", p, f"{name} on {who}: random card", (c,)),)
     if kind == "queen":
-        return tuple(_make(f"queen:{c}:{t}:{s}", p, f"{name} on {who}: name {SUIT_NAMES[s]}",
-                           (c,), True) for s in SUITS)
-    return tuple(_make(f"king:{c}:{t}:{r}", p, f"{name} on {who}: name {r}", (c,), True)
-                 for r in NUMBER_RANKS)
+        return tuple(
+            Action(f"queen:{c}:{t}:{s}", p, f"{name} on {who}: name {SUIT_NAMES[s]}", (c,))
+            for s in SUITS
+        )
+    return tuple(
+        Action(f"king:{c}:{t}:{r}", p, f"{name} on {who}: name {r}", (c,)) for r in NUMBER_RANKS
+    )
 
 
 _SEATS: dict[int, tuple[_SeatActions, ...]] = {}
@@ -214,7 +183,7 @@ class RoundupState(State):
         hands: list[list[str]] = [[] for _ in range(n)]
         for i, c in enumerate(shuffled(DECK, self.rng)):
             hands[(self.dealer + 1 + i) % n].append(c)
-        self.face_down = [_sort(h) for h in hands]
+        self.face_down = [sort_cards(h) for h in hands]
         self.face_up: list[list[str]] = [[] for _ in range(n)]
         self.stacks = {s: 0 for s in SUITS}
         self.closed: list[str] = []
@@ -279,8 +248,7 @@ class RoundupState(State):
             assert p is not None
             seat = _SEATS[self.players][p]
             stacks = self.stacks  # _playable inlined: this runs for every listing
-            # With three suits closed, a 10 that can be played closes the round.
-            ups = seat.closing_up if len(self.closed) == 3 else seat.up
+            ups = seat.up
             out = [ups[c] for c in self.face_up[p] if VALUE.get(c, -1) == stacks[c[-1]] + 1]
             if self.played_this_turn:
                 out.append(seat.end)
@@ -294,14 +262,10 @@ class RoundupState(State):
             p = int(attack["target"])
             answer = _SEATS[self.players][p].answer
             return [answer[c] for c in self._answers(p, attack["kind"], attack["named"])]
-        # bid or tiebreak: the last card of the queue turns every card of the round up
-        queue = self.queue
-        p = queue[0]
+        # bid or tiebreak
+        p = self.queue[0]
         seat = _SEATS[self.players][p]
-        if phase == "bid":
-            table = seat.last_bid if len(queue) == 1 else seat.bid
-        else:
-            table = seat.last_tiebreak if len(queue) == 1 else seat.tiebreak
+        table = seat.bid if phase == "bid" else seat.tiebreak
         return [table[c] for c in self.face_down[p] if c in NUMBER_CARDS]
 
     def _free_actions(self, p: int, seat: _SeatActions) -> list[Action]:
@@ -451,8 +415,15 @@ class RoundupState(State):
         self.discard.append(c)
         self._check_empty(p)
         self._revealed = True
-        effect: dict[str, Any] = {"kind": kind, "by": p, "card": c, "target": target,
-                                  "named": named or None, "result": "none", "moved": None}
+        effect: dict[str, Any] = {
+            "kind": kind,
+            "by": p,
+            "card": c,
+            "target": target,
+            "named": named or None,
+            "result": "none",
+            "moved": None,
+        }
         self.last_effect = effect
         if kind == "jack":
             down = self.face_down[target]
@@ -473,8 +444,9 @@ class RoundupState(State):
             self.phase = "answer"
             return
         # Nothing matched: everyone now knows the target holds no such card face-down.
-        self.excluded[target] = self.excluded[target] | (BY_SUIT[named] if kind == "queen"
-                                                         else BY_RANK[named])
+        self.excluded[target] = self.excluded[target] | (
+            BY_SUIT[named] if kind == "queen" else BY_RANK[named]
+        )
         self._end_turn()
 
     def _answer(self, c: str) -> None:
@@ -498,8 +470,15 @@ class RoundupState(State):
     def _pass(self, c: str | None) -> None:
         p = self.turn
         assert p is not None
-        effect: dict[str, Any] = {"kind": "pass", "by": p, "card": None, "target": None,
-                                  "named": None, "result": "none", "moved": c}
+        effect: dict[str, Any] = {
+            "kind": "pass",
+            "by": p,
+            "card": None,
+            "target": None,
+            "named": None,
+            "result": "none",
+            "moved": c,
+        }
         if c is not None:
             self.face_down[p].remove(c)
             self._revealed = True
@@ -517,18 +496,29 @@ class RoundupState(State):
     def _end_round(self) -> None:
         n = self.players
         closing = self.closed[-1]
-        correct = [p for p in range(n) if self.bids[p] is not None and str(self.bids[p])[-1] == closing]
+        correct = [
+            p for p in range(n) if self.bids[p] is not None and str(self.bids[p])[-1] == closing
+        ]
         each = bid_points(len(correct))
         points = [0] * n
         for p in correct:
             points[p] += each
         if self.first_empty is not None:
             points[self.first_empty] += 1
-        self.scores = [a + b for a, b in zip(self.scores, points)]
-        self.rounds.append({"round": self.round_no, "dealer": self.dealer, "closing_suit": closing,
-                            "bids": list(self.bids), "correct": correct, "bid_points": each,
-                            "first_empty": self.first_empty, "points": points,
-                            "scores": list(self.scores)})
+        self.scores = [a + b for a, b in zip(self.scores, points, strict=False)]
+        self.rounds.append(
+            {
+                "round": self.round_no,
+                "dealer": self.dealer,
+                "closing_suit": closing,
+                "bids": list(self.bids),
+                "correct": correct,
+                "bid_points": each,
+                "first_empty": self.first_empty,
+                "points": points,
+                "scores": list(self.scores),
+            }
+        )
         self._revealed = True
         top = max(self.scores)
         leaders = [p for p in range(n) if self.scores[p] == top]
@@ -545,48 +535,65 @@ class RoundupState(State):
         n = self.players
         me = player if player is not None and 0 <= player < n else None
         revealed = self.phase != "bid"
+        tiebreak = self.phase == "tiebreak"
         my_bid = None
         if me is not None:
             my_bid = self.bids[me] or (self.pending.get(me) if self.phase == "bid" else None)
         return {
-            "game": "roundup", "players": n, "viewer": me, "phase": self.phase,
-            "current_player": self.current_player, "turn": self.turn, "round": self.round_no,
-            "dealer": self.dealer, "first_player": self.first_player,
-            "target_score": self.target, "scores": list(self.scores),
+            "game": "roundup",
+            "players": n,
+            "viewer": me,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "turn": self.turn,
+            "round": self.round_no,
+            "dealer": self.dealer,
+            "first_player": self.first_player,
+            "target_score": self.target,
+            "scores": list(self.scores),
             "stacks": dict(self.stacks),
             "needed": {s: NEXT_CARD.get((s, self.stacks[s])) for s in SUITS},
-            "closed": list(self.closed), "discard": list(self.discard),
+            "closed": list(self.closed),
+            "discard": list(self.discard),
             "face_up": [list(h) for h in self.face_up],
             "face_down_counts": [len(h) for h in self.face_down],
             "hand_counts": [len(self.face_down[p]) + len(self.face_up[p]) for p in range(n)],
             "face_down": list(self.face_down[me]) if me is not None else None,
             "bids": list(self.bids) if revealed else [None] * n,
-            "bid_placed": [self.bids[p] is not None or (self.phase == "bid" and p in self.pending)
-                           for p in range(n)],
+            "bid_placed": [
+                self.bids[p] is not None or (self.phase == "bid" and p in self.pending)
+                for p in range(n)
+            ],
             "cannot_bid": list(self.cannot_bid),
             "my_bid": my_bid,
             "my_suit": my_bid[-1] if my_bid else None,
-            "tiebreak": {"tied": list(self.tied),
-                         "placed": [p in self.pending for p in self.tied] if self.phase == "tiebreak" else [],
-                         "mine": self.pending.get(me) if me is not None and self.phase == "tiebreak" else None,
-                         "history": [[list(x) for x in tb] for tb in self.tiebreaks]},
+            "tiebreak": {
+                "tied": list(self.tied),
+                "placed": [p in self.pending for p in self.tied] if tiebreak else [],
+                "mine": self.pending.get(me) if me is not None and tiebreak else None,
+                "history": [[list(x) for x in tb] for tb in self.tiebreaks],
+            },
             "played_this_turn": list(self.played_this_turn),
             "attack": dict(self.attack) if self.attack else None,
             "last_effect": dict(self.last_effect) if self.last_effect else None,
             "first_empty": self.first_empty,
-            "known_missing": [_sort(list(x)) for x in self.excluded],
+            "known_missing": [sort_cards(list(x)) for x in self.excluded],
             "last_round": dict(self.rounds[-1]) if self.rounds else None,
             "rounds": [dict(r) for r in self.rounds],
             "winners": list(self.winners),
         }
 
     def result(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": list(self.winners),
-                "rounds": [dict(r) for r in self.rounds]}
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "rounds": [dict(r) for r in self.rounds],
+        }
 
     def zones(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {f"stack:{s}": [NEXT_CARD[(s, v)] for v in range(self.stacks[s])]
-                                     for s in SUITS}
+        out: dict[str, list[str]] = {
+            f"stack:{s}": [NEXT_CARD[(s, v)] for v in range(self.stacks[s])] for s in SUITS
+        }
         out["discard"] = list(self.discard)
         for p in range(self.players):
             out[f"face_up:{p}"] = list(self.face_up[p])
@@ -597,7 +604,7 @@ class RoundupState(State):
     def deck(self) -> list[str]:
         return list(DECK)
 
-    def _copy(self, rng: random.Random) -> "RoundupState":
+    def _copy(self, rng: random.Random) -> RoundupState:
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
         one, so the state's own RNG need not be copied first)."""
         new = object.__new__(RoundupState)
@@ -623,8 +630,8 @@ class RoundupState(State):
         new.queue = list(self.queue)
         return new
 
-    def determinize(self, player: int, rng: random.Random) -> "RoundupState":
-        world = self._copy(random.Random(rng.getrandbits(64)))  # as _reseeded_copy does
+    def determinize(self, player: int, rng: random.Random) -> RoundupState:
+        world = self._copy(random.Random(rng.getrandbits(64)))
         slots: list[tuple[int, bool]] = []  # (seat, is a secret bid/tie-break card)
         unseen: list[str] = []
         for o in range(self.players):
@@ -635,11 +642,11 @@ class RoundupState(State):
             if o in self.pending:
                 unseen.append(self.pending[o])
                 slots.append((o, True))
-        cards = _sort(unseen)
+        cards = sort_cards(unseen)
         rng.shuffle(cards)
         assigned = consistent_deal(slots, cards, self.excluded, NUMBER_CARDS)
         hands: dict[int, list[str]] = {o: [] for o in range(self.players) if o != player}
-        for (o, secret), c in zip(slots, assigned):
+        for (o, secret), c in zip(slots, assigned, strict=False):
             if secret:
                 world.pending[o] = c
             else:
@@ -656,68 +663,10 @@ class RoundupState(State):
     # ----- words for people -------------------------------------------------------------
     def public_label(self, action: Action, viewer: int | None) -> str:
         if action.kind in ("bid", "tiebreak") and viewer != action.player:
-            return "Place a secret bid" if action.kind == "bid" else "Turn up a card for the tie-break"
+            if action.kind == "bid":
+                return "Place a secret bid"
+            return "Turn up a card for the tie-break"
         return action.label
-
-    def reveals_hidden(self, action: Action) -> bool:
-        """Conservative: any action that put a hidden card (or its absence) on show.
-
-        Face cards, their answers, paid passes and face-down plays always do; a bid or
-        tie-break card only when it is the last one (all are turned up), and a face-up play
-        only when it closes the round and a new deal follows. The listing hands out a
-        distinct action object for those moments (see ``_SeatActions``).
-        """
-        known = _REVEALS.get(id(action))
-        if known is not None:
-            return known
-        # Not an action a state listed, so never taken: only the kinds that always show
-        # something count.
-        kind = action.kind
-        if kind == "play":
-            return action.label.endswith("face-down")
-        return kind not in ("bid", "tiebreak", "end") and action.id != "pass"
 
     def why_illegal(self, action_id: str) -> str | None:
         return explain(self, action_id)
-
-
-SPEC = GameSpec(
-    id="roundup",
-    title="Roundup",
-    min_players=2,
-    max_players=6,
-    default_players=4,
-    factory=lambda players, seed, options: RoundupState(players, seed, options),
-    options={"target_score": Option(
-        "target_score", 10, (10, 5, 15), "Points to win",
-        "The match ends after a round in which the highest total, at least this many points, "
-        "is held by one player alone.")},
-    greedy=greedy,
-    summary="Build the four suits from Ace to 10 and bet on which one closes last.",
-    clarifications=(
-        "Bids are placed one player at a time from the dealer's left, but nobody sees another "
-        "bid until every bid is in. A player without a number card makes no bid and cannot "
-        "win the bid points that round.",
-        "Ties for first player: each tied player secretly picks a number card from their "
-        "face-down hand to turn face-up, and the lowest of these new cards starts; repeat "
-        "while still tied. (The lowest card of the whole face-up hand could never split two "
-        "Aces.)",
-        "A tied player with no number card face-down drops out of the tie. If only one tied "
-        "player has one, that player starts without turning a card; if none has, the tied "
-        "player nearest the dealer's left starts.",
-        "The first dealer is drawn at random; cards go out one at a time from the dealer's "
-        "left, so the first players may hold one card more. The deal moves one seat to the "
-        "left each round.",
-        "Playing face-up cards: after each card you may play another playable face-up card or "
-        "end your turn; the turn ends by itself when none is playable.",
-        "Face cards may target any other player, even one with an empty face-down hand (then "
-        "nothing happens). When a Queen or King finds matching cards, the target picks which "
-        "one to turn up (or, for a Queen, which face card of that suit to discard).",
-        "Face cards never sit in the face-up hand: one picked by a Jack, given up to a Queen "
-        "or paid as a pass penalty goes to the discard pile.",
-        "The point for the first empty hand also goes to a player whose hands empty with the "
-        "very card that closes the last stack, or by discarding their last face card.",
-        "A match that reaches the target with two or more players sharing the top score "
-        "goes on for another round until one player leads alone.",
-    ),
-)

@@ -9,22 +9,28 @@ whichever of the face-up and blind card leaves its hand in better shape.
 >>> plays_needed(("5C", "5D", "6H", "6S", "9C"))
 2
 """
+
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
-from engine.core import Action
+from engine.bots.evaluation import Evaluator
+from engine.bots.ismcts import SearchConfig
+from engine.core import Action, BotSettings
+from engine.games.crisps.rules import SPECIAL_VALUE
 
-SPECIAL_VALUE = 11
 SET_BREAK_PENALTY = 1.5
 
 
 # Rank value of every card id (Q and J rank 11), and its index into a hand's rank counts.
 _VALUES: dict[str, int] = {
     f"{rank}{suit}": SPECIAL_VALUE if rank in ("Q", "J") else int(rank)
-    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "Q", "J") for suit in "CDHS"}
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "Q", "J")
+    for suit in "CDHS"
+}
 _INDEX: dict[str, int] = {card: value - 2 for card, value in _VALUES.items()}
 
 
@@ -65,8 +71,14 @@ def plays_needed(cards: Sequence[str], runs_with_special: bool = False) -> int:
     return _needed(_counts(cards), runs_with_special)
 
 
-def _play_cost(hand_counts: tuple[int, ...], hand_size: int, cards: tuple[str, ...],
-               opponent_left: int, leading: bool, runs_with_special: bool) -> float:
+def _play_cost(
+    hand_counts: tuple[int, ...],
+    hand_size: int,
+    cards: tuple[str, ...],
+    opponent_left: int,
+    leading: bool,
+    runs_with_special: bool,
+) -> float:
     """Lower is better: plays left afterwards, minus a little for shedding many cards, plus
     the price of spending Queens and sets while the opponent is far from going out.
 
@@ -86,8 +98,7 @@ def _play_cost(hand_counts: tuple[int, ...], hand_size: int, cards: tuple[str, .
             cost += 0.8  # three/four of a kind is the answer to a Queen: keep it
         if SPECIAL_VALUE in values and not runs_with_special:
             cost += 0.6  # a Queen wins tricks and opens the door to specials
-        if (not same_rank or len(cards) < 3) and any(hand_counts[v - 2] >= 3
-                                                      for v in set(values)):
+        if (not same_rank or len(cards) < 3) and any(hand_counts[v - 2] >= 3 for v in set(values)):
             cost += SET_BREAK_PENALTY  # splitting three/four of a kind throws away a special
     # Lead low and keep high cards for following; follow as low as allowed.
     cost += 0.01 * max(values)
@@ -141,8 +152,17 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
         return pass_action
     hand_counts = _counts(hand)
     opponent_left = view["hand_sizes"][1 - view["player"]]
-    scored = sorted([(_play_cost(hand_counts, len(hand), a.cards, opponent_left, leading,
-                                 runs_with_special), i) for i, a in enumerate(plays)])
+    scored = sorted(
+        [
+            (
+                _play_cost(
+                    hand_counts, len(hand), a.cards, opponent_left, leading, runs_with_special
+                ),
+                i,
+            )
+            for i, a in enumerate(plays)
+        ]
+    )
     best_cost, best_index = scored[0]
     best = plays[best_index]
     if leading or pass_action is None:
@@ -153,3 +173,13 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
     if best_cost < now + 1.5 or opponent_left <= 2:
         return best
     return pass_action
+
+
+SETTINGS = BotSettings(
+    greedy=greedy,
+    # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round.
+    search=SearchConfig(rollout="greedy"),
+    # Round wins are the score (first to 3): rank only; rollouts reach the round end.
+    evaluator=Evaluator(rank_weight=1.0),
+    hard_iterations=1200,
+)

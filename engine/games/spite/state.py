@@ -26,9 +26,9 @@ spectator), ``hand_counts``, ``upcards`` (each seat's face-up pay-off card or ``
 at most: 1..13, or ``None`` for any), ``centre`` (stacks, bottom to top), ``stack_ranks`` (rank
 each stack shows, 13 = complete), ``max_stacks``, ``stock_count``, ``turn`` (turns begun in this
 game), ``played_this_turn``, ``must_play_ace`` (the seat to move still owes an Ace),
-``stall_turns``, ``turns_without_payoff``, ``last_turn`` (``{"player", "played", "discarded", "pile"}`` of the previous
-turn or ``None``), ``last_round`` (summary of the last finished game or ``None``), ``rounds``
-(all summaries) and ``winners``.
+``stall_turns``, ``turns_without_payoff``, ``last_turn`` (``{"player", "played",
+"discarded", "pile"}`` of the previous turn or ``None``), ``last_round`` (summary of the
+last finished game or ``None``), ``rounds`` (all summaries) and ``winners``.
 
 >>> import engine
 >>> state = engine.new_game("spite", seed=3)
@@ -37,110 +37,40 @@ turn or ``None``), ``last_round`` (summary of the last finished game or ``None``
 (5, [26, 26], 46)
 >>> state.apply("end").id
 'end'
+>>> from engine.games.spite.rules import can_build, can_discard
 >>> can_build(["AS", "2H#2"], "JK1"), can_discard(["9C", "2D"], "JK2")
 (True, False)
 """
+
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from engine.cards import RANKS, card_name, shuffled, standard_deck
-from engine.core import Action, GameSpec, Option, State
-
-PLAYERS = 2
-PAYOFF_SIZE = 26
-HAND_SIZE = 5
-DISCARD_PILES = 4
-MAX_STACKS = 8
-KING = 13
-REBUILD_AT = 12
-STALL_TURNS = 2
-DROUGHT_TURNS = 200
-"""A game with this many turns in a row without a pay-off card played is drawn (house rule)."""
-MAX_DRAWN_GAMES = 3
-"""A match to N points also stops after this many drawn games in a row."""
-
-PAYOFF_DECK: tuple[str, ...] = tuple(standard_deck())
-HAND_DECK: tuple[str, ...] = tuple(f"{c}#2" for c in standard_deck()) + tuple(
-    f"JK{i}" for i in range(1, 5))
-
-JOKER = 0
-"""Rank value of a joker: it has no rank of its own."""
-
-RANK_VALUE: dict[str, int] = {}
-for _deck in (PAYOFF_DECK, HAND_DECK):
-    for _card in _deck:
-        RANK_VALUE[_card] = JOKER if _card.startswith("JK") else RANKS.index(
-            _card.split("#", 1)[0][:-1]) + 1
-CARD_NAME: dict[str, str] = {c: card_name(c) for c in RANK_VALUE}
-RANK_NAME = {v: ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen",
-                 "King")[v - 1] for v in range(1, 14)}
-
-
-def rank_value(card: str) -> int:
-    """1 (Ace) .. 13 (King); 0 for a joker."""
-    return RANK_VALUE[card]
-
-
-def is_joker(card: str) -> bool:
-    return RANK_VALUE.get(card) == JOKER
-
-
-def _hand_order(card: str) -> tuple[int, str]:
-    value = RANK_VALUE[card]
-    return (value if value else 14, card)
-
-
-def pile_rank(pile: list[str]) -> int | None:
-    """The rank a discard pile shows: its top card's, a joker taking the rank beneath it.
-
-    ``None`` when the pile is empty or holds only jokers (then it accepts anything)."""
-    for card in reversed(pile):
-        value = RANK_VALUE[card]
-        if value != JOKER:
-            return value
-    return None
-
-
-def can_build(stack: list[str], card: str) -> bool:
-    """May ``card`` go on this centre stack (``[]`` = starting a new one)?
-
-    A stack runs A up to K; its rank is its length because every card was the next rank.
-
-    >>> can_build([], "AS"), can_build([], "JK3"), can_build([], "2S")
-    (True, True, False)
-    >>> can_build(["AS#2"], "2D"), can_build(["AS"] * 13, "JK1")
-    (True, False)
-    """
-    height = len(stack)
-    if height >= KING:
-        return False
-    value = RANK_VALUE[card]
-    return value == JOKER or value == height + 1
-
-
-def can_discard(pile: list[str], card: str) -> bool:
-    """May ``card`` go on this discard pile? Piles go down (equal ranks allowed); a joker
-    goes anywhere except onto a 2 and counts as the rank beneath it.
-
-    >>> can_discard([], "KS"), can_discard(["9C"], "9D#2"), can_discard(["9C"], "10D")
-    (True, True, False)
-    >>> can_discard(["JK1"], "KS"), can_discard(["5C", "JK1"], "6D"), can_discard(["2C"], "JK2")
-    (True, False, False)
-    """
-    if not pile:
-        return True
-    shown = pile_rank(pile)
-    value = RANK_VALUE[card]
-    if value == JOKER:
-        return shown != 2
-    return shown is None or value <= shown
-
-
-_PILE_NAMES: tuple[str, ...] = tuple(f"pile {i + 1}" for i in range(DISCARD_PILES))
-HAND_ORDER: dict[str, tuple[int, str]] = {c: _hand_order(c) for c in RANK_VALUE}
-"""The sort key of every card in a hand (``_hand_order``), worked out once."""
+from engine.cards import card_name, shuffled
+from engine.core import Action, State
+from engine.games.spite.rules import (
+    CARD_NAME,
+    DISCARD_PILES,
+    DROUGHT_TURNS,
+    HAND_DECK,
+    HAND_ORDER,
+    HAND_SIZE,
+    JOKER,
+    KING,
+    MAX_DRAWN_GAMES,
+    MAX_STACKS,
+    PAYOFF_DECK,
+    PAYOFF_SIZE,
+    PILE_NAMES,
+    PLAYERS,
+    RANK_NAME,
+    RANK_VALUE,
+    REBUILD_AT,
+    STALL_TURNS,
+    is_joker,
+    pile_rank,
+)
 
 # Every action is built once and then handed out again each time it is legal (Actions are
 # immutable), so listing the moves allocates nothing but the list. Builds are looked up as
@@ -149,9 +79,10 @@ HAND_ORDER: dict[str, tuple[int, str]] = {c: _hand_order(c) for c in RANK_VALUE}
 # joker's label names the rank it stands for, so a joker's row holds, per stack, a tuple of
 # actions by the stack's height. Rows are made on first use.
 _UPCARD, _HAND = 0, DISCARD_PILES + 1
-_WHERE: tuple[str, ...] = ("upcard",) + _PILE_NAMES + ("hand",)
+_WHERE: tuple[str, ...] = ("upcard",) + PILE_NAMES + ("hand",)
 _BUILDS: tuple[tuple[dict[str, list[Any]], ...], ...] = tuple(
-    tuple({} for _ in _WHERE) for _ in range(PLAYERS))
+    tuple({} for _ in _WHERE) for _ in range(PLAYERS)
+)
 
 
 def _build_action(seat: int, card: str, where: str, index: int | None, height: int) -> Action:
@@ -163,11 +94,19 @@ def _build_action(seat: int, card: str, where: str, index: int | None, height: i
     suffix = f" from {where}" if where.startswith("pile") else ""
     if index is None:
         as_rank = " as Ace" if value == JOKER else ""
-        return Action(f"build:{card}:new", seat,
-                      f"Start a stack with {prefix}{name}{as_rank}{suffix}", (card,))
+        return Action(
+            f"build:{card}:new",
+            seat,
+            f"Start a stack with {prefix}{name}{as_rank}{suffix}",
+            (card,),
+        )
     as_rank = f" as {RANK_NAME[height + 1]}" if value == JOKER else ""
-    return Action(f"build:{card}:{index}", seat,
-                  f"Play {prefix}{name}{as_rank}{suffix} on stack {index + 1}", (card,))
+    return Action(
+        f"build:{card}:{index}",
+        seat,
+        f"Play {prefix}{name}{as_rank}{suffix} on stack {index + 1}",
+        (card,),
+    )
 
 
 def _build_row(seat: int, where: int, card: str) -> list[Any]:
@@ -175,8 +114,10 @@ def _build_row(seat: int, where: int, card: str) -> list[Any]:
     name = _WHERE[where]
     value = RANK_VALUE[card]
     if value == JOKER:
-        row: list[Any] = [tuple(_build_action(seat, card, name, index, height)
-                                for height in range(KING)) for index in range(MAX_STACKS)]
+        row: list[Any] = [
+            tuple(_build_action(seat, card, name, index, height) for height in range(KING))
+            for index in range(MAX_STACKS)
+        ]
     else:
         row = [_build_action(seat, card, name, index, value - 1) for index in range(MAX_STACKS)]
     row.append(_build_action(seat, card, name, None, 0) if value in (1, JOKER) else None)
@@ -185,13 +126,24 @@ def _build_row(seat: int, where: int, card: str) -> list[Any]:
 
 
 _DISCARDS: tuple[dict[str, tuple[Action, ...]], ...] = tuple(
-    {card: tuple(Action(f"discard:{card}:{index}", seat,
-                        f"Discard {CARD_NAME[card]} to pile {index + 1}", (card,))
-                 for index in range(DISCARD_PILES)) for card in RANK_VALUE}
-    for seat in range(PLAYERS))
+    {
+        card: tuple(
+            Action(
+                f"discard:{card}:{index}",
+                seat,
+                f"Discard {CARD_NAME[card]} to pile {index + 1}",
+                (card,),
+            )
+            for index in range(DISCARD_PILES)
+        )
+        for card in RANK_VALUE
+    }
+    for seat in range(PLAYERS)
+)
 """_DISCARDS[seat][card][pile]: discarding ``card`` to ``pile``."""
-_ENDS: tuple[Action, ...] = tuple(Action("end", seat, "End turn without discarding")
-                                  for seat in range(PLAYERS))
+_ENDS: tuple[Action, ...] = tuple(
+    Action("end", seat, "End turn without discarding") for seat in range(PLAYERS)
+)
 
 _MOVES: dict[str, tuple[str, str, int | None]] = {"end": ("end", "", None)}
 """What ``_apply`` needs of an action id, parsed once: (kind, card, stack or pile), the
@@ -216,8 +168,6 @@ class SpiteState(State):
         self.match_over = False
         self.match_winners: list[int] = []
         self.drawn_in_row = 0
-        self._applied_at = -1
-        """Length of the history when ``_apply`` last ran (see ``reveals_hidden``)."""
         self._deal()
 
     # ----- dealing and drawing ---------------------------------------------------------------
@@ -237,8 +187,9 @@ class SpiteState(State):
                 self.hands[seat].append(self.stock.pop())
         for hand in self.hands:
             hand.sort(key=HAND_ORDER.__getitem__)
-        self.discards: list[list[list[str]]] = [[[] for _ in range(DISCARD_PILES)]
-                                                for _ in range(PLAYERS)]
+        self.discards: list[list[list[str]]] = [
+            [[] for _ in range(DISCARD_PILES)] for _ in range(PLAYERS)
+        ]
         self.centre: list[list[str]] = []
         up0, up1 = (RANK_VALUE[p[-1]] for p in self.payoff)
         self.current = 0 if up0 > up1 else 1
@@ -304,8 +255,7 @@ class SpiteState(State):
     def _sources(self, seat: int) -> list[tuple[str, str]]:
         """Cards ``seat`` may build with, as (card, where) in a fixed order."""
         out = [(self.payoff[seat][-1], "upcard")]
-        out.extend((pile[-1], _PILE_NAMES[i]) for i, pile in enumerate(self.discards[seat])
-                   if pile)
+        out.extend((pile[-1], PILE_NAMES[i]) for i, pile in enumerate(self.discards[seat]) if pile)
         out.extend((card, "hand") for card in self.hands[seat])
         return out
 
@@ -317,8 +267,13 @@ class SpiteState(State):
 
     def _legal_actions(self) -> list[Action]:
         seat = self.current
-        key = (seat, self.payoff[seat][-1], tuple(self.hands[seat]),
-               tuple(map(len, self.centre)), tuple(map(tuple, self.discards[seat])))
+        key = (
+            seat,
+            self.payoff[seat][-1],
+            tuple(self.hands[seat]),
+            tuple(map(len, self.centre)),
+            tuple(map(tuple, self.discards[seat])),
+        )
         cached = self._legal_cache
         if cached is not None and cached[0] == key:
             return list(cached[1])
@@ -393,7 +348,6 @@ class SpiteState(State):
         return actions
 
     def _apply(self, action: Action) -> bool:
-        self._applied_at = len(self.history)
         seat = self.current
         kind, card, target = _MOVES[action.id]
         if kind == "build":
@@ -402,13 +356,22 @@ class SpiteState(State):
         # discard, which may take away the one card that could (see _end_turn).
         blocked = not self.played_this_turn and not self._can_build_any(seat)
         if kind == "discard":
+            assert target is not None
             self.hands[seat].remove(card)
             self.discards[seat][target].append(card)
-            self.last_turn = {"player": seat, "played": self.played_this_turn,
-                              "discarded": card, "pile": target}
+            self.last_turn = {
+                "player": seat,
+                "played": self.played_this_turn,
+                "discarded": card,
+                "pile": target,
+            }
         else:
-            self.last_turn = {"player": seat, "played": self.played_this_turn,
-                              "discarded": None, "pile": None}
+            self.last_turn = {
+                "player": seat,
+                "played": self.played_this_turn,
+                "discarded": None,
+                "pile": None,
+            }
         no_discard = blocked and kind == "end" and not self._can_discard_any(seat)
         return self._end_turn(seat, blocked, no_discard)
 
@@ -496,8 +459,12 @@ class SpiteState(State):
         # A frozen turn (house rule): no centre play available, none made, nothing drawn,
         # and either no discard possible or a stock that can no longer be refilled. A
         # declined centre play never freezes a turn.
-        stalled = (blocked and not before and not self.drew_this_turn
-                   and (no_discard or self.stock_exhausted()))
+        stalled = (
+            blocked
+            and not before
+            and not self.drew_this_turn
+            and (no_discard or self.stock_exhausted())
+        )
         self.stall_turns = self.stall_turns + 1 if stalled else 0
         self.drought_turns += 1
         if self.stall_turns >= STALL_TURNS or self.drought_turns >= DROUGHT_TURNS:
@@ -515,8 +482,14 @@ class SpiteState(State):
         if winner is not None:
             points[winner] = left[1 - winner]
             self.scores[winner] += points[winner]
-        summary = {"round": self.round, "winner": winner, "reason": reason, "points": points,
-                   "payoff_left": left, "turns": self.turn}
+        summary = {
+            "round": self.round,
+            "winner": winner,
+            "reason": reason,
+            "points": points,
+            "payoff_left": left,
+            "turns": self.turn,
+        }
         self.rounds.append(summary)
         self.drawn_in_row = self.drawn_in_row + 1 if winner is None else 0
         if winner is None and (self.target == 0 or self.drawn_in_row >= MAX_DRAWN_GAMES):
@@ -529,8 +502,12 @@ class SpiteState(State):
             self._deal()
 
     def _game_won(self, seat: int) -> None:
-        self.last_turn = {"player": seat, "played": self.played_this_turn, "discarded": None,
-                          "pile": None}
+        self.last_turn = {
+            "player": seat,
+            "played": self.played_this_turn,
+            "discarded": None,
+            "pile": None,
+        }
         self._finish_game(seat, "payoff")
 
     # ----- information -----------------------------------------------------------------------
@@ -559,16 +536,20 @@ class SpiteState(State):
             "must_play_ace": (not over) and self.must_play_ace(),
             "stall_turns": self.stall_turns,
             "turns_without_payoff": max(self.drought_turns, 0),
-            "last_turn": None if self.last_turn is None else {
-                **self.last_turn, "played": list(self.last_turn["played"])},
+            "last_turn": None
+            if self.last_turn is None
+            else {**self.last_turn, "played": list(self.last_turn["played"])},
             "last_round": dict(self.rounds[-1]) if self.rounds else None,
             "rounds": [dict(r) for r in self.rounds],
             "winners": list(self.match_winners),
         }
 
     def result(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": list(self.match_winners),
-                "rounds": [dict(r) for r in self.rounds]}
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.match_winners),
+            "rounds": [dict(r) for r in self.rounds],
+        }
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {"stock": list(self.stock)}
@@ -584,7 +565,7 @@ class SpiteState(State):
     def deck(self) -> list[str]:
         return list(PAYOFF_DECK) + list(HAND_DECK)
 
-    def determinize(self, player: int, rng: random.Random) -> "SpiteState":
+    def determinize(self, player: int, rng: random.Random) -> SpiteState:
         world = self._copy(random.Random(rng.getrandbits(64)))
         if self.match_over:
             return world
@@ -605,18 +586,6 @@ class SpiteState(State):
         world.stock = unseen[count:]
         return world
 
-    def reveals_hidden(self, action: Action) -> bool:
-        # Whether a move showed a hidden card depends on the position (an empty hand, the
-        # last pay-off card), so ``_apply`` reports it and this looks the move up: the latest
-        # time it was taken, as one action object serves every time the move is legal.
-        history = self.history
-        if self._applied_at == len(history):
-            return False  # asked by State.apply right after _apply already answered
-        for index in range(len(history) - 1, -1, -1):
-            if history[index] is action:
-                return self.move_revealed_hidden(index)
-        return False
-
     def why_illegal(self, action_id: str) -> str | None:
         if not isinstance(action_id, str):
             return None
@@ -633,7 +602,10 @@ class SpiteState(State):
 
     def _why_not_end(self) -> str:
         if self.must_play_ace():
-            return "you must play the Ace showing on your upcard or discard pile before ending your turn"
+            return (
+                "you must play the Ace showing on your upcard or discard pile before ending "
+                "your turn"
+            )
         return "you cannot end your turn now"
 
     def _why_not_build(self, card: str, target: str) -> str:
@@ -672,10 +644,12 @@ class SpiteState(State):
         if is_joker(card):
             return "a joker may not be discarded onto a 2"
         shown = pile_rank(self.discards[seat][int(pile)])
-        return (f"discard piles go down: a {RANK_NAME[RANK_VALUE[card]]} cannot go on a "
-                f"{RANK_NAME[shown or KING]}")
+        return (
+            f"discard piles go down: a {RANK_NAME[RANK_VALUE[card]]} cannot go on a "
+            f"{RANK_NAME[shown or KING]}"
+        )
 
-    def _copy(self, rng: random.Random) -> "SpiteState":
+    def _copy(self, rng: random.Random) -> SpiteState:
         """A deep copy of the match drawing its future chance from ``rng`` (determinize
         passes a fresh one, so the state's own RNG need not be copied first)."""
         other = SpiteState.__new__(SpiteState)
@@ -697,54 +671,4 @@ class SpiteState(State):
         other.discards = [[list(p) for p in piles] for piles in self.discards]
         other.centre = [list(s) for s in self.centre]
         other.played_this_turn = list(self.played_this_turn)
-        other._applied_at = -1
         return other
-
-
-def _greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-    from engine.games.spite_bot import choose
-    return choose(view, legal, rng)
-
-
-CLARIFICATIONS: tuple[str, ...] = (
-    "When both upcards show the same rank, each pay-off pile is shuffled again and new upcards "
-    "are compared, until one is higher; the higher upcard moves first (Kings high).",
-    "A joker on a centre stack stands for whatever rank that stack needs next, Ace included.",
-    "A joker may go on any discard pile except one showing a 2; on a pile it takes the rank of "
-    "the nearest real card beneath it, and a pile with only jokers takes any card.",
-    "Your hand is refilled to five when you play its last card during your turn, and at the end "
-    "of every turn.",
-    "Ending the turn without a discard is allowed. An Ace showing as your upcard or on one of "
-    "your discard piles must be played before the turn ends while fewer than eight stacks "
-    "stand, so an Ace may not be discarded then either.",
-    "Each time a card must be drawn while the stock holds 12 or fewer cards, the completed "
-    "stacks are shuffled into the stock. If the stock is empty and no stack is complete, every "
-    "centre stack is shuffled into a new stock.",
-    "A turn is frozen when the player had no centre play available, played nothing to the "
-    "centre, drew nothing, and either could make no discard or faced a stock that can no longer "
-    "be refilled (empty, with no centre cards left to rebuild it). Two frozen turns in a row, "
-    "one by each player, end the game as a draw; turning down a centre play that was available "
-    "never freezes a turn.",
-    "A game in which 200 turns in a row, both players' turns counted together, pass without a "
-    "pay-off card being played is also a draw, so that a blocked game cannot go on for ever.",
-    "A drawn game scores nothing: a single game is shared, and in a match to N points a new "
-    "game is dealt. After three drawn games in a row the match stops and the higher total wins "
-    "(equal totals share the win).",
-    "The winner scores one point per card left in the other pay-off pile, its upcard included.",
-)
-
-SPEC = GameSpec(
-    id="spite",
-    title="Spite and Malice",
-    min_players=2,
-    max_players=2,
-    default_players=2,
-    factory=lambda players, seed, options: SpiteState(players, seed, options),
-    options={"target": Option("target", 0, (0, 10, 25, 50), "Match length",
-                              "0 plays a single game; otherwise games are dealt until a player "
-                              "reaches this many points (one per card left in the loser's "
-                              "pay-off pile); three drawn games in a row end it early.")},
-    greedy=_greedy,
-    summary="Two players race to play out their pay-off piles onto shared stacks from Ace to King.",
-    clarifications=CLARIFICATIONS,
-)

@@ -1,26 +1,75 @@
-"""Helpers of the Roundup engine that only read a state: why an action is refused, in
-words a player understands (``why_illegal``), and a deal of the hidden cards consistent
-with what the table knows (``determinize``).
-
-Kept apart from :mod:`engine.games.roundup` so that module stays about the rules.
+"""Roundup's tables and pure rules: the deck and card values, bid points, and the helpers
+that only read a state: why an action is refused, in words a player understands
+(``why_illegal``), and a deal of the hidden cards consistent with what the table knows
+(``determinize``).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, card_name, is_card
+from engine.cards import (
+    RANKS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    SUITS,
+    card_name,
+    is_card,
+    rank_of,
+    standard_deck,
+    suit_of,
+)
+from engine.core import seat_token
 
 if TYPE_CHECKING:
-    from engine.games.roundup import RoundupState
+    from engine.games.roundup.state import RoundupState
 
-KNOWN_KINDS = {"bid", "tiebreak", "play", "end", "jack", "queen", "king", "reveal", "discard", "pass"}
+DECK: tuple[str, ...] = tuple(standard_deck())
+ORDER: dict[str, int] = {c: i for i, c in enumerate(DECK)}
+NUMBER_RANKS: tuple[str, ...] = RANKS[:10]
+VALUE: dict[str, int] = {c: RANKS.index(rank_of(c)) + 1 for c in DECK if rank_of(c) in NUMBER_RANKS}
+NUMBER_CARDS: frozenset[str] = frozenset(VALUE)
+NEXT_CARD: dict[tuple[str, int], str] = {(suit_of(c), VALUE[c] - 1): c for c in VALUE}
+BY_SUIT: dict[str, frozenset[str]] = {
+    s: frozenset(c for c in DECK if suit_of(c) == s) for s in SUITS
+}
+BY_RANK: dict[str, frozenset[str]] = {
+    r: frozenset(c for c in DECK if rank_of(c) == r) for r in RANKS
+}
+FACE_KINDS = {"J": "jack", "Q": "queen", "K": "king"}
+
+
+def bid_points(correct_guessers: int) -> int:
+    """Points each correct bidder gets when ``correct_guessers`` players named the last suit."""
+    return {1: 3, 2: 2, 3: 1}.get(correct_guessers, 0)
+
+
+def sort_cards(cards: list[str]) -> list[str]:
+    return sorted(cards, key=ORDER.__getitem__)
+
+
+def seat_name(p: int) -> str:
+    # A seat token: the bridge writes the seat's name in its place (engine.core.seat_token).
+    return seat_token(p)
+
+
+KNOWN_KINDS = {
+    "bid",
+    "tiebreak",
+    "play",
+    "end",
+    "jack",
+    "queen",
+    "king",
+    "reveal",
+    "discard",
+    "pass",
+}
 FACE_NAMES = {"jack": "J", "queen": "Q", "king": "K"}
 
 
-def explain(state: "RoundupState", action_id: str) -> str | None:
+def explain(state: RoundupState, action_id: str) -> str | None:
     """The reason ``action_id`` is not legal now, or None for ids of no known kind."""
-    from engine.games.roundup import NUMBER_CARDS, NUMBER_RANKS, NEXT_CARD, _seat
-
     kind, _, rest = action_id.partition(":")
     if kind not in KNOWN_KINDS:
         return None
@@ -33,10 +82,12 @@ def explain(state: "RoundupState", action_id: str) -> str | None:
     if phase == "bid" and kind != "bid":
         return "everyone bids first: choose a number card from your hand to bid with"
     if phase == "tiebreak" and kind != "tiebreak":
-        return "the tie for first player comes first: turn up a number card from your face-down hand"
+        return (
+            "the tie for first player comes first: turn up a number card from your face-down hand"
+        )
     if phase == "answer" and kind not in ("reveal", "discard"):
         assert state.attack is not None
-        return f"{_seat(p)} must first answer the {state.attack['kind'].capitalize()}"
+        return f"{seat_name(p)} must first answer the {state.attack['kind'].capitalize()}"
     if kind == "bid" and phase != "bid":
         return "the bids for this round are already in"
     if kind == "tiebreak" and phase != "tiebreak":
@@ -65,7 +116,8 @@ def explain(state: "RoundupState", action_id: str) -> str | None:
             return f"{card_name(card)} is not in your face-down hand"
         if attack["kind"] == "queen":
             if card[-1] != named:
-                return f"the Queen named {SUIT_NAMES[named]}: answer with a {SUIT_NAMES[named]} card"
+                suit = SUIT_NAMES[named]
+                return f"the Queen named {suit}: answer with a {suit} card"
         elif card[:-1] != named:
             return f"the King named {named}: answer with a card of that number"
         if kind == "reveal" and card not in NUMBER_CARDS:
@@ -92,7 +144,9 @@ def explain(state: "RoundupState", action_id: str) -> str | None:
             return f"the {SUIT_SYMBOLS[suit]} stack needs {card_name(NEXT_CARD[(suit, top)])} next"
         if card in down:
             if state.played_this_turn:
-                return "you cannot play from your face-down hand after playing face-up cards this turn"
+                return (
+                    "you cannot play from your face-down hand after playing face-up cards this turn"
+                )
             if playable_up:
                 return "you must play a face-up card when you can"
         return None
@@ -106,7 +160,9 @@ def explain(state: "RoundupState", action_id: str) -> str | None:
         numbers = [c for c in down if c in NUMBER_CARDS]
         if not parts:
             if numbers:
-                return "passing costs a card: choose a number card from your face-down hand to turn up"
+                return (
+                    "passing costs a card: choose a number card from your face-down hand to turn up"
+                )
             return "passing costs a card: choose a face card from your face-down hand to discard"
         if card not in down:
             return "the pass penalty is paid from your face-down hand"
@@ -128,8 +184,12 @@ def explain(state: "RoundupState", action_id: str) -> str | None:
         return "choose another player as the target"
     expected = 2 if kind == "jack" else 3
     if len(parts) != expected:
-        return ("a Jack names only its target" if kind == "jack"
-                else f"a {kind.capitalize()} names its target and a {'suit' if kind == 'queen' else 'number'}")
+        what = "suit" if kind == "queen" else "number"
+        return (
+            "a Jack names only its target"
+            if kind == "jack"
+            else f"a {kind.capitalize()} names its target and a {what}"
+        )
     if kind == "queen" and parts[2] not in SUIT_NAMES:
         return "a Queen names a suit: S, H, D or C"
     if kind == "king" and parts[2] not in NUMBER_RANKS:
@@ -137,14 +197,20 @@ def explain(state: "RoundupState", action_id: str) -> str | None:
     return None
 
 
-def consistent_deal(slots: list[tuple[int, bool]], cards: list[str], excluded: list[set[str]],
-                    number_cards: frozenset[str]) -> list[str]:
-    """Give each slot ``(seat, is a secret bid)`` a card it may hold (a perfect matching; ``cards`` is pre-shuffled).
+def consistent_deal(
+    slots: list[tuple[int, bool]],
+    cards: list[str],
+    excluded: list[set[str]],
+    number_cards: frozenset[str],
+) -> list[str]:
+    """Give each slot ``(seat, is a secret bid)`` a card it may hold (a perfect matching;
+    ``cards`` is pre-shuffled).
 
     Public knowledge (a Queen that found nothing, a pass paid with a face card, a secret
     bid being a number card) rules some cards out for some seats, so a plain deal could
     contradict what the viewer knows; augmenting paths always find a consistent deal.
     """
+
     def ok(s: int, ci: int) -> bool:
         seat, secret = slots[s]
         c = cards[ci]

@@ -25,7 +25,7 @@ View keys (``view(player)``; ``player=None`` is a spectator):
 - ``sequences``: per seat, the laid sequences (lists of card ids, low to high);
   ``sequence_counts``; ``sequence_ranks``: per seat, per sequence, the three ranks (1-13) it
   stands for, a wild Ace's included; ``round_points``: what each seat's sequences score right
-  now; ``matches``: per seat, every point of it (``mhing_rules.score_breakdown``:
+  now; ``matches``: per seat, every point of it (``rules.score_breakdown``:
   ``{"kind": "suit" | "ranks" | "order" | "high" | "low", "between": [i, j] or []}``).
 - ``discard_pile`` (bottom to top, all face up), ``discard_top`` (or None),
   ``draw_pile_count``, ``reshuffled``: the cards turned into the draw pile at the last
@@ -49,31 +49,39 @@ View keys (``view(player)``; ``player=None`` is a spectator):
 >>> len(state.view(first)["hand"])
 8
 """
+
 from __future__ import annotations
 
 import random
 from typing import Any
 
 from engine.cards import card_name, shuffled
-from engine.core import Action, GameSpec, Option, State
-from engine.games.mhing_bot import greedy_policy
-from engine.games.mhing_rules import (CARD_AT, CARD_BIT, DECK, SUIT_FIELD, SUIT_FIELDS,
-                                      SUIT_OF, VALUE_OF, ace_stands_for, card_bits, is_ace,
-                                      score_breakdown, score_sequences, sequence_problem,
-                                      sequence_ranks, sequence_text, suit_sequences,
-                                      sort_cards)
+from engine.core import Action, State
+from engine.games.mhing.rules import (
+    CARD_AT,
+    CARD_BIT,
+    DECK,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    SEQUENCES_TO_END,
+    SUIT_FIELD,
+    SUIT_FIELDS,
+    SUIT_OF,
+    VALUE_OF,
+    ace_stands_for,
+    card_bits,
+    is_ace,
+    score_breakdown,
+    score_sequences,
+    sequence_problem,
+    sequence_ranks,
+    sequence_text,
+    sort_cards,
+    suit_sequences,
+)
 
-__all__ = ["MhingState", "SPEC", "score_sequences"]
-
-HAND_SIZE = 7
-SEQUENCES_TO_END = 4
-MAX_PLAYERS = 4
-TARGETS = (14, 20)
-
-
-# Every Mhing action's label follows from its id and seat alone, and nothing tells two
-# equal actions apart (reveals_hidden reads the kind), so each is built once and shared:
-# bots list the legal actions thousands of times per decision.
+# Every Mhing action's label follows from its id and seat alone, so each is built once and
+# shared: bots list the legal actions thousands of times per decision.
 _ACTIONS: dict[tuple[str, int], Action] = {}
 
 
@@ -97,17 +105,21 @@ def _take_action(seq: tuple[str, ...], top: str, player: int) -> Action:
     key = ("take:" + ",".join(seq) + "|" + top, player)
     action = _ACTIONS.get(key)
     if action is None:
-        action = _ACTIONS[key] = Action("take:" + ",".join(seq), player,
-                                        f"Take {card_name(top)}: lay {sequence_text(seq)}",
-                                        tuple(c for c in seq if c != top))
+        action = _ACTIONS[key] = Action(
+            "take:" + ",".join(seq),
+            player,
+            f"Take {card_name(top)}: lay {sequence_text(seq)}",
+            tuple(c for c in seq if c != top),
+        )
     return action
 
 
 def _lay_action(seq: tuple[str, ...], player: int) -> Action:
     action = _ACTIONS.get(("lay:" + ",".join(seq), player))
     if action is None:
-        action = _shared(Action("lay:" + ",".join(seq), player, f"Lay {sequence_text(seq)}",
-                                tuple(seq)))
+        action = _shared(
+            Action("lay:" + ",".join(seq), player, f"Lay {sequence_text(seq)}", tuple(seq))
+        )
     return action
 
 
@@ -115,8 +127,14 @@ def _swap_action(natural: str, player: int) -> Action:
     action = _ACTIONS.get(("swap:" + natural, player))
     if action is None:
         ace = CARD_AT[SUIT_OF[natural], 1]
-        action = _shared(Action(f"swap:{natural}", player,
-                                f"Swap {card_name(natural)} for {card_name(ace)}", (natural,)))
+        action = _shared(
+            Action(
+                f"swap:{natural}",
+                player,
+                f"Swap {card_name(natural)} for {card_name(ace)}",
+                (natural,),
+            )
+        )
     return action
 
 
@@ -129,14 +147,16 @@ def _discard_action(c: str, player: int) -> Action:
 
 # The listing reads the shared actions through tables by seat, so that it makes no id
 # strings or tuple keys: the draws by whether a card can be drawn, the discards by card,
-# and the lays and takes by a suit's part of the hand's bit form (``mhing_rules.card_bits``;
+# and the lays and takes by a suit's part of the hand's bit form (``rules.card_bits``;
 # a take also by the discard taken). Rows are filled on first use.
 _DRAWS: tuple[tuple[Action, Action], ...] = tuple(
-    (_draw_action(False, p), _draw_action(True, p)) for p in range(MAX_PLAYERS))
+    (_draw_action(False, p), _draw_action(True, p)) for p in range(MAX_PLAYERS)
+)
 _DISCARDS: tuple[dict[str, Action], ...] = tuple({} for _ in range(MAX_PLAYERS))
 _LAYS: tuple[dict[int, tuple[Action, ...]], ...] = tuple({} for _ in range(MAX_PLAYERS))
 _TAKES: tuple[dict[str, dict[int, tuple[Action, ...]]], ...] = tuple(
-    {c: {} for c in DECK} for _ in range(MAX_PLAYERS))
+    {c: {} for c in DECK} for _ in range(MAX_PLAYERS)
+)
 
 
 def _discard_row(player: int) -> dict[str, Action]:
@@ -149,17 +169,18 @@ def _discard_row(player: int) -> dict[str, Action]:
 
 def _lay_row(player: int, suit_bits: int) -> tuple[Action, ...]:
     """The lay actions of one suit's part of a hand, stored in ``_LAYS[player]``."""
-    row = _LAYS[player][suit_bits] = tuple(_lay_action(seq, player)
-                                           for seq in suit_sequences(suit_bits))
+    row = _LAYS[player][suit_bits] = tuple(
+        _lay_action(seq, player) for seq in suit_sequences(suit_bits)
+    )
     return row
 
 
 def _take_row(player: int, top: str, suit_bits: int) -> tuple[Action, ...]:
     """The takes of discard ``top`` given its suit's part of the hand with ``top`` added,
     stored in ``_TAKES[player][top]``."""
-    row = _TAKES[player][top][suit_bits] = tuple(_take_action(seq, top, player)
-                                                 for seq in suit_sequences(suit_bits)
-                                                 if top in seq)
+    row = _TAKES[player][top][suit_bits] = tuple(
+        _take_action(seq, top, player) for seq in suit_sequences(suit_bits) if top in seq
+    )
     return row
 
 
@@ -181,9 +202,10 @@ class MhingState(State):
     def _deal(self) -> None:
         self.round_no += 1
         deck = shuffled(DECK, self.rng)
-        self.hands: list[list[str]] = [sort_cards(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE])
-                                       for i in range(self.players)]
-        self.draw_pile: list[str] = deck[self.players * HAND_SIZE:]  # last item is the top
+        self.hands: list[list[str]] = [
+            sort_cards(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(self.players)
+        ]
+        self.draw_pile: list[str] = deck[self.players * HAND_SIZE :]  # last item is the top
         self.discards: list[str] = []
         self.sequences: list[list[list[str]]] = [[] for _ in range(self.players)]
         self.known: list[list[str]] = [[] for _ in range(self.players)]
@@ -193,7 +215,7 @@ class MhingState(State):
         self.phase = "draw"
         self.drawn: str | None = None
 
-    def _copy(self, rng: random.Random) -> "MhingState":
+    def _copy(self, rng: random.Random) -> MhingState:
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
         one, so the state's own RNG need not be copied first)."""
         other = object.__new__(MhingState)
@@ -201,6 +223,7 @@ class MhingState(State):
         other.options = dict(self.options)
         other.rng = rng
         other.history = list(self.history)
+        other._reveals_settled, other._reveals_recent = self._reveals_settled, self._reveals_recent
         other.target, other.totals = self.target, list(self.totals)
         other.rounds = list(self.rounds)  # finished summaries are never changed
         other.round_no, other.over, other.starter = self.round_no, self.over, self.starter
@@ -238,8 +261,9 @@ class MhingState(State):
         hand = self.hands[player]
         bits = card_bits(hand)
         if self.phase == "draw":
-            can_draw = bool(self.draw_pile) or (len(self.discards) > 1
-                                                and not self.rebuilt_since_sequence)
+            can_draw = bool(self.draw_pile) or (
+                len(self.discards) > 1 and not self.rebuilt_since_sequence
+            )
             actions = [_DRAWS[player][can_draw]]
             if self.discards:
                 # Only sequences of the discard's suit can use it.
@@ -362,8 +386,8 @@ class MhingState(State):
             self.known[player] = [c for c in self.known[player] if c not in cards]
 
     def _apply(self, action: Action) -> bool:
-        # Drawing, taking and laying reveal a card (see reveals_hidden); saying so here spares
-        # State.apply asking reveals_hidden on the most common moves.
+        # Drawing shows a hidden card; taking and laying draw two (or end the round, and a
+        # new one is dealt).
         player = self.turn
         kind, _, arg = action.id.partition(":")
         if kind == "draw":
@@ -416,14 +440,22 @@ class MhingState(State):
         awarded = [points[p] if p in winners else 0 for p in range(self.players)]
         for p in winners:
             self.totals[p] += points[p]
-        self.rounds.append({
-            "round": self.round_no, "starter": self.starter, "reason": reason,
-            "ended_by": ended_by, "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
-            "points": points, "sequence_counts": counts, "winners": winners, "awarded": awarded,
-            "sequence_ranks": _ranks_of(self.sequences),
-            "matches": [score_breakdown(seqs) for seqs in self.sequences],
-            "totals": list(self.totals),
-        })
+        self.rounds.append(
+            {
+                "round": self.round_no,
+                "starter": self.starter,
+                "reason": reason,
+                "ended_by": ended_by,
+                "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
+                "points": points,
+                "sequence_counts": counts,
+                "winners": winners,
+                "awarded": awarded,
+                "sequence_ranks": _ranks_of(self.sequences),
+                "matches": [score_breakdown(seqs) for seqs in self.sequences],
+                "totals": list(self.totals),
+            }
+        )
         if max(self.totals) >= self.target:
             self.over = True
             self.phase = "over"
@@ -442,10 +474,17 @@ class MhingState(State):
     def view(self, player: int | None) -> dict[str, Any]:
         seeing = player is not None and 0 <= player < self.players
         return {
-            "game": self.game_id, "players": self.players, "viewer": player,
-            "round": self.round_no, "phase": self.phase, "current_player": self.current_player,
-            "round_starter": self.starter, "target": self.target, "scores": list(self.totals),
-            "winners": self.winners(), "is_over": self.over,
+            "game": self.game_id,
+            "players": self.players,
+            "viewer": player,
+            "round": self.round_no,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "round_starter": self.starter,
+            "target": self.target,
+            "scores": list(self.totals),
+            "winners": self.winners(),
+            "is_over": self.over,
             "hand": list(self.hands[player]) if seeing else [],  # type: ignore[index]
             "drawn": self.drawn if seeing and player == self.turn and not self.over else None,
             "hand_counts": [len(h) for h in self.hands],
@@ -465,12 +504,11 @@ class MhingState(State):
         }
 
     def result(self) -> dict[str, Any]:
-        return {"scores": list(self.totals), "winners": self.winners(),
-                "rounds": [dict(r) for r in self.rounds]}
-
-    def reveals_hidden(self, action: Action) -> bool:
-        # Drawing shows a hidden card; laying draws two (or ends the round and deals anew).
-        return action.kind in ("draw", "take", "lay")
+        return {
+            "scores": list(self.totals),
+            "winners": self.winners(),
+            "rounds": [dict(r) for r in self.rounds],
+        }
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -484,11 +522,12 @@ class MhingState(State):
     def deck(self) -> list[str]:
         return list(DECK)
 
-    def determinize(self, player: int, rng: random.Random) -> "MhingState":
+    def determinize(self, player: int, rng: random.Random) -> MhingState:
         world = self._copy(random.Random(rng.getrandbits(64)))
         others = [p for p in range(self.players) if p != player]
-        hidden = sort_cards([c for p in others for c in self.hands[p] if c not in self.known[p]]
-                            + self.draw_pile)
+        hidden = sort_cards(
+            [c for p in others for c in self.hands[p] if c not in self.known[p]] + self.draw_pile
+        )
         # Since the last reshuffle the draw pile holds only cards from it; every other unseen
         # card must be in an opponent's hand. Before any reshuffle anything can be anywhere.
         if self.reshuffled:
@@ -497,7 +536,7 @@ class MhingState(State):
         else:
             pile_candidates = list(hidden)
         rng.shuffle(pile_candidates)
-        world.draw_pile = pile_candidates[:len(self.draw_pile)]
+        world.draw_pile = pile_candidates[: len(self.draw_pile)]
         in_pile = set(world.draw_pile)
         rest = [c for c in hidden if c not in in_pile]
         rng.shuffle(rest)
@@ -513,49 +552,3 @@ class MhingState(State):
 def _ranks_of(sequences: list[list[list[str]]]) -> list[list[list[int]]]:
     """Per seat, per laid sequence, the three ranks it stands for (a wild Ace's included)."""
     return [[list(sequence_ranks(seq)) for seq in seqs] for seqs in sequences]
-
-
-def _policy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-    return greedy_policy(view, legal, rng)
-
-
-SPEC = GameSpec(
-    id="mhing",
-    title="General Mhing",
-    min_players=2,
-    max_players=4,
-    default_players=2,
-    factory=lambda players, seed, options: MhingState(players, seed, options),
-    options={"target": Option("target", 14, TARGETS, "Match target",
-                              "Points that end the match: 14 (the text's closing rule) or 20 "
-                              "(its opening line).")},
-    greedy=_policy,
-    summary="Lay three-card runs of one suit; score for runs that match each other.",
-    variant_players=(3, 4),
-    clarifications=(
-        "When the draw pile is empty, every discard except the top one is shuffled into a new "
-        "draw pile; if even then there is nothing to draw, the round ends and is scored as it "
-        "stands.",
-        "If the draw pile would have to be rebuilt a second time with no sequence laid since "
-        "the last rebuild, the round ends and is scored as it stands (otherwise a round where "
-        "nobody can or will lay could go on for ever).",
-        "If the round's top scores tie, the tied player with the fewest sequences wins; if they "
-        "are still tied, each of them adds their score.",
-        "Taking the top discard and laying the sequence it belongs to are one move, so the "
-        "discard can never be taken and then kept.",
-        "Ace swaps may be made before or after drawing, as many as you like, but not once you "
-        "have discarded or laid a sequence (that ends your turn). Everyone sees the Ace go back "
-        "to your hand.",
-        "An Ace standing for itself (A-2-3) cannot be swapped; a wild Ace counts as the rank it "
-        "stands for, for matching and for the high/low bonus.",
-        "'In order' means one sequence starts right after the other ends (7-8-9 and 10-J-Q); "
-        "there is no wrap-around from King to Ace.",
-        "The high/low bonus needs at least one sequence; 7s count for both high and low.",
-        "Laying the 4th sequence ends the round at once: that player draws no cards.",
-        "The first round's starter is drawn by lot; the start then passes one seat clockwise "
-        "each round.",
-        "The match ends after the round in which someone reaches the target; the highest total "
-        "wins and equal highest totals share the win.",
-        "The round starts with an empty discard pile, so the first player must draw.",
-    ),
-)

@@ -11,12 +11,13 @@ and then stands for the rank that position needs (``["7H", "AH", "9H"]``: the Ac
 >>> [s for s in sequences_in(["7H", "9H", "AH"])]
 [('7H', 'AH', '9H')]
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import reduce
 from itertools import combinations
 from operator import or_
-from typing import Iterable, Sequence
 
 from engine.cards import RANKS, SUITS, card_name, is_card, standard_deck
 
@@ -32,8 +33,9 @@ CARD_AT: dict[tuple[str, int], str] = {(SUIT_OF[c], VALUE_OF[c]): c for c in DEC
 
 _SUIT_WIDTH = 14
 """Bits per suit in a card set's bit form: bit ``14 * suit index + value`` stands for a card."""
-CARD_BIT: dict[str, int] = {c: 1 << (_SUIT_WIDTH * SUITS.index(SUIT_OF[c]) + VALUE_OF[c])
-                            for c in DECK}
+CARD_BIT: dict[str, int] = {
+    c: 1 << (_SUIT_WIDTH * SUITS.index(SUIT_OF[c]) + VALUE_OF[c]) for c in DECK
+}
 """Each card's bit: a set of cards is the OR of its cards' bits (see :func:`card_bits`)."""
 SUIT_FIELDS: tuple[int, ...] = tuple(0x3FFE << (_SUIT_WIDTH * i) for i in range(len(SUITS)))
 """Per suit, in ``SUITS`` order, the bits of its 13 cards: ``bits & field`` is that suit's part."""
@@ -42,6 +44,12 @@ SUIT_FIELD: dict[str, int] = {c: SUIT_FIELDS[SUITS.index(SUIT_OF[c])] for c in D
 
 HIGH_LOW_PIVOT = 7
 """The rank every card must be at or below (low) or at or above (high) for the bonus."""
+
+HAND_SIZE = 7
+SEQUENCES_TO_END = 4
+"""A player who lays a fourth sequence ends the round."""
+MAX_PLAYERS = 4
+TARGETS = (14, 20)
 
 
 def is_ace(card_id: str) -> bool:
@@ -126,7 +134,8 @@ def suit_sequences(suit_bits: int) -> tuple[tuple[str, ...], ...]:
         index = (suit_bits.bit_length() - 1) // _SUIT_WIDTH
         low = _SUIT_WIDTH * index
         found = _SUIT_SEQUENCES[suit_bits] = _suit_sequences(
-            SUITS[index], {v for v in range(1, 14) if suit_bits >> (low + v) & 1})
+            SUITS[index], {v for v in range(1, 14) if suit_bits >> (low + v) & 1}
+        )
     return found
 
 
@@ -151,8 +160,7 @@ def _suit_sequences(suit: str, values: set[int]) -> tuple[tuple[str, ...], ...]:
             # The Ace fills the gap; with a complete run it may also replace any card.
             fills = missing if missing else list(run)
             for gap in fills:
-                out.append(tuple(CARD_AT[suit, 1] if v == gap else CARD_AT[suit, v]
-                                 for v in run))
+                out.append(tuple(CARD_AT[suit, 1] if v == gap else CARD_AT[suit, v] for v in run))
     return tuple(out)
 
 
@@ -241,7 +249,7 @@ def sequence_text(sequence: Sequence[str]) -> str:
     """``7♥ A♥(8) 9♥``: an Ace shows the rank it stands for when it is wild."""
     ranks = sequence_ranks(sequence)
     parts = []
-    for card_id, value in zip(sequence, ranks):
+    for card_id, value in zip(sequence, ranks, strict=False):
         name = card_name(card_id)
         parts.append(f"{name}({RANKS[value - 1]})" if is_ace(card_id) and value != 1 else name)
     return " ".join(parts)
@@ -254,7 +262,7 @@ def ace_stands_for(sequence: Sequence[str]) -> str | None:
         return _ACE_STANDS_FOR[key]
     ranks = sequence_ranks(sequence)
     natural = None
-    for card_id, value in zip(sequence, ranks):
+    for card_id, value in zip(sequence, ranks, strict=False):
         if is_ace(card_id) and value != 1:
             natural = CARD_AT[SUIT_OF[card_id], value]
             break

@@ -19,19 +19,28 @@ What it does, in order of priority:
 ...         "sequences": [[], []], "round_points": [0, 0], "sequence_counts": [0, 0],
 ...         "discard_pile": [], "known_hand_cards": [[], []], "reshuffled": []}
 >>> legal = [Action("lay:7H,8H,9H", 0, "Lay"), Action("discard:2S", 0, "Discard")]
->>> greedy_policy(view, legal, __import__("random").Random(1)).id
+>>> greedy(view, legal, __import__("random").Random(1)).id
 'lay:7H,8H,9H'
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from engine.core import Action
-from engine.games.mhing_rules import (CARD_AT, DECK, SUIT_OF, VALUE_OF, score_sequences,
-                                      sequences_in)
-
-SEQUENCES_TO_END = 4
+from engine.bots.evaluation import Evaluator, view_list
+from engine.bots.ismcts import SearchConfig
+from engine.core import Action, BotSettings
+from engine.games.mhing.rules import (
+    CARD_AT,
+    DECK,
+    SEQUENCES_TO_END,
+    SUIT_OF,
+    VALUE_OF,
+    score_sequences,
+    sequences_in,
+)
 
 
 def _marginal(mine: list[list[str]], seq: Sequence[str]) -> int:
@@ -98,7 +107,7 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
     return values
 
 
-def greedy_policy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     me = view["viewer"]
     mine = view["sequences"][me]
     by_kind: dict[str, list[Action]] = {}
@@ -128,8 +137,7 @@ def greedy_policy(view: dict[str, Any], legal: list[Action], rng: random.Random)
         if take is not None:
             # What the hand already offers without the discard.
             hand = view["hand"]
-            own = [s for s in sequences_in(hand)
-                   if not fourth or _wins_round(view, me, s)]
+            own = [s for s in sequences_in(hand) if not fourth or _wins_round(view, me, s)]
             own_value = max((_lay_value(mine, s) for s in own), default=float("-inf"))
             if take_value >= own_value:
                 return take
@@ -143,3 +151,15 @@ def greedy_policy(view: dict[str, Any], legal: list[Action], rng: random.Random)
     low = min(values[a.cards[0]] for a in discards)
     worst = [a for a in discards if values[a.cards[0]] == low]
     return worst[rng.randrange(len(worst))] if len(worst) > 1 else worst[0]
+
+
+SETTINGS = BotSettings(
+    greedy=greedy,
+    # Random play seldom lays a sequence, so a random tail would run some 70 steps and decide
+    # the round by chance; greedy play ends it in far fewer.
+    search=SearchConfig(rollout="greedy"),
+    # The round winner takes its points; cut rollouts use the points of the sequences on the
+    # table.
+    evaluator=Evaluator(rank_weight=0.5, scale=4.0, heuristic=view_list("round_points")),
+    hard_iterations=450,
+)

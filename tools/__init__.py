@@ -1,0 +1,1 @@
+"""The repository's own tools; build.py imports tools.build from here."""

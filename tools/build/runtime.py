@@ -1,0 +1,74 @@
+"""The Pyodide runtime: the five files of the pinned npm package the page needs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+from . import CACHE, BuildError, say, sha256_file
+
+PYODIDE_VERSION = "314.0.7"
+# sha256 of the npm tarball pyodide-314.0.7.tgz: a changed download is refused.
+PYODIDE_TARBALL_SHA256 = "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"
+# The only files of the package the page needs (the engine is pure Python, no packages).
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+
+def fetch_pyodide() -> Path:
+    """The directory holding the five pinned runtime files, downloading them once."""
+    target = CACHE / f"pyodide-{PYODIDE_VERSION}"
+    if all((target / name).is_file() for name in PYODIDE_FILES):
+        return target
+    CACHE.mkdir(exist_ok=True)
+    tarball = CACHE / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not tarball.is_file() or sha256_file(tarball) != PYODIDE_TARBALL_SHA256:
+        npm = shutil.which("npm")
+        if npm is None:
+            raise BuildError(
+                "npm is needed once to fetch the Pyodide runtime "
+                f"(npm pack pyodide@{PYODIDE_VERSION}); install Node.js and npm"
+            )
+        say(f"fetching pyodide@{PYODIDE_VERSION} from the npm registry")
+        with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+            done = subprocess.run(
+                [npm, "pack", f"pyodide@{PYODIDE_VERSION}", "--silent", "--pack-destination", tmp],
+                cwd=tmp,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+            )
+            packed = list(Path(tmp).glob("pyodide-*.tgz"))
+            if done.returncode != 0 or len(packed) != 1:
+                raise BuildError(
+                    f"npm pack pyodide@{PYODIDE_VERSION} failed:\n{done.stdout}{done.stderr}"
+                )
+            os.replace(packed[0], tarball)
+    actual = sha256_file(tarball)
+    if actual != PYODIDE_TARBALL_SHA256:
+        tarball.unlink()
+        raise BuildError(
+            f"pyodide-{PYODIDE_VERSION}.tgz has sha256 {actual}, "
+            f"expected {PYODIDE_TARBALL_SHA256}; refusing it"
+        )
+    partial = Path(tempfile.mkdtemp(dir=CACHE))
+    with tarfile.open(tarball, "r:gz") as archive:
+        for name in PYODIDE_FILES:
+            member = archive.getmember(f"package/{name}")
+            source = archive.extractfile(member)
+            if source is None:
+                raise BuildError(f"{name} is not a file in the Pyodide package")
+            with source, (partial / name).open("wb") as out:
+                shutil.copyfileobj(source, out)
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(partial, target)
+    return target

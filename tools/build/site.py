@@ -1,0 +1,219 @@
+"""dist/: web/ (bundled and minified by esbuild, or copied as it is), the Pyodide runtime
+and the engine wheel, with the service worker stamped with the build's id and files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from . import DIST, ROOT, WEB, BuildError, say, sha256_file
+from .catalog import write_catalog
+from .node import ensure_tools, run_esbuild
+from .runtime import PYODIDE_FILES, PYODIDE_VERSION, fetch_pyodide
+from .wheel import build_wheel, web_wheel
+
+# Filled into dist/sw.js: the text between these markers is replaced by the build's data.
+SW_MARK_BEGIN = "/*BUILD*/"
+SW_MARK_END = "/*END-BUILD*/"
+
+# Files never copied from web/ into dist/.
+IGNORED_NAMES = {".DS_Store", "Thumbs.db", "__pycache__"}
+
+# In a minified build these parts of web/ reach dist/ through the bundler, not as copies:
+# js/ becomes js/app.js plus one chunk per game screen (loaded when that game starts) and a
+# few shared chunks; css/ becomes css/app.css (web/css/app.css @imports the others); the
+# engine worker and the service worker stay scripts of their own, minified.
+JS_ENTRY = "js/app.js"
+CSS_ENTRY = "css/app.css"
+BUNDLED_DIRS = ("js", "css")
+STANDALONE_SCRIPTS = ("worker.js", "sw.js")
+
+# Flags for every file: minified, UTF-8 left as it is (no \u escapes), no license comments
+# (the sources have none; ours is the repository's).
+ESBUILD_COMMON = ["--minify", "--charset=utf8", "--legal-comments=none"]
+
+
+def bundle_web(modules: Path, staging: Path, web: Path = WEB) -> None:
+    """Write the bundled and minified scripts and styles of ``web`` (web/ or its staging
+    copy) into ``staging``."""
+    # The page's modules: app.js keeps its place (js/app.js, so `new URL("../worker.js",
+    # import.meta.url)` still finds the worker), and each `import("./games/<id>.js")`
+    # becomes a chunk of its own next to it, named with a hash of its content. Run in ``web``
+    # with a relative entry: the hashes also cover the modules' paths from where esbuild runs.
+    run_esbuild(
+        modules,
+        [
+            JS_ENTRY,
+            "--bundle",
+            "--format=esm",
+            "--splitting",
+            f"--outdir={staging / Path(JS_ENTRY).parent}",
+            *ESBUILD_COMMON,
+        ],
+        cwd=web,
+    )
+    run_esbuild(
+        modules,
+        [str(web / CSS_ENTRY), "--bundle", f"--outfile={staging / CSS_ENTRY}", *ESBUILD_COMMON],
+    )
+    worker = run_esbuild(
+        modules,
+        ["--format=esm", "--loader=js", "--sourcefile=worker.js", *ESBUILD_COMMON],
+        stdin=(web / "worker.js").read_text(encoding="utf-8"),
+    )
+    (staging / "worker.js").write_text(worker, encoding="utf-8")
+    # The service worker is minified with its build data set aside (a minifier drops the
+    # marker comments), then put back between the markers for stamp_service_worker().
+    source = (web / "sw.js").read_text(encoding="utf-8")
+    begin, end = source.find(SW_MARK_BEGIN), source.find(SW_MARK_END)
+    if begin < 0 or end < begin:
+        raise BuildError(f"web/sw.js lacks the {SW_MARK_BEGIN}...{SW_MARK_END} markers")
+    placeholder = "__PARLOUR_BUILD_DATA__"
+    data = source[begin : end + len(SW_MARK_END)]
+    minified = run_esbuild(
+        modules,
+        ["--loader=js", "--sourcefile=sw.js", *ESBUILD_COMMON],
+        stdin=source[:begin] + placeholder + source[end + len(SW_MARK_END) :],
+    )
+    if minified.count(placeholder) != 1:
+        raise BuildError("the minified service worker lost its build data")
+    (staging / "sw.js").write_text(minified.replace(placeholder, data), encoding="utf-8")
+
+
+def squeeze_html(text: str) -> str:
+    """HTML without indentation, trailing spaces or blank lines: outside tags, a run of white
+    space that holds a line break becomes one line break, which renders the same (one
+    space). Text inside <pre>, <textarea>, <script> and <style>, and every tag with its
+    attributes, is kept as it is."""
+    parts = re.split(r"(<[^>]*>)", text)
+    keep = None  # the element whose content is being kept as it is
+    for i, part in enumerate(parts):
+        if i % 2:
+            tag = re.match(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)", part)
+            if tag:
+                name = tag.group(2).lower()
+                if (
+                    not tag.group(1)
+                    and keep is None
+                    and name in ("pre", "textarea", "script", "style")
+                ):
+                    keep = name
+                elif tag.group(1) and name == keep:
+                    keep = None
+        elif keep is None:
+            parts[i] = re.sub(r"[ \t\r\f]*\n[ \t\r\n\f]*", "\n", part)
+    return "".join(parts).strip() + "\n"
+
+
+def dist_files(dist: Path) -> list[str]:
+    """Every file of a built site, as sorted POSIX paths relative to it."""
+    return sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file())
+
+
+def compute_build_id(dist: Path, skip: set[str]) -> str:
+    digest = hashlib.sha256()
+    for rel in dist_files(dist):
+        if rel in skip:
+            continue
+        digest.update(rel.encode() + b"\0" + bytes.fromhex(sha256_file(dist / rel)))
+    return digest.hexdigest()[:16]
+
+
+def stamp_service_worker(sw_path: Path, build_id: str, files: list[str]) -> None:
+    text = sw_path.read_text(encoding="utf-8")
+    begin = text.find(SW_MARK_BEGIN)
+    end = text.find(SW_MARK_END)
+    if begin < 0 or end < begin:
+        raise BuildError(f"web/sw.js lacks the {SW_MARK_BEGIN}...{SW_MARK_END} markers")
+    data = json.dumps({"build_id": build_id, "files": files}, separators=(",", ":"))
+    sw_path.write_text(text[: begin + len(SW_MARK_BEGIN)] + data + text[end:], encoding="utf-8")
+
+
+def swap_into_place(staging: Path, dist: Path) -> None:
+    """Replace ``dist`` by ``staging`` with renames, so a server never sees half a site and
+    two builds running at once do not trip over each other."""
+    for attempt in range(10):
+        old = dist.with_name(f".dist-old-{os.getpid()}-{attempt}")
+        try:
+            os.replace(dist, old)
+        except FileNotFoundError:
+            pass
+        try:
+            os.replace(staging, dist)
+            return
+        except OSError:
+            continue  # another build put its dist/ in place meanwhile: move it aside too
+        finally:
+            shutil.rmtree(old, ignore_errors=True)
+    raise BuildError(f"could not put the new build in place at {dist}")
+
+
+def build(dist: Path = DIST, quiet: bool = False, minify: bool = True) -> dict[str, str]:
+    """Build the whole site into ``dist``; returns build-info.
+
+    ``minify=False`` (build.py build --no-minify, for debugging) copies web/ as it is and
+    ships the full engine wheel: no bundler, so no npm tools are needed either.
+    """
+    if not (WEB / "sw.js").is_file():
+        raise BuildError("web/sw.js is missing")
+    runtime = fetch_pyodide()
+    wheel = build_wheel()
+    modules = None
+    if minify:
+        modules = ensure_tools()
+        wheel = web_wheel(wheel)
+    staging = Path(tempfile.mkdtemp(prefix=".dist-", dir=dist.parent))
+    # web/ as the site gets it: a copy with js/catalog.js (tools/build/catalog.py) written in.
+    web = Path(tempfile.mkdtemp(prefix=".dist-web-", dir=dist.parent))
+
+    def ignored(directory: str, names: list[str]) -> list[str]:
+        skip = [n for n in names if n in IGNORED_NAMES]
+        if minify and Path(directory) == web:  # these come from bundle_web()
+            skip += [n for n in names if n in BUNDLED_DIRS or n in STANDALONE_SCRIPTS]
+        return skip
+
+    try:
+        shutil.copytree(
+            WEB, web, dirs_exist_ok=True, ignore=lambda _, names: sorted(IGNORED_NAMES & set(names))
+        )
+        write_catalog(web)
+        shutil.copytree(web, staging, dirs_exist_ok=True, ignore=ignored)
+        if modules is not None:
+            bundle_web(modules, staging, web)
+            for page in staging.rglob("*.html"):
+                page.write_text(squeeze_html(page.read_text(encoding="utf-8")), encoding="utf-8")
+        (staging / "pyodide").mkdir(exist_ok=True)
+        for name in PYODIDE_FILES:
+            shutil.copy2(runtime / name, staging / "pyodide" / name)
+        (staging / "wheels").mkdir(exist_ok=True)
+        shutil.copy2(wheel, staging / "wheels" / wheel.name)
+        (staging / ".nojekyll").write_bytes(b"")
+        # The id covers everything except the two files that carry it.
+        build_id = compute_build_id(staging, skip={"sw.js", "build-info.json"})
+        info = {
+            "build_id": build_id,
+            "engine_wheel": wheel.name,
+            "pyodide_version": PYODIDE_VERSION,
+        }
+        (staging / "build-info.json").write_text(json.dumps(info, indent=1) + "\n")
+        precache = ["./"] + [
+            rel for rel in dist_files(staging) if rel not in ("sw.js", ".nojekyll")
+        ]
+        stamp_service_worker(staging / "sw.js", build_id, precache)
+        swap_into_place(staging, dist)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(web, ignore_errors=True)
+    if not quiet:
+        size = sum((dist / rel).stat().st_size for rel in dist_files(dist))
+        say(
+            f"built {dist.relative_to(ROOT) if dist.is_relative_to(ROOT) else dist} "
+            f"(build {build_id}{'' if minify else ', not minified'}, "
+            f"{len(precache)} files to precache, {size / 1e6:.1f} MB)"
+        )
+    return info

@@ -1,0 +1,218 @@
+"""build.py test: .venv with the pinned test dependencies, Chromium for the browser tests,
+and the steps of the test command.
+
+    build.py test [ARGS]         ruff check, ruff format --check, mypy (engine/), ESLint (web/),
+                                 then pytest over tests/ and e2e/ (builds dist/ first)
+    build.py test --fast [ARGS]  ruff check, then the unit tests alone: no browser, no dist/
+
+Every step runs even when one before it failed, and the summary names the steps that failed
+with the command that fixes or shows the problem. ARGS go to pytest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ROOT, VENV, BuildError, say
+from .node import ensure_tools, eslint_command
+from .site import build
+
+REQUIREMENTS = ROOT / "requirements-test.txt"
+
+# Headless Chromium for the browser tests and benchmarks. Without the background-networking
+# flags Chromium contacts other hosts by itself, which the tests forbid.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# The unit tests of --fast: no browser (e2e/ is not collected) and no build of the site.
+FAST_MARKERS = "not slow and not build"
+
+
+def venv_python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_venv() -> Path:
+    """.venv with the pinned test dependencies, reinstalled when the requirements change."""
+    python = venv_python()
+    if not python.exists():
+        say("creating .venv")
+        subprocess.run(
+            [sys.executable, "-m", "venv", str(VENV)], check=True, stdin=subprocess.DEVNULL
+        )
+    wanted = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    stamp = VENV / ".requirements-sha256"
+    if not stamp.is_file() or stamp.read_text().strip() != wanted:
+        say(f"installing the test dependencies ({REQUIREMENTS.name})")
+        done = subprocess.run(
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-r",
+                str(REQUIREMENTS),
+            ],
+            stdin=subprocess.DEVNULL,
+        )
+        if done.returncode != 0:
+            raise BuildError(f"could not install {REQUIREMENTS.name} into .venv")
+        stamp.write_text(wanted + "\n")
+    return python
+
+
+def find_chromium() -> str | None:
+    explicit = os.environ.get("PARLOUR_CHROMIUM")
+    if explicit:
+        return explicit
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def ensure_chromium() -> None:
+    """Install Debian's chromium when there is none (Playwright's own download is not used)."""
+    explicit = os.environ.get("PARLOUR_CHROMIUM")
+    if explicit:
+        if not Path(explicit).exists():
+            raise BuildError(f"PARLOUR_CHROMIUM={explicit} does not exist")
+        return
+    if find_chromium():
+        return
+    apt = shutil.which("apt-get")
+    if apt is None:
+        say(
+            "no 'chromium' on PATH and no apt-get: the browser tests will use Playwright's "
+            "own browser if it is installed (python -m playwright install chromium), or set "
+            "PARLOUR_CHROMIUM=/path/to/chromium"
+        )
+        return
+    prefix: list[str] = []
+    if hasattr(os, "geteuid") and os.geteuid() != 0:
+        if shutil.which("sudo") is None:
+            raise BuildError(
+                "Chromium is missing; install it with 'apt-get install chromium' "
+                "as root, or set PARLOUR_CHROMIUM=/path/to/chromium"
+            )
+        prefix = ["sudo", "-n"]
+    say("Chromium is missing: installing it with apt-get (Debian's chromium package)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (
+        ["apt-get", "update"],
+        ["apt-get", "install", "-y", "--no-install-recommends", "chromium"],
+    ):
+        done = subprocess.run(
+            prefix + command, stdin=subprocess.DEVNULL, env=env, capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+            raise BuildError(
+                f"could not install Chromium: '{' '.join(prefix + command)}' "
+                f"failed (exit {done.returncode}):\n{tail}\n"
+                "Install Chromium yourself, or set PARLOUR_CHROMIUM to a "
+                "Chromium/Chrome executable, then run the tests again."
+            )
+    if not find_chromium():
+        raise BuildError(
+            "apt-get installed chromium but no 'chromium' is on PATH; "
+            "set PARLOUR_CHROMIUM=/path/to/chromium"
+        )
+
+
+def shown(command: list[str]) -> str:
+    """``command`` as one line, with the repository's paths relative to it."""
+    root = str(ROOT) + os.sep
+    return shlex.join(part.removeprefix(root) for part in command)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the test command: a command run from the repository, and what to do when
+    it fails."""
+
+    name: str
+    command: list[str]
+    fix: str
+    env: dict[str, str] = field(default_factory=dict)
+
+    def run(self) -> bool:
+        say(f"{self.name}: {shown(self.command)}")
+        done = subprocess.run(
+            self.command, cwd=ROOT, stdin=subprocess.DEVNULL, env={**os.environ, **self.env}
+        )
+        return done.returncode == 0
+
+
+def lint_steps(python: Path, fast: bool) -> list[Step]:
+    """ruff check; unless ``fast``, also ruff format --check, mypy and ESLint."""
+    ruff = [str(python), "-m", "ruff"]
+    steps = [
+        Step(
+            "lint (ruff check)",
+            [*ruff, "check", "."],
+            "run `.venv/bin/ruff check --fix .` and fix what is left by hand",
+        )
+    ]
+    if fast:
+        return steps
+    eslint = eslint_command(ensure_tools())
+    return steps + [
+        Step(
+            "format (ruff format --check)",
+            [*ruff, "format", "--check", "--output-format=concise", "."],
+            "run `.venv/bin/ruff format .` (`--diff` shows the changes first)",
+        ),
+        Step(
+            "types (mypy, engine/)",
+            [str(python), "-m", "mypy"],
+            "fix the errors listed by `.venv/bin/mypy`",
+        ),
+        Step(
+            "JavaScript lint (ESLint, web/)",
+            eslint,
+            f"run `{shown(eslint)} --fix` and fix what is left by hand",
+        ),
+    ]
+
+
+def run_tests(pytest_args: list[str], fast: bool = False) -> int:
+    """build.py test: the lint steps, then pytest; returns the exit status."""
+    python = ensure_venv()
+    steps = lint_steps(python, fast)
+    failed = [step for step in steps if not step.run()]
+    env = {"PYTHONDONTWRITEBYTECODE": "1"}
+    if fast:
+        pytest = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, *pytest_args]
+    else:
+        ensure_chromium()
+        build()
+        env["PARLOUR_DIST_READY"] = "1"  # e2e/ serves this dist/ rather than building one
+        pytest = [str(python), "-m", "pytest", *pytest_args]  # testpaths: tests/ and e2e/
+    tests = Step("tests (pytest)", pytest, "see the failures pytest reports above", env)
+    steps.append(tests)
+    if not tests.run():
+        failed.append(tests)
+    for step in failed:
+        say(f"FAILED {step.name}: {step.fix}")
+    if not failed:
+        say("passed: " + ", ".join(step.name for step in steps))
+    return 1 if failed else 0
