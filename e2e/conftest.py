@@ -9,7 +9,8 @@
   or worker), any HTTP error response and any request to an origin other than 127.0.0.1. A
   test that provokes one on purpose removes it from ``page.problems``.
 - ``open_app(page, site, query="?speed=0", snapshots=False)``: opens the app and waits for
-  the menu; start-up snapshots are off unless the test is about them (see ``app_url``).
+  the menu and the engine; start-up snapshots are off unless the test is about them (see
+  ``app_url``).
 - ``serve_with({path: content})``: dist/ with some files replaced, plus e2e/harness/ (and
   web/js/, whose engine-client.js it drives) under /__harness__/, on its own port.
 
@@ -335,8 +336,10 @@ def back_to_menu(page: Page) -> bool:
 @pytest.fixture
 def open_app() -> Callable[..., Page]:
     """``open_app(page, site, query="?speed=0", snapshots=False)``: open the app, wait for
-    the menu. On a shared page (see ``page``) the test's first call goes back to the menu of
-    the app already open at that address instead of loading it again; later calls load it."""
+    the menu and the engine it loads in the background (e2e/test_first_paint.py tests the
+    page before the engine is ready). On a shared page (see ``page``) the test's first call
+    goes back to the menu of the app already open at that address instead of loading it
+    again; later calls load it."""
 
     def open_app(page: Page, site: str, query: str = "?speed=0", snapshots: bool = False) -> Page:
         url = app_url(site, query, snapshots)
@@ -345,6 +348,7 @@ def open_app() -> Callable[..., Page]:
             return page
         page.goto(url)
         page.locator(MENU).first.wait_for(state="visible", timeout=APP_TIMEOUT_MS)
+        page.locator("html[data-engine=ready]").wait_for(state="attached", timeout=APP_TIMEOUT_MS)
         return page
 
     return open_app

@@ -27,6 +27,7 @@ import build  # noqa: E402
 from tools import draw_icons  # noqa: E402
 from tools.build import WEB, BuildError, sha256_file  # noqa: E402
 from tools.build import testing as test_command  # noqa: E402
+from tools.build.catalog import catalog_source  # noqa: E402
 from tools.build.micropip import MICROPIP_SHA256, MICROPIP_WHEEL  # noqa: E402
 from tools.build.runtime import (  # noqa: E402
     PYODIDE_FILES,
@@ -366,7 +367,10 @@ def test_no_minify_copies_web_as_it_is(tmp_path, wheel):
     info = build_site(dist, quiet=True, minify=False)
     files = set(dist_files(dist))
     web = web_sources(bundled=False)
-    assert web <= files and not {f for f in files - web if f.startswith(("js/", "css/"))}
+    # js/catalog.js is the one file the build adds (tools/build/catalog.py).
+    written = {f for f in files - web if f.startswith(("js/", "css/"))}
+    assert web <= files and written == {"js/catalog.js"}
+    assert (dist / "js" / "catalog.js").read_text(encoding="utf-8") == catalog_source()
     for rel in web - {"sw.js"}:
         assert (dist / rel).read_bytes() == (WEB / rel).read_bytes(), rel
     assert (dist / "wheels" / info["engine_wheel"]).read_bytes() == wheel.read_bytes()

@@ -102,9 +102,15 @@ def test_the_cycle_finder_finds_a_circle():
     assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
 
 
+# Modules the build writes into the site, not in web/js/: js/catalog.js (tools/build/catalog.py).
+BUILT = {"catalog.js"}
+
+
 def test_every_import_names_an_existing_module():
     graph = module_graph()
-    missing = sorted(f"{m} -> {t}" for m, ts in graph.items() for t in ts if t not in graph)
+    missing = sorted(
+        f"{m} -> {t}" for m, ts in graph.items() for t in ts if t not in graph and t not in BUILT
+    )
     assert not missing
 
 

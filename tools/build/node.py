@@ -68,8 +68,10 @@ def node() -> str:
     return found
 
 
-def run_esbuild(modules: Path, args: list[str], stdin: str | None = None) -> str:
-    """Run the pinned esbuild with ``args``; returns what it wrote to stdout."""
+def run_esbuild(
+    modules: Path, args: list[str], stdin: str | None = None, cwd: Path | None = None
+) -> str:
+    """Run the pinned esbuild with ``args`` (in ``cwd``); returns what it wrote to stdout."""
     launcher = modules / "esbuild" / "bin" / "esbuild"
     command = [str(launcher)]
     if launcher.read_bytes()[:2] == b"#!":  # the JavaScript launcher: run it with node
@@ -77,6 +79,7 @@ def run_esbuild(modules: Path, args: list[str], stdin: str | None = None) -> str
     done = subprocess.run(
         command + args + ["--log-level=warning"],
         input=stdin,
+        cwd=cwd,
         capture_output=True,
         text=True,
         encoding="utf-8",

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from . import DIST, ROOT, WEB, BuildError, say, sha256_file
+from .catalog import write_catalog
 from .node import ensure_tools, run_esbuild
 from .runtime import PYODIDE_FILES, PYODIDE_VERSION, fetch_pyodide, micropip_wheel, trimmed_stdlib
 from .wheel import build_wheel, web_wheel
@@ -38,35 +39,38 @@ STANDALONE_SCRIPTS = ("worker.js", "sw.js")
 ESBUILD_COMMON = ["--minify", "--charset=utf8", "--legal-comments=none"]
 
 
-def bundle_web(modules: Path, staging: Path) -> None:
-    """Write the bundled and minified scripts and styles of web/ into ``staging``."""
+def bundle_web(modules: Path, staging: Path, web: Path = WEB) -> None:
+    """Write the bundled and minified scripts and styles of ``web`` (web/ or its staging
+    copy) into ``staging``."""
     # The page's modules: app.js keeps its place (js/app.js, so `new URL("../worker.js",
     # import.meta.url)` still finds the worker), and each `import("./games/<id>.js")`
-    # becomes a chunk of its own next to it, named with a hash of its content.
+    # becomes a chunk of its own next to it, named with a hash of its content. Run in ``web``
+    # with a relative entry: the hashes also cover the modules' paths from where esbuild runs.
     run_esbuild(
         modules,
         [
-            str(WEB / JS_ENTRY),
+            JS_ENTRY,
             "--bundle",
             "--format=esm",
             "--splitting",
             f"--outdir={staging / Path(JS_ENTRY).parent}",
             *ESBUILD_COMMON,
         ],
+        cwd=web,
     )
     run_esbuild(
         modules,
-        [str(WEB / CSS_ENTRY), "--bundle", f"--outfile={staging / CSS_ENTRY}", *ESBUILD_COMMON],
+        [str(web / CSS_ENTRY), "--bundle", f"--outfile={staging / CSS_ENTRY}", *ESBUILD_COMMON],
     )
     worker = run_esbuild(
         modules,
         ["--format=esm", "--loader=js", "--sourcefile=worker.js", *ESBUILD_COMMON],
-        stdin=(WEB / "worker.js").read_text(encoding="utf-8"),
+        stdin=(web / "worker.js").read_text(encoding="utf-8"),
     )
     (staging / "worker.js").write_text(worker, encoding="utf-8")
     # The service worker is minified with its build data set aside (a minifier drops the
     # marker comments), then put back between the markers for stamp_service_worker().
-    source = (WEB / "sw.js").read_text(encoding="utf-8")
+    source = (web / "sw.js").read_text(encoding="utf-8")
     begin, end = source.find(SW_MARK_BEGIN), source.find(SW_MARK_END)
     if begin < 0 or end < begin:
         raise BuildError(f"web/sw.js lacks the {SW_MARK_BEGIN}...{SW_MARK_END} markers")
@@ -167,17 +171,23 @@ def build(dist: Path = DIST, quiet: bool = False, minify: bool = True) -> dict[s
         modules = ensure_tools()
         wheel = web_wheel(wheel)
     staging = Path(tempfile.mkdtemp(prefix=".dist-", dir=dist.parent))
+    # web/ as the site gets it: a copy with js/catalog.js (tools/build/catalog.py) written in.
+    web = Path(tempfile.mkdtemp(prefix=".dist-web-", dir=dist.parent))
 
     def ignored(directory: str, names: list[str]) -> list[str]:
         skip = [n for n in names if n in IGNORED_NAMES]
-        if minify and Path(directory) == WEB:  # these come from bundle_web()
+        if minify and Path(directory) == web:  # these come from bundle_web()
             skip += [n for n in names if n in BUNDLED_DIRS or n in STANDALONE_SCRIPTS]
         return skip
 
     try:
-        shutil.copytree(WEB, staging, dirs_exist_ok=True, ignore=ignored)
+        shutil.copytree(
+            WEB, web, dirs_exist_ok=True, ignore=lambda _, names: sorted(IGNORED_NAMES & set(names))
+        )
+        write_catalog(web)
+        shutil.copytree(web, staging, dirs_exist_ok=True, ignore=ignored)
         if modules is not None:
-            bundle_web(modules, staging)
+            bundle_web(modules, staging, web)
             for page in staging.rglob("*.html"):
                 page.write_text(squeeze_html(page.read_text(encoding="utf-8")), encoding="utf-8")
         (staging / "pyodide").mkdir(exist_ok=True)
@@ -204,6 +214,7 @@ def build(dist: Path = DIST, quiet: bool = False, minify: bool = True) -> dict[s
         swap_into_place(staging, dist)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(web, ignore_errors=True)
     if not quiet:
         size = sum((dist / rel).stat().st_size for rel in dist_files(dist))
         say(

@@ -15,7 +15,16 @@
 //     afterRender(root, state)                      after each render
 //   }
 // (every part optional), and FEATURES below lists them. ctx = {root, state, intents, render,
-// engineCall, enterTable, loadRenderer, token}. A state field, intent or screen has one owner.
+// engineCall, engineReady, enterTable, loadRenderer, token}. A state field, intent or screen
+// has one owner.
+//
+// The page first, the engine in the background: the menu, set-up, rules, statistics and
+// settings are drawn at once from js/catalog.js (the engine's game listing, written by the
+// build), while the worker loads the engine. Whatever needs the engine before it is ready
+// (starting or resuming a match, opening a match file, a challenge link) goes through
+// engineReady(): the table's frame shows the progress, and the step goes on by itself once
+// the engine answers.
+import catalog from "./catalog.js";
 import { startEngine } from "./engine-client.js";
 import * as storage from "./storage.js";
 import { humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
@@ -24,7 +33,7 @@ import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
 import { renderRules, fetchRules } from "./ui/rules.js";
 import { renderTable, setThinking } from "./ui/table.js";
-import { renderLoading, renderFatal, setProgress } from "./ui/loading.js";
+import { renderLoading, renderWaiting, renderFatal, setProgress, engineStatusLine, showEngineStatus } from "./ui/loading.js";
 import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
 import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed } from "./ui/setup-model.js";
@@ -52,13 +61,22 @@ function botDelay() {
 }
 
 const root = document.getElementById("app");
+// The engine's status line, after the screens (see showEngine); "ready" stays a moment.
+const statusLine = engineStatusLine();
+root.after(statusLine);
+const READY_SHOWN_MS = 4000;
+let readyShownUntil = 0;
 
 /** The page's state: these fields, and those the features declare (see `declare`). */
 const state = {
-  screen: "loading",      // loading | fatal | menu | setup | rules | table, or a feature's screen
-  loading: { fraction: 0, message: "Setting the table\u2026" },
+  screen: "menu",         // menu | setup | rules | waiting | table | loading | fatal, or a feature's screen
+  // The engine: loading in the background from the start, then ready, or failed to load
+  // (problem: {title, message, detail}); fraction and message follow its loading.
+  engine: { status: "loading", fraction: 0, message: "Loading the game engine", problem: null },
+  waiting: null,          // {title, message}: what the waiting table starts once the engine is ready
   fatal: null,            // {title, message, detail}
-  games: [], levels: [],  // the engine's games and bot levels (bridge.games())
+  games: catalog.games,   // the engine's games and bot levels (bridge.games(), via js/catalog.js)
+  levels: catalog.levels,
   notice: null,           // a message on the menu (e.g. a save set aside)
   save: null,             // the saved match offered for resuming
   setupGame: null, setup: null,                         // the set-up screen's game and choices
@@ -88,6 +106,7 @@ function declare(target, what, part) {
 for (const f of FEATURES) declare(state, "state field", f.state);
 
 let client = null;
+let readyWaiters = [];   // called once the engine first answers (see engineClient, engineReady)
 let requestChain = Promise.resolve();
 let pending = 0;
 let botLoopRunning = false;
@@ -98,11 +117,18 @@ const renderers = new Map();
 
 // ----- talking to the engine -------------------------------------------------------------
 
-/** One request at a time, in order; resolves to the bridge's parsed reply. */
+/** The engine's client, once the engine has answered for the first time. */
+function engineClient() {
+  if (client) return Promise.resolve(client);
+  return new Promise((resolve) => readyWaiters.push(() => resolve(client)));
+}
+
+/** One request at a time, in order; resolves to the bridge's parsed reply. A request made
+ * before the engine is ready waits for it. */
 function call(method, params = {}, options = {}) {
   pending += 1;
   updateBusy();
-  const run = requestChain.then(() => client.call(method, params, options));
+  const run = requestChain.then(engineClient).then((current) => current.call(method, params, options));
   requestChain = run.catch(() => undefined);
   return run.then(
     (reply) => reply,
@@ -142,6 +168,25 @@ async function holdingBusy(work) {
   try { return await work(); } finally { holds -= 1; updateBusy(); }
 }
 
+/**
+ * Resolves true once the engine is ready, at once if it is. Before that the table's frame
+ * shows the engine's progress (`waiting` = {title, message}: what is coming), or its failure
+ * with a retry, until the engine answers. False when the person went elsewhere meanwhile.
+ */
+function engineReady(waiting) {
+  if (client) return Promise.resolve(true);
+  matchToken += 1;
+  const token = matchToken;
+  Object.assign(state, { screen: "waiting", waiting, error: null });
+  render();
+  return new Promise((resolve) => readyWaiters.push(() => resolve(token === matchToken && state.screen === "waiting")));
+}
+
+/** A waiting table whose request the engine refused: back to the menu, which says why. */
+function leaveWaiting() {
+  if (state.screen === "waiting") state.screen = "menu";
+}
+
 function updateBusy() {
   const busy = pending > 0 || holds > 0 || botLoopRunning;
   if (busy !== state.busy) {
@@ -167,9 +212,10 @@ let recovering = false;
 const recoveryTimes = [];
 
 function onLoadingProgress(progress) {
-  if (state.screen !== "loading") return;
-  state.loading = { fraction: Number(progress.fraction) || 0, message: progress.message || state.loading.message, stage: progress.stage };
-  render();
+  Object.assign(state.engine, {
+    status: "loading", fraction: Number(progress.fraction) || 0, message: progress.message || state.engine.message, problem: null,
+  });
+  showEngine();
 }
 
 function watchEngine(current) {
@@ -191,14 +237,13 @@ async function recoverEngine(err) {
   console.warn("Parlour: the game engine stopped; restarting it:", (err && err.message) || err);
   matchToken += 1;
   requestChain = Promise.resolve();
-  Object.assign(state, {
-    screen: "loading", thinking: null, thinkingFraction: null, roundOver: null,
-    loading: { fraction: 0, message: "The game engine stopped. Restarting it\u2026" },
-  });
+  Object.assign(state, { screen: "loading", thinking: null, thinkingFraction: null, roundOver: null });
+  state.engine = { status: "loading", fraction: 0, message: "The game engine stopped. Restarting it\u2026", problem: null };
   render();
   try {
     client = await startEngine(onLoadingProgress);
     watchEngine(client);
+    engineAnswered();
     const saved = resumeMatch ? storage.loadMatch() : null;
     const save = saved && saved.ok ? saved.save : null;
     if (save) {
@@ -230,6 +275,7 @@ function panels(slot) {
 
 const screens = {
   fatal: renderFatal,
+  waiting: renderWaiting,
   menu: () => renderMenu(state, intents, panels("menu")),
   setup: renderSetup,
   rules: renderRules,
@@ -237,9 +283,10 @@ const screens = {
 };
 
 function render() {
+  showEngine();
   if (state.screen === "loading") {
     if (!root.querySelector("[data-testid=loading]")) { clear(root); root.append(renderLoading(state)); }
-    setProgress(root, state.loading);
+    setProgress(root, state.engine);
     return;
   }
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
@@ -258,6 +305,7 @@ function render() {
   }
   const dialog = root.querySelector(".overlay [data-focus]");
   if (dialog && !root.querySelector(".overlay").contains(document.activeElement)) dialog.focus({ preventScroll: true });
+  if (state.screen === "waiting") setProgress(root, state.engine);
   for (const f of FEATURES) if (f.afterRender) f.afterRender(root, state);
 }
 
@@ -450,6 +498,9 @@ async function startNew(gameId, setup) {
   if (state.busy) return;
   storage.saveSetup(gameId, setup);
   state.error = null;
+  const spec = state.games.find((g) => g.id === gameId);
+  const waiting = { title: spec ? spec.title : gameId, message: "Your match starts as soon as the game engine is ready." };
+  if (!(await engineReady(waiting))) return;
   const seed = randomSeed();
   let reply = await engineCall("start", startParams(gameId, setup, seed, 0));
   if (!reply) return;
@@ -581,8 +632,11 @@ const intents = {
   async resume() {
     const save = state.save;
     if (!save || state.busy) return;
+    const waiting = { title: save.title || save.game, message: "Your match comes back as soon as the game engine is ready." };
+    if (!(await engineReady(waiting))) return;
     const reply = await engineCall("load", save.data, {
       refused: (error) => {
+        leaveWaiting();
         storage.setAsideMatch();
         state.save = null;
         state.notice = `Your saved ${save.title || save.game} match could not be resumed (${error.message}), so it was set aside.`;
@@ -603,10 +657,14 @@ const intents = {
   reload() {
     window.location.reload();
   },
+  /** Load the engine again, in a new worker, after it failed to load. */
+  retryEngine() {
+    if (state.engine.status === "failed") loadEngine();
+  },
 };
 
 const context = {
-  root, state, intents, render, engineCall, enterTable, loadRenderer: rendererFor, token: () => matchToken,
+  root, state, intents, render, engineCall, engineReady, enterTable, loadRenderer: rendererFor, token: () => matchToken,
 };
 for (const f of FEATURES) {
   if (f.intents) declare(intents, "intent", f.intents(context));
@@ -620,54 +678,85 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && state.screen === "rules") intents.closeRules();
 });
 
-async function boot() {
+// ----- the engine, loading in the background ------------------------------------------------
+
+/** Show the engine's loading where it is drawn: the status line (not on the screens that
+ * show it themselves), a waiting table's bar, the page's data-engine attribute. */
+function showEngine() {
+  const engine = state.engine;
+  document.documentElement.dataset.engine = engine.status;
+  const own = state.screen === "waiting" || state.screen === "loading" || state.screen === "fatal";
+  const shown = !own && (engine.status !== "ready" || performance.now() < readyShownUntil);
+  showEngineStatus(statusLine, engine, intents, shown);
+  if (state.screen === "waiting" || state.screen === "loading") setProgress(root, engine);
+}
+
+/** The engine answered (the first time, or again after a restart): wake whatever waits. */
+function engineAnswered() {
+  const wasLoading = state.engine.status !== "ready";
+  state.engine = { status: "ready", fraction: 1, message: "Ready", problem: null };
+  if (wasLoading) {
+    readyShownUntil = performance.now() + READY_SHOWN_MS;
+    setTimeout(showEngine, READY_SHOWN_MS + 50);
+  }
+  showEngine();
+  const waiters = readyWaiters;
+  readyWaiters = [];
+  for (const wake of waiters) wake();
+}
+
+/** Start the engine's worker; the page goes on meanwhile. A failure is shown with a retry. */
+async function loadEngine() {
+  state.engine = { status: "loading", fraction: 0, message: "Loading the game engine", problem: null };
   render();
+  let started;
   try {
-    client = await startEngine(onLoadingProgress);
+    started = await startEngine(onLoadingProgress);
   } catch (err) {
-    state.screen = "fatal";
     const offline = navigator.onLine === false;
-    state.fatal = {
-      title: offline ? "You are offline" : "Parlour could not start",
-      message: "Parlour needs a network connection once to download the game; after that it works offline. "
-        + (offline ? "Connect to the internet and reload the page." : "Check your connection and reload the page."),
-      detail: (err && err.message) || "unknown error",
+    state.engine = {
+      status: "failed", fraction: 0, message: "",
+      problem: {
+        title: offline ? "You are offline" : "The game engine could not load",
+        message: "Parlour needs a network connection once to download the game; after that it works offline. "
+          + (offline ? "Connect to the internet and try again." : "Check your connection and try again."),
+        detail: (err && err.message) || "unknown error",
+      },
     };
     render();
     return;
   }
+  client = started;
   watchEngine(client);
-  if (query.get("test") === "1") {
-    // Test-only hook (?test=1): kill the worker as if it had crashed.
-    window.__parlourTest = {
-      killWorker: () => client.kill("The game engine's worker was killed (test)"),
-      call: (method, params, timeoutMs) => client.call(method, params, { timeoutMs }).catch((err) => err.message),
-      // How this engine started, and the next visit's snapshot ({stored, reason}, once made).
-      engine: () => ({ ...client.info, snapshot: client.fromSnapshot }),
-      snapshot: () => client.keepSnapshot(),
-    };
-  }
-  let reply;
-  try { reply = await call("games"); } catch { return; }
-  if (!reply || reply.error) {
-    engineFailed(new Error(reply ? reply.error.message : "no list of games"));
-    return;
-  }
-  state.games = reply.games || [];
-  state.levels = reply.levels || [];
-  state.screen = "menu";
-  refreshSave();
-  render();
+  engineAnswered();
   registerServiceWorker();
-  intents.checkChallenge();
   keepSnapshotWhenIdle(client);
 }
 
-// How long after the menu shows the snapshot for the next visit starts being made.
+function boot() {
+  if (query.get("test") === "1") {
+    // Test-only hook (?test=1): kill the worker as if it had crashed, and so on; each waits
+    // for the engine to be ready.
+    window.__parlourTest = {
+      killWorker: async () => (await engineClient()).kill("The game engine's worker was killed (test)"),
+      call: async (method, params, timeoutMs) => (await engineClient()).call(method, params, { timeoutMs }).catch((err) => err.message),
+      // How this engine started, and the next visit's snapshot ({stored, reason}, once made).
+      engine: async () => { const current = await engineClient(); return { ...current.info, snapshot: current.fromSnapshot }; },
+      snapshot: async () => (await engineClient()).keepSnapshot(),
+    };
+  }
+  loadEngine();  // the worker starts now; the menu does not wait for it
+  refreshSave();
+  render();
+  intents.checkChallenge();
+}
+
+// How long after the engine is ready the snapshot for the next visit starts being made.
 const SNAPSHOT_DELAY_MS = 1000;
 
 /** The next visit's start-up snapshot is made in the background (see js/engine-client.js),
- * never on the way to the menu: a moment after the menu is shown, when the page is idle. */
+ * never while the first visit is still downloading: a moment after the engine is ready, when
+ * the page is idle and no request waits for the engine. */
 function keepSnapshotWhenIdle(current) {
   const start = () => { if (current === client && !current.dead) current.keepSnapshot(); };
   setTimeout(() => {
@@ -677,8 +766,8 @@ function keepSnapshotWhenIdle(current) {
 }
 
 function registerServiceWorker() {
-  // Registered once the menu shows, so its precache does not compete with the runtime's
-  // own download on a first visit.
+  // Registered once the engine is ready, so its precache does not compete with the
+  // runtime's own download on a first visit.
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("./sw.js").catch(() => { /* offline play is a bonus, not a requirement */ });
   }

@@ -237,8 +237,13 @@ function menuShare(state, intents) {
 
 // ----- intents -------------------------------------------------------------------------------
 
-function intents({ state, intents: all, engineCall, enterTable, render }) {
+function intents({ state, intents: all, engineCall, engineReady, enterTable, render }) {
   const showMenu = () => all.showMenu();
+  // A problem with a file or a link, said on the menu (the table may be waiting for the engine).
+  const sayOnMenu = (message) => {
+    state.shareError = message;
+    if (state.screen === "waiting") showMenu(); else render();
+  };
   return {
     async exportMatch(data) {
       let saved = data;
@@ -267,24 +272,21 @@ function intents({ state, intents: all, engineCall, enterTable, render }) {
       const parsed = readMatchFile(text);
       if (!parsed.ok) { state.shareError = parsed.message; render(); return; }
       const data = parsed.data;
+      const game = state.games.find((g) => g.id === data.record.game);
+      const waiting = { title: game ? game.title : "A match from a file", message: "The match from your file opens as soon as the game engine is ready." };
+      if (!(await engineReady(waiting))) return;
       // Check the whole record without touching the match in progress.
       const probe = await engineCall("replay", { record: data.record, seats: data.seats || undefined }, {
-        refused: (error) => {
-          state.shareError = `That file's match cannot be used (${error.message}). Nothing was changed.`;
-          render();
-        },
+        refused: (error) => sayOnMenu(`That file's match cannot be used (${error.message}). Nothing was changed.`),
       });
       if (!probe) return;
       if (probe.replay.finished) {
         const opened = await all.openReplay(data, { returnTo: "menu" });
-        if (!opened.ok) { state.shareError = opened.message; render(); }
+        if (!opened.ok) sayOnMenu(opened.message);
         return;
       }
       const reply = await engineCall("load", data, {
-        refused: (error) => {
-          state.shareError = `That file's match cannot be resumed (${error.message}). Nothing was changed.`;
-          render();
-        },
+        refused: (error) => sayOnMenu(`That file's match cannot be resumed (${error.message}). Nothing was changed.`),
       });
       if (!reply) return;
       await enterTable(reply, reply.game, null);
@@ -334,11 +336,12 @@ function intents({ state, intents: all, engineCall, enterTable, render }) {
     async acceptChallenge() {
       const offer = state.challengeOffer;
       if (!offer || state.busy) return;
+      const waiting = { title: offer.spec.title, message: "The challenge's deal is dealt as soon as the game engine is ready." };
+      if (!(await engineReady(waiting))) return;
       const reply = await engineCall("start", offer.params, {
         refused: (error) => {
           state.challengeOffer = null;
-          state.shareError = `This challenge link cannot be used: ${error.message}.`;
-          render();
+          sayOnMenu(`This challenge link cannot be used: ${error.message}.`);
         },
       });
       if (!reply) return;
