@@ -2,15 +2,19 @@
 
 - ``site``: builds dist/ once (``python build.py``) and serves it; the base URL ends in "/".
 - ``site_subpath``: the same dist/ served only under /parlour/ on another port.
-- ``page``: a fresh Chromium page in a fresh context per test, or in a module that sets
-  ``SHARED_PAGE = True`` one page for all its tests (the engine, a Pyodide start, is the
-  slow part; ``pagehelpers.own_page`` gives a test there a fresh one). Its teardown fails the
-  test on any Content-Security-Policy violation, any console error, any uncaught error (page
-  or worker), any HTTP error response and any request to an origin other than 127.0.0.1. A
-  test that provokes one on purpose removes it from ``page.problems``.
+- ``page``: a fresh Chromium page per test, or in a module that sets ``SHARED_PAGE = True``
+  one page for all its tests (``pagehelpers.own_page`` gives a test there a fresh one). A
+  fresh page opens in the *warm context*, emptied of what earlier tests stored, whose only
+  leftover is this build's start-up snapshot: the engine (a Pyodide start, the slow part)
+  then starts from it in a few seconds. A module that sets ``COLD_START = True``, or a test
+  decorated with ``pagehelpers.cold_start``, gets a fresh context instead: a first visit,
+  with no snapshot, no service worker and no HTTP cache kept from elsewhere. The teardown fails
+  the test on any Content-Security-Policy violation, any console error, any uncaught error
+  (page or worker), any HTTP error response and any request to an origin other than
+  127.0.0.1. A test that provokes one on purpose removes it from ``page.problems``.
 - ``open_app(page, site, query="?speed=0", snapshots=False)``: opens the app and waits for
-  the menu and the engine; start-up snapshots are off unless the test is about them (see
-  ``app_url``).
+  the menu and the engine. In the warm context on ``site`` it starts from the snapshot; other
+  pages start with snapshots off unless the test is about them (see ``app_url``).
 - ``serve_with({path: content})``: dist/ with some files replaced, plus e2e/harness/ (and
   web/js/, whose engine-client.js it drives) under /__harness__/, on its own port.
 
@@ -22,6 +26,7 @@ Chromium: $PARLOUR_CHROMIUM, else ``chromium`` on PATH (Debian's), else Playwrig
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -183,9 +188,9 @@ def is_foreign(url: str) -> bool:
     return parts.hostname not in LOCAL_HOSTS
 
 
-def new_context(browser: Browser) -> BrowserContext:
+def new_context(browser: Browser, **options) -> BrowserContext:
     """A context whose pages report their problems to ``context.problems``."""
-    context = browser.new_context()
+    context = browser.new_context(**options)
     context.set_default_timeout(APP_TIMEOUT_MS)
     context.problems = Problems()  # type: ignore[attr-defined]
 
@@ -223,9 +228,26 @@ BOOTS: dict[str, int] = {}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks every test here ``browser``; under ``pytest -n`` (``--dist loadgroup``) the tests of
+    a module that shares one page run together in one worker, the others one at a time."""
     for item in items:
         if E2E in item.path.parents:
             item.add_marker(pytest.mark.browser)
+            if getattr(item.module, "SHARED_PAGE", False):
+                item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker hands its engine starts to the controller."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["parlour_boots"] = dict(BOOTS)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """The controller gathers each worker's engine starts (pytest-xdist's hook)."""
+    BOOTS.update(getattr(node, "workeroutput", {}).get("parlour_boots", {}))
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -265,14 +287,77 @@ def new_page(context: BrowserContext) -> Page:
     return page
 
 
-@pytest.fixture(scope="module")
-def module_page(browser: Browser) -> Iterator[Page]:
-    """One page for a whole module whose tests share it (``SHARED_PAGE = True``)."""
-    context = new_context(browser)
+SNAPSHOT_KEPT = """(buildId) => new Promise((resolve) => {
+    const open = indexedDB.open("parlour-runtime", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
+    open.onerror = () => resolve(false);
+    open.onsuccess = () => {
+        const db = open.result;
+        const keys = db.transaction("snapshots", "readonly").objectStore("snapshots").getAllKeys();
+        keys.onsuccess = () => { db.close(); resolve(keys.result.includes(buildId)); };
+        keys.onerror = () => { db.close(); resolve(false); };
+    };
+})"""
+
+
+@pytest.fixture(scope="session")
+def warm_context(browser: Browser, site: str, dist: Path) -> Iterator[BrowserContext]:
+    """The context of the fresh pages (see ``page``): it has made and kept this build's start-up
+    snapshot, so that the engine of each later page starts from it. Service workers are
+    blocked here, so that no earlier page's worker answers a later page's requests (the tests
+    of the service worker start cold)."""
+    context = new_context(browser, service_workers="block")
+    context.warm_site = site  # type: ignore[attr-defined]
     page = new_page(context)
+    page.test_id = "warm context"  # type: ignore[attr-defined]
+    page.goto(app_url(site, "?speed=0", snapshots=True))
+    page.locator("html[data-engine=ready]").wait_for(state="attached", timeout=APP_TIMEOUT_MS)
+    build_id = json.loads((dist / "build-info.json").read_text())["build_id"]
+    page.wait_for_function(
+        "async (id) => await (" + SNAPSHOT_KEPT + ")(id)",
+        arg=build_id,
+        polling=250,
+        timeout=APP_TIMEOUT_MS * 2,
+    )
+    found = context.problems.all()  # type: ignore[attr-defined]
+    assert not found, "the warm context's first visit misbehaved:\n  " + "\n  ".join(found)
+    page.close()
+    yield context
+    context.close()
+
+
+def warm_page(context: BrowserContext, site: str) -> Page:
+    """A page of the warm context with nothing stored from earlier tests but the snapshot."""
+    page = new_page(context)
+    page.goto(site + "build-info.json")
+    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    context.clear_cookies()
+    context.problems.clear()  # type: ignore[attr-defined]
+    return page
+
+
+def is_cold(request: pytest.FixtureRequest) -> bool:
+    """Does the test ask for a first visit (``COLD_START`` or ``pagehelpers.cold_start``)?"""
+    return getattr(request.module, "COLD_START", False) or getattr(
+        request.function, "cold_start", False
+    )
+
+
+@pytest.fixture(scope="module")
+def module_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """One page for a whole module whose tests share it (``SHARED_PAGE = True``)."""
+    if getattr(request.module, "COLD_START", False):
+        context = new_context(browser)
+        page = new_page(context)
+    else:
+        context = request.getfixturevalue("warm_context")
+        page = warm_page(context, request.getfixturevalue("site"))
     page.shared = True  # type: ignore[attr-defined]
     yield page
-    context.close()
+    if getattr(context, "warm_site", None):
+        page.close()
+    else:
+        context.close()
 
 
 @pytest.fixture
@@ -288,13 +373,18 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     shared = getattr(request.module, "SHARED_PAGE", False) and not getattr(
         request.function, "own_page", False
     )
+    warm = False
     if shared:
         page = request.getfixturevalue("module_page")
         page.set_viewport_size(DEFAULT_VIEWPORT)
         page.warm = True  # type: ignore[attr-defined]
-    else:
+    elif is_cold(request):
         context = new_context(browser)
         page = new_page(context)
+    else:
+        warm = True
+        context = request.getfixturevalue("warm_context")
+        page = warm_page(context, request.getfixturevalue("site"))
     page.test_id = request.node.nodeid  # type: ignore[attr-defined]
     BOOTS.setdefault(request.node.nodeid, 0)
     yield page
@@ -302,6 +392,9 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     found = problems.all()
     if shared:
         problems.clear()  # the next test starts with none
+    elif warm:
+        page.close()
+        problems.clear()
     else:
         context.close()
     if found:
@@ -342,6 +435,7 @@ def open_app() -> Callable[..., Page]:
     again; later calls load it."""
 
     def open_app(page: Page, site: str, query: str = "?speed=0", snapshots: bool = False) -> Page:
+        snapshots = snapshots or getattr(page.context, "warm_site", None) == site
         url = app_url(site, query, snapshots)
         warm, page.warm = getattr(page, "warm", False), False  # type: ignore[attr-defined]
         if warm and page.url == url and back_to_menu(page):

@@ -37,6 +37,13 @@ def own_page(test):
     return test
 
 
+def cold_start(test):
+    """Give ``test`` a fresh page in a fresh browser context: nothing stored, no start-up
+    snapshot, no HTTP cache, as on a first visit (see conftest's ``page``)."""
+    test.cold_start = True
+    return own_page(test)
+
+
 def bot_seat(level: str = "random", name: str = "North") -> dict:
     """A computer seat as the page saves it."""
     return {"type": "bot", "level": level, "name": name}

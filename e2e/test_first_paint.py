@@ -22,6 +22,9 @@ from pagehelpers import (
 
 import engine
 
+COLD_START = True
+"""Every test here is a first visit (see conftest's ``page``)."""
+
 RUNTIME = re.compile(r".*/(pyodide|wheels)/.*")
 WAITING = "[data-testid=table-waiting]"
 STATUS = "[data-testid=engine-status]"

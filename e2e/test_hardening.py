@@ -12,7 +12,16 @@ import re
 import time
 import urllib.request
 
-from pagehelpers import IDLE, MENU, SIDE_ACTIONS, app_url, hand_ids, read_save, side_action_ids
+from pagehelpers import (
+    IDLE,
+    MENU,
+    SIDE_ACTIONS,
+    app_url,
+    cold_start,
+    hand_ids,
+    read_save,
+    side_action_ids,
+)
 
 import build
 
@@ -206,6 +215,7 @@ def test_bogus_link_hashes_are_harmless(page, site, open_app):
 # ----- a first visit without a network -------------------------------------------------------
 
 
+@cold_start
 def test_a_first_visit_without_a_network_says_it_needs_one(page, site):
     # The page itself arrived, but nothing else can be downloaded.
     page.route(
@@ -277,6 +287,7 @@ def engine_start(page) -> dict:
     return page.evaluate("() => window.__parlourTest.engine()")
 
 
+@cold_start
 def test_a_repeat_visit_starts_from_the_snapshot_and_plays(page, site, open_app):
     # A first visit starts without a snapshot; one is made afterwards, in the background.
     open_app(page, site, "?speed=0&test=1", snapshots=True)
@@ -301,6 +312,7 @@ def test_a_repeat_visit_starts_from_the_snapshot_and_plays(page, site, open_app)
     take_a_move(page)
 
 
+@cold_start
 def test_a_spoilt_snapshot_means_a_normal_start(page, site, open_app):
     open_app(page, site, snapshots=True)
     wait_for_snapshot(page, site)
@@ -316,6 +328,7 @@ def test_a_spoilt_snapshot_means_a_normal_start(page, site, open_app):
     take_a_move(page)
 
 
+@cold_start
 def test_snapshots_can_be_turned_off(page, site, open_app):
     workers = []
     page.on("worker", lambda worker: workers.append(worker))
@@ -330,6 +343,7 @@ def test_snapshots_can_be_turned_off(page, site, open_app):
     assert len(workers) == 1, "no snapshot maker was started"
 
 
+@cold_start
 def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, open_app):
     """On a first visit the snapshot for the next one is made by a second worker while the
     person may already be playing: the match goes on normally meanwhile."""

@@ -28,6 +28,10 @@ from pagehelpers import (
 
 import engine
 
+COLD_START = True
+"""A first visit in every test: the service worker, micropip, requests made (see conftest's
+``page``)."""
+
 
 def wait_for_service_worker(page) -> dict:
     """Wait until the service worker is active (its precache is complete); its details."""

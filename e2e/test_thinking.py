@@ -15,8 +15,8 @@ from pagehelpers import (
     IDLE,
     SIDE_ACTIONS,
     bot_seat,
+    cold_start,
     open_record,
-    own_page,
     read_save,
     saved_match,
     store_script,
@@ -68,7 +68,7 @@ def test_an_expert_shows_its_progress_while_it_thinks(page, site, open_app):
     expert_thinks(page, lead)
 
 
-@own_page
+@cold_start
 def test_progress_shows_after_a_start_from_the_snapshot(page, site, open_app):
     record, lead = opening_with_a_choice()
     open_app(page, site, "?speed=0&test=1", snapshots=True)

@@ -114,8 +114,14 @@ def play_checked_match(
     max_steps: int = 20000,
     deep_every: int = 7,
     policy: str = "random",
+    deep_steps: int = 1000,
 ) -> State:
-    """Play one match with every check on; ``policy`` is ``random`` or ``greedy`` seats."""
+    """Play one match with every check on; ``policy`` is ``random`` or ``greedy`` seats.
+
+    Every step checks the legal actions and the cards; the deep checks (junk refused,
+    determinize, clone) run every ``deep_every`` steps for the first ``deep_steps`` steps and
+    every ``5 * deep_every`` after them, since a long match repeats its rounds and each deep
+    check costs in proportion to the match so far."""
     state = engine.new_game(game, players=players, seed=seed, options=options)
     rng = random.Random(seed)
     greedy = engine.GAMES[game].bot.greedy if policy == "greedy" else None
@@ -125,7 +131,7 @@ def play_checked_match(
         assert steps < max_steps, f"match did not end within {max_steps} steps"
         check_legal_actions(state)
         check_conservation(state)
-        if steps % deep_every == 0:
+        if steps % (deep_every if steps < deep_steps else 5 * deep_every) == 0:
             before = snapshot(state)
             check_junk_refused(state, rng)
             hidden_changed |= check_determinize(state, seed + steps)

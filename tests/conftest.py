@@ -1,10 +1,18 @@
-"""Shared fixtures of the unit tests."""
+"""Shared fixtures of the unit tests, and how ``pytest -n`` (pytest-xdist, ``--dist loadgroup``)
+spreads them: one at a time, except that the tests marked ``build`` run in one worker, since
+they build the engine wheel and the site into shared places and share module-scoped builds."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import bridge
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("build"):
+            item.add_marker(pytest.mark.xdist_group("build"))
 
 
 @pytest.fixture(autouse=True)

@@ -158,10 +158,11 @@ def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     for row in out["steps"].values():
         assert row["fresh"] > 0 and row["settled"] > 0 and row["rate"] == row["settled"]
         assert row["matches"] >= 1
-    bots_only = engine_bench.run(0, 1, warmup=0)
+    bots_only = engine_bench.run(0, 1, ["spite"], warmup=0)
     assert bots_only["steps"] == {}
     assert set(bots_only["bots"]) == {"random", "easy", "normal", "hard", "expert"}
-    assert all(len(v) == 1 for v in bots_only["search"].values())
+    assert all(list(times) == ["spite"] for times in bots_only["bots"].values())
+    assert list(bots_only["search"]) == ["spite"] and len(bots_only["search"]["spite"]) == 1
 
 
 @pytest.mark.slow

@@ -83,13 +83,14 @@ def positions(game_id: str, count: int) -> list:
     return found
 
 
-def bot_times(count: int) -> dict[str, dict[str, list[float]]]:
-    """Seconds per decision of every bot level (default budgets) on ``count`` positions."""
+def bot_times(count: int, games: list[str] | None = None) -> dict[str, dict[str, list[float]]]:
+    """Seconds per decision of every bot level (default budgets) on ``count`` positions of
+    each of ``games`` (all by default)."""
     out: dict[str, dict[str, list[float]]] = {}
     for level in bots.LEVELS:
         bot = bots.make(level)
         out[level] = {}
-        for game_id in engine.GAMES:
+        for game_id in games or engine.GAMES:
             times = []
             for number, state in enumerate(positions(game_id, count)):
                 player = state.current_player
@@ -104,11 +105,11 @@ SEARCH_MS = 1000.0
 """The time budget of :func:`search_iterations`: Hard's target decision time in the page."""
 
 
-def search_iterations(count: int) -> dict[str, list[int]]:
+def search_iterations(count: int, games: list[str] | None = None) -> dict[str, list[int]]:
     """Iterations the Hard search reaches in :data:`SEARCH_MS` on ``count`` positions per game
     (the same budget in CPython and in the page, so the two can be compared)."""
     out: dict[str, list[int]] = {}
-    for game_id in engine.GAMES:
+    for game_id in games or engine.GAMES:
         reached = []
         for number, state in enumerate(positions(game_id, count)):
             bot = bots.make("hard", time_ms=SEARCH_MS)
@@ -122,13 +123,14 @@ def run(
     seconds: float, count: int, games: list[str] | None = None, warmup: float = WARMUP_S
 ) -> dict:
     """Steps per second of ``games`` (all by default; none when ``seconds`` is 0), then, with
-    ``count`` positions per game, every level's decision times and Hard's iterations."""
+    ``count`` positions per game of ``games``, every level's decision times and Hard's
+    iterations."""
     out: dict = {
         "steps": steps(seconds, games, warmup) if seconds > 0 else {},
         "bots": {},
         "search": {},
     }
     if count > 0:
-        out["bots"] = bot_times(count)
-        out["search"] = search_iterations(count)
+        out["bots"] = bot_times(count, games)
+        out["search"] = search_iterations(count, games)
     return out

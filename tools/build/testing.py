@@ -5,6 +5,8 @@ and the steps of the test command.
                                  then pytest over tests/ and e2e/ (builds dist/ first)
     build.py test --fast [ARGS]  ruff check, then the unit tests alone: no browser, no dist/
 
+pytest runs in one worker per core (pytest-xdist; PARLOUR_TEST_WORKERS=0 for one process).
+
 Every step runs even when one before it failed, and the summary names the steps that failed
 with the command that fixes or shows the problem. ARGS go to pytest.
 """
@@ -41,6 +43,14 @@ CHROMIUM_ARGS = [
 
 # The unit tests of --fast: no browser (e2e/ is not collected) and no build of the site.
 FAST_MARKERS = "not slow and not build"
+
+
+def parallel_args() -> list[str]:
+    """pytest-xdist's options: one worker per core (at most 4; PARLOUR_TEST_WORKERS overrides,
+    0 runs in one process). ``loadgroup`` keeps together the tests that share a browser page
+    or a build (see the two conftest.py files) and hands out the rest one at a time."""
+    workers = os.environ.get("PARLOUR_TEST_WORKERS", str(min(4, os.cpu_count() or 1)))
+    return ["-n", workers, "--dist", "loadgroup"]
 
 
 def venv_python() -> Path:
@@ -201,12 +211,22 @@ def run_tests(pytest_args: list[str], fast: bool = False) -> int:
     failed = [step for step in steps if not step.run()]
     env = {"PYTHONDONTWRITEBYTECODE": "1"}
     if fast:
-        pytest = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, *pytest_args]
+        pytest = [
+            str(python),
+            "-m",
+            "pytest",
+            "tests",
+            "-m",
+            FAST_MARKERS,
+            *parallel_args(),
+            *pytest_args,
+        ]
     else:
         ensure_chromium()
         build()
         env["PARLOUR_DIST_READY"] = "1"  # e2e/ serves this dist/ rather than building one
-        pytest = [str(python), "-m", "pytest", *pytest_args]  # testpaths: tests/ and e2e/
+        # testpaths: tests/ and e2e/
+        pytest = [str(python), "-m", "pytest", *parallel_args(), *pytest_args]
     tests = Step("tests (pytest)", pytest, "see the failures pytest reports above", env)
     steps.append(tests)
     if not tests.run():
