@@ -225,8 +225,10 @@ function publicStack(ctx, suit) {
       }, body, h("span", { class: "target-tag" }, `Take ${cardText(top)}`));
     }
     if (justCard(view) === top) {
-      return h("div", { class: ["pstack", "is-locked"], "aria-label": `${label}; you cannot take back the card you just played` },
-        body, h("span", { class: "target-tag" }, "Just played"));
+      return h("button", {
+        type: "button", class: ["pstack", "is-locked"], dataset: { testid: "why-public", focus: "why:" + top },
+        "aria-label": `${label}; you cannot take back the card you just played`, onclick: () => ui.why(`draw:${top}`),
+      }, body, h("span", { class: "target-tag" }, "Just played"));
     }
   }
   return h("div", { class: "pstack", "aria-label": label }, body);
@@ -252,17 +254,20 @@ function handCard(ctx, cardId) {
   const { ui, view } = ctx;
   const selectable = ctx.canAct && view.phase === "play";
   const toPrivate = ctx.legal.has(`play:${cardId}`);
+  // Out of the play phase a hand card still answers a click: the engine says why not.
+  const refused = ctx.canAct && !selectable;
   const known = ((view.known_hands || [])[ctx.me] || []).includes(cardId);
   const notes = [];
   if (selectable && !toPrivate) notes.push("public stack only");
   if (known) notes.push("everyone saw you take it");
   const el = ui.card(cardId, {
-    selectable,
+    selectable: selectable || refused,
     selected: selectable && ctx.selected === cardId,
     playable: selectable && toPrivate,
+    dim: refused,
     fresh: ctx.fresh === cardId,
     extraLabel: notes.join(", ") || null,
-    onclick: (id) => (ctx.selected === id ? ui.clearSelection() : ui.setSelection([id])),
+    onclick: (id) => (refused ? ui.why(`play:${id}`) : ctx.selected === id ? ui.clearSelection() : ui.setSelection([id])),
   });
   if (selectable && !toPrivate) el.classList.add("is-public-only");
   if (known) el.classList.add("is-known");

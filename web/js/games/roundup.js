@@ -329,10 +329,12 @@ function myPanel(ctx) {
   const attackOnMe = view.phase === "answer" && view.attack && view.attack.target === me;
   const cardOf = (c, where) => {
     const selectable = myTurn && usable.has(c);
+    // On your turn every card answers a click: a usable one is selected, any other says
+    // at once why it cannot be used (the engine's reason for the move it would be).
     return ui.card(c, {
-      selectable, playable: selectable && lit.has(c), dim: myTurn && !selectable,
+      selectable: myTurn, playable: selectable && lit.has(c), dim: myTurn && !selectable,
       selected: sel.card === c,
-      onclick: () => ui.setSelection(sel.card === c ? [] : [c]),
+      onclick: () => (selectable ? ui.setSelection(sel.card === c ? [] : [c]) : ui.why(wouldBeId(view, c))),
       fresh: freshCard(ctx, me, c),
       extraLabel: c === view.my_bid && where === "up" ? "your bid card" : null,
     });
@@ -354,6 +356,17 @@ function myPanel(ctx) {
         h("h2", { class: "zone-title" }, `Face-down hand (${faceDown.length}) \u00b7 only you see these`),
         h("div", { class: "hand", dataset: { testid: "my-face-down" } },
           faceDown.length ? faceDown.map((c) => cardOf(c, "down")) : h("span", { class: "ru-none" }, "Empty")))));
+}
+
+/** The action id a click on `c` asks for in this phase (to ask the engine why it is refused). */
+function wouldBeId(view, c) {
+  const face = FACE_KINDS[rankOf(c)];
+  switch (view.phase) {
+    case "bid": return `bid:${c}`;
+    case "tiebreak": return `tiebreak:${c}`;
+    case "answer": return `${face ? "discard" : "reveal"}:${c}`;
+    default: return `${face || "play"}:${c}`;
+  }
 }
 
 function myBid(ctx) {
