@@ -173,7 +173,8 @@ def test_spite_every_target_a_card_cannot_go(page, site, open_app):
         page.click(f"[data-testid=spite] .spite-target.is-blocked[data-target='{target}']")
         shows(page, reason_for(state, action), rules)
         # Still the same card selected: the next target is judged for it too.
-        assert page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "aria-pressed") == "true"
+        chosen = page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "aria-pressed")
+        assert chosen == "true"
 
 
 def test_spite_ending_a_turn_with_a_build_left_is_confirmed(page, site, open_app):

@@ -338,6 +338,12 @@ class MhingState(State):
             return "that sequence cannot be laid"
         if self.phase == "draw":
             return "draw a card first (or take the discard straight into a sequence)"
+        if (
+            len(cards) < 3
+            and all(c in hand for c in cards)
+            and not any(set(cards) <= set(seq) for seq in sequences_in(hand))
+        ):
+            return "these cards make no sequence with your hand (same suit, ranks in a row)"
         problem = sequence_problem(cards)
         if problem:
             return problem

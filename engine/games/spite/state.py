@@ -156,6 +156,11 @@ for _card in RANK_VALUE:
         _MOVES[f"discard:{_card}:{_index}"] = ("discard", _card, _index)
 
 
+def _a(rank_name: str) -> str:
+    """The article before a rank's name: "an Ace", "an 8", "a King"."""
+    return "an" if rank_name in ("Ace", "8") else "a"
+
+
 def _distinct(hand: list[str]) -> list[str]:
     """The first card of each rank in ``hand`` (jokers are one rank), in the hand's order."""
     seen: set[int] = set()
@@ -672,8 +677,8 @@ class SpiteState(State):
         stack = self.centre[int(target)]
         if len(stack) >= KING:
             return "that stack is complete: nothing goes on a King"
-        need = RANK_NAME[len(stack) + 1]
-        return f"that stack needs a{'n' if need == 'Ace' else ''} {need}, not a {RANK_NAME[value]}"
+        need, have = RANK_NAME[len(stack) + 1], RANK_NAME[value]
+        return f"that stack needs {_a(need)} {need}, not {_a(have)} {have}"
 
     def _why_not_discard(self, card: str, pile: str) -> str:
         seat = self.current
@@ -688,10 +693,8 @@ class SpiteState(State):
         if is_joker(card):
             return "a joker may not be discarded onto a 2"
         shown = pile_rank(self.discards[seat][int(pile)])
-        return (
-            f"discard piles go down: a {RANK_NAME[RANK_VALUE[card]]} cannot go on a "
-            f"{RANK_NAME[shown or KING]}"
-        )
+        have, top = RANK_NAME[RANK_VALUE[card]], RANK_NAME[shown or KING]
+        return f"discard piles go down: {_a(have)} {have} cannot go on {_a(top)} {top}"
 
     def _copy(self, rng: random.Random) -> SpiteState:
         """A deep copy of the match drawing its future chance from ``rng`` (determinize
