@@ -49,7 +49,7 @@ those or None), ``winners`` and ``options``.
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, groupby, product
@@ -127,6 +127,8 @@ def _choices(key: tuple[tuple[str, ...], tuple[str, ...]]) -> _Ways:
 
 _CHOICES = _Memo(_choices)
 _NO_CHOICE = _choices(((), ()))
+_ALONE = _Memo(lambda group: _choices((group, ())))
+"""The _choices of a rank held once (whether it was seen changes nothing then)."""
 
 
 class _SeatActions:
@@ -216,10 +218,12 @@ def _groups(seat: _SeatActions, hand: list[str], known: list[str]) -> tuple[list
     held: _Held = []
     for value, cards in groupby(hand, _VALUE.__getitem__):
         group = tuple(cards)
+        if len(group) == 1:
+            groups[value] = _ALONE[group]
+            continue
         shown = tuple([c for c in group if c in known]) if known else ()
         choices = groups[value] = _CHOICES[group, shown]
-        if len(group) > 1:
-            held.append((value, seat.sets[choices]))
+        held.append((value, seat.sets[choices]))
     return groups, held
 
 
@@ -243,6 +247,16 @@ def _play_actions(
     three and four of a kind. Plays that differ only in suits are one play, made of the
     lowest card ids (see :func:`_choices`)."""
     top_allowed = SPECIAL_VALUE if runs_with_special else 10
+    if previous is not None and previous.kind == "single" and not (previous.has_special or known):
+        # The hand is sorted, so its singles of the rank to beat or more are a tail of it:
+        # the first card of each rank (no card seen by the opponent makes a second choice).
+        out: list[Action] = []
+        last = 0
+        for c in hand[bisect_left(hand, previous.rank, key=_VALUE.__getitem__) :]:
+            if _VALUE[c] != last:
+                last = _VALUE[c]
+                out.append(seat.plays[(c,)])
+        return out
     groups, held = _groups(seat, hand, known)
     if previous is None:
         out = [seat.plays[ways] for choices in groups for ways in choices[1]]
