@@ -254,20 +254,19 @@ function handCard(ctx, cardId) {
   const { ui, view } = ctx;
   const selectable = ctx.canAct && view.phase === "play";
   const toPrivate = ctx.legal.has(`play:${cardId}`);
-  // Out of the play phase a hand card still answers a click: the engine says why not.
-  const refused = ctx.canAct && !selectable;
   const known = ((view.known_hands || [])[ctx.me] || []).includes(cardId);
   const notes = [];
   if (selectable && !toPrivate) notes.push("public stack only");
   if (known) notes.push("everyone saw you take it");
-  const el = ui.card(cardId, {
-    selectable: selectable || refused,
+  const extraLabel = notes.join(", ") || null;
+  // Out of the play phase a hand card still answers a click: the engine says why not.
+  const el = ctx.canAct && !selectable ? ui.refusedCard(cardId, () => ui.why(`play:${cardId}`), { fresh: ctx.fresh === cardId, extraLabel }) : ui.card(cardId, {
+    selectable,
     selected: selectable && ctx.selected === cardId,
     playable: selectable && toPrivate,
-    dim: refused,
     fresh: ctx.fresh === cardId,
-    extraLabel: notes.join(", ") || null,
-    onclick: (id) => (refused ? ui.why(`play:${id}`) : ctx.selected === id ? ui.clearSelection() : ui.setSelection([id])),
+    extraLabel,
+    onclick: (id) => (ctx.selected === id ? ui.clearSelection() : ui.setSelection([id])),
   });
   if (selectable && !toPrivate) el.classList.add("is-public-only");
   if (known) el.classList.add("is-known");

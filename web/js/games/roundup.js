@@ -329,14 +329,16 @@ function myPanel(ctx) {
   const attackOnMe = view.phase === "answer" && view.attack && view.attack.target === me;
   const cardOf = (c, where) => {
     const selectable = myTurn && usable.has(c);
-    // On your turn every card answers a click: a usable one is selected, any other says
-    // at once why it cannot be used (the engine's reason for the move it would be).
+    const extraLabel = c === view.my_bid && where === "up" ? "your bid card" : null;
+    // On your turn a card that cannot be used says why at once (the engine's reason for
+    // the move it would be).
+    if (myTurn && !selectable) return ui.refusedCard(c, () => ui.why(wouldBeId(view, c)), { fresh: freshCard(ctx, me, c), extraLabel });
     return ui.card(c, {
-      selectable: myTurn, playable: selectable && lit.has(c), dim: myTurn && !selectable,
+      selectable, playable: selectable && lit.has(c), dim: myTurn && !selectable,
       selected: sel.card === c,
-      onclick: () => (selectable ? ui.setSelection(sel.card === c ? [] : [c]) : ui.why(wouldBeId(view, c))),
+      onclick: () => ui.setSelection(sel.card === c ? [] : [c]),
       fresh: freshCard(ctx, me, c),
-      extraLabel: c === view.my_bid && where === "up" ? "your bid card" : null,
+      extraLabel,
     });
   };
   return h("section", { class: ["ru-you", isTurn && "is-turn", attackOnMe && "is-answering"], "aria-label": "Your hands", dataset: { testid: "you" } },
