@@ -323,6 +323,12 @@ class State:
         """A reason in words why ``action_id`` is refused now, or ``None`` for the generic one."""
         return None
 
+    def _equivalent(self, action_id: str) -> Action | None:
+        """The action ``action_id`` names when the listing leaves it out only because a
+        listed action does the same with other copies of its cards (equal cards are listed
+        once, by their lowest ids), or ``None``. Taking it plays the very cards it names."""
+        return None
+
     def public_label(self, action: Action, viewer: int | None) -> str:
         """How ``action`` (already taken) reads in the log of ``viewer``.
 
@@ -354,6 +360,9 @@ class State:
         for legal in legal_actions:
             if legal.id == action_id:
                 return legal
+        same = self._equivalent(action_id)
+        if same is not None:
+            return same
         reason = self.why_illegal(action_id)
         if reason is None:
             shown = action_id if len(action_id) <= 40 else action_id[:40] + "..."

@@ -151,27 +151,35 @@ def test_can_follow(previous, play, ok):
 @pytest.mark.parametrize(
     "previous,play,reason",
     [
-        (["5D"], ["7C", "7H"], "a pair can only follow a pair"),
+        # Judged against the play to beat first: what it needs is the reason.
+        (["10D", "10S"], ["2D", "10C"], "a pair of 10s needs a pair of 10s or higher"),
+        (["10D", "10S"], ["2D", "3C", "5H"], "a pair of 10s needs a pair of 10s or higher"),
+        (["10D", "10S"], ["9C", "9H"], "a pair of 10s needs a pair of 10s or higher"),
+        (["5D"], ["7C", "7H"], "a single 5 needs a single 5 or higher"),
+        (["7H"], ["6S"], "a single 7 needs a single 7 or higher"),
         (
             ["3C", "4D", "5H", "6S"],
             ["6C", "7D", "8H"],
-            "a run of three can only follow a run of three",
+            "a run of four up to 6 needs a run of four up to 6 or higher",
         ),
         (
             ["5C", "5D", "6H", "6S"],
             ["7C", "7D", "8H", "8S", "9C", "9D"],
-            "a run of three pairs can only follow a run of three pairs",
+            "a run of two pairs up to 6 needs a run of two pairs up to 6 or higher",
         ),
-        (["10H"], ["2C", "2D", "2H"], "a special can only follow a play that contains a Queen"),
-        (["3C", "3D", "3H"], ["QS"], "nothing ordinary can follow a special"),
         (
-            ["3C", "3D", "3H", "3S"],
-            ["9C", "9D", "9H"],
-            "three of a kind cannot follow four of a kind",
+            ["10H"],
+            ["2C", "2D", "2H"],
+            "three or four of a kind can only follow a play that contains a Queen",
         ),
-        (["8C", "8D", "8H"], ["5C", "5D", "5H"], "strictly higher rank"),
-        (["7H"], ["6S"], "equal or higher rank"),
-        (["9C"], ["9D", "10H", "QS"], "a Queen cannot be part of a run"),
+        (["3C", "3D", "3H"], ["QS"], "nothing ordinary can follow a special"),
+        (["3C", "3D", "3H", "3S"], ["9C", "9D", "9H"], "four 3s need four of a higher rank"),
+        (["8C", "8D", "8H"], ["5C", "5D", "5H"], "three 8s need three of a higher rank"),
+        (["9C"], ["9D", "10H", "QS"], "a single 9 needs a single 9 or higher"),
+        # A run of the right length that is no run: its own flaw is said too.
+        (["3C", "4D", "5H"], ["9D", "10H", "QS"], "a Queen cannot be part of a run"),
+        (["3C", "4D", "5H"], ["6D", "7H", "9S"], "without a gap"),
+        (["QC"], ["5C"], "a single Queen needs a single Queen or higher, or three or four"),
     ],
 )
 def test_refusals_are_explained(previous, play, reason):
@@ -222,13 +230,13 @@ def test_view_hides_opponent_hand_and_pile():
 def test_leader_cannot_pass_and_follower_sees_only_followers():
     state = position([["3C", "3D", "7H"], ["2C", "2D", "4H", "4S", "QS"]], face_up="9C")
     assert "pass" not in ids(state)
-    assert ids(state) == ["play:3C", "play:3D", "play:7H", "play:3C,3D"]
+    assert ids(state) == ["play:3C", "play:7H", "play:3C,3D"]  # 3D plays as 3C would
     assert "must play" in state.why_illegal("pass")
     state.apply("play:3C,3D")
     assert ids(state) == ["pass", "play:4H,4S"]
-    with pytest.raises(IllegalAction, match="a single can only follow a single"):
+    with pytest.raises(IllegalAction, match="a pair of 3s needs a pair of 3s or higher"):
         state.apply("play:QS")
-    with pytest.raises(IllegalAction, match="lower than pair of 3s"):
+    with pytest.raises(IllegalAction, match="a pair of 3s needs a pair of 3s or higher"):
         state.apply("play:2C,2D")
     with pytest.raises(IllegalAction, match="in order: play:4H,4S"):
         state.apply("play:4S,4H")
@@ -243,10 +251,7 @@ def test_queen_lets_specials_in_and_special_over_special():
     state.apply("play:5C,5D,5H")
     assert ids(state) == [
         "pass",
-        "play:9C,9D,9H",
-        "play:9C,9D,9S",
-        "play:9C,9H,9S",
-        "play:9D,9H,9S",
+        "play:9C,9D,9H",  # one three of 9s: the other three are the same play
         "play:9C,9D,9H,9S",
     ]
 
@@ -582,3 +587,74 @@ def test_greedy_beats_random():
             state.apply(bot.choose(state, p, rng))
         wins += seat in state.result()["winners"]
     assert wins >= 22
+
+
+# ----- plays that do the same thing are one play ---------------------------------------------
+
+
+def test_plays_differing_only_in_suits_are_listed_once():
+    runs = [f"{r}{s}" for r in ("5", "6", "7", "8", "9", "10") for s in ("C", "D", "H", "S")]
+    state = position([runs + ["2C"], ["3C"]])
+    five_to_ten = [i for i in ids(state) if i.startswith("play:5") and i.endswith(",10C")]
+    five_to_ten = [i for i in five_to_ten if len({c[:-1] for c in i[5:].split(",")}) == 6]
+    assert five_to_ten == ["play:5C,6C,7C,8C,9C,10C"]  # not 4**6 of them
+    assert ids(state).count("play:5C,5D") == 1 and "play:5H,5S" not in ids(state)
+    assert len(ids(state)) == len(set(ids(state)))
+
+
+def test_a_card_the_opponent_saw_is_a_different_choice():
+    state = position([["5C", "5D", "5H", "9S"], ["3C"]])
+    state.known[0] = ["5H"]  # taken face up: the opponent knows it is there
+    singles = [i for i in ids(state) if i.startswith("play:5") and "," not in i]
+    pairs = [i for i in ids(state) if i.startswith("play:5") and i.count(",") == 1]
+    assert singles == ["play:5C", "play:5H"]
+    assert pairs == ["play:5C,5D", "play:5C,5H"]  # two unseen, or one unseen and the seen one
+
+
+def test_an_equal_play_is_taken_with_the_very_cards_named():
+    state = position([["3C", "3D", "7H"], ["2C", "4H", "4S"]])
+    assert "play:3D" not in ids(state)
+    taken = state.apply("play:3D")  # the same as the listed play:3C, with the 3 of diamonds
+    assert taken.id == "play:3D" and state.history[-1].id == "play:3D"
+    assert state.hands[0] == ["3C", "7H"] and state.to_beat == ("3D",)
+    with pytest.raises(IllegalAction, match="a single 3 needs a single 3 or higher"):
+        state.apply("play:2C")
+
+
+def test_a_record_naming_other_copies_still_loads():
+    state = engine.new_game("crisps", 2, 4)
+    hand = state.hands[state.current_player]
+    second = next(b for a, b in zip(hand, hand[1:], strict=False) if a[:-1] == b[:-1])
+    assert f"play:{second}" not in ids(state)
+    state.apply(f"play:{second}")
+    replayed = engine.from_record(state.to_record())
+    assert replayed.history[-1].id == f"play:{second}" and replayed.hands == state.hands
+
+
+# ----- every refusal names its rule, judged against the play to beat ------------------------
+
+
+@pytest.mark.parametrize(
+    "to_beat,hand,attempt,reason",
+    [
+        (("10D", "10S"), ["2D", "10C", "4H"], "play:2D,10C", "a pair of 10s needs a pair of 10s"),
+        (("10D", "10S"), ["2D", "10C", "4H"], "play:4H", "a pair of 10s needs a pair of 10s"),
+        (("10D", "10S"), ["2D", "2H", "4H"], "play:2D,2H", "a pair of 10s needs a pair of 10s"),
+        (("7C",), ["3D", "4H", "5S"], "play:3D,4H,5S", "a single 7 needs a single 7 or higher"),
+        (("3C", "4D", "5H"), ["6D", "7H", "9S"], "play:6D,7H,9S", "without a gap"),
+        (("QH",), ["2C", "3C", "9S"], "play:2C,3C", "or three or four of a kind"),
+        (("5C", "5D", "5H"), ["QS", "9C"], "play:QS", "nothing ordinary can follow a special"),
+        (None, ["2D", "10C"], "play:2D,10C", "two different ranks are not a combination"),
+        (None, ["2D", "10C"], "pass", "you lead this trick"),
+        (("7C",), ["3D"], "play:8H", "you do not hold 8"),
+    ],
+)
+def test_refusal_table(to_beat, hand, attempt, reason):
+    state = position([hand, ["2S"]])
+    if to_beat is not None:
+        state.to_beat = to_beat
+        state.trick = [{"player": 1, "cards": list(to_beat), "combination": ""}]
+    assert attempt not in ids(state)
+    with pytest.raises(IllegalAction) as info:
+        state.apply(attempt)
+    assert reason in info.value.message

@@ -624,3 +624,16 @@ def test_greedy_beats_random():
             state.apply(bot.choose(state, seat, rng))
         wins += greedy_seat in state.result()["winners"]
     assert wins >= matches * 0.75
+
+
+def test_refusals_name_the_sequence_rule_with_the_cards_at_hand():
+    state = position(hands=[["7H", "9H"] + FILLER[:5], OTHER], discards=["KD"])
+    with pytest.raises(IllegalAction, match="with .* from the discard, these cards make no"):
+        state.apply("take:7H")  # judged together with the discard it would be laid with
+    with pytest.raises(IllegalAction, match="draw a card first"):
+        state.apply("lay:7H,9H")
+    state = position(hands=[["7H", "8H", "9H", "9C"] + FILLER[:4], OTHER], phase="play")
+    with pytest.raises(IllegalAction, match="make no sequence with your hand"):
+        state.apply("lay:7H,9C")
+    with pytest.raises(IllegalAction, match="exactly three cards"):
+        state.apply("lay:7H,8H")  # they could be part of one: a third card is wanted

@@ -626,3 +626,54 @@ def test_greedy_builds_rather_than_stalls_when_it_cannot_discard():
     )
     assert "discard:KC#2:0" not in ids(state)
     assert _greedy_choice(state) == "build:AC#2:new"  # feeds the 2, but beats a stall
+
+
+# ----- moves that do the same thing are one move -----------------------------------------------
+
+
+def test_equal_hand_cards_are_listed_once():
+    state = position([["JK1", "JK2", "7C", "7H#2", "9S"], ["KH#2"]], centre=[["AS"]])
+    legal = ids(state)
+    assert legal.count("build:JK1:0") == 1 and "build:JK2:0" not in legal
+    assert "build:JK1:new" in legal and "build:JK2:new" not in legal
+    assert "discard:7C:0" in legal and "discard:7H#2:0" not in legal
+    labels = [a.label for a in state.legal_actions()]
+    assert len(labels) == len(set(labels)), "no two moves read the same"
+
+
+def test_an_equal_move_plays_the_very_card_named():
+    state = position([["JK1", "JK2", "7C", "7H#2", "9S"], ["KH#2"]], centre=[["AS"]])
+    taken = state.apply("build:JK2:0")
+    assert taken.id == "build:JK2:0" and state.centre == [["AS", "JK2"]]
+    assert "JK1" in state.hands[0] and "JK2" not in state.hands[0]
+    state.apply("discard:7H#2:1")
+    assert state.discards[0][1] == ["7H#2"] and state.history[-1].id == "discard:7H#2:1"
+
+
+def test_an_equal_card_elsewhere_is_not_the_same_move():
+    # The upcard's 7 is not a hand 7: building it turns up the next pay-off card.
+    state = position(
+        [["7C"], ["KH#2"]], upcards=("7D", "KC"), centre=[["AS"] + [f"{r}S" for r in "23456"]]
+    )
+    assert {"build:7C:0", "build:7D:0"} <= set(ids(state))
+
+
+@pytest.mark.parametrize(
+    "attempt,reason",
+    [
+        ("build:9S:0", "that stack needs a 2, not a 9"),
+        ("build:9S:new", "must start with an Ace"),
+        ("discard:9S:0", "discard piles go down: a 9 cannot go on a 5"),
+        ("discard:JK1:1", "a joker may not be discarded onto a 2"),
+        ("build:3C:0", "only the top card of a discard pile can be played"),
+        ("build:8D:0", "is not in your hand"),
+    ],
+)
+def test_refusal_table(attempt, reason):
+    state = position(
+        [["JK1", "9S", "4H"], ["KH#2"]],
+        discards=[[["5C"], ["2D#2"], ["3C", "QS"], []], [[]] * 4],
+        centre=[["AS"]],
+    )
+    assert attempt not in ids(state)
+    assert reason in refusal(state, attempt)

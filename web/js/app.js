@@ -598,9 +598,14 @@ const intents = {
   async why(actionId) {
     const reply = await engineCall("why", { action: actionId });
     if (!reply) return;
-    if (reply.legal === false) state.error = sentence(reply.reason || "That move is not allowed now.");
-    else state.error = null;
-    render();
+    if (reply.legal === false) {
+      state.error = sentence(reply.reason || "That move is not allowed now.");
+      render();
+      return;
+    }
+    // The engine takes it (another copy of a listed move's card): play those very cards.
+    state.error = null;
+    await intents.send(actionId);
   },
   async undo() {
     if (state.busy) return;

@@ -154,6 +154,8 @@ def _shape_of(cards: Sequence[str], special: str) -> tuple[Combination | None, s
         kind = {1: "single", 2: "pair", 3: "three", 4: "four"}[n]
         return Combination(kind, n, ranks[0], has_special), ""
     widths = set(counts.values())
+    if n == 2:
+        return None, "two different ranks are not a combination (a run needs three or more)"
     consecutive = ranks[-1] - ranks[0] == len(ranks) - 1
     if not consecutive:
         return None, "the ranks of a run must follow on without a gap"
@@ -191,45 +193,53 @@ def combination_problem(cards: Sequence[str], options: dict[str, Any] | None = N
     return None if combo else reason
 
 
+def beaten_by(previous: Combination, special: str = "Q") -> str:
+    """What may follow ``previous``, in words: ``"a pair of 10s needs a pair of 10s or
+    higher"``. The reason a play that does not fit is refused, whatever its shape."""
+    words = describe(previous, special)
+    if previous.special:
+        if previous.length == 3:
+            return f"{words} need three of a higher rank, or four of a kind"
+        return f"{words} need four of a higher rank"
+    need = f"a {words} needs a {words} or higher"
+    if previous.has_special:
+        word = {"Q": "Queen", "J": "Jack"}[special]
+        need += f", or three or four of a kind (it holds a {word})"
+    return need
+
+
 def follow_problem(
     previous: Sequence[str] | None, play: Sequence[str], options: dict[str, Any] | None = None
 ) -> str | None:
-    """Why ``play`` may not follow ``previous`` (None = leading), in words; None if it may."""
+    """Why ``play`` may not follow ``previous`` (None = leading), in words; None if it may.
+
+    A play that does not fit is judged against the play to beat first: what that needs is
+    the reason, and a run's own flaw is added only when it has the length to beat it."""
     combo, reason = _shape(play, options)
-    if combo is None:
-        return reason
     if previous is None:
-        return None
+        return reason or None
     prev, prev_reason = _shape(previous, options)
     if prev is None:
         return f"the play to beat is not a combination ({prev_reason})"
     special = special_rank(options)
+    need = beaten_by(prev, special)
+    if combo is None:
+        if prev.kind in ("run", "pair_run") and len(play) == prev.length:
+            return f"{need}; {reason}"
+        return need
     if prev.special:
         if not combo.special:
-            return "nothing ordinary can follow a special"
-        if combo.length > prev.length:
+            return f"nothing ordinary can follow a special: {need}"
+        if combo.length > prev.length or (combo.length == prev.length and combo.rank > prev.rank):
             return None
-        if combo.length < prev.length:
-            return "three of a kind cannot follow four of a kind"
-        if combo.rank > prev.rank:
-            return None
-        return (
-            f"{describe(combo, special)} does not beat {describe(prev, special)}: a special "
-            "of the same size must be of a strictly higher rank"
-        )
+        return need
     if combo.special:
         if prev.has_special:
             return None
         word = {"Q": "Queen", "J": "Jack"}[special]
-        return f"a special can only follow a play that contains a {word}"
-    if combo.kind != prev.kind or combo.length != prev.length:
-        name = kind_name(combo)
-        return f"a {name} can only follow a {name} (the play to beat is a {kind_name(prev)})"
-    if combo.rank < prev.rank:
-        return (
-            f"{describe(combo, special)} is lower than {describe(prev, special)}: "
-            "follow with an equal or higher rank"
-        )
+        return f"three or four of a kind can only follow a play that contains a {word}: {need}"
+    if combo.kind != prev.kind or combo.length != prev.length or combo.rank < prev.rank:
+        return need
     return None
 
 

@@ -43,7 +43,7 @@ those or None), ``winners`` and ``options``.
 >>> can_follow(["5D", "5S"], ["7C", "7H"]), can_follow(["5D"], ["7C", "7H"])
 (True, False)
 >>> follow_problem(["5D"], ["7C", "7H"])
-'a pair can only follow a pair (the play to beat is a single)'
+'a single 5 needs a single 5 or higher'
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ import random
 from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from itertools import chain, combinations, groupby, product
+from itertools import chain, groupby, product
 from typing import Any
 
 from engine.cards import card_name, shuffled
@@ -101,16 +101,42 @@ class _Memo(dict):
 
 _PLAYS_KEPT = 10_000  # per seat: about 5 MB
 
-# Card pairs of a rank, by the cards of that rank a hand holds (the columns of runs of pairs).
-_PAIRS = _Memo(lambda group: tuple(combinations(group, 2)))
+
+_Ways = tuple[tuple[tuple[str, ...], ...], ...]
+"""By size 0 to 4, the card tuples a play may take from one rank's cards."""
+
+
+def _choices(key: tuple[tuple[str, ...], tuple[str, ...]]) -> _Ways:
+    """The distinct ways to take 0 to 4 cards from ``group`` (one rank's cards in a hand,
+    sorted), by size. Suits only tell copies apart, so cards of a rank are interchangeable,
+    except that the ``known`` ones (taken face up, seen by the opponent) differ from the
+    others: a way is how many of each sort it takes, made of the lowest ids of each."""
+    group, known = key
+    unseen = [c for c in group if c not in known]
+    seen = [c for c in group if c in known]
+    ways: list[tuple[tuple[str, ...], ...]] = [((),)]
+    for size in range(1, 5):
+        ways.append(
+            tuple(
+                tuple(sort_cards(unseen[: size - shown] + seen[:shown]))
+                for shown in range(max(0, size - len(unseen)), min(size, len(seen)) + 1)
+            )
+        )
+    return tuple(ways)
+
+
+_CHOICES = _Memo(_choices)
+_NO_CHOICE = _choices(((), ()))
+_ALONE = _Memo(lambda group: _choices((group, ())))
+"""The _choices of a rank held once (whether it was seen changes nothing then)."""
 
 
 class _SeatActions:
     """The Action objects of one seat, made once and shared by every state and listing."""
 
     def __init__(self, seat: int) -> None:
-        # Runs can make hundreds of thousands of plays, most rarely seen twice: keep only
-        # the first ones met (the common ones); the rest are new objects every listing.
+        # Runs can make hundreds of plays, most rarely seen twice: keep only the first
+        # ones met (the common ones); the rest are new objects every listing.
         self.plays = _Memo(
             lambda cards: Action(
                 "play:" + ",".join(cards),
@@ -120,20 +146,11 @@ class _SeatActions:
             ),
             _PLAYS_KEPT,
         )
-        self.singles = _Memo(lambda card: self.plays[(card,)])
-        # By a run of pairs' pairs (a product of _PAIRS columns), lowest rank first.
-        self.pair_runs = _Memo(
-            lambda pairs: self.plays[tuple(chain.from_iterable(pairs))], _PLAYS_KEPT
-        )
-        # By the cards of one rank a hand holds: its plays of 1, 2, 3 and 4 cards (by size).
+        # By a run's choices per rank (a product of _choices columns), lowest rank first.
+        self.runs = _Memo(lambda parts: self.plays[tuple(chain.from_iterable(parts))], _PLAYS_KEPT)
+        # By one rank's _choices: its plays of 1, 2, 3 and 4 cards (by size).
         self.sets = _Memo(
-            lambda group: (
-                ((),)
-                + tuple(
-                    tuple([self.plays[cards] for cards in combinations(group, size)])
-                    for size in range(1, 5)
-                )
-            )
+            lambda choices: tuple(tuple(map(self.plays.__getitem__, ways)) for ways in choices)
         )
         self.pass_action = Action("pass", seat, "Pass")
         self.take_blind = Action("take:blind", seat, "Take the top blind card")
@@ -174,7 +191,7 @@ def _runs(
     """Add the runs over ``columns`` (per rank value, the choices a run may take there):
     leading (``ranks`` None), every run of ``least`` ranks or more; else those of exactly
     ``ranks`` ranks topping at ``min_top`` or more. Listed by lowest rank, then length,
-    then the cards' order within each rank."""
+    then the choices' order within each rank."""
     if ranks is None:
         spans: Iterable[tuple[int, int]] = _LEAD_SPANS[
             tuple(map(bool, columns[: top_allowed + 1])), least
@@ -193,15 +210,20 @@ _Held = list[tuple[int, tuple[tuple[Action, ...], ...]]]
 """(rank value, the seat's plays of that rank by size) of the ranks a hand holds twice or more."""
 
 
-def _groups(seat: _SeatActions, hand: list[str]) -> tuple[list[tuple[str, ...]], _Held]:
-    """The cards of each rank value in ``hand`` (sorted, so each rank's cards are together),
-    and the ranks it holds two or more times, lowest first."""
-    groups: list[tuple[str, ...]] = [()] * (SPECIAL_VALUE + 2)
+def _groups(seat: _SeatActions, hand: list[str], known: list[str]) -> tuple[list[_Ways], _Held]:
+    """The :func:`_choices` of each rank value in ``hand`` (sorted, so each rank's cards are
+    together; ``known``: those of its cards the opponent saw), and the ranks it holds two or
+    more times, lowest first."""
+    groups = [_NO_CHOICE] * (SPECIAL_VALUE + 2)
     held: _Held = []
     for value, cards in groupby(hand, _VALUE.__getitem__):
-        group = groups[value] = tuple(cards)
-        if len(group) > 1:
-            held.append((value, seat.sets[group]))
+        group = tuple(cards)
+        if len(group) == 1:
+            groups[value] = _ALONE[group]
+            continue
+        shown = tuple([c for c in group if c in known]) if known else ()
+        choices = groups[value] = _CHOICES[group, shown]
+        held.append((value, seat.sets[choices]))
     return groups, held
 
 
@@ -213,33 +235,40 @@ def _sets(out: list[Action], held: _Held, size: int, above: int) -> None:
 
 
 def _play_actions(
-    seat: _SeatActions, hand: list[str], previous: Combination | None, runs_with_special: bool
+    seat: _SeatActions,
+    hand: list[str],
+    known: list[str],
+    previous: Combination | None,
+    runs_with_special: bool,
 ) -> list[Action]:
-    """The seat's shared Actions of every play from ``hand`` (sorted) that may follow
-    ``previous`` (None: every combination): singles, pairs, runs, runs of pairs, each from
-    the lowest rank up, then three and four of a kind."""
+    """The seat's shared Actions of every distinct play from ``hand`` (sorted; ``known``:
+    the cards of it the opponent saw) that may follow ``previous`` (None: every
+    combination): singles, pairs, runs, runs of pairs, each from the lowest rank up, then
+    three and four of a kind. Plays that differ only in suits are one play, made of the
+    lowest card ids (see :func:`_choices`)."""
     top_allowed = SPECIAL_VALUE if runs_with_special else 10
+    if previous is not None and previous.kind == "single" and not (previous.has_special or known):
+        # The hand is sorted, so its singles of the rank to beat or more are a tail of it:
+        # the first card of each rank (no card seen by the opponent makes a second choice).
+        out: list[Action] = []
+        last = 0
+        for c in hand[bisect_left(hand, previous.rank, key=_VALUE.__getitem__) :]:
+            if _VALUE[c] != last:
+                last = _VALUE[c]
+                out.append(seat.plays[(c,)])
+        return out
+    groups, held = _groups(seat, hand, known)
     if previous is None:
-        groups, held = _groups(seat, hand)
-        out = list(map(seat.singles.__getitem__, hand))
+        out = [seat.plays[ways] for choices in groups for ways in choices[1]]
         _sets(out, held, 2, 0)
-        _runs(out, seat.plays.__getitem__, groups, 3, None, 0, top_allowed)
+        _runs(out, seat.runs.__getitem__, [c[1] for c in groups], 3, None, 0, top_allowed)
         if len(held) > 1:
-            _runs(
-                out,
-                seat.pair_runs.__getitem__,
-                list(map(_PAIRS.__getitem__, groups)),
-                2,
-                None,
-                0,
-                top_allowed,
-            )
+            _runs(out, seat.runs.__getitem__, [c[2] for c in groups], 2, None, 0, top_allowed)
         _sets(out, held, 3, 0)
         _sets(out, held, 4, 0)
         return out
     out = []
     if previous.special:  # only a bigger special: more cards, or as many of a higher rank
-        held = _groups(seat, hand)[1]
         if previous.length == 3:
             _sets(out, held, 3, previous.rank)
             _sets(out, held, 4, 0)
@@ -248,25 +277,15 @@ def _play_actions(
         return out
     kind, lo = previous.kind, previous.rank
     if kind == "single":
-        # The hand is sorted, so its singles of rank lo or more are a tail of it.
-        out += map(seat.singles.__getitem__, hand[bisect_left(hand, lo, key=_VALUE.__getitem__) :])
-        if not previous.has_special:
-            return out  # no need to group the hand by rank
-    groups, held = _groups(seat, hand)
-    if kind == "pair":
+        out += [seat.plays[ways] for choices in groups[lo:] for ways in choices[1]]
+    elif kind == "pair":
         _sets(out, held, 2, lo - 1)
     elif kind == "run":
-        _runs(out, seat.plays.__getitem__, groups, 3, previous.length, lo, top_allowed)
+        columns = [c[1] for c in groups]
+        _runs(out, seat.runs.__getitem__, columns, 3, previous.length, lo, top_allowed)
     elif kind == "pair_run":
-        _runs(
-            out,
-            seat.pair_runs.__getitem__,
-            list(map(_PAIRS.__getitem__, groups)),
-            2,
-            previous.length // 2,
-            lo,
-            top_allowed,
-        )
+        columns = [c[2] for c in groups]
+        _runs(out, seat.runs.__getitem__, columns, 2, previous.length // 2, lo, top_allowed)
     if previous.has_special:  # the Queen rule: any three or four of a kind may follow
         _sets(out, held, 3, 0)
         _sets(out, held, 4, 0)
@@ -378,7 +397,15 @@ class CrispsState(State):
         p = self.turn
         assert p is not None
         # apply() and the caller both ask for the same list; bots ask many times per state.
-        key = (self.phase, p, tuple(self.hands[p]), self.to_beat, self.face_up, not self.draw_pile)
+        key = (
+            self.phase,
+            p,
+            tuple(self.hands[p]),
+            tuple(self.known[p]),
+            self.to_beat,
+            self.face_up,
+            not self.draw_pile,
+        )
         cached = self._legal_cache
         if cached is not None and cached[0] == key:
             return list(cached[1])
@@ -397,7 +424,7 @@ class CrispsState(State):
             return out
         hand = self.hands[p]
         previous = self._to_beat_combo()
-        out = _play_actions(seat, hand, previous, self.runs_with_special)
+        out = _play_actions(seat, hand, self.known[p], previous, self.runs_with_special)
         if previous is not None:
             out.insert(0, seat.pass_action)
         return out
@@ -512,6 +539,22 @@ class CrispsState(State):
             "passer_drew": passer_drew,
         }
         self._start_trick(chooser)
+
+    def _equivalent(self, action_id: str) -> Action | None:
+        if self.phase != "play" or not action_id.startswith("play:"):
+            return None
+        p = self.turn
+        assert p is not None
+        cards = tuple(action_id[5:].split(","))
+        hand = self.hands[p]
+        if (
+            len(set(cards)) != len(cards)
+            or not all(c in hand for c in cards)
+            or list(cards) != sort_cards(cards)
+            or follow_problem(self.to_beat, cards, self.options) is not None
+        ):
+            return None
+        return _SEATS[p].plays[cards]
 
     def why_illegal(self, action_id: str) -> str | None:
         if not isinstance(action_id, str) or self.is_over:

@@ -76,6 +76,7 @@ from engine.games.mhing.rules import (
     sequence_problem,
     sequence_ranks,
     sequence_text,
+    sequences_in,
     sort_cards,
     suit_sequences,
 )
@@ -316,19 +317,33 @@ class MhingState(State):
             if self.phase != "draw":
                 return "the discard can only be taken instead of drawing, at the start of your turn"
             if not self.discards:
-                return "the discard pile is empty"
+                return "the discard pile is empty: draw a card to start your turn"
             top = self.discards[-1]
-            problem = sequence_problem(cards)
-            if problem:
-                return problem
-            if top not in cards:
+            if top not in cards and len(cards) >= 3:
                 return f"the discard {card_name(top)} must be part of the sequence you lay with it"
-            missing = [c for c in cards if c != top and c not in hand]
+            # Judged with the discard it is laid with: the hand's cards plus that one.
+            missing = [c for c in cards if c != top and c in VALUE_OF and c not in hand]
             if missing:
                 return f"you don't hold {card_name(missing[0])}"
+            with_top = f"with {card_name(top)} from the discard"
+            if top not in cards and all(c in VALUE_OF for c in cards):
+                cards = sort_cards(set(cards) | {top})
+                if len(cards) < 3 and not any(
+                    set(cards) <= set(seq) for seq in sequences_in(hand + [top], top)
+                ):
+                    return f"{with_top}, these cards make no sequence (same suit, ranks in a row)"
+            problem = sequence_problem(cards)
+            if problem:
+                return f"{with_top}: {problem}"
             return "that sequence cannot be laid"
         if self.phase == "draw":
             return "draw a card first (or take the discard straight into a sequence)"
+        if (
+            len(cards) < 3
+            and all(c in hand for c in cards)
+            and not any(set(cards) <= set(seq) for seq in sequences_in(hand))
+        ):
+            return "these cards make no sequence with your hand (same suit, ranks in a row)"
         problem = sequence_problem(cards)
         if problem:
             return problem

@@ -156,6 +156,23 @@ for _card in RANK_VALUE:
         _MOVES[f"discard:{_card}:{_index}"] = ("discard", _card, _index)
 
 
+def _a(rank_name: str) -> str:
+    """The article before a rank's name: "an Ace", "an 8", "a King"."""
+    return "an" if rank_name in ("Ace", "8") else "a"
+
+
+def _distinct(hand: list[str]) -> list[str]:
+    """The first card of each rank in ``hand`` (jokers are one rank), in the hand's order."""
+    seen: set[int] = set()
+    out = []
+    for card in hand:
+        value = RANK_VALUE[card]
+        if value not in seen:
+            seen.add(value)
+            out.append(card)
+    return out
+
+
 class SpiteState(State):
     """One Spite and Malice match for two seats (a single game, or games to N points)."""
 
@@ -301,7 +318,10 @@ class SpiteState(State):
         # The sources in _sources' order: upcard, discard-pile tops, hand.
         sources = [(_UPCARD, self.payoff[seat][-1])]
         sources += [(index + 1, pile[-1]) for index, pile in enumerate(discards) if pile]
-        sources += [(_HAND, card) for card in hand]
+        # Cards of one rank in the hand do the same (suits do not matter, nor which joker):
+        # only the first of each rank in the hand's order is listed (see _equivalent).
+        held = _distinct(hand)
+        sources += [(_HAND, card) for card in held]
         rows = _BUILDS[seat]
         for where, card in sources:
             row = rows[where].get(card)
@@ -333,7 +353,7 @@ class SpiteState(State):
             if shown != 2:
                 joker_piles.append(index)
         moves = _DISCARDS[seat]
-        for card in hand:
+        for card in held:
             value = RANK_VALUE[card]
             if value == JOKER:
                 piles = moves[card]
@@ -346,6 +366,35 @@ class SpiteState(State):
                         append(piles[index])
         append(_ENDS[seat])
         return actions
+
+    def _equivalent(self, action_id: str) -> Action | None:
+        move = _MOVES.get(action_id)
+        if move is None or move[0] == "end" or self.is_over:
+            return None
+        kind, card, target = move
+        seat = self.current
+        hand = self.hands[seat]
+        if card not in hand:
+            return None
+        value = RANK_VALUE[card]
+        for legal in self._legal_actions():
+            listed = _MOVES[legal.id]
+            if (
+                listed[0] == kind
+                and listed[2] == target
+                and listed[1] in hand
+                and RANK_VALUE[listed[1]] == value
+            ):
+                if kind == "discard":
+                    assert target is not None
+                    return _DISCARDS[seat][card][target]
+                row = _BUILDS[seat][_HAND].get(card) or _build_row(seat, _HAND, card)
+                if target is None:
+                    return row[MAX_STACKS]
+                if value == JOKER:
+                    return row[target][len(self.centre[target])]
+                return row[target]
+        return None
 
     def _apply(self, action: Action) -> bool:
         seat = self.current
@@ -628,8 +677,8 @@ class SpiteState(State):
         stack = self.centre[int(target)]
         if len(stack) >= KING:
             return "that stack is complete: nothing goes on a King"
-        need = RANK_NAME[len(stack) + 1]
-        return f"that stack needs a{'n' if need == 'Ace' else ''} {need}, not a {RANK_NAME[value]}"
+        need, have = RANK_NAME[len(stack) + 1], RANK_NAME[value]
+        return f"that stack needs {_a(need)} {need}, not {_a(have)} {have}"
 
     def _why_not_discard(self, card: str, pile: str) -> str:
         seat = self.current
@@ -644,10 +693,8 @@ class SpiteState(State):
         if is_joker(card):
             return "a joker may not be discarded onto a 2"
         shown = pile_rank(self.discards[seat][int(pile)])
-        return (
-            f"discard piles go down: a {RANK_NAME[RANK_VALUE[card]]} cannot go on a "
-            f"{RANK_NAME[shown or KING]}"
-        )
+        have, top = RANK_NAME[RANK_VALUE[card]], RANK_NAME[shown or KING]
+        return f"discard piles go down: {_a(have)} {have} cannot go on {_a(top)} {top}"
 
     def _copy(self, rng: random.Random) -> SpiteState:
         """A deep copy of the match drawing its future chance from ``rng`` (determinize

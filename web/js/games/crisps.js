@@ -22,6 +22,45 @@ function rankWord(rank) {
   return { Q: "Queens", J: "Jacks" }[rank] || `${rank}s`;
 }
 
+/** A selection's cards by rank ("5,5,7"): the engine lists each play once, by its lowest
+ * card ids, and accepts any copies of the same ranks as that play. */
+function rankKey(cards) {
+  return [...cards].map((c) => rankValue(c)).sort((a, b) => a - b).join(",");
+}
+
+/** Whether the ranks of `cards` are all found in the ranks of `play` (as a multiset). */
+function ranksWithin(cards, play) {
+  const left = play.map(rankValue);
+  for (const c of cards) {
+    const i = left.indexOf(rankValue(c));
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
+
+/** The plays the selection makes, or could make with more cards, and the hand cards that
+ * bring it closer to one: compared by rank, as suits do not matter in Crisps. */
+function byRank(plays, selection, hand) {
+  const chosen = [...selection];
+  const extending = plays.filter((a) => ranksWithin(chosen, a.cards));
+  const key = rankKey(chosen);
+  const matching = chosen.length ? extending.filter((a) => a.cards.length === chosen.length && rankKey(a.cards) === key) : [];
+  const addable = new Set(hand.filter((c) => !selection.has(c) && extending.some((a) => ranksWithin([...chosen, c], a.cards))));
+  return { matching, extending, addable };
+}
+
+/** Toggle a hand card; a selection that can no longer become a play is refused at once,
+ * with the engine's reason. */
+function toggle(ui, plays, hand, cardId) {
+  const next = new Set(ui.selection);
+  if (next.has(cardId)) next.delete(cardId); else next.add(cardId);
+  ui.setSelection([...next]);
+  if (next.size && !byRank(plays, next, hand).extending.length) {
+    ui.why(`play:${[...next].sort(compareCards).join(",")}`);
+  }
+}
+
 export function render(root, snapshot, ui) {
   const { h } = ui;
   const view = snapshot.view || {};
@@ -40,13 +79,16 @@ export function render(root, snapshot, ui) {
     playedPanel(ui, view),
     h("section", { class: ["crisps-seat", "crisps-you", view.current_player === me && "is-turn"], "aria-label": "Your hand" },
       seatHeader(ui, snapshot, view, me),
-      myTurn ? controls(ui, view, plays) : waitingLine(ui, snapshot, view, me),
+      myTurn ? controls(ui, view, plays, hand) : waitingLine(ui, snapshot, view, me),
       h("div", { class: "hand", dataset: { testid: "hand" } },
         hand.map((c) => {
           const selectable = myTurn && playPhase;
-          const playable = selectable && ui.extendable(plays).has(c);
+          const playable = selectable && byRank(plays, ui.selection, hand).addable.has(c);
           const known = (view.known_cards && view.known_cards[me] || []).includes(c);
-          return ui.card(c, { selectable, playable, dim: selectable && !playable && !ui.selection.has(c), extraLabel: known ? "seen by your opponent" : null });
+          return ui.card(c, {
+            selectable, playable, dim: selectable && !playable && !ui.selection.has(c), extraLabel: known ? "seen by your opponent" : null,
+            onclick: (id) => toggle(ui, plays, hand, id),
+          });
         })))));
 }
 
@@ -143,7 +185,7 @@ function playedPanel(ui, view) {
       h("span", { class: "tally-dots", "aria-hidden": "true" }, [0, 1, 2, 3].map((i) => h("span", { class: ["dot", i < counts[r] && "is-on"] })))))));
 }
 
-function controls(ui, view, plays) {
+function controls(ui, view, plays, hand) {
   const { h } = ui;
   if (view.phase === "draw") {
     return h("div", { class: "controls" },
@@ -151,15 +193,19 @@ function controls(ui, view, plays) {
       ui.actionsOfKind("take").map((a) => ui.actionButton(a, a.id === "take:faceup" ? `Take the face-up ${ui.cardText(view.face_up)}` : "Take a blind card", { class: "primary" })));
   }
   const selection = ui.selection;
-  const matching = ui.matching(plays);
+  const { matching, extending } = byRank(plays, selection, hand);
   const pass = ui.legal.find((a) => a.id === "pass");
   const buttons = [];
   let note;
   if (matching.length) {
-    for (const a of matching) buttons.push(ui.actionButton(a, a.label, { class: "primary confirm-play", focusPrefix: "confirm:" }));
+    // The selected cards themselves are played: the engine takes them as the listed play.
+    const chosen = [...selection].sort(compareCards);
+    buttons.push(ui.button(`Play ${chosen.map(ui.cardText).join(" ")}`, {
+      class: "action-button primary confirm-play", dataset: { action: `play:${chosen.join(",")}`, focus: "confirm:play" },
+      disabled: ui.busy, onclick: () => ui.send(`play:${chosen.join(",")}`),
+    }));
     note = "Ready to play.";
   } else if (selection.size) {
-    const extending = ui.extending(plays);
     note = extending.length ? "Add cards to make a legal play (highlighted)." : "These cards are not a legal play now.";
     buttons.push(ui.button(`Play ${[...selection].sort(compareCards).map(ui.cardText).join(" ")}`, {
       class: "confirm-play is-illegal", dataset: { testid: "why-play", focus: "why-play" },

@@ -205,7 +205,8 @@ function yourPanel(ui, snapshot, view, me, myTurn) {
         const newSuit = prevSuit !== null && suitOf(c) !== prevSuit;
         prevSuit = suitOf(c);
         const el = ui.card(c, {
-          selectable: myTurn && (discards || selectable),
+          selectable: myTurn,
+          onclick: (id) => pick(ui, view, cardActions, id),
           playable: lit.has(c) || swapCards.has(c),
           dim: myTurn && !discards && ui.selection.size > 0 && !selectable,
           fresh: ui.fresh && c === view.drawn,
@@ -241,6 +242,20 @@ function possibleSequences(ui, view) {
           disabled: ui.busy, onclick: () => ui.setSelection(a.cards),
         }));
     })));
+}
+
+/** Toggle a hand card; a selection that no longer leads to any move is refused at once,
+ * with the engine's reason for the sequence it would be. */
+function pick(ui, view, cardActions, cardId) {
+  const next = new Set(ui.selection);
+  if (next.has(cardId)) next.delete(cardId); else next.add(cardId);
+  ui.setSelection([...next]);
+  if (!next.size) return;
+  const chosen = [...next];
+  const within = (a) => chosen.every((c) => a.cards.includes(c));
+  const seqKind = view.phase === "draw" ? "take" : "lay";
+  const other = ui.legal.some((a) => a.kind !== seqKind && a.cards && a.cards.length === chosen.length && within(a));
+  if (!other && !cardActions.some(within)) ui.why(`${seqKind}:${chosen.sort(compareCards).join(",")}`);
 }
 
 function controls(ui, view) {

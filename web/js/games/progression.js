@@ -225,8 +225,10 @@ function publicStack(ctx, suit) {
       }, body, h("span", { class: "target-tag" }, `Take ${cardText(top)}`));
     }
     if (justCard(view) === top) {
-      return h("div", { class: ["pstack", "is-locked"], "aria-label": `${label}; you cannot take back the card you just played` },
-        body, h("span", { class: "target-tag" }, "Just played"));
+      return h("button", {
+        type: "button", class: ["pstack", "is-locked"], dataset: { testid: "why-public", focus: "why:" + top },
+        "aria-label": `${label}; you cannot take back the card you just played`, onclick: () => ui.why(`draw:${top}`),
+      }, body, h("span", { class: "target-tag" }, "Just played"));
     }
   }
   return h("div", { class: "pstack", "aria-label": label }, body);
@@ -256,12 +258,14 @@ function handCard(ctx, cardId) {
   const notes = [];
   if (selectable && !toPrivate) notes.push("public stack only");
   if (known) notes.push("everyone saw you take it");
-  const el = ui.card(cardId, {
+  const extraLabel = notes.join(", ") || null;
+  // Out of the play phase a hand card still answers a click: the engine says why not.
+  const el = ctx.canAct && !selectable ? ui.refusedCard(cardId, () => ui.why(`play:${cardId}`), { fresh: ctx.fresh === cardId, extraLabel }) : ui.card(cardId, {
     selectable,
     selected: selectable && ctx.selected === cardId,
     playable: selectable && toPrivate,
     fresh: ctx.fresh === cardId,
-    extraLabel: notes.join(", ") || null,
+    extraLabel,
     onclick: (id) => (ctx.selected === id ? ui.clearSelection() : ui.setSelection([id])),
   });
   if (selectable && !toPrivate) el.classList.add("is-public-only");

@@ -329,12 +329,16 @@ function myPanel(ctx) {
   const attackOnMe = view.phase === "answer" && view.attack && view.attack.target === me;
   const cardOf = (c, where) => {
     const selectable = myTurn && usable.has(c);
+    const extraLabel = c === view.my_bid && where === "up" ? "your bid card" : null;
+    // On your turn a card that cannot be used says why at once (the engine's reason for
+    // the move it would be).
+    if (myTurn && !selectable) return ui.refusedCard(c, () => ui.why(wouldBeId(view, c)), { fresh: freshCard(ctx, me, c), extraLabel });
     return ui.card(c, {
       selectable, playable: selectable && lit.has(c), dim: myTurn && !selectable,
       selected: sel.card === c,
       onclick: () => ui.setSelection(sel.card === c ? [] : [c]),
       fresh: freshCard(ctx, me, c),
-      extraLabel: c === view.my_bid && where === "up" ? "your bid card" : null,
+      extraLabel,
     });
   };
   return h("section", { class: ["ru-you", isTurn && "is-turn", attackOnMe && "is-answering"], "aria-label": "Your hands", dataset: { testid: "you" } },
@@ -354,6 +358,17 @@ function myPanel(ctx) {
         h("h2", { class: "zone-title" }, `Face-down hand (${faceDown.length}) \u00b7 only you see these`),
         h("div", { class: "hand", dataset: { testid: "my-face-down" } },
           faceDown.length ? faceDown.map((c) => cardOf(c, "down")) : h("span", { class: "ru-none" }, "Empty")))));
+}
+
+/** The action id a click on `c` asks for in this phase (to ask the engine why it is refused). */
+function wouldBeId(view, c) {
+  const face = FACE_KINDS[rankOf(c)];
+  switch (view.phase) {
+    case "bid": return `bid:${c}`;
+    case "tiebreak": return `tiebreak:${c}`;
+    case "answer": return `${face ? "discard" : "reveal"}:${c}`;
+    default: return `${face || "play"}:${c}`;
+  }
 }
 
 function myBid(ctx) {

@@ -9,7 +9,7 @@
 // Building works two ways: click a source card (upcard, a discard-pile top or a hand card),
 // then a lit target; or drag the source card onto a target (pointer events, see `drag`).
 import { h } from "../ui/dom.js";
-import { RANKS, cardText, isJoker, plural, rankName, rankOf } from "../ui/cards.js";
+import { RANKS, cardName, cardText, isJoker, plural, rankName, rankOf } from "../ui/cards.js";
 
 const RANK_SHORT = ["", ...RANKS];
 const RANK_WORD = RANK_SHORT.map(rankName);
@@ -27,14 +27,33 @@ function actionFor(card, key) {
   return null;
 }
 
+/**
+ * The legal actions plus the same moves made with the other hand cards of each rank: the
+ * engine lists one card of a rank (suits do not matter, nor which joker) and takes any
+ * copy as that move, so a person plays the very card they picked.
+ */
+function withCopies(actions, hand) {
+  const out = [...actions];
+  for (const a of actions) {
+    const card = a.cards && a.cards[0];
+    if (!card || !hand.includes(card) || (a.kind !== "build" && a.kind !== "discard")) continue;
+    const [, , where] = a.id.split(":");
+    for (const other of hand) {
+      if (other === card || rankOf(other) !== rankOf(card)) continue;
+      out.push({ ...a, id: `${a.kind}:${other}:${where}`, cards: [other], label: a.label.replace(cardName(card), cardName(other)) });
+    }
+  }
+  return out;
+}
+
 export function render(root, snapshot, ui) {
   const view = snapshot.view || {};
   const me = view.you ?? snapshot.viewer ?? 0;
   const opp = 1 - me;
   const myTurn = Boolean(snapshot.human_turn) && view.current_player === me && !snapshot.is_over;
   const canAct = myTurn && !ui.busy;
-  const legal = new Map(ui.legal.map((a) => [a.id, a]));
   const hand = Array.isArray(view.hand) ? view.hand : [];
+  const legal = new Map(withCopies(ui.legal, hand).map((a) => [a.id, a]));
   const myPiles = (view.discard_piles || [])[me] || [[], [], [], []];
   const upcard = (view.upcards || [])[me] || null;
   // Every card this seat may move from, and whether the engine lists a move for it.
@@ -42,7 +61,7 @@ export function render(root, snapshot, ui) {
   if (upcard) sources.set(upcard, "upcard");
   myPiles.forEach((pile, i) => { if (pile.length) sources.set(pile[pile.length - 1], `pile ${i + 1}`); });
   for (const c of hand) sources.set(c, "hand");
-  const movable = new Set(ui.legal.filter((a) => a.cards && a.cards.length).map((a) => a.cards[0]));
+  const movable = new Set([...legal.values()].filter((a) => a.cards && a.cards.length).map((a) => a.cards[0]));
   const chosen = canAct ? [...ui.selection].find((c) => sources.has(c)) || null : null;
   const ctx = { ui, snapshot, view, me, opp, myTurn, canAct, legal, sources, movable, selected: chosen, fresh: freshCard(ui) };
 
@@ -304,7 +323,7 @@ function controls(ctx) {
   let note;
   if (selected) {
     const where = ctx.sources.get(selected);
-    const lit = ui.legal.filter((a) => a.cards && a.cards[0] === selected);
+    const lit = [...ctx.legal.values()].filter((a) => a.cards && a.cards[0] === selected);
     const name = cardText(selected);
     if (!lit.length) note = `${name} has no move now: pick another card.`;
     else if (where === "hand") note = `Put ${name} on a lit stack to build, or on a discard pile to end your turn.`;
@@ -324,8 +343,20 @@ function controls(ctx) {
     h("p", { class: "controls-note", "aria-live": "polite" }, note),
     h("div", { class: "controls-buttons" },
       selected ? ui.button("Clear", { class: "quiet-dark", dataset: { testid: "clear-selection", focus: "clear" }, onclick: ui.clearSelection }) : null,
-      end ? ui.actionButton(end, "End turn without discarding", { class: "pass-button", focusPrefix: "controls:" })
+      end ? endControl(ui, end, building)
         : canAct ? ui.button("End turn", { class: "pass-button is-illegal", dataset: { testid: "why-end", focus: "why-end" }, onclick: () => ui.why("end") }) : null));
+}
+
+/**
+ * Ending the turn without discarding. While a build is still open it is a small fold that
+ * asks to be opened and confirmed, so the turn is never given away by one stray click.
+ */
+function endControl(ui, end, building) {
+  if (!building) return ui.actionButton(end, "End turn without discarding", { class: "pass-button", focusPrefix: "controls:" });
+  return h("details", { class: "spite-end", dataset: { testid: "end-turn" } },
+    h("summary", { class: "quiet-dark", dataset: { focus: "end-open" } }, "End turn without discarding…"),
+    h("p", { class: "controls-note" }, "You can still build on the centre. End the turn anyway?"),
+    ui.actionButton(end, "Yes, end my turn", { class: "pass-button", focusPrefix: "controls:" }));
 }
 
 // ----- dragging a card onto a target ------------------------------------------------------

@@ -48,6 +48,24 @@ export function createUi(state, intents) {
     },
     cardBack,
 
+    /** A card that cannot be used now but answers a click (or Enter, Space) with `refuse()`,
+     * which asks the engine why. Not a selectable button: it never joins a selection. */
+    refusedCard(cardId, refuse, opts = {}) {
+      const el = cardElement(cardId, {
+        ...opts, dim: true, freshDelay: opts.fresh ? sinceMove : 0,
+        extraLabel: [opts.extraLabel, "cannot be used now"].filter(Boolean).join(", "),
+      });
+      el.setAttribute("role", "button");
+      el.tabIndex = 0;
+      el.classList.add("is-refused");
+      el.dataset.focus = "card:" + cardId;
+      el.addEventListener("click", refuse);
+      el.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); refuse(); }
+      });
+      return el;
+    },
+
     /** A button that takes a legal action (carries data-action). */
     actionButton(action, text, opts = {}) {
       return button(text ?? action.label, {
