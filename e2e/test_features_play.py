@@ -224,16 +224,19 @@ def test_why_not_says_the_engines_reason(page, site, open_app):
 
 
 def test_log_is_grouped_by_round(page, site, open_app):
-    state = play_until(
-        "crisps",
-        2,
-        5,
-        lambda s: (
-            s.current_player == 0
-            and len(s.result()["rounds"]) >= 1
+    ended_at: list[int] = []  # the number of moves when the first round was over
+
+    def a_move_into_round_two(s) -> bool:
+        if not ended_at and s.result()["rounds"]:
+            ended_at.append(len(s.history))
+        return (
+            bool(ended_at)
+            and len(s.history) > ended_at[0]
+            and s.current_player == 0
             and s.view(0)["phase"] == "play"
-        ),
-    )
+        )
+
+    state = play_until("crisps", 2, 5, a_move_into_round_two)
     open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal", "North")])
     rounds = page.locator(".log-list .log-round").evaluate_all("n => n.map(s => s.dataset.round)")
     assert rounds[0] == "1" and rounds[-1] == str(len(state.result()["rounds"]) + 1)

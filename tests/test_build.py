@@ -771,10 +771,12 @@ def test_test_command_steps(monkeypatch, tmp_path):
     monkeypatch.setattr(test_command, "ensure_chromium", lambda: ran.append(["chromium"]))
     monkeypatch.setattr(test_command, "build", lambda: ran.append(["build"]))
     monkeypatch.setattr(test_command.subprocess, "run", run)
+    monkeypatch.setenv("PARLOUR_TEST_WORKERS", "3")
+    workers = ["-n", "3", "--dist", "loadgroup"]
     assert test_command.run_tests(["-x"], fast=True) == 0
     assert ran == [
         [str(python), "-m", "ruff", "check", "."],
-        [str(python), "-m", "pytest", "tests", "-m", "not slow and not build", "-x"],
+        [str(python), "-m", "pytest", "tests", "-m", "not slow and not build", *workers, "-x"],
     ]
     ran.clear()
     assert test_command.run_tests([]) == 1
@@ -785,5 +787,5 @@ def test_test_command_steps(monkeypatch, tmp_path):
         ["eslint", "web"],
         ["chromium"],
         ["build"],
-        [str(python), "-m", "pytest"],
+        [str(python), "-m", "pytest", *workers],
     ]
