@@ -327,11 +327,14 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("match_over", "the match is over")
     if session.seats[current].type != "human":
         raise BridgeError("not_your_turn", "it is not your turn: the opponent is to move")
+    before = session.state.clone()
     try:
-        session.state.apply(action_id)
+        taken = session.state.apply(action_id)
     except IllegalAction as exc:
         raise BridgeError(exc.code, session.names(exc.message)) from exc
-    return _snapshot(session)
+    snap = _snapshot(session)
+    _add_round_end(snap, session, before, taken)
+    return snap
 
 
 @_endpoint
@@ -357,9 +360,52 @@ def bot_move(params: dict[str, Any]) -> dict[str, Any]:
     if session.seats[current].type != "bot":
         raise BridgeError("not_bot_turn", "it is a person's turn, not a bot's")
     action = _think(session.bot(current), state, current, session.bot_rng)
+    before = state.clone()
     taken = state.apply(action)
     snap = _snapshot(session)
+    _add_round_end(snap, session, before, taken)
     return {"action": session.action_json(taken, session.viewer, public=True), "snapshot": snap}
+
+
+# ----- the table as a round left it --------------------------------------------------------
+
+DEAL_METHODS = ("_deal", "_deal_round")
+"""The games' methods that deal a new round (see engine/games/*/state.py)."""
+
+
+class _RoundDealt(Exception):
+    """Raised in a throwaway copy of a match when the next round is about to be dealt."""
+
+
+def _round_end_view(before: State, action: Action, viewer: int | None) -> dict[str, Any]:
+    """The table as ``action`` left it when it ended a round: ``before`` (the position it
+    was taken in) is copied and the action applied to the copy, stopped where the next round
+    would be dealt. The match itself is not touched."""
+    world = before.clone()
+
+    def stop(*args: Any) -> None:
+        raise _RoundDealt
+
+    for name in DEAL_METHODS:
+        if hasattr(world, name):
+            setattr(world, name, stop)
+    try:
+        world.push(action)
+    except _RoundDealt:
+        pass
+    return world.view(viewer)
+
+
+def _add_round_end(snap: dict[str, Any], session: Session, before: State, taken: Action) -> None:
+    """Give ``snap`` the table of the round ``taken`` ended (``round_end``), when it ended one
+    and the match goes on: the page shows it until the person moves on to the next round."""
+    state = session.state
+    if state.is_over or _completed_rounds(state) <= _completed_rounds(before):
+        return
+    snap["round_end"] = {
+        "round": _completed_rounds(state),
+        "view": _round_end_view(before, taken, session.viewer),
+    }
 
 
 # ----- a thinking bot's progress ----------------------------------------------------------
