@@ -29,6 +29,7 @@ import { startEngine } from "./engine-client.js";
 import * as storage from "./storage.js";
 import { humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
 import { h, clear } from "./ui/dom.js";
+import { cardText } from "./ui/cards.js";
 import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
 import { renderRules, fetchRules } from "./ui/rules.js";
@@ -36,6 +37,7 @@ import { renderTable, setThinking } from "./ui/table.js";
 import { renderLoading, renderWaiting, renderFatal, setProgress, engineStatusLine, showEngineStatus } from "./ui/loading.js";
 import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
+import { notePlaces, playMoves, travelTime } from "./ui/motion.js";
 import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed } from "./ui/setup-model.js";
 import { motionSpeed } from "./features/preferences.js";
 import { feature as settings } from "./features/settings.js";
@@ -88,9 +90,12 @@ const state = {
   error: null,            // the engine's refusal or a problem, in the error area
   message: null,          // the latest move in words, or another message on the table
   lastMove: null, freshAt: 0,                           // the latest move and when it came
+  moveCount: 0,           // moves drawn since the page opened (a card travels once per move)
   thinking: null,         // the seat a bot is thinking for
   thinkingFraction: null, // how far the thinking bot's search is (0..1), once it reports
   roundOver: null,        // {title, lines} while the round-over dialog shows
+  roundEnd: null,         // the snapshot of the table as that round left it (shown until Continue)
+  roundTable: false,      // the person put the round-over dialog aside to look at the table
   handoffTo: null,        // pass and play: the seat the device goes to next
   shownViewer: null,      // pass and play: the seat whose cards are showing
   busy: false,            // a request or the bots' turns are under way
@@ -112,6 +117,7 @@ let pending = 0;
 let botLoopRunning = false;
 let matchToken = 0;
 let lastScreen = null;
+let shownMoves = 0;     // state.moveCount when the table was last drawn
 const rulesCache = new Map();
 const renderers = new Map();
 
@@ -237,7 +243,7 @@ async function recoverEngine(err) {
   console.warn("Parlour: the game engine stopped; restarting it:", (err && err.message) || err);
   matchToken += 1;
   requestChain = Promise.resolve();
-  Object.assign(state, { screen: "loading", thinking: null, thinkingFraction: null, roundOver: null });
+  Object.assign(state, { screen: "loading", thinking: null, thinkingFraction: null, roundOver: null, roundEnd: null });
   state.engine = { status: "loading", fraction: 0, message: "The game engine stopped. Restarting it\u2026", problem: null };
   render();
   try {
@@ -292,8 +298,16 @@ function render() {
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
   const draw = screens[state.screen];
   const screen = draw ? draw(state, intents) : h("p", {}, "Unknown screen");
+  const onTable = state.screen === "table" && lastScreen === "table";
+  const places = onTable ? notePlaces(root) : null;
   clear(root);
   root.append(screen);
+  if (state.screen === "table") markLastMove(root, state.lastMove);
+  if (places) {
+    const fresh = state.moveCount !== shownMoves;
+    playMoves(root, places, fresh ? state.lastMove : null, travelTime(motionSpeed(), reducedMotion));
+  }
+  shownMoves = state.moveCount;
   if (state.screen !== lastScreen) {
     lastScreen = state.screen;
     window.scrollTo(0, 0);
@@ -311,9 +325,11 @@ function render() {
 
 function renderTableScreen() {
   const gameRoot = h("div", { class: `game-root game-${state.snapshot.game}` });
-  const ui = createUi(state, intents);
+  // While a round's result is up, the table stays as that round ended.
+  const shown = state.roundOver && state.roundEnd ? state.roundEnd : state.snapshot;
+  const ui = createUi(state, intents, shown);
   try {
-    state.renderer.render(gameRoot, state.snapshot, ui);
+    state.renderer.render(gameRoot, shown, ui);
   } catch (err) {
     // A drawing bug must not take the table down: the side panel still plays the game.
     clear(gameRoot);
@@ -321,6 +337,18 @@ function renderTableScreen() {
     console.warn("renderer failed", err);
   }
   return renderTable(state, intents, gameRoot, { side: panels("side"), table: panels("table") });
+}
+
+/** The latest move stays marked on the table (its cards) until the next one. */
+function markLastMove(where, move) {
+  const cards = new Set(move ? move.cards || [] : []);
+  if (!cards.size) return;
+  for (const el of where.querySelectorAll(".game-root [data-card]")) {
+    if (cards.has(el.dataset.card) && !el.closest("[data-testid=hand]")) {
+      el.classList.add("is-last-move");
+      el.dataset.lastMove = "true";
+    }
+  }
 }
 
 /** The game's module (web/js/games/<id>.js), or the plain table of games/generic.js. */
@@ -345,11 +373,15 @@ function applySnapshot(snap, move) {
   state.selection = pruneSelection(state.selection, hand);
   if (move) {
     state.lastMove = { player: move.player, id: move.id, label: move.label, cards: move.cards || [], kind: move.kind };
-    state.message = moveMessage(snap, move);
+    state.message = moveMessage(snap, move, prev);
+    state.lastMove.text = state.message;
     state.freshAt = performance.now();
+    state.moveCount += 1;
   }
   if (prev && prev.game === snap.game && roundsOf(snap) > roundsOf(prev) && !snap.is_over) {
     state.roundOver = roundSummary(prev, snap);
+    state.roundEnd = snap.round_end ? roundEndSnapshot(snap) : null;
+    state.roundTable = false;
   }
   const humans = humanSeats(snap).length;
   if (humans > 1 && snap.human_turn && snap.viewer !== state.shownViewer && !snap.is_over) state.handoffTo = snap.viewer;
@@ -357,12 +389,33 @@ function applySnapshot(snap, move) {
   for (const f of FEATURES) if (f.afterSnapshot) f.afterSnapshot(prev, snap, move, state);
 }
 
-function moveMessage(snap, move) {
+/** The table as the round left it: the reply's round_end view, nobody to move. */
+function roundEndSnapshot(snap) {
+  return {
+    ...snap, view: snap.round_end.view, legal: [], current_player: null, human_turn: false, bot_turn: false,
+  };
+}
+
+function moveMessage(snap, move, prev) {
   const mod = state.renderer;
+  let text = null;
   if (mod && typeof mod.describeMove === "function") {
-    try { const text = mod.describeMove(move, snap, (seat) => seatName(snap, seat)); if (text) return text; } catch { /* fall through */ }
+    try { text = mod.describeMove(move, snap, (seat) => seatName(snap, seat)); } catch { /* fall through */ }
   }
-  return `${seatName(snap, move.player)}: ${move.label}`;
+  text = text || `${seatName(snap, move.player)}: ${move.label}`;
+  const gained = cardsReceived(prev, snap);
+  const named = gained.filter((c) => !text.includes(cardText(c)));
+  return named.length ? `${text}. You receive ${named.map(cardText).join(" ")}` : text;
+}
+
+/** Cards that came into the person's hand with the latest move (a draw, a pass, a swap),
+ * which nothing else on the table tells: none across a new deal or a change of seat. */
+function cardsReceived(prev, snap) {
+  if (!prev || prev.viewer !== snap.viewer || roundsOf(prev) !== roundsOf(snap) || snap.round_end) return [];
+  const before = prev.view && Array.isArray(prev.view.hand) ? new Set(prev.view.hand) : null;
+  const now = snap.view && Array.isArray(snap.view.hand) ? snap.view.hand : null;
+  if (!before || !now) return [];
+  return now.filter((c) => !before.has(c));
 }
 
 function roundSummary(prev, snap) {
@@ -438,7 +491,7 @@ async function enterTable(snap, gameId, setup) {
   if (token !== matchToken) return;
   Object.assign(state, {
     screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
-    error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, handoffTo: null, shownViewer: null, notice: null,
+    error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, handoffTo: null, shownViewer: null, notice: null,
   });
   applySnapshot(snap, null);
   render();
@@ -620,9 +673,17 @@ const intents = {
   },
   continueRound() {
     state.roundOver = null;
+    state.roundEnd = null;
+    state.roundTable = false;
     state.message = null;
+    state.lastMove = null;
     render();
     runBots();
+  },
+  /** Put the round-over dialog aside to look at the table as the round ended, or bring it back. */
+  toggleRoundTable() {
+    state.roundTable = !state.roundTable;
+    render();
   },
   handoffReady() {
     state.shownViewer = state.handoffTo;
