@@ -60,6 +60,7 @@ class Session:
     bot_rng: random.Random = field(default_factory=lambda: random.Random(0))
     bot_cache: dict[str, Any] = field(default_factory=dict)
     rounds: RoundMarks = field(default_factory=lambda: RoundMarks())
+    round_end: dict[str, Any] | None = None  # the table as the latest move's round ended
 
     def names(self, text: str) -> str:
         """``text`` with seat tokens replaced by the seats' names."""
@@ -333,7 +334,7 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
     except IllegalAction as exc:
         raise BridgeError(exc.code, session.names(exc.message)) from exc
     snap = _snapshot(session)
-    _add_round_end(snap, session, before, taken)
+    _note_round_end(session, before, taken)
     return snap
 
 
@@ -363,7 +364,7 @@ def bot_move(params: dict[str, Any]) -> dict[str, Any]:
     before = state.clone()
     taken = state.apply(action)
     snap = _snapshot(session)
-    _add_round_end(snap, session, before, taken)
+    _note_round_end(session, before, taken)
     return {"action": session.action_json(taken, session.viewer, public=True), "snapshot": snap}
 
 
@@ -396,16 +397,28 @@ def _round_end_view(before: State, action: Action, viewer: int | None) -> dict[s
     return world.view(viewer)
 
 
-def _add_round_end(snap: dict[str, Any], session: Session, before: State, taken: Action) -> None:
-    """Give ``snap`` the table of the round ``taken`` ended (``round_end``), when it ended one
-    and the match goes on: the page shows it until the person moves on to the next round."""
+def _note_round_end(session: Session, before: State, taken: Action) -> None:
+    """Keep the table of the round ``taken`` ended, when it ended one and the match goes on
+    (see :func:`round_end`); forget it otherwise."""
     state = session.state
+    session.round_end = None
     if state.is_over or _completed_rounds(state) <= _completed_rounds(before):
         return
-    snap["round_end"] = {
+    session.round_end = {
         "round": _completed_rounds(state),
         "view": _round_end_view(before, taken, session.viewer),
     }
+
+
+@_endpoint
+def round_end(params: dict[str, Any]) -> dict[str, Any]:
+    """The table as the round the latest move ended left it, for the seat that views the
+    match: ``{round, view}`` (the page shows it under the round's result until the person
+    goes on to the next round). Refused when the latest move did not end a round."""
+    session = _need_session()
+    if session.round_end is None:
+        raise BridgeError("no_round_end", "the latest move did not end a round")
+    return session.round_end
 
 
 # ----- a thinking bot's progress ----------------------------------------------------------
@@ -498,6 +511,7 @@ def undo(params: dict[str, Any]) -> dict[str, Any]:
     record = session.state.to_record()
     record["actions"] = record["actions"][:-count]
     session.state = _replay(record)
+    session.round_end = None
     return _snapshot(session)
 
 

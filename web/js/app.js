@@ -389,7 +389,16 @@ function applySnapshot(snap, move) {
   for (const f of FEATURES) if (f.afterSnapshot) f.afterSnapshot(prev, snap, move, state);
 }
 
-/** The table as the round left it: the reply's round_end view, nobody to move. */
+/** When `snap` starts a new round, ask the engine for the table as the last one ended and
+ * keep it with the snapshot (snap.round_end = {round, view}) for the round-over dialog. */
+async function fetchRoundEnd(snap, token) {
+  const prev = state.snapshot;
+  if (!prev || snap.is_over || roundsOf(snap) <= roundsOf(prev)) return;
+  const reply = await engineCall("round_end", {}, { current: () => token === matchToken, refused: () => {} });
+  if (reply && reply.view) snap.round_end = reply;
+}
+
+/** The table as the round left it: the engine's round_end view, nobody to move. */
 function roundEndSnapshot(snap) {
   return {
     ...snap, view: snap.round_end.view, legal: [], current_player: null, human_turn: false, bot_turn: false,
@@ -463,6 +472,7 @@ async function runBots() {
       if (!reply) break;
       state.thinking = null;
       state.thinkingFraction = null;
+      await fetchRoundEnd(reply.snapshot, token);
       applySnapshot(reply.snapshot, reply.action);
       render();
       await persist(token);
@@ -528,6 +538,7 @@ async function sendMove(actionId) {
       move = { player: move.player, id: null, label: last ? last.text : "", cards: [], kind: move.kind };
     }
   }
+  await fetchRoundEnd(reply, token);
   applySnapshot(reply, move);
   render();
   await persist(token);
