@@ -118,6 +118,7 @@ let botLoopRunning = false;
 let matchToken = 0;
 let lastScreen = null;
 let shownMoves = 0;     // state.moveCount when the table was last drawn
+let newDeal = false;    // the next table drawn is a new match or round: no card travels into it
 const rulesCache = new Map();
 const renderers = new Map();
 
@@ -298,8 +299,9 @@ function render() {
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
   const draw = screens[state.screen];
   const screen = draw ? draw(state, intents) : h("p", {}, "Unknown screen");
-  const onTable = state.screen === "table" && lastScreen === "table";
+  const onTable = state.screen === "table" && lastScreen === "table" && !newDeal;
   const places = onTable ? notePlaces(root) : null;
+  if (state.screen === "table") newDeal = false;
   clear(root);
   root.append(screen);
   if (state.screen === "table") markLastMove(root, state.lastMove);
@@ -499,6 +501,7 @@ async function enterTable(snap, gameId, setup) {
   const token = matchToken;
   state.renderer = await rendererFor(gameId);
   if (token !== matchToken) return;
+  newDeal = true;
   Object.assign(state, {
     screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
     error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, handoffTo: null, shownViewer: null, notice: null,
@@ -683,6 +686,7 @@ const intents = {
     render();
   },
   continueRound() {
+    newDeal = true;
     state.roundOver = null;
     state.roundEnd = null;
     state.roundTable = false;
