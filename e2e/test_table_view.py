@@ -223,15 +223,22 @@ def test_a_played_card_travels_to_the_trick_and_the_last_move_stays_marked(page,
     page.click(f"{SIDE_ACTIONS}[data-action='{play.id}']")
     moving = page.locator(f"[data-testid=trick] [data-card='{card}'][data-moving=true]")
     moving.wait_for(state="attached")
-    page.locator(f"[data-testid=trick] [data-card='{card}']:not([data-moving])").wait_for(
-        state="attached"
-    )
-    end = page.locator(f"[data-testid=trick] [data-card='{card}']").bounding_box()
-    trick = page.locator("[data-testid=trick]").bounding_box()
-    assert start and end and trick
-    assert trick["y"] <= end["y"] and end["y"] + end["height"] <= trick["y"] + trick["height"] + 1
-    marked = page.locator(f"[data-testid=trick] [data-card='{card}'].is-last-move")
-    assert marked.count() == 1, "the person's move is marked until the next one"
+    # Where it came to rest: inside the trick, marked as the last move.
+    rest = page.wait_for_function(
+        """(card) => {
+          const el = document.querySelector(`[data-testid=trick] [data-card="${card}"]`);
+          if (!el || el.dataset.moving) return null;
+          const r = el.getBoundingClientRect();
+          const t = document.querySelector('[data-testid=trick]').getBoundingClientRect();
+          return {inside: r.top >= t.top - 1 && r.bottom <= t.bottom + 1
+                    && r.left >= t.left - 1 && r.right <= t.right + 1,
+                  marked: el.classList.contains('is-last-move'), top: r.top};
+        }""",
+        arg=card,
+    ).json_value()
+    assert start and rest["inside"], (start, rest)
+    assert rest["top"] < start["y"], "it went up from the hand to the trick"
+    assert rest["marked"], "the person's move is marked until the next one"
     # The computer answers: its cards travel from its seat, and the mark moves to them.
     page.wait_for_selector(IDLE)
     last = page.evaluate(
@@ -254,7 +261,7 @@ def test_instant_speed_moves_cards_without_travelling(page, site, open_app):
     page.click(f"{SIDE_ACTIONS}[data-action='{play.id}']")
     page.wait_for_selector(IDLE)
     assert page.evaluate("window.__moving") == 0
-    assert page.locator(f"[data-testid=trick] [data-card='{play.cards[0]}']").count() == 1
+    assert page.locator(f"{HAND_CARDS}[data-card='{play.cards[0]}']").count() == 0
 
 
 def test_a_card_received_after_a_crisps_pass_is_told(page, site, open_app):

@@ -96,6 +96,7 @@ const state = {
   roundOver: null,        // {title, lines} while the round-over dialog shows
   roundEnd: null,         // the snapshot of the table as that round left it (shown until Continue)
   roundTable: false,      // the person put the round-over dialog aside to look at the table
+  received: [],           // cards that came into the person's hand since their last move
   handoffTo: null,        // pass and play: the seat the device goes to next
   shownViewer: null,      // pass and play: the seat whose cards are showing
   busy: false,            // a request or the bots' turns are under way
@@ -414,9 +415,14 @@ function moveMessage(snap, move, prev) {
     try { text = mod.describeMove(move, snap, (seat) => seatName(snap, seat)); } catch { /* fall through */ }
   }
   text = text || `${seatName(snap, move.player)}: ${move.label}`;
-  const gained = cardsReceived(prev, snap);
-  const named = gained.filter((c) => !text.includes(cardText(c)));
-  return named.length ? `${text}. You receive ${named.map(cardText).join(" ")}` : text;
+  // What came into the person's hand since their last move stays told until they move again.
+  if (move.player === snap.viewer || !prev || roundsOf(prev) !== roundsOf(snap)) state.received = [];
+  const hand = new Set(snap.view && Array.isArray(snap.view.hand) ? snap.view.hand : []);
+  const received = [...new Set([...state.received, ...cardsReceived(prev, snap)])].filter((c) => hand.has(c));
+  state.received = received;
+  const named = received.filter((c) => !text.includes(cardText(c)));
+  if (!named.length) return text;
+  return `${text}. You ${move.player === snap.viewer ? "receive" : "received"} ${named.map(cardText).join(" ")}`;
 }
 
 /** Cards that came into the person's hand with the latest move (a draw, a pass, a swap),

@@ -39,7 +39,7 @@ export function renderLog(snapshot, opts = {}) {
     e.text)))));
   return h("details", {
     class: "game-log", open: logOpen ?? !isNarrow(), dataset: { testid: "log" },
-    ontoggle: (event) => { logOpen = event.target.open; },
+    ontoggle: (event) => { if (event.target.open !== (logOpen ?? !isNarrow())) logOpen = event.target.open; },
   },
     h("summary", {}, `Game log (${log.length})`),
     h("div", {
