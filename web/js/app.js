@@ -510,7 +510,7 @@ async function enterTable(snap, gameId, setup) {
   newDeal = true;
   Object.assign(state, {
     screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
-    error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, handoffTo: null, shownViewer: null, notice: null,
+    error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
   });
   applySnapshot(snap, null);
   render();
