@@ -60,6 +60,7 @@ class Session:
     bot_rng: random.Random = field(default_factory=lambda: random.Random(0))
     bot_cache: dict[str, Any] = field(default_factory=dict)
     rounds: RoundMarks = field(default_factory=lambda: RoundMarks())
+    round_end: dict[str, Any] | None = None  # the table as the latest move's round ended
 
     def names(self, text: str) -> str:
         """``text`` with seat tokens replaced by the seats' names."""
@@ -327,11 +328,14 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("match_over", "the match is over")
     if session.seats[current].type != "human":
         raise BridgeError("not_your_turn", "it is not your turn: the opponent is to move")
+    before = session.state.clone()
     try:
-        session.state.apply(action_id)
+        taken = session.state.apply(action_id)
     except IllegalAction as exc:
         raise BridgeError(exc.code, session.names(exc.message)) from exc
-    return _snapshot(session)
+    snap = _snapshot(session)
+    _note_round_end(session, before, taken)
+    return snap
 
 
 @_endpoint
@@ -357,9 +361,64 @@ def bot_move(params: dict[str, Any]) -> dict[str, Any]:
     if session.seats[current].type != "bot":
         raise BridgeError("not_bot_turn", "it is a person's turn, not a bot's")
     action = _think(session.bot(current), state, current, session.bot_rng)
+    before = state.clone()
     taken = state.apply(action)
     snap = _snapshot(session)
+    _note_round_end(session, before, taken)
     return {"action": session.action_json(taken, session.viewer, public=True), "snapshot": snap}
+
+
+# ----- the table as a round left it --------------------------------------------------------
+
+DEAL_METHODS = ("_deal", "_deal_round")
+"""The games' methods that deal a new round (see engine/games/*/state.py)."""
+
+
+class _RoundDealt(Exception):
+    """Raised in a throwaway copy of a match when the next round is about to be dealt."""
+
+
+def _round_end_view(before: State, action: Action, viewer: int | None) -> dict[str, Any]:
+    """The table as ``action`` left it when it ended a round: ``before`` (the position it
+    was taken in) is copied and the action applied to the copy, stopped where the next round
+    would be dealt. The match itself is not touched."""
+    world = before.clone()
+
+    def stop(*args: Any) -> None:
+        raise _RoundDealt
+
+    for name in DEAL_METHODS:
+        if hasattr(world, name):
+            setattr(world, name, stop)
+    try:
+        world.push(action)
+    except _RoundDealt:
+        pass
+    return world.view(viewer)
+
+
+def _note_round_end(session: Session, before: State, taken: Action) -> None:
+    """Keep the table of the round ``taken`` ended, when it ended one and the match goes on
+    (see :func:`round_end`); forget it otherwise."""
+    state = session.state
+    session.round_end = None
+    if state.is_over or _completed_rounds(state) <= _completed_rounds(before):
+        return
+    session.round_end = {
+        "round": _completed_rounds(state),
+        "view": _round_end_view(before, taken, session.viewer),
+    }
+
+
+@_endpoint
+def round_end(params: dict[str, Any]) -> dict[str, Any]:
+    """The table as the round the latest move ended left it, for the seat that views the
+    match: ``{round, view}`` (the page shows it under the round's result until the person
+    goes on to the next round). Refused when the latest move did not end a round."""
+    session = _need_session()
+    if session.round_end is None:
+        raise BridgeError("no_round_end", "the latest move did not end a round")
+    return session.round_end
 
 
 # ----- a thinking bot's progress ----------------------------------------------------------
@@ -452,6 +511,7 @@ def undo(params: dict[str, Any]) -> dict[str, Any]:
     record = session.state.to_record()
     record["actions"] = record["actions"][:-count]
     session.state = _replay(record)
+    session.round_end = None
     return _snapshot(session)
 
 

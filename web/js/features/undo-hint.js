@@ -2,7 +2,7 @@
 // The undo policy is the engine's (bridge._undo_count); the suggestion is the strongest
 // available bot's choice (bridge.hint). The page only shows the result: a suggestion is
 // highlighted on its side-panel button and on its cards where the table draws them, never
-// played.
+// played; it replaces the person's selection.
 import { h, button } from "../ui/dom.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
@@ -82,6 +82,10 @@ function intents({ state, engineCall, render, token }) {
       if (!reply) return;
       const action = reply.action;
       state.hint = { id: action.id, label: action.label, cards: action.cards || [], snapshot: state.snapshot };
+      // The suggestion takes the place of what was selected: its own cards that the table
+      // lets the person pick become the selection, so one move is lit, not two.
+      const pickable = new Set([...document.querySelectorAll(".game-root button[data-card]")].map((el) => el.dataset.card));
+      state.selection = new Set(state.hint.cards.filter((card) => pickable.has(card)));
       state.error = null;
       state.message = `Suggested move: ${action.label}.`;
       render();
