@@ -26,6 +26,7 @@ simulate crisps: 2 matches, 2 players, seed 0
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -34,7 +35,7 @@ from typing import Any, TextIO
 
 import engine
 from engine import bots
-from engine.bots.arena import run_arena
+from engine.bots.arena import TABLE, run_arena
 from engine.cards import card_name, is_card
 
 LINE = 100
@@ -295,22 +296,30 @@ def arena(args: argparse.Namespace, out: TextIO) -> int:
     if args.ladder:
         if args.log is None:
             raise engine.InvalidOptions("--ladder records a logged run: give --log too")
-        _record(args.log, out)
+        _record(args.log, args.ladder, out)
     return 0
 
 
-def _record(log: str, out: TextIO) -> None:
-    from engine.bots.arena import entries_from_log, record
+def _record(log: str, table: str, out: TextIO) -> None:
+    """Record the runs of ``log`` in the ladder ``table``, those of today's bots only."""
+    from engine.bots.arena import covers, entries_from_log, record
 
-    entries = entries_from_log(log)
-    record(entries)
-    for entry in entries:
-        out.write(f"ladder: {entry['command']}\n")
+    entries = []
+    for entry in entries_from_log(log):
+        today = json.loads(
+            json.dumps({level: bots.make(level).settings(entry["game"]) for level in entry["bots"]})
+        )
+        if covers(entry["bots"], today):
+            entries.append(entry)
+            out.write(f"ladder: {entry['command']}\n")
+        else:
+            out.write(f"ladder: not recorded, its bots have changed since: {entry['command']}\n")
+    record(entries, table)
 
 
 def record_ladder(args: argparse.Namespace, out: TextIO) -> int:
     for log in args.logs:
-        _record(log, out)
+        _record(log, args.table, out)
     return 0
 
 
@@ -426,11 +435,14 @@ def parser() -> argparse.ArgumentParser:
             )
             a.add_argument(
                 "--ladder",
-                action="store_true",
+                nargs="?",
+                const=str(TABLE),
+                metavar="TABLE",
                 help="record the logged run in the ladder table (benchmarks/ladder.json)",
             )
     d = sub.add_parser("ladder", help="record logged arena runs in the ladder table")
     d.add_argument("logs", nargs="+", help="arena logs (JSON lines)")
+    d.add_argument("--table", default=str(TABLE), help="the ladder table to write")
     b = sub.add_parser("bench", help="engine steps per second, random matches")
     b.add_argument("game", nargs="?")
     b.add_argument("--players", type=int)

@@ -319,10 +319,10 @@ def test_spite_evaluator_values_the_race_between_the_payoff_piles():
     near, far = [2, 2], [19, 19]
     near[mover], far[mover] = 1, 18
     assert value(near)[mover] - value([2, 2])[mover] > value(far)[mover] - value([19, 19])[mover]
-    # Three turns on (the one live when the search started counts), rollouts stop.
-    world.turn = state.turn + 2
+    # Six turns on (the one live when the search started counts), rollouts stop.
+    world.turn = state.turn + 5
     assert not ev.stop(world, base)
-    world.turn = state.turn + 3
+    world.turn = state.turn + 6
     assert ev.stop(world, base)
 
 
@@ -594,3 +594,39 @@ def test_a_plain_search_plays_its_iterations_and_the_most_visited_move():
     search.step(40)
     visits = search.visits()
     assert chosen == search.best().id and visits[chosen] == max(visits.values())
+
+
+def test_the_arena_records_its_logged_run_in_the_ladder_table(tmp_path):
+    """``--ladder`` writes the run's entry (command, matches, rates, intervals) into the
+    table, from the log; a log of bots that have changed since is not recorded."""
+    import io
+
+    from engine.__main__ import main
+    from engine.bots.arena import entries_from_log, figures, read_table
+
+    log, table = tmp_path / "run.jsonl", tmp_path / "ladder.json"
+    args = ["arena", "crisps", "--bots", "normal,random", "--matches", "3", "--seed", "2"]
+    assert main([*args, "--ladder", str(table)], out=io.StringIO()) != 0  # no log, no entry
+    out = io.StringIO()
+    assert main([*args, "--log", str(log), "--ladder", str(table)], out=out) == 0
+    (entry,) = read_table(table)
+    assert entry == entries_from_log(log)[0] and f"ladder: {entry['command']}" in out.getvalue()
+    assert entry["command"] == (
+        f"python -m engine arena crisps --players 2 --bots normal,random --matches 3 --seed 2 "
+        f"--log {log.as_posix()}"
+    )
+    played = run_arena("crisps", 2, ["normal", "random"], matches=3, seed=2)["levels"]["normal"]
+    assert entry["levels"]["normal"]["win_rate"] == round(played["win_rate"], 4)
+    assert entry["levels"]["normal"]["ci"] == [round(x, 4) for x in played["ci"]]
+    (figure,) = figures([entry])
+    assert (figure["level"], figure["against"], figure["matches"]) == ("normal", ["random"], 3)
+    # The same log, its bots' settings changed since: not recorded again.
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    for line in lines:
+        line["settings"]["bots"]["normal"]["mistake_rate"] = 0.5
+    stale = tmp_path / "stale.jsonl"
+    stale.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = io.StringIO()
+    assert main(["ladder", str(stale), "--table", str(table)], out=out) == 0
+    assert "not recorded, its bots have changed since" in out.getvalue()
+    assert read_table(table) == [entry]
