@@ -79,6 +79,7 @@ const state = {
   fatal: null,            // {title, message, detail}
   games: catalog.games,   // the engine's games and bot levels (bridge.games(), via js/catalog.js)
   levels: catalog.levels,
+  ladder: catalog.ladder, // what the arena measured of each level (benchmarks/ladder.json)
   notice: null,           // a message on the menu (e.g. a save set aside)
   save: null,             // the saved match offered for resuming
   setupGame: null, setup: null,                         // the set-up screen's game and choices
