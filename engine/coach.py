@@ -443,10 +443,11 @@ def follow(game: str, deal: dict[str, Any], max_moves: int = 5000) -> dict[str, 
             rules.update(steps[message["id"]]["rules"])
         if advice["done"] or state.is_over:
             break
-        if state.current_player == PERSON:
+        current = state.current_player
+        if current == PERSON:
             action = advice["suggestion"]
             state.apply(action.id)  # raises if the suggestion were not legal
             suggestions += 1
-        else:
-            state.apply(bot.choose(state, state.current_player, bot_rng))
+        elif current is not None:
+            state.apply(bot.choose(state, current, bot_rng))
     return {"said": said, "rules": rules, "moves": len(state.history), "turns": suggestions}

@@ -34,6 +34,7 @@
 
 const BRIDGE_METHODS = new Set([
   "games", "start", "snapshot", "act", "why", "bot_move", "hint", "undo", "record", "load", "replay",
+  "coach",
 ]);
 
 // What the page started this worker as: its name (new Worker(url, {name})) is
