@@ -294,6 +294,7 @@ def advise(state: State, shown: set[str] | list[str], seat: int = PERSON) -> dic
             "id": step["id"],
             "rules": list(step["rules"]),
             "text": step["say"],
+            "repeat": bool(step.get("repeat")),
             "highlight": list(step.get("highlight", [])),
             "lines": scoring_lines(state.game_id, m.view, seat) if step.get("scoring") else [],
         }

@@ -48,7 +48,7 @@ async function ask(ctx) {
   const moves = state.snapshot ? state.snapshot.moves : 0;
   if (fresh.length) {
     if (coach.now.length && coach.nowMoves !== moves) {
-      coach.earlier = [...coach.now.filter((m) => !coach.earlier.includes(m)), ...coach.earlier].slice(0, KEEP_EARLIER);
+      coach.earlier = [...coach.now.filter((m) => !m.repeat), ...coach.earlier].slice(0, KEEP_EARLIER);
     }
     coach.now = coach.nowMoves === moves ? [...coach.now.filter((m) => !fresh.some((f) => f.id === m.id)), ...fresh] : fresh;
     coach.nowMoves = moves;
@@ -80,7 +80,7 @@ function panel(state, intents) {
     coach.done ? h("p", { class: "field-note" }, "That was the coached round. Play on to finish the match, or go back to the menu.") : null,
     coach.earlier.length ? h("details", { class: "coach-earlier" },
       h("summary", {}, `Earlier tips (${coach.earlier.length})`),
-      h("ul", {}, coach.earlier.map((m) => h("li", {}, m.text)))) : null,
+      h("ul", {}, coach.earlier.map((m) => h("li", { dataset: { step: m.id } }, m.text)))) : null,
     button("Stop coaching", { class: "quiet", dataset: { testid: "coach-stop", focus: "coach-stop" }, onclick: intents.stopCoaching }));
 }
 
