@@ -25,6 +25,7 @@ from typing import Any
 
 import engine
 from engine import bots
+from engine import coach as coaching
 from engine.core import Action, EngineError, IllegalAction, InvalidRecord, State, name_seats
 
 MAX_INPUT_CHARS = 2_000_000
@@ -419,6 +420,37 @@ def round_end(params: dict[str, Any]) -> dict[str, Any]:
     if session.round_end is None:
         raise BridgeError("no_round_end", "the latest move did not end a round")
     return session.round_end
+
+
+@_endpoint
+def coach(params: dict[str, Any]) -> dict[str, Any]:
+    """The coach of a coached round at this point: ``{shown?: [step ids]}`` ->
+    ``{messages, suggestion, done, last_cards}`` (see :mod:`engine.coach`), for the human seat.
+
+    ``{game}`` alone (no ``shown``) gives the game's coached deals instead: ``{deals}``."""
+    if "game" in params:
+        game = _text(params, "game")
+        if game not in engine.GAMES:
+            raise BridgeError("unknown_game", f"there is no game called {game[:40]!r}")
+        return {"deals": coaching.load(game).deals, "seat": coaching.PERSON}
+    session = _need_session()
+    shown = params.get("shown", [])
+    if not isinstance(shown, list) or not all(isinstance(s, str) for s in shown):
+        raise BridgeError("bad_request", "'shown' must be a list of step ids")
+    humans = session.humans()
+    if not humans:
+        raise BridgeError("no_person", "the coach needs a person at the table")
+    advice = coaching.advise(session.state, set(shown), humans[0])
+    action = advice["suggestion"]
+    for message in advice["messages"]:
+        message["text"] = session.names(message["text"])
+        message["lines"] = [session.names(line) for line in message["lines"]]
+    return {
+        "messages": advice["messages"],
+        "suggestion": session.action_json(action) if action is not None else None,
+        "done": advice["done"],
+        "last_cards": advice["last_cards"],
+    }
 
 
 # ----- a thinking bot's progress ----------------------------------------------------------

@@ -33,7 +33,8 @@
 // All URLs are relative to this file, so the site works under any sub-path.
 
 const BRIDGE_METHODS = new Set([
-  "games", "start", "snapshot", "act", "why", "bot_move", "hint", "undo", "record", "load", "replay", "round_end",
+  "games", "start", "snapshot", "act", "why", "bot_move", "hint", "undo", "record", "load", "replay",
+  "round_end", "coach",
 ]);
 
 // What the page started this worker as: its name (new Worker(url, {name})) is

@@ -48,9 +48,10 @@ import { feature as hints } from "./features/undo-hint.js";
 import { feature as log } from "./features/log.js";
 import { feature as replay } from "./features/replay.js";
 import { feature as share } from "./features/share.js";
+import { feature as coach } from "./features/coach.js";
 
-// In this order their panels are drawn (the side panel: hints, then the log, then sharing).
-const FEATURES = [settings, stats, announcer, keyboard, hints, log, replay, share];
+// In this order their panels are drawn (the side panel: the coach, hints, the log, sharing).
+const FEATURES = [settings, stats, announcer, keyboard, coach, hints, log, replay, share];
 
 const query = new URLSearchParams(window.location.search);
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
