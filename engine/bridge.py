@@ -580,7 +580,7 @@ def reset() -> None:
     _session = None
 
 
-# ===== issue 8a: the game log by round, and replays ======================================
+# ===== the game log by round, and replays ===============================================
 # Additions only: every earlier endpoint keeps its behaviour; snapshots' log entries gain
 # a "round" (1-based) so the page can group the log by round.
 
