@@ -43,12 +43,14 @@ import { feature as stats } from "./features/stats.js";
 import { feature as announcer } from "./features/announce.js";
 import { feature as keyboard } from "./features/keyboard.js";
 import { feature as hints } from "./features/undo-hint.js";
+import { feature as analysis } from "./features/analysis.js";
 import { feature as log } from "./features/log.js";
 import { feature as replay } from "./features/replay.js";
 import { feature as share } from "./features/share.js";
 
-// In this order their panels are drawn (the side panel: hints, then the log, then sharing).
-const FEATURES = [settings, stats, announcer, keyboard, hints, log, replay, share];
+// In this order their panels are drawn (the side panel: hints, the analysis, then the log,
+// then sharing).
+const FEATURES = [settings, stats, announcer, keyboard, hints, analysis, log, replay, share];
 
 const query = new URLSearchParams(window.location.search);
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
