@@ -52,8 +52,8 @@ function analysisPanel(state, intents) {
   const current = currentAnalysis(state);
   const running = current && current.running;
   return h("section", { class: "analysis", "aria-label": "What the computer sees" },
-    button(current && current.result ? "Analyse again" : "Analyse", {
-      class: "quiet", dataset: { testid: "analyse", focus: "analyse" }, disabled: state.busy, onclick: intents.analyse,
+    current && current.result ? null : button("Analyse", {
+      class: "quiet", dataset: { testid: "analyse", focus: "analyse" }, disabled: state.busy || running, onclick: intents.analyse,
       title: "Rank your moves by the Hard opponent's search, from what you can see",
     }),
     running ? h("progress", {
@@ -64,7 +64,7 @@ function analysisPanel(state, intents) {
       class: "analysis-result",
       dataset: { testid: "analysis", best: current.result.best, iterations: String(current.result.iterations), budget: String(current.result.budget) },
     },
-      h("p", { class: "analysis-reason", dataset: { testid: "analysis-reason" } }, current.result.reason),
+      h("p", { class: "analysis-reason", role: "status", tabindex: "-1", dataset: { testid: "analysis-reason" } }, current.result.reason),
       analysisTable(current.result),
       h("p", { class: "field-note" },
         `${current.result.iterations} simulated worlds, each dealt from what you can see.`)) : null);
@@ -162,6 +162,9 @@ function intents({ state, engineCall, render, token, root }) {
       state.analysis = { game, moves, running: false, fraction: 1, result: reply };
       state.error = null;
       render();
+      // The button gave way to the result: a keyboard user goes on from its first line.
+      const reason = root.querySelector("[data-testid=analysis-reason]");
+      if (reason && (!document.activeElement || document.activeElement === document.body)) reason.focus({ preventScroll: true });
     },
     openReview() {
       const snap = state.snapshot;
