@@ -105,7 +105,7 @@ def measure(count: int) -> dict[str, dict[str, list[float]]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=5, help="positions per game")
+    parser.add_argument("--positions", type=int, default=3, help="positions per game")
     args = parser.parse_args()
     if not (build.DIST / "index.html").is_file():
         sys.exit("no dist/: run `python3 build.py build` first")

@@ -3,8 +3,9 @@
 For a position of each game (opened from a saved record), "Suggest a move" and "Analyse" are
 asked in the page; the hint's move is the top-ranked one, its words are the analysis's reason,
 and both are the Hard search's choice that CPython makes from the same position with the same
-seed and budget (the engine is the same pure Python in the page). After a match, the review
-ranks the person's moves one by one in the log, with progress, and can be stopped.
+seed and budget (the engine is the same pure Python in the page). After a match (played out
+in the page from a saved record near its end), the review ranks the person's moves one by one
+in the log, with progress, and can be stopped.
 
 The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from pagehelpers import HUMAN, IDLE, MATCH_OVER, SIDE_ACTIONS, bot_seat, open_record
+from pagehelpers import HUMAN, IDLE, MATCH_OVER, SIDE_ACTIONS, bot_seat, open_record, play_out
 
 import engine
 from engine import bots
@@ -85,20 +86,34 @@ def test_the_hint_is_the_top_ranked_move_and_says_why(page, site, open_app, game
     assert page.locator(ANALYSIS).count() == 0
 
 
-def finished_crisps() -> engine.State:
+def near_the_end() -> engine.State:
+    """A Crisps match (a seeded random playout) cut at the person's last turn with a choice:
+    a move or two from the end, so the page plays it out to the match-over dialog."""
     state = engine.new_game("crisps", 2, 12, {})
     rng = random.Random(12)
     while not state.is_over:
         state.apply(rng.choice(state.legal_actions()))
-    return state
+    record = state.to_record()
+    replay = engine.from_record({**record, "actions": []})
+    last = 0
+    for i, action_id in enumerate(record["actions"]):
+        if replay.current_player == 0 and len(replay.legal_actions()) > 1:
+            last = i
+        replay.apply(action_id)
+    return engine.from_record({**record, "actions": record["actions"][:last]})
 
 
 def test_after_the_match_the_review_ranks_the_persons_moves(page, site, open_app):
-    state = finished_crisps()
+    state = near_the_end()
     open_record(page, site, open_app, state.to_record(), seats_for(state))
+    play_out(page, lambda ids: ids[0])
     page.locator(MATCH_OVER).wait_for()
     page.click("[data-testid=review-open]")
     page.locator("[data-testid=review]").wait_for()
+    mine = page.locator("[data-testid=review] .log-entry").evaluate_all(
+        "n => n.flatMap((e, i) => "
+        "e.querySelector('.log-who').textContent.startsWith('You') ? [i] : [])"
+    )
     page.click("[data-testid=review-run]")
     page.locator("[data-testid=review-progress]").wait_for()
     ranks = page.locator("[data-testid=move-rank]")
@@ -106,7 +121,6 @@ def test_after_the_match_the_review_ranks_the_persons_moves(page, site, open_app
     page.click("[data-testid=review-stop]")
     page.locator("[data-testid=review-run]").wait_for()
     marked = ranks.evaluate_all("n => n.map(e => [Number(e.dataset.step), Number(e.dataset.rank)])")
-    mine = [i for i, a in enumerate(state.history) if a.player == 0]
     assert len(marked) >= 3
     assert [step for step, _ in marked] == mine[: len(marked)], "the person's moves, in order"
     assert all(rank >= 1 for _, rank in marked)
