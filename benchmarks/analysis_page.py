@@ -68,6 +68,9 @@ def open_position(page, state: engine.State) -> None:
         ],
     )
     page.wait_for_selector(IDLE, timeout=TIMEOUT_MS)
+    if page.locator("[data-testid=round-over]").is_visible():
+        page.click("[data-testid=round-over] [data-testid=continue]")
+        page.wait_for_selector(IDLE, timeout=TIMEOUT_MS)
 
 
 def measure(count: int) -> dict[str, dict[str, list[float]]]:
@@ -87,6 +90,8 @@ def measure(count: int) -> dict[str, dict[str, list[float]]]:
                 page_s, python_s, worlds = [], [], []
                 for state in positions(game_id, count):
                     open_position(page, state)
+                    if not page.locator("[data-testid=analyse]").is_visible():
+                        continue  # the table is not at the person's choice (a dialog is up)
                     start = time.perf_counter()
                     page.click("[data-testid=analyse]")
                     page.locator(ANALYSIS).wait_for(timeout=TIMEOUT_MS)
@@ -114,6 +119,9 @@ def main() -> None:
     print(f"{'game':<12} {'budget':>6} {'page median':>11} {'page max':>8} {'CPython median':>14}")
     for game_id, f in figures.items():
         budget = engine.GAMES[game_id].bot.hard_iterations
+        if not f["page"]:
+            print(f"{game_id:<12} {budget:>6}  (no position reached the person's choice)")
+            continue
         print(
             f"{game_id:<12} {budget:>6} {statistics.median(f['page']):>11.2f} "
             f"{max(f['page']):>8.2f} {statistics.median(f['cpython']):>14.2f}"
