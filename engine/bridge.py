@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
@@ -26,11 +26,15 @@ from typing import Any
 import engine
 from engine import bots
 from engine import coach as coaching
+from engine.bots import analysis as analysing
 from engine.core import Action, EngineError, IllegalAction, InvalidRecord, State, name_seats
 
 MAX_INPUT_CHARS = 2_000_000
 MAX_NAME_CHARS = 24
-HINT_TIME_MS = 1000
+HINT_TIME_MS = 10_000
+"""The most time a hint or an analysis at its default budget (the Hard level's iterations,
+about 0.75 s in the page) may think: a slow device stops there, on fewer worlds."""
+MAX_ANALYSIS_ITERATIONS = 20_000
 PROGRESS_INTERVAL_S = 0.08
 """Least time between two progress reports of a thinking bot (see :func:`on_progress`)."""
 
@@ -62,6 +66,8 @@ class Session:
     bot_cache: dict[str, Any] = field(default_factory=dict)
     rounds: RoundMarks = field(default_factory=lambda: RoundMarks())
     round_end: dict[str, Any] | None = None  # the table as the latest move's round ended
+    analysis: tuple[Any, analysing.Analysis] | None = None
+    """The latest analysis and the position it is of (a hint after it costs nothing)."""
 
     def names(self, text: str) -> str:
         """``text`` with seat tokens replaced by the seats' names."""
@@ -477,10 +483,16 @@ def _think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
     A bot with ``think`` (a generator of fractions returning the action, which ``choose``
     drives the same way) is driven here, so the choice and the rng's use are the same.
     """
-    sink = _progress
     think = getattr(bot, "think", None)
-    if sink is None or think is None:
+    if _progress is None or think is None:
         return bot.choose(state, player, rng)
+    return _drive(think(state, player, rng))
+
+
+def _drive(thinking: Generator[float, None, Any]) -> Any:
+    """Run a search generator (fractions done, then its result), reporting its progress to
+    the sink throttled as :func:`on_progress` says; returns the generator's result."""
+    sink = _progress
 
     def report(fraction: float) -> None:
         nonlocal sink
@@ -495,7 +507,6 @@ def _think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
             )
             sink = None
 
-    thinking = think(state, player, rng)
     sent = 0.0  # the latest fraction reported
     held = None  # a later fraction the throttle held back
     sent_at = None  # when the latest report went
@@ -517,20 +528,111 @@ def _think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
         sent, held, sent_at = fraction, None, now
 
 
+def _analysis_of(
+    session: Session, state: State, player: int, iterations: int | None
+) -> analysing.Analysis:
+    """The Hard search's analysis of ``state`` from ``player``'s seat, with the rng seeded by
+    the number of moves made (public) and the given budget (default: the game's Hard budget,
+    stopped after :data:`HINT_TIME_MS`); the latest one is kept for the same position."""
+    key = (tuple(a.id for a in state.history), player, iterations)
+    cached = session.analysis
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    clock = HINT_TIME_MS if iterations is None else None
+    rng = random.Random(len(state.history))
+    result = _drive(analysing.analyse(state, player, rng, iterations, clock))
+    session.analysis = (key, result)
+    return result
+
+
+def _analysis_json(session: Session, result: analysing.Analysis) -> dict[str, Any]:
+    moves = []
+    for move in result.moves:
+        out = session.action_json(move.action)
+        out.update(move.to_json())
+        moves.append(out)
+    return {
+        "player": result.player,
+        "measure": result.measure,
+        "estimated": result.estimated,
+        "iterations": result.iterations,
+        "budget": result.budget,
+        "best": result.best.id,
+        "reason": result.reason(lambda action: session.names(action.label)),
+        "moves": moves,
+    }
+
+
+def _iterations(params: dict[str, Any]) -> int | None:
+    value = params.get("iterations")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BridgeError("bad_request", "'iterations' must be a whole number")
+    if not 1 <= value <= MAX_ANALYSIS_ITERATIONS:
+        raise BridgeError(
+            "bad_request", f"'iterations' must be between 1 and {MAX_ANALYSIS_ITERATIONS}"
+        )
+    return value
+
+
 @_endpoint
 def hint(params: dict[str, Any]) -> dict[str, Any]:
-    """The move the strongest available bot would make for the human seat to act."""
+    """The Hard search's move for the human seat to act, with the reason in one line:
+    the first move of :func:`analyse` for the same position and ``{iterations?}``."""
     session = _need_session()
     state = session.state
     current = state.current_player
     if current is None or session.seats[current].type != "human":
         raise BridgeError("not_your_turn", "there is no move of yours to suggest")
-    level = available_levels()[-1]
-    # A suggestion should come as fast as a Hard opponent moves, whatever the level.
-    action = bots.make(level, time_ms=HINT_TIME_MS).choose(
-        state, current, random.Random(len(state.history))
-    )
-    return {"action": session.action_json(action), "level": level}
+    result = _analysis_of(session, state, current, _iterations(params))
+    first = result.moves[0]
+    return {
+        "action": session.action_json(first.action),
+        "level": "hard",
+        "reason": result.reason(lambda action: session.names(action.label)),
+        "worlds": first.worlds,
+    }
+
+
+@_endpoint
+def analyse(params: dict[str, Any]) -> dict[str, Any]:
+    """What the Hard search sees from a person's seat: ``{step?, iterations?}``.
+
+    Without ``step``: the position now, on a human seat's turn. With ``step`` (once the
+    match is over): the position before the match's ``step``-th action (0-based), which a
+    human seat took; the reply then names the move taken and its rank (``taken``). The
+    search works from worlds that seat could not tell apart (``determinize``); progress goes
+    to the :func:`on_progress` sink. Reply: ``{player, measure, estimated, iterations,
+    budget, best, reason, moves: [{id, label, cards, rank, worlds, value, win, points}],
+    taken?}``; see :mod:`engine.bots.analysis` for the figures.
+    """
+    session = _need_session()
+    iterations = _iterations(params)
+    step = params.get("step")
+    if step is None:
+        state = session.state
+        current = state.current_player
+        if current is None or session.seats[current].type != "human":
+            raise BridgeError("not_your_turn", "there is no move of yours to analyse now")
+        return _analysis_json(session, _analysis_of(session, state, current, iterations))
+    if isinstance(step, bool) or not isinstance(step, int):
+        raise BridgeError("bad_step", "'step' must be a whole number of moves")
+    history = session.state.history
+    if not session.state.is_over:
+        raise BridgeError("not_finished", "past moves can be analysed once the match is over")
+    if not 0 <= step < len(history):
+        raise BridgeError("bad_step", f"'step' must be from 0 to {len(history) - 1}")
+    taken = history[step]
+    if session.seats[taken.player].type != "human":
+        raise BridgeError("bad_step", "that move was not made by a person")
+    state = _tape_for(session.state.to_record()).state_at(step)
+    out = _analysis_json(session, _analysis_of(session, state, taken.player, iterations))
+    out["taken"] = {
+        "id": taken.id,
+        "rank": next(m["rank"] for m in out["moves"] if m["id"] == taken.id),
+    }
+    return out
 
 
 @_endpoint

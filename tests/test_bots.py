@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from engine import bots
+from engine.bots import analysis
 from engine.bots.arena import lineup, play_match, run_arena, wilson
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import Search, SearchConfig
@@ -66,6 +67,22 @@ def test_bots_never_peek(game, level):
                 world = state.determinize(p, random.Random(k))
                 assert bot.choose(world, p, random.Random(s)).id == truth, (
                     f"{level} in {game} ({players}p) chose differently in a re-dealt world"
+                )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_the_analysis_never_peeks(game):
+    """The person's analysis (every move ranked, every figure) is the same in the true state
+    and in a world that seat cannot tell apart from it, under the same rng."""
+    for players in player_counts(game):
+        for state in positions(game, players, seed=11 + players, count=2):
+            p = state.current_player
+            for s, k in ((1, 100), (2, 200)):
+                truth = analysis.run(state, p, random.Random(s), SEARCH_ITERATIONS * 4)
+                world = state.determinize(p, random.Random(k))
+                assert analysis.run(world, p, random.Random(s), SEARCH_ITERATIONS * 4) == truth, (
+                    f"the analysis in {game} ({players}p) differs in a re-dealt world"
                 )
 
 

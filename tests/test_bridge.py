@@ -46,11 +46,12 @@ ENDPOINTS = (
     "why",
     "bot_move",
     "hint",
+    "analyse",
     "undo",
     "record",
     "load",
 )
-NEEDS_MATCH = ("snapshot", "act", "why", "bot_move", "hint", "undo", "record")
+NEEDS_MATCH = ("snapshot", "act", "why", "bot_move", "hint", "analyse", "undo", "record")
 HUMAN_VS_BOT = [{"type": "human"}, {"type": "bot", "level": "random"}]
 
 

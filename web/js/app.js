@@ -45,13 +45,15 @@ import { feature as stats } from "./features/stats.js";
 import { feature as announcer } from "./features/announce.js";
 import { feature as keyboard } from "./features/keyboard.js";
 import { feature as hints } from "./features/undo-hint.js";
+import { feature as analysis } from "./features/analysis.js";
 import { feature as log } from "./features/log.js";
 import { feature as replay } from "./features/replay.js";
 import { feature as share } from "./features/share.js";
 import { feature as coach } from "./features/coach.js";
 
-// In this order their panels are drawn (the side panel: the coach, hints, the log, sharing).
-const FEATURES = [settings, stats, announcer, keyboard, coach, hints, log, replay, share];
+// In this order their panels are drawn (the side panel: the coach, hints, the analysis, the
+// log, then sharing).
+const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share];
 
 const query = new URLSearchParams(window.location.search);
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
