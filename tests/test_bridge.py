@@ -50,8 +50,21 @@ ENDPOINTS = (
     "undo",
     "record",
     "load",
+    "round_end",
+    "coach",
 )
-NEEDS_MATCH = ("snapshot", "act", "why", "bot_move", "hint", "analyse", "undo", "record")
+NEEDS_MATCH = (
+    "snapshot",
+    "act",
+    "why",
+    "bot_move",
+    "hint",
+    "analyse",
+    "undo",
+    "record",
+    "round_end",
+    "coach",
+)
 HUMAN_VS_BOT = [{"type": "human"}, {"type": "bot", "level": "random"}]
 
 
