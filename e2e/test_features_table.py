@@ -539,6 +539,9 @@ def check_a_table_fits(page, game: str, size: tuple[int, int]) -> None:
         ids = side_action_ids(page)
         if not ids:
             break
+        drawer = page.locator("[data-testid=moves-drawer]:not([open]) summary")
+        if drawer.count():  # a narrow screen folds a long list of moves into a drawer
+            drawer.click()
         page.click(f"{SIDE_ACTIONS}[data-action='{plain_choice(ids)}']")
     settle(page)
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,8 @@ an action id (or ``q``) is read from stdin; end of input ends the match quietly.
 --jobs 2`` adds 95% intervals, average scores, decision times and search speed; with
 ``--par normal`` it also plays each match with Normal at every seat and prints each level's
 score margin over Normal's in the same seat of the same deal (``--rounds 1``: one round each);
+with ``--log FILE --ladder`` it records the run in the ladder table the page's set-up screen
+shows (see :mod:`engine.bots.arena`), and ``python -m engine ladder LOG...`` records logged runs;
 ``python -m engine bench`` prints engine steps per second for random matches;
 ``python -m engine soak --minutes 30`` plays seeded random and greedy matches of every game,
 player count and option set with the invariant checks on, and prints matches, steps and
@@ -24,6 +26,7 @@ simulate crisps: 2 matches, 2 players, seed 0
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -32,7 +35,7 @@ from typing import Any, TextIO
 
 import engine
 from engine import bots
-from engine.bots.arena import run_arena
+from engine.bots.arena import TABLE, run_arena
 from engine.cards import card_name, is_card
 
 LINE = 100
@@ -203,9 +206,10 @@ def play(
 def _levels(text: str) -> list[str]:
     levels = [bots.ALIASES.get(t.strip(), t.strip()) for t in text.split(",") if t.strip()]
     for level in levels:
-        if level not in bots.LEVELS:
+        if not bots.is_level(level):
             raise engine.InvalidOptions(
-                f"unknown bot level {level!r}; known: {', '.join(bots.LEVELS)}"
+                f"unknown bot level {level!r}; known: {', '.join(bots.LEVELS)}, "
+                f"and {bots.PLAIN}-N (a plain ISMCTS of N iterations, the arena's reference)"
             )
     return levels
 
@@ -289,6 +293,33 @@ def arena(args: argparse.Namespace, out: TextIO) -> int:
         for level, row in summary["levels"].items():
             mean, error, n = row["over_par"]
             out.write(f"{level:>8} {mean:+.2f} \u00b1 {error:.2f} over {n} seats\n")
+    if args.ladder:
+        if args.log is None:
+            raise engine.InvalidOptions("--ladder records a logged run: give --log too")
+        _record(args.log, args.ladder, out)
+    return 0
+
+
+def _record(log: str, table: str, out: TextIO) -> None:
+    """Record the runs of ``log`` in the ladder ``table``, those of today's bots only."""
+    from engine.bots.arena import covers, entries_from_log, record
+
+    entries = []
+    for entry in entries_from_log(log):
+        today = json.loads(
+            json.dumps({level: bots.make(level).settings(entry["game"]) for level in entry["bots"]})
+        )
+        if covers(entry["bots"], today):
+            entries.append(entry)
+            out.write(f"ladder: {entry['command']}\n")
+        else:
+            out.write(f"ladder: not recorded, its bots have changed since: {entry['command']}\n")
+    record(entries, table)
+
+
+def record_ladder(args: argparse.Namespace, out: TextIO) -> int:
+    for log in args.logs:
+        _record(log, args.table, out)
     return 0
 
 
@@ -378,7 +409,8 @@ def parser() -> argparse.ArgumentParser:
         a.add_argument(
             "--bots",
             default="normal,random",
-            help="levels by seat, comma separated; the last fills the table",
+            help="levels by seat, comma separated; the last fills the table (plain-N: the "
+            "arena's reference, a plain ISMCTS of N iterations)",
         )
         a.add_argument("--matches", type=int, default=100 if name == "simulate" else 50)
         a.add_argument("--seed", type=int, default=0)
@@ -401,6 +433,16 @@ def parser() -> argparse.ArgumentParser:
                 type=int,
                 help="stop each match after this many rounds (quick comparisons)",
             )
+            a.add_argument(
+                "--ladder",
+                nargs="?",
+                const=str(TABLE),
+                metavar="TABLE",
+                help="record the logged run in the ladder table (benchmarks/ladder.json)",
+            )
+    d = sub.add_parser("ladder", help="record logged arena runs in the ladder table")
+    d.add_argument("logs", nargs="+", help="arena logs (JSON lines)")
+    d.add_argument("--table", default=str(TABLE), help="the ladder table to write")
     b = sub.add_parser("bench", help="engine steps per second, random matches")
     b.add_argument("game", nargs="?")
     b.add_argument("--players", type=int)
@@ -427,6 +469,8 @@ def main(
             return simulate(args, out)
         if args.command == "arena":
             return arena(args, out)
+        if args.command == "ladder":
+            return record_ladder(args, out)
         if args.command == "soak":
             return soak(args, out)
         return bench(args, out)

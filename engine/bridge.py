@@ -18,18 +18,23 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
 import engine
 from engine import bots
+from engine import coach as coaching
+from engine.bots import analysis as analysing
 from engine.core import Action, EngineError, IllegalAction, InvalidRecord, State, name_seats
 
 MAX_INPUT_CHARS = 2_000_000
 MAX_NAME_CHARS = 24
-HINT_TIME_MS = 1000
+HINT_TIME_MS = 10_000
+"""The most time a hint or an analysis at its default budget (the Hard level's iterations,
+about 0.75 s in the page) may think: a slow device stops there, on fewer worlds."""
+MAX_ANALYSIS_ITERATIONS = 20_000
 PROGRESS_INTERVAL_S = 0.08
 """Least time between two progress reports of a thinking bot (see :func:`on_progress`)."""
 
@@ -60,6 +65,9 @@ class Session:
     bot_rng: random.Random = field(default_factory=lambda: random.Random(0))
     bot_cache: dict[str, Any] = field(default_factory=dict)
     rounds: RoundMarks = field(default_factory=lambda: RoundMarks())
+    round_end: dict[str, Any] | None = None  # the table as the latest move's round ended
+    analysis: tuple[Any, analysing.Analysis] | None = None
+    """The latest analysis and the position it is of (a hint after it costs nothing)."""
 
     def names(self, text: str) -> str:
         """``text`` with seat tokens replaced by the seats' names."""
@@ -327,11 +335,14 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("match_over", "the match is over")
     if session.seats[current].type != "human":
         raise BridgeError("not_your_turn", "it is not your turn: the opponent is to move")
+    before = session.state.clone()
     try:
-        session.state.apply(action_id)
+        taken = session.state.apply(action_id)
     except IllegalAction as exc:
         raise BridgeError(exc.code, session.names(exc.message)) from exc
-    return _snapshot(session)
+    snap = _snapshot(session)
+    _note_round_end(session, before, taken)
+    return snap
 
 
 @_endpoint
@@ -357,9 +368,95 @@ def bot_move(params: dict[str, Any]) -> dict[str, Any]:
     if session.seats[current].type != "bot":
         raise BridgeError("not_bot_turn", "it is a person's turn, not a bot's")
     action = _think(session.bot(current), state, current, session.bot_rng)
+    before = state.clone()
     taken = state.apply(action)
     snap = _snapshot(session)
+    _note_round_end(session, before, taken)
     return {"action": session.action_json(taken, session.viewer, public=True), "snapshot": snap}
+
+
+# ----- the table as a round left it --------------------------------------------------------
+
+DEAL_METHODS = ("_deal", "_deal_round")
+"""The games' methods that deal a new round (see engine/games/*/state.py)."""
+
+
+class _RoundDealt(Exception):
+    """Raised in a throwaway copy of a match when the next round is about to be dealt."""
+
+
+def _round_end_view(before: State, action: Action, viewer: int | None) -> dict[str, Any]:
+    """The table as ``action`` left it when it ended a round: ``before`` (the position it
+    was taken in) is copied and the action applied to the copy, stopped where the next round
+    would be dealt. The match itself is not touched."""
+    world = before.clone()
+
+    def stop(*args: Any) -> None:
+        raise _RoundDealt
+
+    for name in DEAL_METHODS:
+        if hasattr(world, name):
+            setattr(world, name, stop)
+    try:
+        world.push(action)
+    except _RoundDealt:
+        pass
+    return world.view(viewer)
+
+
+def _note_round_end(session: Session, before: State, taken: Action) -> None:
+    """Keep the table of the round ``taken`` ended, when it ended one and the match goes on
+    (see :func:`round_end`); forget it otherwise."""
+    state = session.state
+    session.round_end = None
+    if state.is_over or _completed_rounds(state) <= _completed_rounds(before):
+        return
+    session.round_end = {
+        "round": _completed_rounds(state),
+        "view": _round_end_view(before, taken, session.viewer),
+    }
+
+
+@_endpoint
+def round_end(params: dict[str, Any]) -> dict[str, Any]:
+    """The table as the round the latest move ended left it, for the seat that views the
+    match: ``{round, view}`` (the page shows it under the round's result until the person
+    goes on to the next round). Refused when the latest move did not end a round."""
+    session = _need_session()
+    if session.round_end is None:
+        raise BridgeError("no_round_end", "the latest move did not end a round")
+    return session.round_end
+
+
+@_endpoint
+def coach(params: dict[str, Any]) -> dict[str, Any]:
+    """The coach of a coached round at this point: ``{shown?: [step ids]}`` ->
+    ``{messages, suggestion, done, last_cards}`` (see :mod:`engine.coach`), for the human seat.
+
+    ``{game}`` alone (no ``shown``) gives the game's coached deals instead: ``{deals}``."""
+    if "game" in params:
+        game = _text(params, "game")
+        if game not in engine.GAMES:
+            raise BridgeError("unknown_game", f"there is no game called {game[:40]!r}")
+        return {"deals": coaching.load(game).deals, "seat": coaching.PERSON}
+    session = _need_session()
+    shown = params.get("shown", [])
+    if not isinstance(shown, list) or not all(isinstance(s, str) for s in shown):
+        raise BridgeError("bad_request", "'shown' must be a list of step ids")
+    humans = session.humans()
+    if not humans:
+        raise BridgeError("no_person", "the coach needs a person at the table")
+    advice = coaching.advise(session.state, set(shown), humans[0])
+    action = advice["suggestion"]
+    for message in advice["messages"]:
+        message["text"] = session.names(message["text"])
+        message["lines"] = [session.names(line) for line in message["lines"]]
+    return {
+        "messages": advice["messages"],
+        "suggestion": session.action_json(action) if action is not None else None,
+        "done": advice["done"],
+        "last_cards": advice["last_cards"],
+    }
 
 
 # ----- a thinking bot's progress ----------------------------------------------------------
@@ -386,10 +483,16 @@ def _think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
     A bot with ``think`` (a generator of fractions returning the action, which ``choose``
     drives the same way) is driven here, so the choice and the rng's use are the same.
     """
-    sink = _progress
     think = getattr(bot, "think", None)
-    if sink is None or think is None:
+    if _progress is None or think is None:
         return bot.choose(state, player, rng)
+    return _drive(think(state, player, rng))
+
+
+def _drive(thinking: Generator[float, None, Any]) -> Any:
+    """Run a search generator (fractions done, then its result), reporting its progress to
+    the sink throttled as :func:`on_progress` says; returns the generator's result."""
+    sink = _progress
 
     def report(fraction: float) -> None:
         nonlocal sink
@@ -404,7 +507,6 @@ def _think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
             )
             sink = None
 
-    thinking = think(state, player, rng)
     sent = 0.0  # the latest fraction reported
     held = None  # a later fraction the throttle held back
     sent_at = None  # when the latest report went
@@ -426,20 +528,111 @@ def _think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
         sent, held, sent_at = fraction, None, now
 
 
+def _analysis_of(
+    session: Session, state: State, player: int, iterations: int | None
+) -> analysing.Analysis:
+    """The Hard search's analysis of ``state`` from ``player``'s seat, with the rng seeded by
+    the number of moves made (public) and the given budget (default: the game's Hard budget,
+    stopped after :data:`HINT_TIME_MS`); the latest one is kept for the same position."""
+    key = (tuple(a.id for a in state.history), player, iterations)
+    cached = session.analysis
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    clock = HINT_TIME_MS if iterations is None else None
+    rng = random.Random(len(state.history))
+    result = _drive(analysing.analyse(state, player, rng, iterations, clock))
+    session.analysis = (key, result)
+    return result
+
+
+def _analysis_json(session: Session, result: analysing.Analysis) -> dict[str, Any]:
+    moves = []
+    for move in result.moves:
+        out = session.action_json(move.action)
+        out.update(move.to_json())
+        moves.append(out)
+    return {
+        "player": result.player,
+        "measure": result.measure,
+        "estimated": result.estimated,
+        "iterations": result.iterations,
+        "budget": result.budget,
+        "best": result.best.id,
+        "reason": result.reason(lambda action: session.names(action.label)),
+        "moves": moves,
+    }
+
+
+def _iterations(params: dict[str, Any]) -> int | None:
+    value = params.get("iterations")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BridgeError("bad_request", "'iterations' must be a whole number")
+    if not 1 <= value <= MAX_ANALYSIS_ITERATIONS:
+        raise BridgeError(
+            "bad_request", f"'iterations' must be between 1 and {MAX_ANALYSIS_ITERATIONS}"
+        )
+    return value
+
+
 @_endpoint
 def hint(params: dict[str, Any]) -> dict[str, Any]:
-    """The move the strongest available bot would make for the human seat to act."""
+    """The Hard search's move for the human seat to act, with the reason in one line:
+    the first move of :func:`analyse` for the same position and ``{iterations?}``."""
     session = _need_session()
     state = session.state
     current = state.current_player
     if current is None or session.seats[current].type != "human":
         raise BridgeError("not_your_turn", "there is no move of yours to suggest")
-    level = available_levels()[-1]
-    # A suggestion should come as fast as a Hard opponent moves, whatever the level.
-    action = bots.make(level, time_ms=HINT_TIME_MS).choose(
-        state, current, random.Random(len(state.history))
-    )
-    return {"action": session.action_json(action), "level": level}
+    result = _analysis_of(session, state, current, _iterations(params))
+    first = result.moves[0]
+    return {
+        "action": session.action_json(first.action),
+        "level": "hard",
+        "reason": result.reason(lambda action: session.names(action.label)),
+        "worlds": first.worlds,
+    }
+
+
+@_endpoint
+def analyse(params: dict[str, Any]) -> dict[str, Any]:
+    """What the Hard search sees from a person's seat: ``{step?, iterations?}``.
+
+    Without ``step``: the position now, on a human seat's turn. With ``step`` (once the
+    match is over): the position before the match's ``step``-th action (0-based), which a
+    human seat took; the reply then names the move taken and its rank (``taken``). The
+    search works from worlds that seat could not tell apart (``determinize``); progress goes
+    to the :func:`on_progress` sink. Reply: ``{player, measure, estimated, iterations,
+    budget, best, reason, moves: [{id, label, cards, rank, worlds, value, win, points}],
+    taken?}``; see :mod:`engine.bots.analysis` for the figures.
+    """
+    session = _need_session()
+    iterations = _iterations(params)
+    step = params.get("step")
+    if step is None:
+        state = session.state
+        current = state.current_player
+        if current is None or session.seats[current].type != "human":
+            raise BridgeError("not_your_turn", "there is no move of yours to analyse now")
+        return _analysis_json(session, _analysis_of(session, state, current, iterations))
+    if isinstance(step, bool) or not isinstance(step, int):
+        raise BridgeError("bad_step", "'step' must be a whole number of moves")
+    history = session.state.history
+    if not session.state.is_over:
+        raise BridgeError("not_finished", "past moves can be analysed once the match is over")
+    if not 0 <= step < len(history):
+        raise BridgeError("bad_step", f"'step' must be from 0 to {len(history) - 1}")
+    taken = history[step]
+    if session.seats[taken.player].type != "human":
+        raise BridgeError("bad_step", "that move was not made by a person")
+    state = _tape_for(session.state.to_record()).state_at(step)
+    out = _analysis_json(session, _analysis_of(session, state, taken.player, iterations))
+    out["taken"] = {
+        "id": taken.id,
+        "rank": next(m["rank"] for m in out["moves"] if m["id"] == taken.id),
+    }
+    return out
 
 
 @_endpoint
@@ -452,6 +645,7 @@ def undo(params: dict[str, Any]) -> dict[str, Any]:
     record = session.state.to_record()
     record["actions"] = record["actions"][:-count]
     session.state = _replay(record)
+    session.round_end = None
     return _snapshot(session)
 
 
@@ -488,7 +682,7 @@ def reset() -> None:
     _session = None
 
 
-# ===== issue 8a: the game log by round, and replays ======================================
+# ===== the game log by round, and replays ===============================================
 # Additions only: every earlier endpoint keeps its behaviour; snapshots' log entries gain
 # a "round" (1-based) so the page can group the log by round.
 

@@ -46,11 +46,25 @@ ENDPOINTS = (
     "why",
     "bot_move",
     "hint",
+    "analyse",
     "undo",
     "record",
     "load",
+    "round_end",
+    "coach",
 )
-NEEDS_MATCH = ("snapshot", "act", "why", "bot_move", "hint", "undo", "record")
+NEEDS_MATCH = (
+    "snapshot",
+    "act",
+    "why",
+    "bot_move",
+    "hint",
+    "analyse",
+    "undo",
+    "record",
+    "round_end",
+    "coach",
+)
 HUMAN_VS_BOT = [{"type": "human"}, {"type": "bot", "level": "random"}]
 
 
@@ -379,6 +393,34 @@ def test_snapshot_never_shows_the_opponents_unknown_cards():
         leaked = set(hidden) & visible - set(snap["view"]["hand"] or [])
         assert not leaked, f"the human can see {sorted(leaked)}"
         snap = call("bot_move")["snapshot"] if snap["bot_turn"] else play_human(snap, rng)
+
+
+def test_a_move_that_ends_a_round_brings_the_table_as_it_ended_and_hides_what_it_hid():
+    snap = start(13)
+    rng = random.Random(13)
+    ended = 0
+    for _ in range(2000):
+        if snap["is_over"] or ended >= 2:
+            break
+        before = bridge._session.state.clone()
+        hidden = set(before.hands[1]) - set(before.known[1])
+        rounds = len(snap["result"]["rounds"])
+        snap = call("bot_move")["snapshot"] if snap["bot_turn"] else play_human(snap, rng)
+        if len(snap["result"]["rounds"]) == rounds:
+            assert error_code(call("round_end")) == "no_round_end"
+            continue
+        if snap["is_over"]:
+            break
+        ended += 1
+        end = call("round_end")
+        assert end["round"] == len(snap["result"]["rounds"])
+        assert end["view"]["round"] == before.view(0)["round"], "the ended round, not the new deal"
+        assert end["view"]["hand"] != snap["view"]["hand"]
+        still_hidden = hidden - set(bridge._session.state.history[-1].cards)
+        assert not (still_hidden & strings_in(end["view"])), "the opponent's cards stay hidden"
+        # The match itself goes on from the new deal, untouched.
+        assert call("snapshot")["view"] == snap["view"]
+    assert ended >= 1
 
 
 # ----- undo --------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""engine/bridge.py, issue 8a: the undo policy on every game, the log by round, replays.
+"""engine/bridge.py: the undo policy on every game, the log by round, replays.
 
 The undo policy: outside practice the human may take back their own actions since the
 start of their turn, never past an action that revealed a hidden card (a draw, a Jack's

@@ -13,6 +13,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine import bridge  # noqa: E402
+from engine.bots import arena as ladder  # noqa: E402
 from tools.build.catalog import CATALOG, catalog_source, write_catalog  # noqa: E402
 
 MODULE = re.compile(r"\A(?://[^\n]*\n)*export default (\{.*\});\n\Z", re.DOTALL)
@@ -25,8 +26,53 @@ def module_data(text: str) -> dict:
     return json.loads(found.group(1))
 
 
-def test_the_catalog_is_the_bridges_game_listing():
-    assert module_data(catalog_source()) == json.loads(bridge.games())
+def test_the_catalog_is_the_bridges_game_listing_and_the_ladder():
+    data = module_data(catalog_source())
+    assert data.pop("ladder") == ladder.figures(ladder.read_table())
+    assert data == json.loads(bridge.games())
+
+
+def test_the_catalogs_figures_are_the_ladder_tables():
+    """Every figure the page can show is a logged run of the table, with its numbers."""
+    table = json.loads((ROOT / "benchmarks" / "ladder.json").read_text(encoding="utf-8"))
+    shown = module_data(catalog_source())["ladder"]
+    assert len(shown) == len(table["runs"]) > 0
+    for figure, run in zip(shown, table["runs"], strict=True):
+        level = run["seats"][0]
+        row = run["levels"][level]
+        assert (figure["game"], figure["players"], figure["level"]) == (
+            run["game"],
+            run["players"],
+            level,
+        )
+        assert figure["against"] == sorted(set(run["seats"]) - {level}, key=run["seats"].index)
+        assert (figure["matches"], figure["rounds"], figure["par"]) == (
+            run["matches"],
+            run["rounds"],
+            run["par"],
+        )
+        assert (figure["win_rate"], figure["ci"], figure["over_par"]) == (
+            row["win_rate"],
+            row["ci"],
+            row["over_par"],
+        )
+
+
+def test_every_ladder_run_is_logged_and_describes_todays_bots():
+    """A figure only where a logged run exists, of the bots the page plays today: each run
+    of the table is the summary of its log, and the bots' settings the log recorded are
+    today's (a bot changed since must be measured again before the page shows it)."""
+    from engine import bots
+
+    for run in ladder.read_table():
+        log = ROOT / run["log"]
+        assert log.exists(), run["log"]
+        assert run in ladder.entries_from_log(log)
+        assert run["command"].startswith(f"python -m engine arena {run['game']} ")
+        assert run["matches"] > 0 and 0.0 <= run["levels"][run["seats"][0]]["win_rate"] <= 1.0
+        for level, recorded in run["bots"].items():
+            today = json.loads(json.dumps(bots.make(level).settings(run["game"])))
+            assert ladder.covers(recorded, today), f"{run['log']}: {level} has changed since"
 
 
 def test_the_catalog_lists_every_registered_game_with_its_options_and_the_levels():

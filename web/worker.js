@@ -17,7 +17,7 @@
 //                                                  "engine_stopped", "engine_not_loaded" or
 //                                                  "request_failed" (the same shape as the
 //                                                  bridge's {error: {code, message}})
-//   {type: "thinking", id, fraction}               while request `id` (bot_move) searches:
+//   {type: "thinking", id, fraction}               while request `id` (bot_move, hint, analyse) searches:
 //                                                  its progress, 0..1, at most every ~80 ms
 //   {type: "crash", message}                       the Python runtime died; nothing will answer
 // Messages to the page (the snapshot maker), exactly one, then the worker closes itself:
@@ -33,7 +33,8 @@
 // All URLs are relative to this file, so the site works under any sub-path.
 
 const BRIDGE_METHODS = new Set([
-  "games", "start", "snapshot", "act", "why", "bot_move", "hint", "undo", "record", "load", "replay",
+  "games", "start", "snapshot", "act", "why", "bot_move", "hint", "analyse", "undo", "record", "load",
+  "replay", "round_end", "coach",
 ]);
 
 // What the page started this worker as: its name (new Worker(url, {name})) is

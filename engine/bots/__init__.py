@@ -14,6 +14,14 @@ Levels (:func:`make`):
   median of mid-match positions; Pyodide runs the search 1.2-1.5x slower than CPython).
 - ``expert``: ISMCTS with :data:`EXPERT_FACTOR` times that budget.
 
+A reference level for the arena only, never offered to a player (it is not in
+:data:`LEVELS`): ``plain-N`` (``plain`` alone: ``plain-1000``), a plain ISMCTS of ``N``
+iterations as an outside bot would play it (:data:`PLAIN_SEARCH`): uniformly random
+rollouts to the end of the round, the round's outcome as the return (the rank of the round's
+gains: 1 for a win, 0 for a loss, 1/2 for a tie), UCB1 with exploration 1, the most visited
+move, and worlds from ``determinize``. Its iterations are its own: the arena's
+``iterations`` and ``time_ms`` do not change them.
+
 With the default budgets a search also stops after :data:`SAFETY_MS` (a slow device never
 waits minutes); passing ``iterations`` removes the clock altogether, so the same state and rng
 give the same choice; passing ``time_ms`` searches for that long instead.
@@ -32,6 +40,7 @@ import random
 from collections.abc import Generator
 from typing import Any, Protocol
 
+from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import Search, SearchConfig, describe, settings_of
 from engine.core import Action, State
 
@@ -165,11 +174,42 @@ class ISMCTSBot:
 
 
 LEVELS = ("random", "easy", "normal", "hard", "expert")
+"""The levels a player may choose (the page offers them)."""
 ALIASES = {"greedy": "normal"}
+PLAIN = "plain"
+"""The arena's reference level, ``plain-N`` (see the module text); never in :data:`LEVELS`."""
+PLAIN_ITERATIONS = 1000
+"""The iterations of ``plain`` without a count."""
+PLAIN_SEARCH = SearchConfig(
+    rollout="random",
+    max_rollout_steps=1_000_000,  # a round always ends (the games' own rules end it)
+    exploration=1.0,
+    evaluator=Evaluator(rank_weight=1.0, stop_at_round_end=True),
+    greedy_trust=None,
+)
+"""A plain ISMCTS: random rollouts to the end of the round, its outcome in [0, 1], UCB1
+with exploration 1, the most visited move."""
 EASY_MISTAKE_RATE = 0.3
 EXPERT_FACTOR = 3.0
 SAFETY_MS = 2500.0
 """Clock cap of the default budgets (only when neither iterations nor time_ms is given)."""
+
+
+def plain_iterations(level: str) -> int | None:
+    """The iterations of a ``plain`` or ``plain-N`` level; None for any other level."""
+    if level == PLAIN:
+        return PLAIN_ITERATIONS
+    prefix = PLAIN + "-"
+    if level.startswith(prefix) and level[len(prefix) :].isdigit():
+        count = int(level[len(prefix) :])
+        if count > 0:
+            return count
+    return None
+
+
+def is_level(level: str) -> bool:
+    """A level :func:`make` knows: one of :data:`LEVELS`, an alias or a ``plain`` one."""
+    return ALIASES.get(level, level) in LEVELS or plain_iterations(level) is not None
 
 
 def make(
@@ -181,10 +221,13 @@ def make(
     """A bot of the given level (``greedy`` is another name for ``normal``).
 
     ``iterations`` and ``time_ms`` set the budget of the searching levels (hard, expert)
-    and are ignored by the others; ``safety_clock=False`` lets a default budget run all its
-    iterations however long they take.
+    and are ignored by the others (``plain-N`` searches its own ``N``); ``safety_clock=False``
+    lets a default budget run all its iterations however long they take.
     """
     level = ALIASES.get(level, level)
+    plain = plain_iterations(level)
+    if plain is not None:
+        return ISMCTSBot(level, plain, config=PLAIN_SEARCH)
     if level == "random":
         return RandomBot()
     if level == "easy":
@@ -197,4 +240,6 @@ def make(
         return ISMCTSBot(
             "expert", iterations, time_ms, factor=EXPERT_FACTOR, safety_clock=safety_clock
         )
-    raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+    raise ValueError(
+        f"unknown bot level {level!r}; known: {', '.join(LEVELS)} (and {PLAIN}-N in the arena)"
+    )

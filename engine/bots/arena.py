@@ -22,6 +22,17 @@ three, over 60 one-round matches, the standard error of one Hard seat's margin w
 points and of its margin over Normal's par 1.1-2.4, the least for the Hards that play most
 like Normal.
 
+The ladder (``TABLE``): what the arena measured, one entry per logged run, for the page to
+show. Every entry is made from an arena log (``entries_from_log``), never typed in: the
+matches of one log with one set of settings, summarised as the arena prints them. It keeps the
+command that plays (or, with the log, reads back) the run, its matches, each level's match
+win rate with its 95% interval, its share over the fair one, its margin over par when the run
+had one, its decision time, and the bots' settings the log recorded. The table lives in
+``benchmarks/ladder.json``; ``python -m engine arena ... --log FILE --ladder`` records its run
+there and ``python -m engine ladder LOG...`` records logged runs. The build ships the figures
+with the page's catalog (tools/build/catalog.py), so the set-up screen shows only figures a
+logged run gave.
+
 >>> summary = run_arena("crisps", 2, ["normal", "random"], matches=2, seed=5, jobs=1)
 >>> sorted(summary["levels"])
 ['normal', 'random']
@@ -313,3 +324,162 @@ def summarize(outcomes: list[dict[str, Any]], players: int) -> dict[str, Any]:
         "levels": levels,
         "unfinished": sum(1 for o in outcomes if not o["finished"]),
     }
+
+
+# ----- the ladder table ------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent.parent
+TABLE = ROOT / "benchmarks" / "ladder.json"
+"""The ladder table of this repository."""
+
+
+def command_of(settings: dict[str, Any], matches: int, log: str) -> str:
+    """The arena command that plays the run of these settings (or reads it from ``log``).
+
+    >>> settings = {"game": "roundup", "players": 4, "seats": ["hard", "normal", "normal",
+    ...     "normal"], "seed": 1, "iterations": None, "time_ms": None, "max_rounds": 1}
+    >>> command_of(settings, 30, "r.jsonl")  # doctest: +NORMALIZE_WHITESPACE
+    'python -m engine arena roundup --players 4 --bots hard,normal --matches 30 --seed 1
+    --rounds 1 --log r.jsonl'
+    """
+    seats = list(settings["seats"])
+    while len(seats) > 1 and seats[-1] == seats[-2]:
+        seats.pop()  # the arena fills the table with the last level given
+    parts = [
+        f"python -m engine arena {settings['game']} --players {settings['players']}",
+        f"--bots {','.join(seats)} --matches {matches} --seed {settings['seed']}",
+    ]
+    if settings.get("iterations") is not None:
+        parts.append(f"--iterations {settings['iterations']}")
+    if settings.get("time_ms") is not None:
+        parts.append(f"--time-ms {settings['time_ms']:g}")
+    if settings.get("max_rounds") is not None:
+        parts.append(f"--rounds {settings['max_rounds']}")
+    if settings.get("par") is not None:
+        parts.append(f"--par {settings['par']}")
+    parts.append(f"--log {log}")
+    return " ".join(parts)
+
+
+def _relative(log: str | Path) -> str:
+    path = Path(log).resolve()
+    try:
+        return path.relative_to(ROOT).as_posix()
+    except ValueError:
+        return Path(log).as_posix()
+
+
+def entries_from_log(log: str | Path) -> list[dict[str, Any]]:
+    """One ladder entry per set of settings in an arena log (its first line of each match
+    number counts, as when the arena resumes)."""
+    runs: dict[str, tuple[dict[str, Any], dict[int, Any]]] = {}
+    for line in Path(log).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        key = json.dumps(item["settings"], sort_keys=True)
+        settings, outcomes = runs.setdefault(key, (item["settings"], {}))
+        outcomes.setdefault(item["match"], item["outcome"])
+    name = _relative(log)
+    out = []
+    for settings, outcomes in runs.values():
+        matches = len(outcomes)
+        summary = summarize([outcomes[m] for m in sorted(outcomes)], settings["players"])
+        levels = {}
+        for level, row in summary["levels"].items():
+            over_par = row.get("over_par")
+            levels[level] = {
+                "seats": row["seats"],
+                "win_rate": round(row["win_rate"], 4),
+                "ci": [round(row["ci"][0], 4), round(row["ci"][1], 4)],
+                "x_fair": round(row["win_rate"] / row["fair_share"], 3),
+                "over_par": None
+                if over_par is None
+                else {
+                    "mean": round(over_par[0], 3),
+                    "error": round(over_par[1], 3),
+                    "seats": over_par[2],
+                },
+                "decision_ms": round(row["avg_decision_ms"], 1),
+            }
+        out.append(
+            {
+                "game": settings["game"],
+                "players": settings["players"],
+                "seats": settings["seats"],
+                "rounds": settings["max_rounds"],
+                "par": settings.get("par"),
+                "matches": matches,
+                "command": command_of(settings, matches, name),
+                "log": name,
+                "levels": levels,
+                "bots": settings["bots"],
+            }
+        )
+    return out
+
+
+def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
+    return (entry["game"], entry["players"], tuple(entry["seats"]), entry["rounds"], entry["par"])
+
+
+def read_table(path: str | Path = TABLE) -> list[dict[str, Any]]:
+    """The entries of a ladder table (none when it does not exist yet)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    entries: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["runs"]
+    return entries
+
+
+def record(entries: list[dict[str, Any]], path: str | Path = TABLE) -> list[dict[str, Any]]:
+    """Put ``entries`` into the table at ``path``: each replaces the entry of the same game,
+    table size, line-up, rounds and par (a longer or newer run of the same comparison)."""
+    table = {_key(e): e for e in read_table(path)}
+    for entry in entries:
+        table[_key(entry)] = entry
+    runs = sorted(table.values(), key=lambda e: (e["game"], e["players"], e["seats"]))
+    text = json.dumps(
+        {
+            "about": "Arena runs, one per logged comparison (engine/bots/arena.py); "
+            "the set-up screen shows their figures.",
+            "runs": runs,
+        },
+        indent=1,
+        ensure_ascii=False,
+    )
+    Path(path).write_text(text + "\n", encoding="utf-8")
+    return runs
+
+
+def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What the page shows: per entry, the first seat's level against the others, with its
+    win rate, interval, matches, rounds a match (None: whole matches) and margin over par."""
+    out = []
+    for entry in entries:
+        level = entry["seats"][0]
+        against = [s for s in dict.fromkeys(entry["seats"]) if s != level]
+        row = entry["levels"][level]
+        out.append(
+            {
+                "game": entry["game"],
+                "players": entry["players"],
+                "level": level,
+                "against": against,
+                "matches": entry["matches"],
+                "rounds": entry["rounds"],
+                "win_rate": row["win_rate"],
+                "ci": row["ci"],
+                "fair_share": round(1.0 / entry["players"], 4),
+                "over_par": row["over_par"],
+                "par": entry["par"],
+            }
+        )
+    return out
+
+
+def covers(recorded: Any, current: Any) -> bool:
+    """Do the settings a log recorded still describe the bots of today? Every recorded value
+    must be today's; a setting added since (absent from the record) is not held against it."""
+    if isinstance(recorded, dict) and isinstance(current, dict):
+        return all(k in current and covers(v, current[k]) for k, v in recorded.items())
+    return bool(recorded == current)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core import State
 
@@ -70,13 +71,22 @@ class Evaluator:
                 return [0.5] * players
             share = 1.0 / len(winners)
             return [share if p in winners else 0.0 for p in range(players)]
+        return self.from_gains(self.gains(world, baseline, result))
+
+    def gains(
+        self, world: State, baseline: Baseline, result: dict[str, Any] | None = None
+    ) -> list[float]:
+        """Each seat's points since the search's start, as ``evaluate`` reads them: projected
+        by the heuristic while the round live at the start goes on, else the change of the
+        match scores. ``result``: ``world.result()`` when the caller has it already."""
+        if result is None:
+            result = world.result()
         if len(result["rounds"]) <= baseline.rounds and self.heuristic is not None:
-            return self.from_gains(self.heuristic(world))
-        gains = [
+            return self.heuristic(world)
+        return [
             float(now) - float(before)
             for now, before in zip(result["scores"], baseline.scores, strict=False)
         ]
-        return self.from_gains(gains)
 
     def from_gains(self, gains: list[float]) -> list[float]:
         n = len(gains)

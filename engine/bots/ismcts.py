@@ -47,7 +47,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.bots.evaluation import Evaluator
-from engine.core import Action, BotSettings, State
+from engine.core import Action, BotSettings, Policy, State
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,10 @@ class SearchConfig:
     """
 
     rollout: str = "mixed"
+    rollout_policy: Policy | None = None
+    """The policy the greedy steps of a rollout play, for every seat (None: the game's greedy
+    policy, Normal's own). The choice the search keeps against evidence (``greedy_trust``)
+    is always the game's greedy move."""
     greedy_steps: int = 12
     max_rollout_steps: int = 400
     exploration: float = 0.7
@@ -105,8 +109,11 @@ def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str
         return value
 
     evaluator = config.evaluator or game_evaluator or Evaluator()
+    # A rollout policy left to the game's greedy one is not named, so a log made before the
+    # setting existed still resumes.
+    unnamed = {"evaluator"} | ({"rollout_policy"} if config.rollout_policy is None else set())
     out: dict[str, Any] = {
-        f.name: plain(getattr(config, f.name)) for f in fields(config) if f.name != "evaluator"
+        f.name: plain(getattr(config, f.name)) for f in fields(config) if f.name not in unnamed
     }
     out["evaluator"] = {
         "type": type(evaluator).__name__,
@@ -400,7 +407,8 @@ class Search:
         config = self.config
         rng = self.rng
         evaluator = self.evaluator
-        greedy = self.greedy if config.rollout in ("greedy", "mixed") else None
+        policy = config.rollout_policy or self.greedy
+        greedy = policy if config.rollout in ("greedy", "mixed") else None
         greedy_steps = (
             config.max_rollout_steps if config.rollout == "greedy" else config.greedy_steps
         )

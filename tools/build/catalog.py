@@ -6,6 +6,11 @@ options with their labels, choices and defaults, house clarifications) and the b
 exactly what the bridge's game listing (``engine.bridge.games``) answers. The build writes
 that answer into the site as an ES module, from the engine in this repository, so the page
 and the engine have one source of truth (tests/test_catalog.py checks they agree).
+
+With it goes ``ladder``: what the arena measured of each level, the figures of the ladder
+table (``benchmarks/ladder.json``, written by the arena from its logs; see
+``engine.bots.arena``). The set-up screen shows them, and only them: a level with no logged
+run has no figure.
 """
 
 from __future__ import annotations
@@ -22,24 +27,27 @@ CATALOG = "js/catalog.js"
 
 HEADER = (
     "// Written by the build (tools/build/catalog.py) from engine.GAMES: the bridge's "
-    "game listing.\n"
+    "game listing, and the arena's figures (benchmarks/ladder.json).\n"
 )
 
 
 def catalog() -> dict[str, Any]:
-    """The bridge's game listing, from the engine of this repository."""
+    """The bridge's game listing, from the engine of this repository, and the ladder's
+    figures (``ladder``)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from engine import bridge
+    from engine.bots import arena
 
     reply = json.loads(bridge.games())
     if "error" in reply:
         raise RuntimeError(f"the engine did not list its games: {reply['error']['message']}")
+    reply["ladder"] = arena.figures(arena.read_table(ROOT / "benchmarks" / "ladder.json"))
     return reply
 
 
 def catalog_source() -> str:
-    """The text of js/catalog.js: ``export default {games, levels};``."""
+    """The text of js/catalog.js: ``export default {games, levels, ladder};``."""
     data = json.dumps(catalog(), ensure_ascii=False, separators=(",", ":"))
     return f"{HEADER}export default {data};\n"
 

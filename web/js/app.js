@@ -29,6 +29,7 @@ import { startEngine } from "./engine-client.js";
 import * as storage from "./storage.js";
 import { humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
 import { h, clear } from "./ui/dom.js";
+import { cardText } from "./ui/cards.js";
 import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
 import { renderRules, fetchRules } from "./ui/rules.js";
@@ -36,6 +37,7 @@ import { renderTable, setThinking } from "./ui/table.js";
 import { renderLoading, renderWaiting, renderFatal, setProgress, engineStatusLine, showEngineStatus } from "./ui/loading.js";
 import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
+import { notePlaces, playMoves, travelTime } from "./ui/motion.js";
 import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed } from "./ui/setup-model.js";
 import { motionSpeed } from "./features/preferences.js";
 import { feature as settings } from "./features/settings.js";
@@ -43,12 +45,15 @@ import { feature as stats } from "./features/stats.js";
 import { feature as announcer } from "./features/announce.js";
 import { feature as keyboard } from "./features/keyboard.js";
 import { feature as hints } from "./features/undo-hint.js";
+import { feature as analysis } from "./features/analysis.js";
 import { feature as log } from "./features/log.js";
 import { feature as replay } from "./features/replay.js";
 import { feature as share } from "./features/share.js";
+import { feature as coach } from "./features/coach.js";
 
-// In this order their panels are drawn (the side panel: hints, then the log, then sharing).
-const FEATURES = [settings, stats, announcer, keyboard, hints, log, replay, share];
+// In this order their panels are drawn (the side panel: the coach, hints, the analysis, the
+// log, then sharing).
+const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share];
 
 const query = new URLSearchParams(window.location.search);
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -77,6 +82,7 @@ const state = {
   fatal: null,            // {title, message, detail}
   games: catalog.games,   // the engine's games and bot levels (bridge.games(), via js/catalog.js)
   levels: catalog.levels,
+  ladder: catalog.ladder, // what the arena measured of each level (benchmarks/ladder.json)
   notice: null,           // a message on the menu (e.g. a save set aside)
   save: null,             // the saved match offered for resuming
   setupGame: null, setup: null,                         // the set-up screen's game and choices
@@ -88,9 +94,13 @@ const state = {
   error: null,            // the engine's refusal or a problem, in the error area
   message: null,          // the latest move in words, or another message on the table
   lastMove: null, freshAt: 0,                           // the latest move and when it came
+  moveCount: 0,           // moves drawn since the page opened (a card travels once per move)
   thinking: null,         // the seat a bot is thinking for
   thinkingFraction: null, // how far the thinking bot's search is (0..1), once it reports
   roundOver: null,        // {title, lines} while the round-over dialog shows
+  roundEnd: null,         // the snapshot of the table as that round left it (shown until Continue)
+  roundTable: false,      // the person put the round-over dialog aside to look at the table
+  received: [],           // cards that came into the person's hand since their last move
   handoffTo: null,        // pass and play: the seat the device goes to next
   shownViewer: null,      // pass and play: the seat whose cards are showing
   busy: false,            // a request or the bots' turns are under way
@@ -112,6 +122,8 @@ let pending = 0;
 let botLoopRunning = false;
 let matchToken = 0;
 let lastScreen = null;
+let shownMoves = 0;     // state.moveCount when the table was last drawn
+let newDeal = false;    // the next table drawn is a new match or round: no card travels into it
 const rulesCache = new Map();
 const renderers = new Map();
 
@@ -237,7 +249,7 @@ async function recoverEngine(err) {
   console.warn("Parlour: the game engine stopped; restarting it:", (err && err.message) || err);
   matchToken += 1;
   requestChain = Promise.resolve();
-  Object.assign(state, { screen: "loading", thinking: null, thinkingFraction: null, roundOver: null });
+  Object.assign(state, { screen: "loading", thinking: null, thinkingFraction: null, roundOver: null, roundEnd: null });
   state.engine = { status: "loading", fraction: 0, message: "The game engine stopped. Restarting it\u2026", problem: null };
   render();
   try {
@@ -292,8 +304,17 @@ function render() {
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
   const draw = screens[state.screen];
   const screen = draw ? draw(state, intents) : h("p", {}, "Unknown screen");
+  const onTable = state.screen === "table" && lastScreen === "table" && !newDeal;
+  const places = onTable ? notePlaces(root) : null;
+  if (state.screen === "table") newDeal = false;
   clear(root);
   root.append(screen);
+  if (state.screen === "table") markLastMove(root, state.lastMove);
+  if (places) {
+    const fresh = state.moveCount !== shownMoves;
+    playMoves(root, places, fresh ? state.lastMove : null, travelTime(motionSpeed(), reducedMotion));
+  }
+  shownMoves = state.moveCount;
   if (state.screen !== lastScreen) {
     lastScreen = state.screen;
     window.scrollTo(0, 0);
@@ -311,9 +332,11 @@ function render() {
 
 function renderTableScreen() {
   const gameRoot = h("div", { class: `game-root game-${state.snapshot.game}` });
-  const ui = createUi(state, intents);
+  // While a round's result is up, the table stays as that round ended.
+  const shown = state.roundOver && state.roundEnd ? state.roundEnd : state.snapshot;
+  const ui = createUi(state, intents, shown);
   try {
-    state.renderer.render(gameRoot, state.snapshot, ui);
+    state.renderer.render(gameRoot, shown, ui);
   } catch (err) {
     // A drawing bug must not take the table down: the side panel still plays the game.
     clear(gameRoot);
@@ -321,6 +344,18 @@ function renderTableScreen() {
     console.warn("renderer failed", err);
   }
   return renderTable(state, intents, gameRoot, { side: panels("side"), table: panels("table") });
+}
+
+/** The latest move stays marked on the table (its cards) until the next one. */
+function markLastMove(where, move) {
+  const cards = new Set(move ? move.cards || [] : []);
+  if (!cards.size) return;
+  for (const el of where.querySelectorAll(".game-root [data-card]")) {
+    if (cards.has(el.dataset.card) && !el.closest("[data-testid=hand]")) {
+      el.classList.add("is-last-move");
+      el.dataset.lastMove = "true";
+    }
+  }
 }
 
 /** The game's module (web/js/games/<id>.js), or the plain table of games/generic.js. */
@@ -345,11 +380,15 @@ function applySnapshot(snap, move) {
   state.selection = pruneSelection(state.selection, hand);
   if (move) {
     state.lastMove = { player: move.player, id: move.id, label: move.label, cards: move.cards || [], kind: move.kind };
-    state.message = moveMessage(snap, move);
+    state.message = moveMessage(snap, move, prev);
+    state.lastMove.text = state.message;
     state.freshAt = performance.now();
+    state.moveCount += 1;
   }
   if (prev && prev.game === snap.game && roundsOf(snap) > roundsOf(prev) && !snap.is_over) {
     state.roundOver = roundSummary(prev, snap);
+    state.roundEnd = snap.round_end ? roundEndSnapshot(snap) : null;
+    state.roundTable = false;
   }
   const humans = humanSeats(snap).length;
   if (humans > 1 && snap.human_turn && snap.viewer !== state.shownViewer && !snap.is_over) state.handoffTo = snap.viewer;
@@ -357,12 +396,47 @@ function applySnapshot(snap, move) {
   for (const f of FEATURES) if (f.afterSnapshot) f.afterSnapshot(prev, snap, move, state);
 }
 
-function moveMessage(snap, move) {
+/** When `snap` starts a new round, ask the engine for the table as the last one ended and
+ * keep it with the snapshot (snap.round_end = {round, view}) for the round-over dialog. */
+async function fetchRoundEnd(snap, token) {
+  const prev = state.snapshot;
+  if (!prev || snap.is_over || roundsOf(snap) <= roundsOf(prev)) return;
+  const reply = await engineCall("round_end", {}, { current: () => token === matchToken, refused: () => {} });
+  if (reply && reply.view) snap.round_end = reply;
+}
+
+/** The table as the round left it: the engine's round_end view, nobody to move. */
+function roundEndSnapshot(snap) {
+  return {
+    ...snap, view: snap.round_end.view, legal: [], current_player: null, human_turn: false, bot_turn: false,
+  };
+}
+
+function moveMessage(snap, move, prev) {
   const mod = state.renderer;
+  let text = null;
   if (mod && typeof mod.describeMove === "function") {
-    try { const text = mod.describeMove(move, snap, (seat) => seatName(snap, seat)); if (text) return text; } catch { /* fall through */ }
+    try { text = mod.describeMove(move, snap, (seat) => seatName(snap, seat)); } catch { /* fall through */ }
   }
-  return `${seatName(snap, move.player)}: ${move.label}`;
+  text = text || `${seatName(snap, move.player)}: ${move.label}`;
+  // What came into the person's hand since their last move stays told until they move again.
+  if (move.player === snap.viewer || !prev || roundsOf(prev) !== roundsOf(snap)) state.received = [];
+  const hand = new Set(snap.view && Array.isArray(snap.view.hand) ? snap.view.hand : []);
+  const received = [...new Set([...state.received, ...cardsReceived(prev, snap)])].filter((c) => hand.has(c));
+  state.received = received;
+  const named = received.filter((c) => !text.includes(cardText(c)));
+  if (!named.length) return text;
+  return `${text}. You ${move.player === snap.viewer ? "receive" : "received"} ${named.map(cardText).join(" ")}`;
+}
+
+/** Cards that came into the person's hand with the latest move (a draw, a pass, a swap),
+ * which nothing else on the table tells: none across a new deal or a change of seat. */
+function cardsReceived(prev, snap) {
+  if (!prev || prev.viewer !== snap.viewer || roundsOf(prev) !== roundsOf(snap) || snap.round_end) return [];
+  const before = prev.view && Array.isArray(prev.view.hand) ? new Set(prev.view.hand) : null;
+  const now = snap.view && Array.isArray(snap.view.hand) ? snap.view.hand : null;
+  if (!before || !now) return [];
+  return now.filter((c) => !before.has(c));
 }
 
 function roundSummary(prev, snap) {
@@ -410,6 +484,7 @@ async function runBots() {
       if (!reply) break;
       state.thinking = null;
       state.thinkingFraction = null;
+      await fetchRoundEnd(reply.snapshot, token);
       applySnapshot(reply.snapshot, reply.action);
       render();
       await persist(token);
@@ -436,9 +511,10 @@ async function enterTable(snap, gameId, setup) {
   const token = matchToken;
   state.renderer = await rendererFor(gameId);
   if (token !== matchToken) return;
+  newDeal = true;
   Object.assign(state, {
     screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
-    error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, handoffTo: null, shownViewer: null, notice: null,
+    error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
   });
   applySnapshot(snap, null);
   render();
@@ -475,6 +551,7 @@ async function sendMove(actionId) {
       move = { player: move.player, id: null, label: last ? last.text : "", cards: [], kind: move.kind };
     }
   }
+  await fetchRoundEnd(reply, token);
   applySnapshot(reply, move);
   render();
   await persist(token);
@@ -624,10 +701,19 @@ const intents = {
     render();
   },
   continueRound() {
+    newDeal = true;
     state.roundOver = null;
+    state.roundEnd = null;
+    state.roundTable = false;
     state.message = null;
+    state.lastMove = null;
     render();
     runBots();
+  },
+  /** Put the round-over dialog aside to look at the table as the round ended, or bring it back. */
+  toggleRoundTable() {
+    state.roundTable = !state.roundTable;
+    render();
   },
   handoffReady() {
     state.shownViewer = state.handoffTo;

@@ -29,7 +29,7 @@
 const WORKER_URL = new URL("../worker.js", import.meta.url);
 const QUICK_MS = 30_000;
 const SLOW_MS = 180_000;
-const SLOW_METHODS = new Set(["bot_move", "hint", "load", "start", "replay", "undo"]);
+const SLOW_METHODS = new Set(["bot_move", "hint", "analyse", "load", "start", "replay", "undo"]);
 // A snapshot worker still busy after this long is given up (and stopped).
 const SNAPSHOT_MS = 300_000;
 // ?snapshot=0 on the page: no memory snapshot is read or made (see worker.js).

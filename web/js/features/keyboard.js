@@ -1,6 +1,7 @@
 // Playing with the keyboard alone: the arrow keys move through the cards of a hand (Home/End
 // to its ends), Enter/Space select a card (they are real buttons), Escape clears the selection,
-// Tab stays inside an open dialog, and after a move the focus comes back to the hand instead
+// Tab from a selected card goes on to the button that plays the selection (the cards are
+// walked with the arrows), Tab stays inside an open dialog, and after a move the focus comes back to the hand instead
 // of being lost on <body>.
 const CARD = "button[data-card]:not(:disabled)";
 const GROUPS = "[data-testid=hand], .hand, [role=group], [role=listbox]";
@@ -56,6 +57,21 @@ function trapTab(event, root) {
   return false;
 }
 
+/** Tab from a card of a hand while cards are selected: on to the table's button that plays
+ * them (the controls below the hand, a confirm button first), past the rest of the hand. */
+function tabToConfirm(event, state) {
+  if (event.shiftKey || state.screen !== "table" || !state.selection || !state.selection.size) return false;
+  const active = document.activeElement;
+  if (!active || !active.matches || !active.matches(CARD) || !active.closest(".game-root")) return false;
+  const controls = document.querySelector(".game-root [data-testid=controls]");
+  if (!controls) return false;
+  const buttons = focusables(controls);
+  const target = buttons.find((el) => el.matches(".confirm-play:not(.is-illegal), .primary")) || buttons[0];
+  if (!target) return false;
+  target.focus();
+  return true;
+}
+
 /** Where the keyboard goes on the table when the focus was lost (after a move, a bot's turn). */
 function focusTarget(root) {
   const table = root.querySelector("[data-testid=table]");
@@ -84,7 +100,7 @@ function start({ root, intents, state }) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === "Tab" || event.key.startsWith("Arrow") || event.key === "Enter" || event.key === " ") keyboardMode = true;
     if (event.key === "Tab") {
-      if (trapTab(event, root)) event.preventDefault();
+      if (trapTab(event, root) || tabToConfirm(event, state)) event.preventDefault();
       return;
     }
     if (moveInHand(event)) { event.preventDefault(); return; }

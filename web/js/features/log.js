@@ -3,6 +3,11 @@
 // and each entry's round; this only lays them out. Used by the table and the replay.
 import { h } from "../ui/dom.js";
 import { seatName } from "../snapshot.js";
+import { isNarrow } from "../ui/table.js";
+
+// Open on a wide screen; on a narrow one a drawer, closed until the person opens it (their
+// choice is kept while the page is open).
+let logOpen = null;
 
 /** The log entries of `snapshot` as [{round, entries: [{index, player, text}]}], in order. */
 function logByRound(snapshot) {
@@ -32,7 +37,10 @@ export function renderLog(snapshot, opts = {}) {
     },
     h("span", { class: "log-who" }, e.player === null || e.player === undefined ? "" : seatName(snapshot, e.player) + ": "),
     e.text)))));
-  return h("details", { class: "game-log", open: true, dataset: { testid: "log" } },
+  return h("details", {
+    class: "game-log", open: logOpen ?? !isNarrow(), dataset: { testid: "log" },
+    ontoggle: (event) => { if (event.target.open !== (logOpen ?? !isNarrow())) logOpen = event.target.open; },
+  },
     h("summary", {}, `Game log (${log.length})`),
     h("div", {
       class: "log-list", dataset: { testid: "log-list" }, tabindex: "0", role: "region",

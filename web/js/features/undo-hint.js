@@ -1,8 +1,8 @@
 // Take back and "suggest a move": the side panel's tools for the human seat's turn.
-// The undo policy is the engine's (bridge._undo_count); the suggestion is the strongest
-// available bot's choice (bridge.hint). The page only shows the result: a suggestion is
+// The undo policy is the engine's (bridge._undo_count); the suggestion is the Hard search's
+// first move from the person's seat (bridge.hint), with its reason in one line. The page only shows the result: a suggestion is
 // highlighted on its side-panel button and on its cards where the table draws them, never
-// played.
+// played; it replaces the person's selection.
 import { h, button } from "../ui/dom.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
@@ -60,7 +60,7 @@ function decorateHint(root, state) {
   }
 }
 
-/** hint(): ask the engine for the strongest bot's move in the person's place. */
+/** hint(): ask the engine for the Hard search's move in the person's place, and why. */
 function intents({ state, engineCall, render, token }) {
   return {
     async hint() {
@@ -82,8 +82,12 @@ function intents({ state, engineCall, render, token }) {
       if (!reply) return;
       const action = reply.action;
       state.hint = { id: action.id, label: action.label, cards: action.cards || [], snapshot: state.snapshot };
+      // The suggestion takes the place of what was selected: its own cards that the table
+      // lets the person pick become the selection, so one move is lit, not two.
+      const pickable = new Set([...document.querySelectorAll(".game-root button[data-card]")].map((el) => el.dataset.card));
+      state.selection = new Set(state.hint.cards.filter((card) => pickable.has(card)));
       state.error = null;
-      state.message = `Suggested move: ${action.label}.`;
+      state.message = `Suggested move \u2014 ${reply.reason}`;
       render();
       const target = document.querySelector(`[data-testid=actions] [data-action="${CSS.escape(action.id)}"]`);
       if (target) target.scrollIntoView({ block: "nearest" });

@@ -79,7 +79,6 @@ export function render(root, snapshot, ui) {
     playedPanel(ui, view),
     h("section", { class: ["crisps-seat", "crisps-you", view.current_player === me && "is-turn"], "aria-label": "Your hand" },
       seatHeader(ui, snapshot, view, me),
-      myTurn ? controls(ui, view, plays, hand) : waitingLine(ui, snapshot, view, me),
       h("div", { class: "hand", dataset: { testid: "hand" } },
         hand.map((c) => {
           const selectable = myTurn && playPhase;
@@ -89,7 +88,9 @@ export function render(root, snapshot, ui) {
             selectable, playable, dim: selectable && !playable && !ui.selection.has(c), extraLabel: known ? "seen by your opponent" : null,
             onclick: (id) => toggle(ui, plays, hand, id),
           });
-        })))));
+        })),
+      // After the hand: a Tab from the selected cards reaches the button that plays them.
+      myTurn ? controls(ui, view, plays, hand) : waitingLine(ui, snapshot, view, me))));
 }
 
 function seatHeader(ui, snapshot, view, seat) {
@@ -112,7 +113,7 @@ function seatPanel(ui, snapshot, view, seat) {
   const known = (view.known_cards || [])[seat] || [];
   const backs = [];
   for (let i = 0; i < Math.max(0, count - known.length); i++) backs.push(ui.cardBack({ small: true }));
-  return h("section", { class: ["crisps-seat", "crisps-opponent", view.current_player === seat && "is-turn"], "aria-label": `${ui.seatName(seat)}'s hand` },
+  return h("section", { class: ["crisps-seat", "crisps-opponent", view.current_player === seat && "is-turn"], "aria-label": `${ui.seatName(seat)}'s hand`, dataset: { seat: String(seat) } },
     seatHeader(ui, snapshot, view, seat),
     h("div", { class: "opponent-hand", "aria-label": `${count} cards` },
       h("div", { class: "fan" }, backs, known.map((c) => ui.card(c, { small: true, extraLabel: "taken face up" }))),

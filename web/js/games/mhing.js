@@ -6,7 +6,8 @@
 // to high with an Ace at the position of the rank it stands for: "lay:7H,AH,9H",
 // "take:7H,8H,9H", "swap:8H", "discard:7H", "draw:stock".
 
-import { RANKS, SUIT_SYMBOLS, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
+import { RANKS, SUIT_SYMBOLS, cardElement, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
+import { h } from "../ui/dom.js";
 
 const RANK_TEXT = ["", ...RANKS];
 const RANK_VALUE = Object.fromEntries(RANK_TEXT.map((r, i) => [r, i]).filter(([r]) => r));
@@ -198,7 +199,6 @@ function yourPanel(ui, snapshot, view, me, myTurn) {
   return h("section", { class: ["mhing-seat", "mhing-you", view.current_player === me && !snapshot.is_over && "is-turn"], "aria-label": "Your sequences and hand" },
     seatHeader(ui, snapshot, view, me),
     sequencesRow(ui, view, me, { mine: true, swaps }),
-    myTurn ? controls(ui, view) : waitingLine(ui, snapshot, view),
     h("div", { class: "hand mhing-hand", dataset: { testid: "hand" }, "aria-label": "Your hand" },
       hand.map((c) => {
         const selectable = myTurn && (discards || lit.has(c) || swapCards.has(c) || ui.selection.has(c));
@@ -216,6 +216,8 @@ function yourPanel(ui, snapshot, view, me, myTurn) {
         el.classList.toggle("suit-break", newSuit);
         return el;
       })),
+    // After the hand: a Tab from the selected cards reaches the button that plays them.
+    myTurn ? controls(ui, view) : waitingLine(ui, snapshot, view),
     myTurn ? possibleSequences(ui, view) : null);
 }
 
@@ -395,19 +397,34 @@ export function roundSummary(prev, snapshot, seatName) {
   if (winners.length === 1) title = seatName(winners[0]) === "You" ? `You win round ${last.round}!` : `${seatName(winners[0])} wins round ${last.round}`;
   else title = `Round ${last.round} is shared`;
   const lines = [(REASONS[last.reason] || (() => ""))(seatName(last.ended_by))];
-  (last.sequences || []).forEach((seqs, seat) => {
-    const ranks = (last.sequence_ranks || [])[seat] || [];
-    const points = (last.points || [])[seat] || 0;
-    const awarded = (last.awarded || [])[seat] || 0;
-    const matches = ((last.matches || [])[seat] || []).map((m) => (m.between && m.between.length
-      ? `${m.between[0] + 1}+${m.between[1] + 1} ${MATCH_WORDS[m.kind]}` : MATCH_WORDS[m.kind] || m.kind));
-    lines.push(`${seatName(seat)}: ${plural(points, "point")}`
-      + (awarded ? `, +${awarded} to the match` : winners.includes(seat) ? "" : ", nothing added"));
-    lines.push(seqs.length
-      ? seqs.map((seq, i) => `${CIRCLED[i] || i + 1} ${seqText(seq, ranks[i] || idRanks(seq))}`).join("   ")
-      : "no sequences laid");
-    if (matches.length) lines.push(`Matches: ${matches.join(" \u00b7 ")}`);
-  });
-  lines.push(`The first to ${view.target || 14} points wins the match.`);
-  return { title, lines };
+  const detail = h("div", { class: "round-detail", dataset: { testid: "round-detail" } },
+    (last.sequences || []).map((seqs, seat) => seatScoring(last, seat, seqs, winners, seatName)));
+  return { title, lines: [...lines, `The first to ${view.target || 14} points wins the match.`], detail };
+}
+
+/** A seat's round in the round-over dialog: its sequences drawn as cards, numbered, those in
+ * a match ringed, and each match naming the pair it joins. */
+function seatScoring(last, seat, seqs, winners, seatName) {
+  const ranks = (last.sequence_ranks || [])[seat] || [];
+  const points = (last.points || [])[seat] || 0;
+  const awarded = (last.awarded || [])[seat] || 0;
+  const found = (last.matches || [])[seat] || [];
+  const paired = new Set(found.flatMap((m) => m.between || []));
+  const matches = found.map((m) => (m.between && m.between.length
+    ? `${CIRCLED[m.between[0]] || m.between[0] + 1}+${CIRCLED[m.between[1]] || m.between[1] + 1} ${MATCH_WORDS[m.kind]}`
+    : MATCH_WORDS[m.kind] || m.kind));
+  return h("section", { dataset: { testid: `round-seat-${seat}` } },
+    h("h3", {}, `${seatName(seat)}: ${plural(points, "point")}`
+      + (awarded ? `, +${awarded} to the match` : winners.includes(seat) ? "" : ", nothing added")),
+    seqs.length
+      ? h("div", { class: "round-cards" }, seqs.map((seq, i) => {
+        const seqRanks = ranks[i] || idRanks(seq);
+        const cards = seq.map((c) => cardElement(c, { tiny: true }));
+        for (const card of cards) card.classList.toggle("is-match", paired.has(i));
+        return h("div", { class: "round-group", dataset: { testid: "round-sequence", matched: paired.has(i) ? "true" : "false" } },
+          h("span", { class: "round-group-cards", "aria-label": `Sequence ${i + 1}: ${seqText(seq, seqRanks)}` }, cards),
+          h("span", { class: "round-group-note" }, CIRCLED[i] || String(i + 1)));
+      }))
+      : h("p", { class: "round-group-note" }, "no sequences laid"),
+    matches.length ? h("p", { class: "round-group-note", dataset: { testid: "round-matches" } }, `Matches: ${matches.join(" \u00b7 ")}`) : null);
 }

@@ -5,7 +5,7 @@
 // private stack), "public:7H" (to the public stack), "draw:stock", "draw:7H" (a public top).
 // Card values, face cards and scores all come from the view: nothing here knows a rule.
 import { h } from "../ui/dom.js";
-import { SUIT_SYMBOLS, SUIT_NAMES, cardText, isRedSuit, plural, suitOf } from "../ui/cards.js";
+import { SUIT_SYMBOLS, SUIT_NAMES, cardElement, cardText, isRedSuit, plural, suitOf } from "../ui/cards.js";
 
 const SUITS = ["S", "H", "D", "C"];
 const LONG_FAN = 7;
@@ -87,7 +87,7 @@ function stackHead(ctx, seat, suit, size) {
     h("span", { class: "prog-sr" }, spoken),
     h("span", { class: "pstack-line", "aria-hidden": "true" },
       suitMark(suit),
-      h("span", { class: "pstack-value" }, count ? String(value) : "\u2013"),
+      h("span", { class: "pstack-value", dataset: { testid: "stack-value" } }, count ? `value ${value}` : "\u2013"),
       faces ? h("span", { class: "pstack-mult" }, `\u00d7${faces + 1}`) : null),
     size === "tiny" && !count ? null : h("span", { class: ["pstack-score", scoreClass(score)], "aria-hidden": "true", dataset: { testid: "stack-score" } }, count ? signed(score) : ""));
 }
@@ -202,7 +202,8 @@ function publicStack(ctx, suit) {
   const cards = (view.public_stacks || {})[suit] || [];
   const top = cards.length ? cards[cards.length - 1] : null;
   const head = h("div", { class: "pstack-head" },
-    h("span", { class: "pstack-line" }, suitMark(suit), h("span", { class: "pstack-count" }, cards.length ? `${cards.length}` : "")));
+    h("span", { class: "pstack-line" }, suitMark(suit),
+      h("span", { class: "pstack-count", dataset: { testid: "stack-count" } }, cards.length ? plural(cards.length, "card") : "empty")));
   const body = [head, fan(ctx, cards, "small")];
   const label = `Public ${SUIT_NAMES[suit]} stack${cards.length ? `, top card ${ui.cardName(top)}` : ", empty"}`;
   if (ctx.selected && suitOf(ctx.selected) === suit) {
@@ -246,8 +247,9 @@ function yourPanel(ctx, hand) {
       h("span", { class: ["prog-round-score", scoreClass(rs)], title: "Score of your stacks as they stand this round", dataset: { testid: "my-round-score" } }, `this round ${signed(rs)}`)),
     privateStacks(ctx, me, "small"),
     h("div", { class: "prog-you-main" },
-      prompt(ctx),
-      h("div", { class: "hand prog-hand", dataset: { testid: "hand" }, "aria-label": "Your hand" }, hand.map((c) => handCard(ctx, c)))));
+      h("div", { class: "hand prog-hand", dataset: { testid: "hand" }, "aria-label": "Your hand" }, hand.map((c) => handCard(ctx, c))),
+      // After the hand: a Tab from the selected card reaches the buttons that play it.
+      prompt(ctx)));
 }
 
 function handCard(ctx, cardId) {
@@ -355,9 +357,9 @@ function roundsPanel(ctx) {
   return h("section", { class: "prog-match", "aria-label": "Scores round by round" },
     h("h2", { class: "zone-title" }, `The match (${length})`),
     roundsTable(view, ui.seatName, { live: true }),
-    h("p", { class: "prog-hint" }, "Over each stack: its value (number cards count their number, A J Q K count 0), "
+    h("p", { class: "prog-hint" }, "Over each player's stack: its value (number cards count their number, A J Q K count 0), "
       + "its multiplier (one more than its face cards) and, below, what it scores now: the value above 12 times the multiplier, "
-      + "or a penalty if it holds only face cards."));
+      + "or a penalty if it holds only face cards. Over a public stack: how many cards it holds."));
 }
 
 /** Each seat's four stacks at the end of a round: score, with value and multiplier beneath. */
@@ -376,7 +378,8 @@ function stacksTable(last, seatName) {
         const faces = ((last.stack_faces || [])[p] || {})[s] ?? 0;
         return h("td", { class: scoreClass(score), title: cards.map(cardText).join(" ") || "empty" },
           h("span", { class: "sum-score" }, cards.length ? signed(score) : "\u2013"),
-          cards.length ? h("span", { class: "sum-detail" }, `${value}${faces ? ` \u00d7${faces + 1}` : ""}`) : null);
+          cards.length ? h("span", { class: "sum-detail" }, `value ${value}${faces ? ` \u00d7${faces + 1}` : ""}`) : null,
+          cards.length ? h("span", { class: "sum-cards", dataset: { testid: "round-stack-cards" } }, cards.map((c) => cardElement(c, { tiny: true }))) : null);
       }),
       h("td", { class: ["sum-total", scoreClass(last.scores[p])] }, signed(last.scores[p]))))));
 }
@@ -407,7 +410,7 @@ export function roundSummary(prev, snapshot, seatName) {
   const view = snapshot.view || {};
   const last = view.last_round;
   if (!last) return null;
-  return { title: roundTitle(last, seatName, view.rounds_total), lines: [summaryBlock(view, last, seatName)] };
+  return { title: roundTitle(last, seatName, view.rounds_total), lines: [], detail: summaryBlock(view, last, seatName) };
 }
 
 /** Extra content for the match-over dialog: the last round's stacks and every round. */

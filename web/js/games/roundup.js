@@ -10,7 +10,8 @@
 // that names the move. A Queen or King also needs a target (click "Target" on a seat or a
 // name in the controls) and then a suit or number; a Jack only needs a target.
 
-import { RANKS, SUIT_NAMES as SUIT_WORDS, SUIT_SYMBOLS, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
+import { h } from "../ui/dom.js";
+import { RANKS, SUIT_NAMES as SUIT_WORDS, SUIT_SYMBOLS, cardElement, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
 
 const SUITS = ["S", "H", "D", "C"];
 const FACE_KINDS = { J: "jack", Q: "queen", K: "king" };
@@ -348,7 +349,6 @@ function myPanel(ctx) {
       myBid(ctx),
       view.first_empty === me ? h("span", { class: "ru-badge ru-star" }, "\u2605 empty first") : null,
       h("span", { class: "ru-seat-score" }, `${score} pt${score === 1 ? "" : "s"}`)),
-    controls(ctx),
     h("div", { class: "ru-hands" },
       h("div", { class: "ru-hand ru-hand-up" },
         h("h2", { class: "zone-title" }, `Face-up hand (${faceUp.length}) \u00b7 everyone sees these`),
@@ -357,7 +357,9 @@ function myPanel(ctx) {
       h("div", { class: "ru-hand ru-hand-down" },
         h("h2", { class: "zone-title" }, `Face-down hand (${faceDown.length}) \u00b7 only you see these`),
         h("div", { class: "hand", dataset: { testid: "my-face-down" } },
-          faceDown.length ? faceDown.map((c) => cardOf(c, "down")) : h("span", { class: "ru-none" }, "Empty")))));
+          faceDown.length ? faceDown.map((c) => cardOf(c, "down")) : h("span", { class: "ru-none" }, "Empty")))),
+    // After the hands: a Tab from the selected card reaches the buttons that play it.
+    controls(ctx));
 }
 
 /** The action id a click on `c` asks for in this phase (to ask the engine why it is refused). */
@@ -517,13 +519,14 @@ function scoreSheet(ctx) {
 export function describeMove(move, snapshot, seatName) {
   const who = seatName(move.player);
   const id = String(move.id || "");
-  const [kind, card] = id.split(":");
+  // Another seat's bid comes without its id (it is secret): its words say what it was.
+  const [kind, card] = !id && /bid/i.test(String(move.label || "")) ? ["bid", null] : id.split(":");
   const view = (snapshot && snapshot.view) || {};
   switch (kind) {
     // Another seat's bid is secret: never name its card, whatever the move carries.
     case "bid": {
-      const text = who === "You" ? `You bid ${short(card)}: ${SUIT_WORDS[suitOf(card)]}` : `${who} places a secret bid`;
-      return view.phase && view.phase !== "bid" ? `${text}. All bids are now shown` : text;
+      const text = who === "You" && card ? `You bid ${short(card)}: ${SUIT_WORDS[suitOf(card)]}` : `${who} places a secret bid`;
+      return view.phase && view.phase !== "bid" ? `${text}. ${bidsShown(view, seatName)}` : text;
     }
     case "tiebreak": return who === "You" ? `You turn up ${short(card)} for the tie-break` : `${who} picks a card for the tie-break`;
     case "play": {
@@ -540,6 +543,14 @@ export function describeMove(move, snapshot, seatName) {
   }
 }
 
+/** Once the last bid is in: every bid, face up, and who plays first. */
+function bidsShown(view, seatName) {
+  const bids = (view.bids || []).map((b, p) => (b ? `${seatName(p)} ${SUIT_SYMBOLS[suitOf(b)]}` : null)).filter(Boolean);
+  const first = view.turn ?? view.current_player;
+  const starts = first === null || first === undefined ? "" : `; ${seatName(first)} ${seatName(first) === "You" ? "start" : "starts"}`;
+  return `All bids are now shown${bids.length ? `: ${bids.join(", ")}` : ""}${starts}`;
+}
+
 function closes(card) {
   return rankOf(card) === "10";
 }
@@ -549,7 +560,29 @@ export function roundSummary(prev, snapshot, seatName) {
   const view = snapshot.view || {};
   const last = view.last_round;
   if (!last) return null;
-  return { title: `Round ${last.round}: ${SUIT_SYMBOLS[last.closing_suit]} ${SUIT_WORDS[last.closing_suit]} closed last`, lines: roundLines(last, seatName) };
+  return {
+    title: `Round ${last.round}: ${SUIT_SYMBOLS[last.closing_suit]} ${SUIT_WORDS[last.closing_suit]} closed last`,
+    lines: roundLines(last, seatName),
+    detail: bidCards(last, seatName),
+  };
+}
+
+/** Every seat's bid drawn as a card beside the suit that closed last; the right ones ringed. */
+function bidCards(last, seatName) {
+  const suit = last.closing_suit;
+  return h("div", { class: "round-detail", dataset: { testid: "round-detail" } },
+    h("div", { class: "round-cards" },
+      h("div", { class: "round-group is-closing", dataset: { testid: "closing-suit" } },
+        h("span", { class: "round-group-cards" }, h("span", { class: ["card", "card-small", "card-empty", "ru-slot", isRedSuit(suit) ? "card-red" : "card-black"], role: "img", "aria-label": `${SUIT_WORDS[suit]} closed last` }, SUIT_SYMBOLS[suit])),
+        h("span", { class: "round-group-note" }, "closed last")),
+      (last.bids || []).map((bid, p) => {
+        const right = Boolean(bid) && suitOf(bid) === suit;
+        const card = bid ? cardElement(bid, { small: true, extraLabel: `${seatName(p)}'s bid${right ? ", right" : ""}` }) : null;
+        if (card) card.classList.toggle("is-match", right);
+        return h("div", { class: "round-group", dataset: { testid: "round-bid", right: right ? "true" : "false" } },
+          h("span", { class: "round-group-cards" }, card || h("span", { class: "card card-small card-empty", "aria-hidden": "true" })),
+          h("span", { class: "round-group-note" }, bid ? seatName(p) : `${seatName(p)}: no bid`));
+      })));
 }
 
 function roundLines(last, seatName) {

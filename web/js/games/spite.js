@@ -145,7 +145,7 @@ function opponentZone(ctx) {
   for (let i = 0; i < count; i++) backs.push(ui.cardBack({ tiny: true }));
   const thinking = snapshot.bot_turn && ui.thinking === opp;
   return h("section", { class: ["spite-zone", "spite-opponent", view.current_player === opp && !snapshot.is_over && "is-turn"],
-    dataset: { testid: "opponent" }, "aria-label": `${ui.seatName(opp)}'s side` },
+    dataset: { testid: "opponent", seat: String(opp) }, "aria-label": `${ui.seatName(opp)}'s side` },
   h("header", { class: "spite-head" },
     h("span", { class: "seat-name" }, ui.seatName(opp)),
     h("span", { class: "spite-opp-hand", "aria-label": `${plural(count, "card")} in hand` },
@@ -301,7 +301,6 @@ function myZone(ctx, hand) {
   h("header", { class: "spite-head" },
     h("span", { class: "seat-name" }, ui.seatName(me)),
     view.current_player === me && !snapshot.is_over ? h("span", { class: "turn-badge" }, "your turn") : null),
-  controls(ctx),
   h("div", { class: "spite-mine" },
     h("div", { class: "spite-row" },
       payoffPile(ctx, me, "normal"),
@@ -309,7 +308,9 @@ function myZone(ctx, hand) {
     h("div", { class: "spite-hand-box" },
       h("h2", { class: "zone-title" }, `Your hand (${hand.length})`),
       h("div", { class: "hand spite-hand", dataset: { testid: "hand" } },
-        hand.map((c) => sourceCard(ctx, c))))));
+        hand.map((c) => sourceCard(ctx, c))))),
+  // After the hand: a Tab from the selected card reaches the buttons that play it.
+  controls(ctx));
 }
 
 function controls(ctx) {

@@ -15,8 +15,8 @@ import { seatName } from "../snapshot.js";
 
 const FRESH_MS = 500;
 
-export function createUi(state, intents) {
-  const snapshot = state.snapshot;
+/** The helpers for drawing `snapshot` (the match's, or the table as a round ended). */
+export function createUi(state, intents, snapshot = state.snapshot) {
   const selection = state.selection;
   const legal = snapshot.legal || [];
   // A move's animation runs once: later re-renders continue it where it is (negative delay).

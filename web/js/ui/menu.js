@@ -11,6 +11,8 @@ export function renderMenu(state, intents, panels) {
     ], { class: "tile-play", dataset: { game: spec.id }, "aria-label": `Play ${spec.title}`, onclick: () => intents.openSetup(spec.id) }),
     button("Rules", { class: "tile-rules link-button", dataset: { testid: "rules", rulesGame: spec.id },
       "aria-label": `Rules of ${spec.title}`, onclick: () => intents.openRules(spec.id) }),
+    button("Learn to play", { class: "tile-learn link-button", dataset: { testid: "learn", learnGame: spec.id },
+      "aria-label": `Learn to play ${spec.title}`, onclick: () => intents.learn(spec.id) }),
   ));
   const save = state.save;
   return h("section", { class: "screen menu-screen", dataset: { testid: "menu" }, "aria-labelledby": "menu-title" },

@@ -30,6 +30,8 @@ export function renderRules(state, intents) {
     h("header", { class: "screen-bar" },
       button("\u2190 Back", { class: "quiet", dataset: { testid: "back", focus: "back" }, onclick: intents.closeRules }),
       h("h1", { id: "rules-title" }, `How to play ${spec.title}`)),
+    h("p", { class: "rules-learn" }, button(`Learn to play ${spec.title} with a coach`, {
+      class: "primary", dataset: { testid: "learn", learnGame: spec.id, focus: "learn" }, onclick: () => intents.learn(spec.id) })),
     h("article", { class: "rules-article" },
       body,
       clarifications.length ? h("section", { class: "clarifications", dataset: { testid: "clarifications" } },

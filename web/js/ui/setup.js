@@ -5,6 +5,26 @@ import { humanSeats } from "../snapshot.js";
 
 const LEVEL_WORDS = { random: "Random moves", easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
 
+/** A level in a sentence: "Normal", or the arena's reference "a plain search (200 iterations)". */
+function opponentWords(level) {
+  const plain = /^plain(?:-(\d+))?$/.exec(level);
+  if (plain) return `a plain search (${plain[1] || 1000} iterations)`;
+  return LEVEL_WORDS[level] || level;
+}
+
+/** What the arena measured of the offered levels at this game and table size (the ladder's
+ * figures from js/catalog.js); nothing where no logged run exists. */
+function ladderFigures(figures, game, players, levels) {
+  const rows = (figures || []).filter((f) => f.game === game && f.players === players && levels.includes(f.level));
+  if (!rows.length) return null;
+  const percent = (x) => `${Math.round(x * 100)}%`;
+  return h("ul", { class: "field-note ladder-figures", dataset: { testid: "ladder" } }, rows.map((f) =>
+    h("li", { dataset: { level: f.level } },
+      `${LEVEL_WORDS[f.level] || f.level}: wins ${percent(f.win_rate)} against ${f.against.map(opponentWords).join(" and ")}` +
+      ` (${f.matches} ${f.rounds === 1 ? "one-round matches" : "matches"}, 95% interval ${percent(f.ci[0])}\u2013${percent(f.ci[1])},` +
+      ` fair share ${percent(f.fair_share)})`)));
+}
+
 export function renderSetup(state, intents) {
   const spec = state.games.find((g) => g.id === state.setupGame);
   const setup = state.setup;
@@ -70,7 +90,8 @@ export function renderSetup(state, intents) {
     h("form", { class: "setup-form", onsubmit: (e) => { e.preventDefault(); intents.startMatch(); } },
       spec.summary ? h("p", { class: "setup-summary" }, spec.summary) : null,
       h("fieldset", {}, h("legend", {}, "Players"), playerField,
-        h("ol", { class: "seat-list" }, seatRows), orderField),
+        h("ol", { class: "seat-list" }, seatRows), orderField,
+        ladderFigures(state.ladder, spec.id, setup.players, levels)),
       optionFields.length ? h("fieldset", {}, h("legend", {}, "Options"), optionFields) : null,
       h("div", { class: "field option-field" },
         h("input", { type: "checkbox", id: "setup-practice", checked: setup.practice === true, dataset: { testid: "practice-option", focus: "setup-practice" },

@@ -53,6 +53,9 @@ export function renderTable(state, intents, gameRoot, panels) {
   const busy = state.busy;
   const actions = (snap.legal || []).filter((a) => a.player === snap.viewer || snap.human_turn);
   const hidden = Boolean(state.handoffTo !== null && state.handoffTo !== undefined);
+  const lastText = state.lastMove ? state.lastMove.text : null;
+  const shownMessage = state.message || lastText;
+  const lastMoveShown = Boolean(lastText && shownMessage === lastText);
 
   return h("section", {
     class: ["screen", "table-screen", busy && "is-busy"], dataset: { testid: "table", tableGame: snap.game, busy: busy ? "true" : "false", botTurn: snap.bot_turn ? "true" : "false" },
@@ -68,26 +71,49 @@ export function renderTable(state, intents, gameRoot, panels) {
     h("ul", { class: "scores", "aria-label": "Score" }, scoreItems),
     h("div", { class: "turn-line" },
       h("p", { class: ["turn", snap.human_turn && !state.roundOver && "is-you"], dataset: { testid: "turn" }, "aria-live": "polite" }, turnText(state)),
-      thinkingBar(state))),
+      thinkingBar(state)),
+    // The latest move in words (or another message), in the bar that stays on screen.
+    h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !shownMessage },
+      lastMoveShown ? h("span", { class: "status-last-label" }, "Last move: ") : null, shownMessage || "")),
   errorArea(state.error),
-  h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !state.message }, state.message || ""),
   h("div", { class: "table-main" },
     hidden ? h("div", { class: "game-root is-hidden" }) : gameRoot,
     h("aside", { class: "side-panel", "aria-label": "Moves and log" },
       h("h2", {}, snap.human_turn && !hidden ? "Your moves" : "Moves"),
-      h("div", { class: "action-list", dataset: { testid: "actions" } },
+      movesDrawer(actions.length, !hidden && !state.roundOver, h("div", { class: "action-list", dataset: { testid: "actions" } },
         hidden || state.roundOver ? null : actions.map((a) => button(a.label, {
           class: ["action-button", a.kind === "pass" && "is-pass"], dataset: { action: a.id, focus: "side:" + a.id },
           disabled: busy, onclick: () => intents.send(a.id),
         })),
         !actions.length || hidden ? h("p", { class: "field-note" }, snap.is_over ? "The match is over."
-          : state.roundOver ? "The round is over." : `Waiting for ${seatName(snap, snap.current_player) || "the other players"}\u2026`) : null),
+          : state.roundOver ? "The round is over." : `Waiting for ${seatName(snap, snap.current_player) || "the other players"}\u2026`) : null)),
       panels.side)),
   panels.table,
   state.handoffTo !== null && state.handoffTo !== undefined ? handoff(state, intents) : null,
-  state.roundOver && !snap.is_over ? roundOverDialog(snap, state.roundOver, intents) : null,
+  state.roundOver && !snap.is_over
+    ? (state.roundTable ? roundOverBar(state.roundOver, intents) : roundOverDialog(snap, state.roundOver, intents, Boolean(state.roundEnd)))
+    : null,
   snap.is_over ? matchOver(state, intents) : null,
   );
+}
+
+// On a narrow screen a long list of moves folds into a drawer (the table's own controls
+// play them too); the person's opening or closing it is kept while the page is open.
+const NARROW = "(max-width: 860px)";
+const DRAWER_AFTER = 6;
+let drawerOpen = false;
+
+/** True on a screen narrow enough that the side panel sits below the table. */
+export function isNarrow() {
+  return Boolean(window.matchMedia && window.matchMedia(NARROW).matches);
+}
+
+function movesDrawer(count, live, list) {
+  if (!live || count <= DRAWER_AFTER || !isNarrow()) return list;
+  return h("details", {
+    class: "moves-drawer", open: drawerOpen, dataset: { testid: "moves-drawer" },
+    ontoggle: (event) => { drawerOpen = event.target.open; },
+  }, h("summary", {}, `All ${count} moves`), list);
 }
 
 function handoff(state, intents) {
@@ -101,14 +127,32 @@ function handoff(state, intents) {
         button("Menu", { class: "quiet", onclick: intents.showMenu }))));
 }
 
-/** The round-over dialog; summary = {title, lines} (from the game's renderer or the scores). */
-function roundOverDialog(snapshot, summary, intents) {
+/** The round-over dialog; summary = {title, lines, detail?} (from the game's renderer or the
+ * scores; detail is a Node that shows the scoring with cards). With `canView`, the table
+ * behind it is the round's final position and a toggle shows it. */
+function roundOverDialog(snapshot, summary, intents, canView) {
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "round-title", dataset: { testid: "round-over" } },
-    h("div", { class: "overlay-card" },
+    h("div", { class: ["overlay-card", summary.detail && "is-wide"] },
       h("h2", { id: "round-title" }, summary.title),
       (summary.lines || []).map((line) => h("p", {}, line)),
+      summary.detail || null,
       scoreTable(snapshot),
-      button("Continue", { class: "primary big", dataset: { testid: "continue", focus: "continue" }, onclick: intents.continueRound })));
+      h("div", { class: "form-actions" },
+        button("Continue", { class: "primary big", dataset: { testid: "continue", focus: "continue" }, onclick: intents.continueRound }),
+        canView ? button("View table", {
+          class: "quiet", dataset: { testid: "view-table", focus: "view-table" }, "aria-pressed": "false", onclick: intents.toggleRoundTable,
+        }) : null)));
+}
+
+/** The round's result put aside: a bar over the table as the round ended. */
+function roundOverBar(summary, intents) {
+  return h("div", { class: "round-bar", role: "region", "aria-label": "Round over", dataset: { testid: "round-bar" } },
+    h("p", { class: "round-bar-title" }, `${summary.title}: the table as it ended`),
+    h("div", { class: "round-bar-buttons" },
+      button("Show the result", {
+        class: "quiet", dataset: { testid: "view-table", focus: "view-table" }, "aria-pressed": "true", onclick: intents.toggleRoundTable,
+      }),
+      button("Continue", { class: "primary", dataset: { testid: "continue", focus: "continue" }, onclick: intents.continueRound })));
 }
 
 function scoreTable(snapshot) {
@@ -140,5 +184,6 @@ function matchOver(state, intents) {
         button("Play again", { class: "primary big", dataset: { testid: "play-again", focus: "play-again" }, disabled: state.busy, onclick: intents.playAgain }),
         button("Watch the replay", { class: "quiet-ink", dataset: { testid: "replay-open", focus: "replay-open" }, disabled: state.busy, onclick: intents.openFinishedReplay }),
         button("Export match", { class: "quiet-ink", dataset: { testid: "export-over", focus: "export-over" }, disabled: state.busy, onclick: () => intents.exportMatch() }),
+        intents.openReview ? button("Review my moves", { class: "quiet-ink", dataset: { testid: "review-open", focus: "review-open" }, disabled: state.busy, onclick: intents.openReview }) : null,
         button("Back to the menu", { class: "quiet", dataset: { focus: "over-menu" }, onclick: intents.showMenu }))));
 }

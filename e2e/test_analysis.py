@@ -1,0 +1,130 @@
+"""What the computer sees: the analysis on the person's turn, the hint's reason, the review.
+
+For a position of each game (opened from a saved record), "Suggest a move" and "Analyse" are
+asked in the page; the hint's move is the top-ranked one, its words are the analysis's reason,
+and both are the Hard search's choice that CPython makes from the same position with the same
+seed and budget (the engine is the same pure Python in the page). After a match (played out
+in the page from a saved record near its end), the review ranks the person's moves one by one
+in the log, with progress, and can be stopped.
+
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from pagehelpers import HUMAN, IDLE, MATCH_OVER, SIDE_ACTIONS, bot_seat, open_record, play_out
+
+import engine
+from engine import bots
+
+SHARED_PAGE = True
+ANALYSIS = "[data-testid=analysis]"
+
+
+def person_position(game_id: str, seed: int = 7) -> engine.State:
+    """A seeded random playout of ``game_id`` (fewest players) stopped on seat 0's turn
+    with at least three moves to choose from, some way in."""
+    state = engine.new_game(game_id, engine.GAMES[game_id].min_players, seed, {})
+    rng = random.Random(seed)
+    moves = 0
+    while not (moves >= 12 and state.current_player == 0 and len(state.legal_actions()) >= 3):
+        assert not state.is_over, f"no position found in {game_id}"
+        state.apply(rng.choice(state.legal_actions()))
+        moves += 1
+    return state
+
+
+def seats_for(state: engine.State) -> list[dict]:
+    return [HUMAN] + [bot_seat("random", f"Bot {i}") for i in range(1, state.players)]
+
+
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+def test_the_hint_is_the_top_ranked_move_and_says_why(page, site, open_app, game_id):
+    state = person_position(game_id)
+    open_record(page, site, open_app, state.to_record(), seats_for(state))
+    legal = [a.id for a in state.legal_actions()]
+    assert sorted(
+        page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(e => e.dataset.action)")
+    ) == sorted(legal)
+
+    page.click("[data-testid=hint]")
+    hinted = page.locator(f"{SIDE_ACTIONS}.is-hinted")
+    hinted.wait_for()
+    hint = hinted.get_attribute("data-action")
+    message = page.locator("[data-testid=message]").inner_text()
+
+    page.click("[data-testid=analyse]")
+    page.locator(ANALYSIS).wait_for()
+    page.wait_for_selector(IDLE)
+    result = page.locator(ANALYSIS)
+    rows = page.locator("[data-testid=analysis-row]").evaluate_all(
+        "n => n.map(e => [e.dataset.move, Number(e.dataset.rank)])"
+    )
+    assert sorted(move for move, _ in rows) == sorted(legal)
+    assert [rank for _, rank in rows] == list(range(1, len(legal) + 1))
+    top = rows[0][0]
+    assert result.get_attribute("data-best") == top == hint
+    reason = page.locator("[data-testid=analysis-reason]").inner_text()
+    assert reason in message and "worlds" in reason
+    worlds = page.locator("[data-testid=analysis-row] td:last-child").all_inner_texts()
+    assert all(w.isdigit() for w in worlds) and sum(map(int, worlds)) > 0
+
+    budget = int(result.get_attribute("data-budget"))
+    assert budget == engine.GAMES[game_id].bot.hard_iterations
+    if int(result.get_attribute("data-iterations")) == budget:  # not cut by a slow machine's clock
+        hard = bots.make("hard", iterations=budget).choose(
+            state, 0, random.Random(len(state.history))
+        )
+        assert hard.id == top, "the page's analysis is the Hard search from the same seed"
+
+    # Playing a move clears the analysis; the next turn offers it afresh.
+    page.click(f"{SIDE_ACTIONS}[data-action='{top}']")
+    page.wait_for_selector(IDLE)
+    assert page.locator(ANALYSIS).count() == 0
+
+
+def near_the_end() -> engine.State:
+    """A Crisps match (a seeded random playout) cut at the person's last turn with a choice:
+    a move or two from the end, so the page plays it out to the match-over dialog."""
+    state = engine.new_game("crisps", 2, 12, {})
+    rng = random.Random(12)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    record = state.to_record()
+    replay = engine.from_record({**record, "actions": []})
+    last = 0
+    for i, action_id in enumerate(record["actions"]):
+        if replay.current_player == 0 and len(replay.legal_actions()) > 1:
+            last = i
+        replay.apply(action_id)
+    return engine.from_record({**record, "actions": record["actions"][:last]})
+
+
+def test_after_the_match_the_review_ranks_the_persons_moves(page, site, open_app):
+    state = near_the_end()
+    open_record(page, site, open_app, state.to_record(), seats_for(state))
+    play_out(page, lambda ids: ids[0])
+    page.locator(MATCH_OVER).wait_for()
+    page.click("[data-testid=review-open]")
+    page.locator("[data-testid=review]").wait_for()
+    mine = page.locator("[data-testid=review] .log-entry").evaluate_all(
+        "n => n.flatMap((e, i) => "
+        "e.querySelector('.log-who').textContent.startsWith('You') ? [i] : [])"
+    )
+    page.click("[data-testid=review-run]")
+    page.locator("[data-testid=review-progress]").wait_for()
+    ranks = page.locator("[data-testid=move-rank]")
+    ranks.nth(2).wait_for()
+    page.click("[data-testid=review-stop]")
+    page.locator("[data-testid=review-run]").wait_for()
+    marked = ranks.evaluate_all("n => n.map(e => [Number(e.dataset.step), Number(e.dataset.rank)])")
+    assert len(marked) >= 3
+    assert [step for step, _ in marked] == mine[: len(marked)], "the person's moves, in order"
+    assert all(rank >= 1 for _, rank in marked)
+    summary = page.locator("[data-testid=review-summary]").inner_text()
+    assert f"{len(marked)} of {len(mine)} moves ranked" in summary
+    page.click("[data-testid=review-back]")
+    page.locator(MATCH_OVER).wait_for()

@@ -1,0 +1,122 @@
+"""The "Learn to play" round of each game, completed in the page by following the coach (its
+suggestion pressed from the keyboard), at desktop and phone sizes. The coach panel
+speaks from the first position on, lights up the suggested move, says every step of the
+game's coach file and ends with the round's score line by line. The page fixture fails a
+test on any console error or request to another host.
+
+A phone plays the start of the long rounds only (PHONE_TURNS of the person's turns)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from pagehelpers import IDLE, MATCH_OVER, MENU, ROUND_OVER
+
+import engine
+from engine import coach
+
+SHARED_PAGE = True
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+PHONE_TURNS = 12
+COACH = "[data-testid=coach]"
+FOLLOW = "[data-testid=coach-follow]:not([disabled])"
+DONE = "[data-testid=coach][data-done=true]"
+
+
+def steps_said(page) -> set[str]:
+    return set(
+        page.eval_on_selector_all(f"{COACH} [data-step]", "els => els.map(e => e.dataset.step)")
+    )
+
+
+def follow_the_coach(page, game: str, max_turns: int | None) -> tuple[set[str], int]:
+    """Press the coach's suggestion (focus it, Enter) on each of the person's turns until the
+    round is over (or ``max_turns`` turns); the steps said and the turns taken."""
+    said: set[str] = set()
+    turns = 0
+    ready = f"{IDLE} {FOLLOW}, {DONE}, {ROUND_OVER}, {MATCH_OVER}"
+    while True:
+        page.wait_for_selector(ready, timeout=60_000)
+        said |= steps_said(page)
+        if page.locator(DONE).count():
+            return said, turns
+        if max_turns is not None and turns >= max_turns:
+            return said, turns
+        follow = page.locator(f"{IDLE} {FOLLOW}")
+        if not follow.count():
+            page.wait_for_timeout(50)
+            continue
+        suggested = follow.get_attribute("data-action")
+        highlighted = page.locator(f"[data-testid=actions] [data-action='{suggested}']")
+        assert "is-coach-suggested" in (highlighted.get_attribute("class") or "")
+        moves = page.evaluate("() => document.querySelectorAll('.log-list li').length")
+        follow.focus()
+        page.keyboard.press("Enter")
+        turns += 1
+        page.wait_for_function(
+            "n => document.querySelectorAll('.log-list li').length > n", arg=moves, timeout=60_000
+        )
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("game", list(engine.GAMES))
+def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
+    open_app(page, site)
+    page.set_viewport_size(DESKTOP if size == "desktop" else PHONE)
+    learn = page.locator(f"[data-testid=learn][data-learn-game={game}]")
+    assert learn.inner_text().startswith("Learn")
+    started = time.perf_counter()
+    learn.click()
+    panel = page.locator(COACH)
+    panel.wait_for(state="visible", timeout=60_000)
+    assert page.locator(f"{COACH} [aria-live=polite]").count() == 1
+    # Attached, not visible: the computer may move first and the welcome join the earlier tips.
+    page.wait_for_selector(f"{COACH} [data-step=welcome]", state="attached", timeout=60_000)
+    steps = {step["id"] for step in coach.load(game).steps}
+    turns_needed = coach.follow(game, coach.load(game).deals[0])["turns"]
+    short = size == "phone" and turns_needed > PHONE_TURNS
+    said, turns = follow_the_coach(page, game, PHONE_TURNS if short else None)
+    if short:
+        assert turns == PHONE_TURNS and len(said) >= 3
+    else:
+        assert page.locator(DONE).count() == 1
+        said |= steps_said(page)
+        assert said == steps, f"not said: {sorted(steps - said)}"
+        assert turns == turns_needed, "the page's round is the engine's coached round"
+        lines = page.locator(f"{COACH} [data-testid=coach-score] li").all_inner_texts()
+        assert lines and all(line.strip() for line in lines)
+    box = panel.bounding_box()
+    table = page.locator(".game-root").bounding_box()
+    assert box and table
+    if size == "phone":
+        assert box["y"] >= table["y"] + table["height"] - 1, "the coach is below the table"
+    else:
+        assert box["x"] >= table["x"] + table["width"] - 1, "the coach is beside the table"
+    page.set_viewport_size(DESKTOP)
+    print(f"\n{game} {size}: {turns} turns in {time.perf_counter() - started:.1f} s")
+
+
+def test_learn_from_the_rules_page_and_stop_coaching(page, site, open_app):
+    open_app(page, site)
+    page.click("[data-testid=rules][data-rules-game=crisps]")
+    page.click("[data-testid=rules-page] [data-testid=learn]")
+    page.wait_for_selector(f"{COACH} [data-step=welcome]", state="attached", timeout=60_000)
+    # A move other than the coach's: the coach carries on from the new position.
+    page.wait_for_selector(f"{IDLE} {FOLLOW}", timeout=60_000)
+    suggested = page.locator(FOLLOW).get_attribute("data-action")
+    other = [
+        a
+        for a in page.eval_on_selector_all(
+            "[data-testid=actions] [data-action]", "els => els.map(e => e.dataset.action)"
+        )
+        if a != suggested
+    ]
+    page.click(f"[data-testid=actions] [data-action='{other[0]}']")
+    page.wait_for_selector(f"{IDLE} {FOLLOW}, {ROUND_OVER}, {MATCH_OVER}", timeout=60_000)
+    page.click("[data-testid=coach-stop]")
+    assert page.locator(COACH).count() == 0
+    page.click("[data-testid=menu-button]")
+    page.locator(MENU).first.wait_for(state="visible")

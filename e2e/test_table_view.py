@@ -1,0 +1,344 @@
+"""The table as a person sees it: cards that travel, the last move marked, hidden events told,
+a round's end left on the table, and every game at a phone's and a small desktop's size.
+
+Positions come from random playouts (seat 0 is the person), opened from the menu as match
+files. The tests share one page (``SHARED_PAGE``); the ones that watch cards travel load the
+app once more with ``?speed=1``. Screenshots of every table at both sizes are written to
+``test-results/table-view/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pagehelpers import HAND_CARDS, IDLE, SIDE_ACTIONS, import_match, open_record
+
+import engine
+
+SHARED_PAGE = True
+
+SHOTS = Path(__file__).resolve().parent.parent / "test-results" / "table-view"
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+GAMES = ["crisps", "progression", "mhing", "roundup", "spite"]
+ROUND_OVER = "[data-testid=round-over]"
+MESSAGE = "[data-testid=message]"
+
+
+def seats(players: int) -> list[dict]:
+    out = [{"type": "human", "name": "You"}]
+    out += [{"type": "bot", "level": "random", "name": f"Bot {i}"} for i in range(1, players)]
+    return out
+
+
+def playout(game: str, seed: int, stop: Callable[[engine.core.State], bool], limit: int = 3000):
+    """A random playout of ``game`` up to the first position with the person (seat 0) to
+    move where ``stop(state)``; that state, or None."""
+    players = engine.GAMES[game].default_players
+    state = engine.new_game(game, players, seed, None)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.is_over:
+            return None
+        if state.current_player == 0 and stop(state):
+            return state
+        state.apply(rng.choice(state.legal_actions()))
+    return None
+
+
+def find(game: str, stop: Callable[[engine.core.State], bool], seeds=range(1, 60)):
+    for seed in seeds:
+        state = playout(game, seed, stop)
+        if state is not None:
+            return state
+    raise AssertionError(f"no {game} position found")
+
+
+def rounds_done(state) -> int:
+    return len(state.result().get("rounds") or [])
+
+
+def round_ender(state) -> str | None:
+    """A move of the person's that ends the round, with the match going on."""
+    for action in state.legal_actions():
+        world = state.clone()
+        world.apply(action.id)
+        if rounds_done(world) > rounds_done(state) and not world.is_over:
+            return action.id
+    return None
+
+
+def open_state(page, site, open_app, state, query: str = "?speed=0") -> None:
+    open_record(page, site, open_app, state.to_record(), seats(state.players), query)
+
+
+def in_view(page, selector: str) -> dict:
+    """Whether every element matching ``selector`` lies within the window as it is now."""
+    return page.evaluate(
+        """(sel) => {
+          const els = [...document.querySelectorAll(sel)];
+          const out = els.filter((e) => {
+            const r = e.getBoundingClientRect();
+            return r.top < -1 || r.bottom > window.innerHeight + 1
+              || r.left < -1 || r.right > window.innerWidth + 1;
+          });
+          const names = out.map((e) => e.dataset.card || e.className);
+          return {count: els.length, outside: names.slice(0, 5)};
+        }""",
+        selector,
+    )
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate(
+        "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+
+
+# ----- phone and small desktop -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", list(SIZES), ids=list(SIZES))
+def test_every_table_keeps_the_hand_and_its_buttons_on_the_first_screen(page, site, open_app, size):
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    open_app(page, site)
+    for game in GAMES:
+        state = find(game, lambda s: len(s.history) >= 8)
+        import_match(page, state.to_record(), seats(state.players))
+        assert page.evaluate("window.scrollY") == 0
+        page.screenshot(path=str(SHOTS / f"{game}-{width}x{height}.png"))
+        assert no_sideways_scroll(page), f"{game} scrolls sideways at {size}"
+        hand = in_view(page, f"{HAND_CARDS}, [data-testid=my-face-down] [data-card]")
+        assert hand["count"] and not hand["outside"], f"{game} at {size}: hand cut off {hand}"
+        controls = in_view(page, "[data-testid=controls]")
+        assert controls["count"] == 1 and not controls["outside"], f"{game} at {size}: {controls}"
+        # With a card selected, its confirm button is on the screen too.
+        pick = page.locator(".game-root [data-testid=hand] button[data-card]:not([disabled])")
+        if pick.count():
+            pick.first.click()
+            page.wait_for_selector(IDLE)
+            buttons = in_view(page, "[data-testid=controls] button")
+            assert not buttons["outside"], f"{game} at {size}: {buttons}"
+        # The status bar stays on screen at the bottom of the page.
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        bar = in_view(page, ".status-line")
+        assert bar["count"] == 1 and not bar["outside"], f"{game} at {size}: status bar gone"
+        if size == "phone":
+            assert page.locator("[data-testid=log][open]").count() == 0, "the log is a drawer"
+            if len(page.locator(SIDE_ACTIONS).all()) > 6:
+                assert page.locator("[data-testid=moves-drawer]:not([open])").count() == 1
+        page.click("[data-testid=menu-button]")
+
+
+def test_new_badge_stays_on_one_line_above_the_card(page, site, open_app):
+    state = find("mhing", lambda s: s.view(0)["phase"] == "play" and s.view(0).get("drawn"))
+    open_state(page, site, open_app, state)
+    badge = page.evaluate(
+        """() => { const card = document.querySelector('.mhing-hand .card.is-drawn');
+          const after = getComputedStyle(card, '::after');
+          return {text: after.content, space: after.whiteSpace, height: parseFloat(after.height),
+                  font: parseFloat(after.fontSize)}; }"""
+    )
+    assert badge["text"] == '"new"' and badge["space"] == "nowrap", badge
+    assert badge["height"] < 2 * badge["font"], badge
+
+
+def test_progression_labels_what_each_stack_number_means(page, site, open_app):
+    state = find(
+        "progression",
+        lambda s: (
+            any(s.view(0)["public_stacks"].values())
+            and any(any(st.values()) for st in s.view(0)["private_stacks"])
+        ),
+    )
+    open_state(page, site, open_app, state)
+    values = page.locator("[data-testid=stack-value]").all_inner_texts()
+    counts = page.locator("[data-testid=stack-count]").all_inner_texts()
+    assert any(v.startswith("value ") for v in values), values
+    assert any(c.endswith(("card", "cards")) for c in counts), counts
+    assert all(c == "empty" or c.endswith(("card", "cards")) for c in counts), counts
+
+
+def test_hint_replaces_the_selection(page, site, open_app):
+    state = find("progression", lambda s: s.view(0)["phase"] == "play" and len(s.history) > 6)
+    open_state(page, site, open_app, state)
+    page.locator(HAND_CARDS).first.click()
+    page.wait_for_selector(f"{HAND_CARDS}.is-selected")
+    page.click("[data-testid=hint]")
+    page.wait_for_selector(f"{SIDE_ACTIONS}.is-hinted")
+    page.wait_for_selector(IDLE)
+    hinted = page.locator(f"{SIDE_ACTIONS}.is-hinted").get_attribute("data-action")
+    selected = page.locator(f"{HAND_CARDS}.is-selected").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)"
+    )
+    assert len(selected) <= 1, selected
+    if selected:
+        assert hinted.endswith(selected[0]), (hinted, selected)
+    lit = page.locator(f"{HAND_CARDS}.is-hinted, {HAND_CARDS}.is-selected").evaluate_all(
+        "nodes => [...new Set(nodes.map(n => n.dataset.card))]"
+    )
+    assert len(lit) <= 1, f"one move lit, not two: {lit}"
+
+
+@pytest.mark.parametrize("game", ["mhing", "crisps"])
+def test_tab_from_a_selected_card_reaches_its_confirm_button(page, site, open_app, game):
+    if game == "mhing":
+        state = find("mhing", lambda s: s.view(0)["phase"] == "play")
+    else:
+        state = find("crisps", lambda s: any(a.id.startswith("play:") for a in s.legal_actions()))
+    open_state(page, site, open_app, state)
+    card = page.locator(".game-root [data-testid=hand] button[data-card].is-playable").first
+    if not card.count():
+        card = page.locator(".game-root [data-testid=hand] button[data-card]").first
+    card.click()
+    page.wait_for_selector(f"{HAND_CARDS}.is-selected")
+    page.keyboard.press("Tab")
+    focused = page.evaluate(
+        """() => { const el = document.activeElement;
+          return {inControls: Boolean(el.closest('[data-testid=controls]')), text: el.textContent,
+                  side: Boolean(el.closest('.side-panel')), card: el.dataset.card || null}; }"""
+    )
+    assert focused["inControls"], focused
+
+
+# ----- moves you can see -------------------------------------------------------------------------
+
+
+def test_a_played_card_travels_to_the_trick_and_the_last_move_stays_marked(page, site, open_app):
+    state = find(
+        "crisps",
+        lambda s: (
+            s.view(0)["phase"] == "play"
+            and any(a.id.startswith("play:") and len(a.cards) == 1 for a in s.legal_actions())
+        ),
+    )
+    open_state(page, site, open_app, state, "?speed=0.5")
+    play = next(a for a in state.legal_actions() if a.id.startswith("play:") and len(a.cards) == 1)
+    card = play.cards[0]
+    start = page.locator(f"{HAND_CARDS}[data-card='{card}']").bounding_box()
+    page.click(f"{SIDE_ACTIONS}[data-action='{play.id}']")
+    moving = page.locator(f"[data-testid=trick] [data-card='{card}'][data-moving=true]")
+    moving.wait_for(state="attached")
+    # Where it came to rest: inside the trick, marked as the last move.
+    rest = page.wait_for_function(
+        """(card) => {
+          const el = document.querySelector(`[data-testid=trick] [data-card="${card}"]`);
+          if (!el || el.dataset.moving) return null;
+          const r = el.getBoundingClientRect();
+          const t = document.querySelector('[data-testid=trick]').getBoundingClientRect();
+          return {inside: r.top >= t.top - 1 && r.bottom <= t.bottom + 1
+                    && r.left >= t.left - 1 && r.right <= t.right + 1,
+                  marked: el.classList.contains('is-last-move'), top: r.top};
+        }""",
+        arg=card,
+    ).json_value()
+    assert start and rest["inside"], (start, rest)
+    assert rest["top"] < start["y"], "it went up from the hand to the trick"
+    assert rest["marked"], "the person's move is marked until the next one"
+    # The computer answers: its cards travel from its seat, and the mark moves to them.
+    page.wait_for_selector(IDLE)
+    last = page.evaluate(
+        "() => [...document.querySelectorAll('.game-root .is-last-move')].map(e => e.dataset.card)"
+    )
+    message = page.locator(MESSAGE).inner_text()
+    if "Bot 1" in message and "pass" not in message:
+        assert last and card not in last, (last, message)
+
+
+def test_instant_speed_moves_cards_without_travelling(page, site, open_app):
+    state = find("crisps", lambda s: any(a.id.startswith("play:") for a in s.legal_actions()))
+    open_state(page, site, open_app, state)
+    page.evaluate(
+        """() => { window.__moving = 0;
+          new MutationObserver((list) => { window.__moving += list.length; })
+            .observe(document.body, {subtree: true, attributeFilter: ["data-moving"]}); }"""
+    )
+    play = next(a for a in state.legal_actions() if a.id.startswith("play:"))
+    page.click(f"{SIDE_ACTIONS}[data-action='{play.id}']")
+    page.wait_for_selector(IDLE)
+    assert page.evaluate("window.__moving") == 0
+    assert page.locator(f"{HAND_CARDS}[data-card='{play.cards[0]}']").count() == 0
+
+
+def test_a_card_received_after_a_crisps_pass_is_told(page, site, open_app):
+    state = find(
+        "crisps",
+        lambda s: (
+            s.view(0)["phase"] == "play"
+            and any(a.id == "pass" for a in s.legal_actions())
+            and len(s.view(0)["trick"]) > 0
+        ),
+    )
+    open_state(page, site, open_app, state)
+    before = set(state.view(0)["hand"])
+    page.click(f"{SIDE_ACTIONS}[data-action='pass']")
+    page.wait_for_selector(IDLE)
+    hand = set(page.locator(HAND_CARDS).evaluate_all("ns => ns.map(n => n.dataset.card)"))
+    if hand - before:
+        assert "You receive" in page.locator(MESSAGE).inner_text()
+
+
+def test_roundup_says_when_the_bids_are_shown_and_who_starts(page, site, open_app):
+    def last_to_bid(state) -> bool:
+        view = state.view(0)
+        return view["phase"] == "bid" and sum(view["bid_placed"]) == state.players - 1
+
+    state = find("roundup", last_to_bid)
+    open_state(page, site, open_app, state)
+    bid = next(a for a in state.legal_actions() if a.id.startswith("bid:"))
+    page.click(f"{SIDE_ACTIONS}[data-action='{bid.id}']")
+    page.wait_for_selector(IDLE)
+    text = page.locator("[data-testid=log]").inner_text() + page.locator(MESSAGE).inner_text()
+    assert "bid" in text.lower()
+    world = state.clone()
+    world.apply(bid.id)
+    if world.current_player == 0:
+        message = page.locator(MESSAGE).inner_text()
+        assert "All bids are now shown" in message and "start" in message, message
+
+
+# ----- a round's end you can look at -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["crisps", "mhing", "progression", "roundup"])
+def test_the_round_over_dialog_sits_on_the_table_as_the_round_ended(page, site, open_app, game):
+    state = find(game, lambda s: round_ender(s) is not None, seeds=range(1, 40))
+    action = round_ender(state)
+    open_state(page, site, open_app, state)
+    hand_before = page.locator(HAND_CARDS).count()
+    page.click(f"{SIDE_ACTIONS}[data-action='{action}']")
+    page.wait_for_selector(ROUND_OVER)
+    world = state.clone()
+    world.apply(action)
+    dealt = world.view(0).get("hand")
+    # Behind the dialog: the old round's table, not the new deal.
+    shown = page.locator(HAND_CARDS).evaluate_all("ns => ns.map(n => n.dataset.card)")
+    if isinstance(dealt, list):
+        assert sorted(shown) != sorted(dealt), "the next round is not dealt yet"
+    if game == "crisps":
+        assert len(shown) < max(hand_before, 1)
+    if game in ("mhing", "progression", "roundup"):
+        detail = page.locator(
+            f"{ROUND_OVER} [data-testid=round-detail], {ROUND_OVER} .prog-summary"
+        )
+        assert detail.locator(".card").count() > 0, "scoring drawn with cards"
+    if game == "mhing":
+        matched = page.locator(f"{ROUND_OVER} [data-testid=round-sequence][data-matched=true]")
+        matches = page.locator(f"{ROUND_OVER} [data-testid=round-matches]")
+        assert matches.count() == 0 or matched.count() >= 1
+    if game == "roundup":
+        assert page.locator(f"{ROUND_OVER} [data-testid=round-bid]").count() == state.players
+    page.click(f"{ROUND_OVER} [data-testid=view-table]")
+    page.wait_for_selector("[data-testid=round-bar]")
+    assert page.locator(ROUND_OVER).count() == 0
+    page.click("[data-testid=round-bar] [data-testid=view-table]")
+    page.wait_for_selector(ROUND_OVER)
+    page.click(f"{ROUND_OVER} [data-testid=continue]")
+    page.wait_for_selector(IDLE)
+    if isinstance(dealt, list) and world.current_player == 0:
+        now = page.locator(HAND_CARDS).evaluate_all("ns => ns.map(n => n.dataset.card)")
+        assert sorted(now) == sorted(dealt), "Continue deals the next round"

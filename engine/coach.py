@@ -1,0 +1,454 @@
+"""The coach of a game's first round: what to say, when, and which move to suggest.
+
+Each game has its coach in ``engine/games/<id>/coach.json``: the deals of its coached round,
+a checklist (one item per ruling of the game, in the project's own words) and the steps.
+A step is::
+
+    {"id": "queen-special", "rules": ["specials"], "when": {...}, "say": "...",
+     "highlight": ["trick"], "suggest": ["play"], "repeat": false, "scoring": false}
+
+``when`` is a condition on what the person may know, every part of it must hold:
+
+- ``turn``: ``"you"`` (the person is to act) or ``"other"``
+- ``phase``: a list; the view's ``phase`` is one of them
+- ``can``: a list of action kinds; the person may take one of them now
+- ``last``: the latest move as the person saw it: ``kind`` (a list), ``by`` (``"you"`` or
+  ``"other"``), ``rank`` (a list: one of its cards has such a rank)
+- ``view``: a list of tests ``{"path": "a.*.b", <test>}`` on the person's view; ``*`` goes
+  through every item of a list or value of an object, ``you`` is the person's seat and
+  ``other`` every other seat. The test holds when some value found there passes it:
+  ``eq``/``ne`` (``"@you"`` stands for the person's seat), ``in`` (one of a list), ``rank``
+  (a card of one of these ranks), ``at_least``/``at_most`` (a number, or the length of a
+  list, text or object), ``truthy``
+- ``rounds_done``: at least this many rounds are over
+
+A step is said once (unless ``repeat``), the first time its condition holds. ``suggest``
+names the kinds of move it recommends: the game's own greedy policy chooses among the
+person's legal moves of those kinds, so a suggestion is always legal. On the person's turn a
+move is always suggested (the greedy choice among all legal moves when no step names one), so
+the coach never leaves the person without a way on. ``scoring`` adds the lines that explain
+the score of the round just over (:func:`scoring_lines`).
+
+Everything here reads the person's view, their legal moves and the public words of the
+latest move: never a hidden card.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine.core import Action, State
+
+COACH_DIR = Path(__file__).resolve().parent / "games"
+PERSON = 0
+"""The person's seat in a coached round; every other seat is the computer."""
+BOT_LEVEL = "normal"
+BOT_SEED_MASK = 0x5EED
+"""The computer's moves draw on ``Random(seed ^ BOT_SEED_MASK)``, as the bridge's do."""
+
+CONDITION_KEYS = {"turn", "phase", "can", "last", "view", "rounds_done"}
+LAST_KEYS = {"kind", "by", "rank"}
+TEST_KEYS = {"eq", "ne", "in", "rank", "at_least", "at_most", "truthy"}
+STEP_KEYS = {"id", "rules", "when", "say", "highlight", "suggest", "repeat", "scoring"}
+
+
+class CoachError(ValueError):
+    """A coach file that does not follow the format above."""
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What the person knows at one point: all a trigger may look at."""
+
+    view: dict[str, Any]
+    seat: int
+    legal: list[Action]
+    last: dict[str, Any] | None
+    rounds_done: int
+    moves: int
+
+
+@dataclass(frozen=True)
+class Coach:
+    game: str
+    deals: list[dict[str, Any]]
+    checklist: dict[str, str]
+    steps: list[dict[str, Any]]
+
+
+_cache: dict[str, Coach] = {}
+
+
+def load(game: str) -> Coach:
+    """The coach of ``game``, read and checked once."""
+    if game not in _cache:
+        if game not in engine.GAMES:
+            raise CoachError(f"unknown game {game!r}")
+        path = COACH_DIR / game / "coach.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        _cache[game] = _check(game, data)
+    return _cache[game]
+
+
+def _check(game: str, data: dict[str, Any]) -> Coach:
+    checklist = {item["id"]: item["rule"] for item in data["checklist"]}
+    steps = data["steps"]
+    seen = set()
+    for step in steps:
+        where = f"{game} step {step.get('id')!r}"
+        if set(step) - STEP_KEYS or not {"id", "rules", "when", "say"} <= set(step):
+            raise CoachError(f"{where}: keys must be among {sorted(STEP_KEYS)}")
+        if step["id"] in seen:
+            raise CoachError(f"{where}: the id is used twice")
+        seen.add(step["id"])
+        unknown = set(step["rules"]) - set(checklist)
+        if unknown:
+            raise CoachError(f"{where}: rules not on the checklist: {sorted(unknown)}")
+        when = step["when"]
+        if set(when) - CONDITION_KEYS:
+            raise CoachError(f"{where}: unknown condition {sorted(set(when) - CONDITION_KEYS)}")
+        if set(when.get("last", {})) - LAST_KEYS:
+            raise CoachError(f"{where}: unknown part of 'last'")
+        for test in when.get("view", []):
+            if "path" not in test or len(set(test) & TEST_KEYS) != 1 or len(test) != 2:
+                raise CoachError(f"{where}: a view test is a path and one of {sorted(TEST_KEYS)}")
+    return Coach(game, data["deals"], checklist, steps)
+
+
+# ----- the moment, from the person's knowledge only ------------------------------------------
+
+
+def rounds_done(state: State) -> int:
+    """Rounds already scored (public: every score sheet shows them)."""
+    return len(state.result().get("rounds") or [])
+
+
+def moment(state: State, seat: int = PERSON) -> Moment:
+    """What ``seat`` knows now: its view, its legal moves when it is to act, the latest move
+    as its log shows it (its cards only when the words are not redacted for ``seat``)."""
+    last = None
+    if state.history:
+        action = state.history[-1]
+        public = state.public_label(action, seat)
+        redacted = public != action.label
+        last = {
+            "kind": action.kind,
+            "by": "you" if action.player == seat else "other",
+            "player": action.player,
+            "label": public,
+            "cards": [] if redacted else list(action.cards),
+        }
+    legal = state.legal_actions() if state.current_player == seat else []
+    return Moment(state.view(seat), seat, legal, last, rounds_done(state), len(state.history))
+
+
+# ----- the trigger language, evaluated here and nowhere else ---------------------------------
+
+
+def card_rank(card: Any) -> str | None:
+    """The rank of a card id (``"10S"`` -> ``"10"``, ``"2S#2"`` -> ``"2"``, ``"JK3"`` ->
+    ``"JK"``); ``None`` for anything that is not a card id.
+
+    >>> [card_rank(c) for c in ("10S", "QH", "2S#2", "JK3", "stock", 4)]
+    ['10', 'Q', '2', 'JK', None, None]
+    """
+    if not isinstance(card, str):
+        return None
+    card = card.split("#", 1)[0]
+    if card.startswith("JK") and card[2:].isdigit():
+        return "JK"
+    rank, suit = card[:-1], card[-1:]
+    if suit in ("S", "H", "D", "C") and (rank in ("A", "J", "Q", "K") or rank.isdigit()):
+        return rank
+    return None
+
+
+def _walk(value: Any, parts: list[str], seat: int) -> list[Any]:
+    if not parts:
+        return [value]
+    head, rest = parts[0], parts[1:]
+    out: list[Any] = []
+    if head == "*":
+        items = value.values() if isinstance(value, dict) else value
+        if isinstance(items, (list, tuple)) or isinstance(value, dict):
+            for item in items:
+                out += _walk(item, rest, seat)
+        return out
+    if isinstance(value, dict):
+        return _walk(value[head], rest, seat) if head in value else []
+    if isinstance(value, list):
+        if head == "you":
+            indexes = [seat]
+        elif head == "other":
+            indexes = [i for i in range(len(value)) if i != seat]
+        elif head.isdigit():
+            indexes = [int(head)]
+        else:
+            return []
+        for i in indexes:
+            if i < len(value):
+                out += _walk(value[i], rest, seat)
+    return out
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+def _passes(value: Any, test: dict[str, Any], seat: int) -> bool:
+    if "eq" in test or "ne" in test:
+        want = test.get("eq", test.get("ne"))
+        want = seat if want == "@you" else want
+        return (value == want) == ("eq" in test)
+    if "in" in test:
+        return value in test["in"]
+    if "rank" in test:
+        return any(card_rank(leaf) in test["rank"] for leaf in _leaves(value))
+    if "at_least" in test or "at_most" in test:
+        size = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        if isinstance(value, (list, str, dict)):
+            size = len(value)
+        if size is None:
+            return False
+        return size >= test["at_least"] if "at_least" in test else size <= test["at_most"]
+    return bool(value) == bool(test["truthy"])
+
+
+def holds(when: dict[str, Any], m: Moment) -> bool:
+    """Whether the condition ``when`` holds at the moment ``m``."""
+    turn = when.get("turn")
+    if turn is not None and (bool(m.legal) != (turn == "you")):
+        return False
+    if "phase" in when and m.view.get("phase") not in when["phase"]:
+        return False
+    if "can" in when and not any(a.kind in when["can"] for a in m.legal):
+        return False
+    if "rounds_done" in when and m.rounds_done < when["rounds_done"]:
+        return False
+    last = when.get("last")
+    if last is not None:
+        if m.last is None:
+            return False
+        if "kind" in last and m.last["kind"] not in last["kind"]:
+            return False
+        if "by" in last and m.last["by"] != last["by"]:
+            return False
+        if "rank" in last and not any(card_rank(c) in last["rank"] for c in m.last["cards"]):
+            return False
+    for test in when.get("view", []):
+        found = _walk(m.view, test["path"].split("."), m.seat)
+        if not any(_passes(value, test, m.seat) for value in found):
+            return False
+    return True
+
+
+# ----- advice --------------------------------------------------------------------------------
+
+
+def suggestion(game: str, m: Moment, kinds: list[str] | None) -> Action | None:
+    """The move suggested among the person's legal moves of ``kinds`` (any kind when
+    ``None``): the game's greedy choice when it is of one of those kinds, else the first legal
+    move of them; ``None`` when there is no such move."""
+    if not m.legal:
+        return None
+    policy = engine.GAMES[game].bot.greedy
+    best = policy(m.view, m.legal, random.Random(m.moves))
+    if kinds is None or best.kind in kinds:
+        return best
+    return next((a for a in m.legal if a.kind in kinds), None)
+
+
+def advise(state: State, shown: set[str] | list[str], seat: int = PERSON) -> dict[str, Any]:
+    """The coach at this point: the steps that speak now (those not yet ``shown``, and the
+    repeating ones when nothing new speaks), the move suggested, and whether the coached
+    round is over. Texts keep seat tokens (``{seat1}``) for the caller to name."""
+    coach = load(state.game_id)
+    m = moment(state, seat)
+    fresh, again = [], []
+    for step in coach.steps:
+        if not holds(step["when"], m):
+            continue
+        if step["id"] not in shown:
+            fresh.append(step)
+        elif step.get("repeat"):
+            again.append(step)
+    speaking = fresh or again[:1]
+    suggested = None
+    for step in speaking:
+        if step.get("suggest"):
+            suggested = suggestion(state.game_id, m, step["suggest"])
+            if suggested is not None:
+                break
+    if suggested is None and m.legal:
+        suggested = suggestion(state.game_id, m, None)
+    messages = []
+    for step in speaking:
+        message = {
+            "id": step["id"],
+            "rules": list(step["rules"]),
+            "text": step["say"],
+            "repeat": bool(step.get("repeat")),
+            "highlight": list(step.get("highlight", [])),
+            "lines": scoring_lines(state.game_id, m.view, seat) if step.get("scoring") else [],
+        }
+        messages.append(message)
+    return {
+        "messages": messages,
+        "suggestion": suggested,
+        "done": m.rounds_done >= 1,
+        "last_cards": m.last["cards"] if m.last else [],
+    }
+
+
+# ----- the round's score, line by line -------------------------------------------------------
+
+
+def _who(seat: int, viewer: int) -> str:
+    return "You" if seat == viewer else f"{{seat{seat}}}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def scoring_lines(game: str, view: dict[str, Any], viewer: int) -> list[str]:
+    """The score of the round just over, explained line by line from the engine's own
+    breakdown (``view["last_round"]``)."""
+    last = view.get("last_round")
+    if not last:
+        return []
+    return _SCORING[game](last, viewer)
+
+
+def _roundup_lines(r: dict[str, Any], viewer: int) -> list[str]:
+    suit = SUIT_WORDS.get(r["closing_suit"], r["closing_suit"])
+    lines = [f"The last suit to close was {suit}."]
+    for seat, bid in enumerate(r["bids"]):
+        named = "no bid" if bid is None else f"bid {bid}"
+        right = seat in r["correct"]
+        lines.append(f"{_who(seat, viewer)}: {named}, {'right' if right else 'wrong'}.")
+    if r["correct"]:
+        lines.append(
+            f"Right bids share the 3 points: {len(r['correct'])} right, "
+            f"{_plural(r['bid_points'], 'point')} each."
+        )
+    if r["first_empty"] is None:
+        lines.append("Nobody emptied both hands, so nobody gets the extra point.")
+    else:
+        lines.append(f"{_who(r['first_empty'], viewer)} emptied both hands first: 1 point.")
+    for seat, points in enumerate(r["points"]):
+        lines.append(f"{_who(seat, viewer)}: {_plural(points, 'point')} this round.")
+    return lines
+
+
+def _progression_lines(r: dict[str, Any], viewer: int) -> list[str]:
+    lines = []
+    for seat, stacks in enumerate(r["stacks"]):
+        for suit, cards in stacks.items():
+            if not cards:
+                continue
+            total = r["stack_values"][seat][suit]
+            faces = r["stack_faces"][seat][suit]
+            score = r["stack_scores"][seat][suit]
+            lines.append(
+                f"{_who(seat, viewer)}, {SUIT_WORDS[suit]} ({' '.join(cards)}): total {total}, "
+                f"{_plural(faces, 'face card')}, scores {score}."
+            )
+        lines.append(f"{_who(seat, viewer)}: {r['scores'][seat]} this round.")
+    return lines
+
+
+def _mhing_lines(r: dict[str, Any], viewer: int) -> list[str]:
+    words = {"suit": "same suit", "ranks": "same ranks", "order": "in order", "bonus": "bonus"}
+    lines = []
+    for seat, sequences in enumerate(r["sequences"]):
+        laid = ", ".join(" ".join(s) for s in sequences) or "none"
+        lines.append(f"{_who(seat, viewer)} laid {laid}.")
+        for match in r["matches"][seat]:
+            pair = match.get("between") or []
+            between = f" (runs {pair[0] + 1} and {pair[1] + 1})" if len(pair) == 2 else ""
+            lines.append(f"  +1 {words.get(match['kind'], match['kind'])}{between}.")
+        lines.append(f"{_who(seat, viewer)}: {_plural(r['points'][seat], 'point')}.")
+    winners = [_who(s, viewer) for s in r["winners"]]
+    if winners:
+        lines.append(f"Only the top scorer adds them: {' and '.join(winners)}.")
+    return lines
+
+
+def _crisps_lines(r: dict[str, Any], viewer: int) -> list[str]:
+    lines = [f"{_who(r['winner'], viewer)} emptied their hand first: 1 point."]
+    for seat, left in enumerate(r["cards_left"]):
+        lines.append(f"{_who(seat, viewer)}: {_plural(left, 'card')} left.")
+    lines.append("The first to 3 points wins the match.")
+    return lines
+
+
+def _spite_lines(r: dict[str, Any], viewer: int) -> list[str]:
+    if r["winner"] is None:
+        return ["Nobody could go on: the game is a draw and nobody scores."]
+    loser = 1 - r["winner"]
+    left = r["payoff_left"][loser]
+    return [
+        f"{_who(r['winner'], viewer)} played the last pay-off card.",
+        f"{_who(loser, viewer)} still had {_plural(left, 'pay-off card')}: "
+        f"{_plural(left, 'point')} to the winner.",
+    ]
+
+
+_SCORING = {
+    "roundup": _roundup_lines,
+    "progression": _progression_lines,
+    "mhing": _mhing_lines,
+    "crisps": _crisps_lines,
+    "spite": _spite_lines,
+}
+
+
+# ----- a coached round, played out by following the coach ------------------------------------
+
+
+def start(game: str, deal: dict[str, Any]) -> State:
+    """A coached deal's first state."""
+    return engine.new_game(game, deal["players"], deal["seed"], deal.get("options"))
+
+
+def follow(game: str, deal: dict[str, Any], max_moves: int = 5000) -> dict[str, Any]:
+    """Play a coached deal out: the person takes every suggestion, the computer seats play
+    the ``normal`` bot as in the page. Stops once the first round is scored. Returns the
+    steps said (in order), the checklist rules covered and the number of moves."""
+    from engine import bots
+
+    state = start(game, deal)
+    bot = bots.make(BOT_LEVEL)
+    bot_rng = random.Random(deal["seed"] ^ BOT_SEED_MASK)
+    said: list[str] = []
+    rules: set[str] = set()
+    suggestions = 0
+    coach = load(game)
+    steps = {s["id"]: s for s in coach.steps}
+    for _ in range(max_moves):
+        advice = advise(state, set(said))
+        for message in advice["messages"]:
+            if message["id"] not in said:
+                said.append(message["id"])
+            rules.update(steps[message["id"]]["rules"])
+        if advice["done"] or state.is_over:
+            break
+        current = state.current_player
+        if current == PERSON:
+            action = advice["suggestion"]
+            state.apply(action.id)  # raises if the suggestion were not legal
+            suggestions += 1
+        elif current is not None:
+            state.apply(bot.choose(state, current, bot_rng))
+    return {"said": said, "rules": rules, "moves": len(state.history), "turns": suggestions}

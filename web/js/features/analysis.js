@@ -1,0 +1,237 @@
+// What the computer sees: on the person's turn, "Analyse" runs the Hard search from their
+// own seat (bridge.analyse: worlds dealt from what they can see, never the hidden cards) and
+// lists every legal move ranked, with its chance of winning or its points and the number of
+// simulated worlds behind it, a progress bar while it thinks, and the reason in one line.
+// After the match, "Review my moves" ranks each of the person's moves in the same way, one
+// move after the other with progress, and marks them in the log (the review screen).
+import { h, button } from "../ui/dom.js";
+import { humanSeats } from "../snapshot.js";
+import { renderLog } from "./log.js";
+
+/** "58%" or "+1.2" (points), or a dash where no world went through the move. */
+function percent(x) {
+  return x === null || x === undefined ? "\u2013" : `${Math.round(x * 100)}%`;
+}
+function points(x) {
+  if (x === null || x === undefined) return "\u2013";
+  return `${x >= 0 ? "+" : "\u2212"}${Math.abs(x).toFixed(1)}`;
+}
+
+/** The analysis of the position on the table, or null once anything has moved on. */
+function currentAnalysis(state) {
+  const a = state.analysis;
+  const snap = state.snapshot;
+  if (!a || !snap || a.moves !== snap.moves || a.game !== snap.game || !snap.human_turn) return null;
+  return a;
+}
+
+function analysisTable(result) {
+  const withPoints = result.moves.some((m) => m.points !== null && m.points !== undefined);
+  const winHead = result.estimated ? "Chance of winning" : "Wins";
+  return h("table", { class: "analysis-table", dataset: { testid: "analysis-table" } },
+    h("caption", { class: "visually-hidden" }, "Your legal moves, best first, as the computer sees them"),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Move"),
+      h("th", { scope: "col", class: result.measure === "win" ? "is-measure" : null }, winHead),
+      withPoints ? h("th", { scope: "col", class: result.measure === "points" ? "is-measure" : null, title: "Points ahead of the others' average" }, "Points") : null,
+      h("th", { scope: "col" }, "Worlds"))),
+    h("tbody", {}, result.moves.map((m) => h("tr", {
+      class: ["analysis-row", m.rank === 1 && "is-best"], dataset: { testid: "analysis-row", move: m.id, rank: String(m.rank) },
+    },
+    h("td", {}, String(m.rank)), h("th", { scope: "row" }, m.label),
+    h("td", {}, percent(m.win)),
+    withPoints ? h("td", {}, points(m.points)) : null,
+    h("td", {}, String(m.worlds))))));
+}
+
+/** The side panel's part: the Analyse button on the person's turn, its progress, its table. */
+function analysisPanel(state, intents) {
+  const snap = state.snapshot;
+  const hidden = state.handoffTo !== null && state.handoffTo !== undefined;
+  if (!snap || hidden || !snap.human_turn || snap.is_over || state.roundOver) return null;
+  const current = currentAnalysis(state);
+  const running = current && current.running;
+  return h("section", { class: "analysis", "aria-label": "What the computer sees" },
+    current && current.result ? null : button("Analyse", {
+      class: "quiet", dataset: { testid: "analyse", focus: "analyse" }, disabled: state.busy || running, onclick: intents.analyse,
+      title: "Rank your moves by the Hard opponent's search, from what you can see",
+    }),
+    running ? h("progress", {
+      class: "analysis-bar", max: 1, value: current.fraction || 0, dataset: { testid: "analysis-progress" },
+      "aria-label": "Analysing your moves",
+    }) : null,
+    current && current.result ? h("div", {
+      class: "analysis-result",
+      dataset: { testid: "analysis", best: current.result.best, iterations: String(current.result.iterations), budget: String(current.result.budget) },
+    },
+      h("p", { class: "analysis-reason", role: "status", tabindex: "-1", dataset: { testid: "analysis-reason" } }, current.result.reason),
+      analysisTable(current.result),
+      h("p", { class: "field-note" },
+        `${current.result.iterations} simulated worlds, each dealt from what you can see.`)) : null);
+}
+
+// ----- the review of a finished match ---------------------------------------------------------
+
+/** The log indexes of the people's own moves in a finished match. */
+function peoplesSteps(snap) {
+  const people = new Set(humanSeats(snap));
+  return (snap.log || []).map((e, i) => (people.has(e.player) ? i : -1)).filter((i) => i >= 0);
+}
+
+function reviewSummary(review) {
+  const ranks = Object.values(review.done);
+  if (!ranks.length) return null;
+  const best = ranks.filter((r) => r.rank === 1).length;
+  const off = ranks.filter((r) => r.rank > 1).length;
+  return h("p", { class: "review-summary", dataset: { testid: "review-summary" } },
+    `${ranks.length} of ${review.total} moves ranked: ${best} the computer's first choice, ${off} not.`);
+}
+
+function renderReview(state, intents) {
+  const snap = state.snapshot;
+  const review = state.review;
+  const done = Object.keys(review.done).length;
+  return h("section", { class: "screen review-screen", dataset: { testid: "review" }, "aria-labelledby": "review-title" },
+    h("header", { class: "table-bar" },
+      button("\u2190 Back", { class: "quiet", dataset: { testid: "review-back", focus: "review-back" }, onclick: intents.closeReview }),
+      h("h1", { id: "review-title" }, `Your moves in ${snap.title}`)),
+    h("p", {}, "Each of your moves, ranked among the moves you had by the Hard opponent's search, "
+      + "from what you could see at the time. A move that was not the first choice may have been a turning point."),
+    h("div", { class: "review-tools" },
+      review.running
+        ? button("Stop", { class: "quiet", dataset: { testid: "review-stop", focus: "review-stop" }, onclick: intents.stopReview })
+        : button(done ? "Rank the rest" : "Rank my moves", {
+          class: "primary", dataset: { testid: "review-run", focus: "review-run" }, disabled: done >= review.total || state.busy, onclick: intents.reviewMoves,
+        }),
+      review.running ? h("progress", {
+        class: "analysis-bar", max: 1, value: review.fraction, dataset: { testid: "review-progress" },
+        "aria-label": `Ranking move ${Math.min(done + 1, review.total)} of ${review.total}`,
+      }) : null,
+      h("p", { class: "field-note", "aria-live": "polite" }, review.running
+        ? `Ranking move ${Math.min(done + 1, review.total)} of ${review.total}\u2026` : ""),
+      reviewSummary(review)),
+    renderLog(snap));
+}
+
+/** After a render of the review screen: each ranked move's place beside its log entry. */
+function decorateReview(root, state) {
+  if (state.screen !== "review" || !state.review) return;
+  const entries = root.querySelectorAll(".log-entry");
+  for (const [step, r] of Object.entries(state.review.done)) {
+    const entry = entries[Number(step)];
+    if (!entry) continue;
+    entry.classList.add(r.rank === 1 ? "is-best-move" : "is-off-move");
+    const text = r.of === 1 ? "only move" : r.rank === 1 ? "best" : `#${r.rank} of ${r.of}`;
+    entry.append(h("span", {
+      class: "move-rank", dataset: { testid: "move-rank", step, rank: String(r.rank) },
+      title: r.rank === 1 ? r.reason : `The computer's choice: ${r.bestLabel}. ${r.reason}`,
+    }, text));
+  }
+}
+
+// ----- intents ---------------------------------------------------------------------------------
+
+function intents({ state, engineCall, render, token, root }) {
+  const setBar = (testid, fraction) => {
+    const bar = root.querySelector(`progress[data-testid=${testid}]`);
+    if (bar) bar.value = fraction;
+  };
+  return {
+    async analyse() {
+      const snap = state.snapshot;
+      if (state.busy || !snap || !snap.human_turn) return;
+      const asked = token();
+      const { moves, game } = snap;
+      const still = () => asked === token() && state.snapshot && state.snapshot.moves === moves && state.snapshot.game === game;
+      state.analysis = { game, moves, running: true, fraction: 0, result: null };
+      render();
+      const reply = await engineCall("analyse", {}, {
+        current: still,
+        onProgress: (fraction) => {
+          if (!still() || !state.analysis) return;
+          state.analysis.fraction = fraction;
+          setBar("analysis-progress", fraction);
+        },
+        refused: (error) => { state.analysis = null; state.error = error.message; render(); },
+      });
+      if (!reply) {
+        if (state.analysis && state.analysis.running) state.analysis = null;
+        render();
+        return;
+      }
+      state.analysis = { game, moves, running: false, fraction: 1, result: reply };
+      state.error = null;
+      render();
+      // The button gave way to the result: a keyboard user goes on from its first line.
+      const reason = root.querySelector("[data-testid=analysis-reason]");
+      if (reason && (!document.activeElement || document.activeElement === document.body)) reason.focus({ preventScroll: true });
+    },
+    openReview() {
+      const snap = state.snapshot;
+      if (!snap || !snap.is_over) return;
+      const steps = peoplesSteps(snap);
+      const same = state.review && state.review.key === `${snap.game}:${snap.moves}:${JSON.stringify(snap.result.scores)}`;
+      if (!same) {
+        state.review = {
+          key: `${snap.game}:${snap.moves}:${JSON.stringify(snap.result.scores)}`,
+          steps, total: steps.length, done: {}, running: false, stopping: false, fraction: 0,
+        };
+      }
+      state.screen = "review";
+      render();
+    },
+    closeReview() {
+      if (state.review) state.review.stopping = true;
+      state.screen = "table";
+      render();
+    },
+    stopReview() {
+      if (state.review) state.review.stopping = true;
+      render();
+    },
+    async reviewMoves() {
+      const review = state.review;
+      if (!review || review.running || state.busy) return;
+      const asked = token();
+      review.running = true;
+      review.stopping = false;
+      render();
+      const still = () => asked === token() && state.review === review && !review.stopping && state.screen === "review";
+      for (const step of review.steps) {
+        if (!still()) break;
+        if (review.done[step]) continue;
+        review.fraction = 0;
+        const reply = await engineCall("analyse", { step }, {
+          current: still,
+          onProgress: (fraction) => { review.fraction = fraction; setBar("review-progress", fraction); },
+          refused: (error) => { state.error = error.message; },
+        });
+        if (!reply) break;
+        const best = reply.moves[0];
+        review.done[step] = {
+          rank: reply.taken.rank, of: reply.moves.length, bestLabel: best.label, reason: reply.reason,
+        };
+        render();
+      }
+      review.running = false;
+      review.stopping = false;
+      render();
+    },
+  };
+}
+
+function afterSnapshot(prev, snapshot, move, state) {
+  if (state.analysis && (!snapshot || state.analysis.moves !== snapshot.moves)) state.analysis = null;
+}
+
+export const feature = {
+  state: {
+    analysis: null,  // {game, moves, running, fraction, result}: the analysis of that position
+    review: null,    // {key, steps, total, done: {step: {rank, of, bestLabel, reason}}, running, stopping, fraction}
+  },
+  intents,
+  screens: { review: renderReview },
+  panels: { side: analysisPanel },
+  afterSnapshot,
+  afterRender: decorateReview,
+};

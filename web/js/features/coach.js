@@ -1,0 +1,166 @@
+// "Learn to play": a coached first round of a game. The deal is the game's own coached deal
+// (the engine's coach file), the person against the computer; beside the table the coach
+// panel says what the position calls for, lights up the zones and cards it talks about and
+// the move it suggests, and at the end of the round explains its score line by line. What
+// the coach says, and when, is decided by the engine (bridge.coach) from the person's view
+// alone; this module only asks after each new position and shows the answer. The person may
+// follow the suggestion (the panel's button, or the same move anywhere) or play otherwise.
+import { h, button, clear } from "../ui/dom.js";
+
+const KEEP_EARLIER = 40;
+
+// The panel's words live in one element kept across renders, so that it is a real live
+// region: a screen reader reads each new message once, when its text changes.
+let voice = null;
+
+function voiceRegion() {
+  if (!voice) {
+    voice = h("div", { class: "coach-now", "aria-live": "polite", "aria-atomic": "true", dataset: { testid: "coach-now" } });
+  }
+  return voice;
+}
+
+function speak(messages) {
+  const region = voiceRegion();
+  clear(region);
+  for (const message of messages) {
+    region.append(h("p", { class: "coach-text", dataset: { step: message.id } }, message.text));
+    if (message.lines && message.lines.length) {
+      region.append(h("ul", { class: "coach-lines", dataset: { testid: "coach-score" } },
+        message.lines.map((line) => h("li", {}, line))));
+    }
+  }
+}
+
+/** The coach's advice for the position on the table, asked after each new snapshot. */
+async function ask(ctx) {
+  const { state, engineCall, render, token } = ctx;
+  const coach = state.coach;
+  if (!coach) return;
+  const asked = token();
+  const reply = await engineCall("coach", { shown: coach.shown }, {
+    current: () => asked === token() && state.coach === coach,
+    refused: (error) => { coach.problem = error.message; render(); },
+  });
+  if (!reply) return;
+  const fresh = reply.messages;
+  for (const m of reply.messages) if (!coach.shown.includes(m.id)) coach.shown.push(m.id);
+  const moves = state.snapshot ? state.snapshot.moves : 0;
+  if (fresh.length) {
+    if (coach.now.length && coach.nowMoves !== moves) {
+      coach.earlier = [...coach.now.filter((m) => !m.repeat), ...coach.earlier].slice(0, KEEP_EARLIER);
+    }
+    coach.now = coach.nowMoves === moves ? [...coach.now.filter((m) => !fresh.some((f) => f.id === m.id)), ...fresh] : fresh;
+    coach.nowMoves = moves;
+    speak(coach.now);
+  }
+  coach.suggestion = reply.suggestion && state.snapshot && state.snapshot.human_turn && state.snapshot.moves === moves ? reply.suggestion : null;
+  coach.suggestionAt = moves;
+  coach.done = coach.done || reply.done;
+  coach.problem = null;
+  render();
+}
+
+/** The coach panel (data-testid=coach) for the side panel, while a coached round is on. */
+function panel(state, intents) {
+  const coach = state.coach;
+  const snap = state.snapshot;
+  if (!coach || !snap || snap.game !== coach.game) return null;
+  const suggestion = currentSuggestion(state);
+  return h("section", { class: "coach-panel", dataset: { testid: "coach", done: coach.done ? "true" : "false" }, "aria-labelledby": "coach-title" },
+    h("h2", { id: "coach-title" }, coach.done ? "Coach \u00b7 round complete" : "Coach"),
+    voiceRegion(),
+    coach.problem ? h("p", { class: "field-note" }, coach.problem) : null,
+    suggestion ? h("p", { class: "coach-suggest" },
+      "Suggested: ",
+      button(suggestion.label, {
+        class: "primary coach-follow", dataset: { testid: "coach-follow", action: suggestion.id, focus: "coach-follow" },
+        disabled: state.busy, onclick: () => intents.send(suggestion.id),
+      })) : null,
+    coach.done ? h("p", { class: "field-note" }, "That was the coached round. Play on to finish the match, or go back to the menu.") : null,
+    coach.earlier.length ? h("details", { class: "coach-earlier" },
+      h("summary", {}, `Earlier tips (${coach.earlier.length})`),
+      h("ul", {}, coach.earlier.map((m) => h("li", { dataset: { step: m.id } }, m.text)))) : null,
+    button("Stop coaching", { class: "quiet", dataset: { testid: "coach-stop", focus: "coach-stop" }, onclick: intents.stopCoaching }));
+}
+
+function currentSuggestion(state) {
+  const coach = state.coach;
+  const snap = state.snapshot;
+  if (!coach || !coach.suggestion || !snap || !snap.human_turn || state.roundOver) return null;
+  return coach.suggestionAt === snap.moves ? coach.suggestion : null;
+}
+
+/** After a render: light up what the coach talks about (zones, the last move's cards, the
+ * suggested move's buttons and cards). */
+function highlight(root, state) {
+  const coach = state.coach;
+  const table = root.querySelector("[data-testid=table]");
+  if (!coach || !table) return;
+  const game = table.querySelector(".game-root");
+  if (game) {
+    for (const zone of new Set(coach.now.flatMap((m) => m.highlight || []))) {
+      for (const el of game.querySelectorAll(`[data-testid="${CSS.escape(zone)}"]`)) el.classList.add("is-coached");
+    }
+  }
+  const suggestion = currentSuggestion(state);
+  if (!suggestion) return;
+  for (const el of table.querySelectorAll(`[data-testid=actions] [data-action="${CSS.escape(suggestion.id)}"]`)) {
+    el.classList.add("is-coach-suggested");
+    el.setAttribute("aria-description", "the coach's suggestion");
+  }
+  if (!game) return;
+  for (const card of suggestion.cards || []) {
+    for (const el of game.querySelectorAll(`[data-card="${CSS.escape(card)}"]`)) el.classList.add("is-coach-suggested");
+  }
+}
+
+function intents(ctx) {
+  const { state, engineCall, engineReady, enterTable, render } = ctx;
+  return {
+    /** Start the coached round of `gameId`: its coached deal, the person against the computer. */
+    async learn(gameId) {
+      if (state.busy) return;
+      const spec = state.games.find((g) => g.id === gameId);
+      const title = spec ? spec.title : gameId;
+      if (!(await engineReady({ title, message: "Your coached round starts as soon as the game engine is ready." }))) return;
+      const info = await engineCall("coach", { game: gameId });
+      if (!info) return;
+      const deal = info.deals[0];
+      const seats = Array.from({ length: deal.players }, (_, i) => (i === info.seat
+        ? { type: "human" }
+        : { type: "bot", level: "normal", name: deal.players > 2 ? `Computer ${i}` : "Computer" }));
+      const reply = await engineCall("start", { game: gameId, seed: deal.seed, options: deal.options, seats });
+      if (!reply) return;
+      state.coach = { game: gameId, starting: true, shown: [], now: [], nowMoves: -1, earlier: [], suggestion: null, suggestionAt: -1, done: false, problem: null };
+      speak([]);
+      await enterTable(reply, gameId, null);
+    },
+    stopCoaching() {
+      state.coach = null;
+      render();
+    },
+  };
+}
+
+let context = null;
+
+export const feature = {
+  state: {
+    coach: null,  // the coached round on the table: {game, shown, now, earlier, suggestion, done, ...}
+  },
+  intents,
+  start(ctx) { context = ctx; },
+  panels: { side: panel },
+  afterSnapshot(prev, snap, move, state) {
+    const coach = state.coach;
+    if (!coach) return;
+    if (!prev) {
+      // A match put on the table: the coached one just started, or another one (coaching ends).
+      if (!coach.starting || snap.game !== coach.game) { state.coach = null; return; }
+      coach.starting = false;
+    }
+    ask(context);
+  },
+  afterRender: highlight,
+};

@@ -1,0 +1,100 @@
+// Cards that travel. The table is rebuilt from the snapshot at every render, so a card that
+// moved (hand -> stack, seat -> trick, pile -> hand) would only appear where it lands. Before
+// a render the page notes where every card was (by card id); after it, each card that is now
+// somewhere else is drawn sliding from its old place to its new one (FLIP: first, last,
+// invert, play). A card that was hidden before (an opponent's hand, the draw pile) starts
+// from the seat that played it or from the pile.
+//
+// While a card travels it carries data-moving="true" (the tests watch for it); speed 0 (the
+// "Instant" setting) and a reduced-motion preference turn the travelling off.
+
+const TRAVEL_MS = 380;
+const MIN_DISTANCE = 24;   // pixels: a selected card's lift or a hover is not a move
+// Where a card that was hidden comes from when its mover has no seat on the table.
+const PILES = ["[data-testid=draw-pile]", "[data-testid=stock]", "[data-testid=face-up]", "[data-testid=draw]"];
+
+function pageRect(el) {
+  const r = el.getBoundingClientRect();
+  return { left: r.left + window.scrollX, top: r.top + window.scrollY, width: r.width, height: r.height };
+}
+
+function visible(rect) {
+  return rect.width > 0 && rect.height > 0;
+}
+
+/** Where the table's cards, seats and piles are now: {cards: Map(id -> rect), seats, piles}. */
+export function notePlaces(root) {
+  const cards = new Map();
+  for (const el of root.querySelectorAll(".game-root [data-card]")) {
+    const id = el.dataset.card;
+    if (cards.has(id)) continue;
+    const rect = pageRect(el);
+    if (visible(rect)) cards.set(id, rect);
+  }
+  const seats = new Map();
+  for (const el of root.querySelectorAll(".game-root [data-seat]")) {
+    const rect = pageRect(el);
+    if (visible(rect) && !seats.has(el.dataset.seat)) seats.set(el.dataset.seat, rect);
+  }
+  let pile = null;
+  for (const selector of PILES) {
+    const el = root.querySelector(`.game-root ${selector}`);
+    if (el) { const rect = pageRect(el); if (visible(rect)) { pile = rect; break; } }
+  }
+  return { cards, seats, pile };
+}
+
+/**
+ * Slide the cards of `root` from where `before` (notePlaces) saw them. `move` is the latest
+ * move ({player, cards}) when this render shows it for the first time: its cards that were
+ * hidden come from the mover's seat, or from the pile. `duration` 0 draws them in place.
+ */
+export function playMoves(root, before, move, duration) {
+  if (!before || !(duration > 0)) return 0;
+  const moved = new Set(move ? move.cards || [] : []);
+  const fromSeat = move && move.player !== null && move.player !== undefined ? before.seats.get(String(move.player)) : null;
+  let count = 0;
+  const seen = new Set();
+  for (const el of root.querySelectorAll(".game-root [data-card]")) {
+    const id = el.dataset.card;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    let from = before.cards.get(id);
+    if (!from && move) {
+      // A card nobody saw before this move: it came out of a hand or off the pile.
+      if (moved.has(id) && fromSeat) from = fromSeat;
+      else if (before.pile && (moved.has(id) || el.closest("[data-testid=hand]"))) from = before.pile;
+    }
+    if (!from) continue;
+    const to = pageRect(el);
+    if (!visible(to)) continue;
+    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    if (Math.hypot(dx, dy) < MIN_DISTANCE) continue;
+    travel(el, dx, dy, from.width / to.width, duration);
+    count += 1;
+  }
+  return count;
+}
+
+function travel(el, dx, dy, scale, duration) {
+  if (typeof el.animate !== "function") return;
+  const end = getComputedStyle(el).transform;
+  const rest = end && end !== "none" ? end : "";
+  const s = Number.isFinite(scale) && scale > 0 ? Math.min(2, Math.max(0.5, scale)) : 1;
+  el.dataset.moving = "true";
+  el.classList.add("is-travelling");
+  const animation = el.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(${s}) ${rest}` }, { transform: rest || "none" }],
+    { duration, easing: "cubic-bezier(.2, .7, .2, 1)" },
+  );
+  const done = () => { delete el.dataset.moving; el.classList.remove("is-travelling"); };
+  animation.onfinish = done;
+  animation.oncancel = done;
+}
+
+/** How long a card travels at `speed` (0: not at all), with reduced motion respected. */
+export function travelTime(speed, reducedMotion) {
+  if (!(speed > 0) || reducedMotion) return 0;
+  return Math.round(TRAVEL_MS / speed);
+}
