@@ -75,10 +75,11 @@ def open_state(page, site, open_app, state, query: str = "?speed=0") -> None:
 
 
 def in_view(page, selector: str) -> dict:
-    """Whether every element matching ``selector`` lies within the window as it is now."""
+    """Whether every element matching ``selector`` that is shown lies within the window as it
+    is now (a button folded away in a closed <details> is not shown)."""
     return page.evaluate(
         """(sel) => {
-          const els = [...document.querySelectorAll(sel)];
+          const els = [...document.querySelectorAll(sel)].filter((e) => e.checkVisibility());
           const out = els.filter((e) => {
             const r = e.getBoundingClientRect();
             return r.top < -1 || r.bottom > window.innerHeight + 1
