@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
@@ -186,23 +186,26 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
     unseen_by_suit, unseen_count = _unseen_by_suit(
         hand, view["private_stacks"], view["public_stacks"], view["known_hands"], me
     )
-    pile = view["draw_pile"]
+    seat = _Seat(me, n, hand, stacks, unseen_by_suit, unseen_count, view["draw_pile"])
     if view["phase"] == "play":
-        return _choose_play(view, legal, me, n, hand, stacks, unseen_by_suit, unseen_count, pile)
-    return _choose_draw(view, legal, me, n, hand, stacks, unseen_by_suit, unseen_count, pile)
+        return _choose_play(view, legal, seat)
+    return _choose_draw(view, legal, seat)
 
 
-def _choose_play(
-    view: dict[str, Any],
-    legal: list[Action],
-    me: int,
-    n: int,
-    hand: list[str],
-    stacks: dict[str, list[str]],
-    unseen_by_suit: dict[str, list[str]],
-    unseen_count: int,
-    pile: int,
-) -> Action:
+class _Seat(NamedTuple):
+    """What the greedy choice reads of the deciding seat's view, worked out once."""
+
+    me: int
+    n: int
+    hand: list[str]
+    stacks: dict[str, list[str]]
+    unseen_by_suit: dict[str, list[str]]
+    unseen_count: int
+    pile: int
+
+
+def _choose_play(view: dict[str, Any], legal: list[Action], seat: _Seat) -> Action:
+    me, n, hand, stacks, unseen_by_suit, unseen_count, pile = seat
     # This turn included, the seat gets about one turn in n of the draws left.
     plays_after = max(0, math.ceil(pile / n) - 1)
     p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_after / max(1, unseen_count))
@@ -225,17 +228,8 @@ def _choose_play(
     return best
 
 
-def _choose_draw(
-    view: dict[str, Any],
-    legal: list[Action],
-    me: int,
-    n: int,
-    hand: list[str],
-    stacks: dict[str, list[str]],
-    unseen_by_suit: dict[str, list[str]],
-    unseen_count: int,
-    pile: int,
-) -> Action:
+def _choose_draw(view: dict[str, Any], legal: list[Action], seat: _Seat) -> Action:
+    me, n, hand, stacks, unseen_by_suit, unseen_count, pile = seat
     plays_left = max(1.0, (pile - 1) / n + 1)
     future_draws = max(0.0, plays_left - 1)
     p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, future_draws / max(1, unseen_count))
