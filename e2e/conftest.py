@@ -41,7 +41,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from pagehelpers import MENU, app_url  # noqa: E402
+from pagehelpers import MENU, SNAPSHOT_KEYS, app_url  # noqa: E402
 
 import build  # noqa: E402  (the repository's build.py: its server is the one we test)
 
@@ -287,19 +287,6 @@ def new_page(context: BrowserContext) -> Page:
     return page
 
 
-SNAPSHOT_KEPT = """(buildId) => new Promise((resolve) => {
-    const open = indexedDB.open("parlour-runtime", 1);
-    open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
-    open.onerror = () => resolve(false);
-    open.onsuccess = () => {
-        const db = open.result;
-        const keys = db.transaction("snapshots", "readonly").objectStore("snapshots").getAllKeys();
-        keys.onsuccess = () => { db.close(); resolve(keys.result.includes(buildId)); };
-        keys.onerror = () => { db.close(); resolve(false); };
-    };
-})"""
-
-
 @pytest.fixture(scope="session")
 def warm_context(browser: Browser, site: str, dist: Path) -> Iterator[BrowserContext]:
     """The context of the fresh pages (see ``page``): it has made and kept this build's start-up
@@ -314,7 +301,9 @@ def warm_context(browser: Browser, site: str, dist: Path) -> Iterator[BrowserCon
     page.locator("html[data-engine=ready]").wait_for(state="attached", timeout=APP_TIMEOUT_MS)
     build_id = json.loads((dist / "build-info.json").read_text())["build_id"]
     page.wait_for_function(
-        "async (id) => await (" + SNAPSHOT_KEPT + ")(id)",
+        "async (id) => (await ("
+        + SNAPSHOT_KEYS
+        + ")()).some(([key, size]) => key === id && size > 0)",
         arg=build_id,
         polling=250,
         timeout=APP_TIMEOUT_MS * 2,

@@ -19,6 +19,22 @@ SAVE_KEY = "parlour.save"
 """Where the page keeps the match in progress (localStorage)."""
 HUMAN = {"type": "human", "name": "You"}
 
+SNAPSHOT_KEYS = """() => new Promise((resolve, reject) => {
+    const open = indexedDB.open("parlour-runtime", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction("snapshots", "readonly");
+        const store = tx.objectStore("snapshots");
+        const keys = store.getAllKeys();
+        const values = store.getAll();
+        tx.oncomplete = () => { db.close(); resolve(keys.result.map((key, i) =>
+            [key, values.result[i].byteLength])); };
+    };
+})"""
+"""The start-up snapshots kept in the page's browser context, as [build id, bytes] pairs."""
+
 
 def app_url(base: str, query: str = "?speed=0", snapshots: bool = False) -> str:
     """The app at ``base`` with ``query`` (which may end in a #fragment). Snapshots are off

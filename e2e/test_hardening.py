@@ -16,6 +16,7 @@ from pagehelpers import (
     IDLE,
     MENU,
     SIDE_ACTIONS,
+    SNAPSHOT_KEYS,
     app_url,
     cold_start,
     hand_ids,
@@ -238,20 +239,6 @@ def test_a_first_visit_without_a_network_says_it_needs_one(page, site):
 
 # ----- the start-up snapshot (repeat visits) -------------------------------------------------
 
-SNAPSHOT_KEYS = """() => new Promise((resolve, reject) => {
-    const open = indexedDB.open("parlour-runtime", 1);
-    open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-        const db = open.result;
-        const tx = db.transaction("snapshots", "readonly");
-        const store = tx.objectStore("snapshots");
-        const keys = store.getAllKeys();
-        const values = store.getAll();
-        tx.oncomplete = () => { db.close(); resolve(keys.result.map((key, i) =>
-            [key, values.result[i].byteLength])); };
-    };
-})"""
 
 SPOIL_SNAPSHOT = """(buildId) => new Promise((resolve, reject) => {
     const open = indexedDB.open("parlour-runtime", 1);
