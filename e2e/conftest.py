@@ -315,14 +315,37 @@ def warm_context(browser: Browser, site: str, dist: Path) -> Iterator[BrowserCon
     context.close()
 
 
+KEEP_STORAGE = "() => JSON.stringify(Object.entries(localStorage))"
+PUT_BACK_STORAGE = """(kept) => {
+  localStorage.clear();
+  for (const [key, value] of JSON.parse(kept)) localStorage.setItem(key, value);
+}"""
+
+
 def warm_page(context: BrowserContext, site: str) -> Page:
-    """A page of the warm context with nothing stored from earlier tests but the snapshot."""
+    """A page of the warm context with nothing stored from earlier tests but the snapshot.
+
+    What the context's origin had stored is kept aside (``page.kept_storage``) and put back by
+    ``close_warm_page``: a module's shared page lives in the same context, so a test on a page
+    of its own must neither see what the shared page saved nor leave its own saves (a seat's
+    name, a match) behind for the shared page's next test."""
     page = new_page(context)
     page.goto(site + "build-info.json")
+    page.kept_storage = page.evaluate(KEEP_STORAGE)  # type: ignore[attr-defined]
     page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     context.clear_cookies()
     context.problems.clear()  # type: ignore[attr-defined]
     return page
+
+
+def close_warm_page(page: Page, site: str) -> None:
+    """Close a page of ``warm_page``, then put the origin's storage back as it was before it."""
+    kept, context = page.kept_storage, page.context  # type: ignore[attr-defined]
+    page.close()
+    keeper = context.new_page()
+    keeper.goto(site + "build-info.json")
+    keeper.evaluate(PUT_BACK_STORAGE, kept)
+    keeper.close()
 
 
 def is_cold(request: pytest.FixtureRequest) -> bool:
@@ -382,7 +405,7 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     if shared:
         problems.clear()  # the next test starts with none
     elif warm:
-        page.close()
+        close_warm_page(page, request.getfixturevalue("site"))
         problems.clear()
     else:
         context.close()

@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tokenize
@@ -526,6 +527,20 @@ def test_committed_icons_are_what_draw_icons_draws():
     for size, purpose in draw_icons.SIZES:
         committed = (WEB / "icons" / draw_icons.icon_name(size, purpose)).read_bytes()
         assert png_pixels(draw_icons.draw_icon(size, purpose)) == png_pixels(committed)
+
+
+def test_the_site_root_has_a_favicon_of_the_same_drawing(site_dir):
+    """Browsers ask the root for /favicon.ico when a document names no icon (a JSON file
+    opened in a tab): the site answers with the committed drawing, not a 404."""
+    data = (site_dir / "favicon.ico").read_bytes()
+    assert data == (WEB / "favicon.ico").read_bytes()
+    reserved, kind, count = struct.unpack("<HHH", data[:6])
+    assert (reserved, kind, count) == (0, 1, 1)
+    width, height, *_rest, length, offset = struct.unpack("<BBBBHHII", data[6:22])
+    assert (width, height) == (draw_icons.FAVICON_SIZE, draw_icons.FAVICON_SIZE)
+    image = data[offset : offset + length]
+    assert offset + length == len(data)
+    assert png_pixels(image) == png_pixels(draw_icons.draw_icon(draw_icons.FAVICON_SIZE, "any"))
 
 
 def test_the_page_declares_the_policy_the_server_sends():

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Draw the PNG icons of the web app manifest into web/icons/ (committed files).
+"""Draw the PNG icons of the web app manifest into web/icons/, and web/favicon.ico (committed
+files).
 
     python3 tools/draw_icons.py
 
@@ -8,7 +9,9 @@ shapes as web/icons/icon.svg: a green tile, two cards, a heart. Signed distances
 anti-aliased edges without supersampling. Edge coverage is rounded to EDGE_LEVELS steps, so an
 icon has a few dozen colours and is written as a palette PNG (colour type 3, with a tRNS chunk
 for the rounded corners): under a quarter of the bytes of truecolour with alpha, and no visible
-difference. Run it again after changing a shape or a colour here or in icon.svg.
+difference. favicon.ico holds one 32-pixel PNG of the same drawing: browsers ask a site's root
+for it whenever a document (a JSON file, say) names no icon. Run it again after changing a
+shape or a colour here or in icon.svg.
 Standard library only.
 """
 
@@ -22,6 +25,8 @@ from pathlib import Path
 
 ICONS = Path(__file__).resolve().parent.parent / "web" / "icons"
 SIZES = ((192, "any"), (512, "any"), (512, "maskable"))
+FAVICON = ICONS.parent / "favicon.ico"
+FAVICON_SIZE = 32
 EDGE_LEVELS = 4
 
 GREEN = (0x1F, 0x4D, 0x3A)
@@ -132,11 +137,20 @@ def draw_icon(size: int, purpose: str) -> bytes:
     return png(size, size, pixels)
 
 
+def ico(size: int, image: bytes) -> bytes:
+    """An ICO file holding one PNG image of ``size`` pixels (ICONDIR, one ICONDIRENTRY)."""
+    header = struct.pack("<HHH", 0, 1, 1)
+    entry = struct.pack("<BBBBHHII", size % 256, size % 256, 0, 0, 1, 32, len(image), 6 + 16)
+    return header + entry + image
+
+
 def main() -> int:
     for size, purpose in SIZES:
         path = ICONS / icon_name(size, purpose)
         path.write_bytes(draw_icon(size, purpose))
         print(f"wrote {path.relative_to(ICONS.parent.parent)} ({path.stat().st_size} bytes)")
+    FAVICON.write_bytes(ico(FAVICON_SIZE, draw_icon(FAVICON_SIZE, "any")))
+    print(f"wrote {FAVICON.relative_to(ICONS.parent.parent)} ({FAVICON.stat().st_size} bytes)")
     return 0
 
 

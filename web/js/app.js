@@ -305,14 +305,17 @@ function render() {
   const draw = screens[state.screen];
   const screen = draw ? draw(state, intents) : h("p", {}, "Unknown screen");
   const onTable = state.screen === "table" && lastScreen === "table" && !newDeal;
-  const places = onTable ? notePlaces(root) : null;
+  // Where the cards were, for those that travel; with travelling off (the "Instant" speed,
+  // reduced motion) nothing is measured, which spares the browser a layout per render.
+  const travel = travelTime(motionSpeed(), reducedMotion);
+  const places = onTable && travel > 0 ? notePlaces(root) : null;
   if (state.screen === "table") newDeal = false;
   clear(root);
   root.append(screen);
   if (state.screen === "table") markLastMove(root, state.lastMove);
   if (places) {
     const fresh = state.moveCount !== shownMoves;
-    playMoves(root, places, fresh ? state.lastMove : null, travelTime(motionSpeed(), reducedMotion));
+    playMoves(root, places, fresh ? state.lastMove : null, travel);
   }
   shownMoves = state.moveCount;
   if (state.screen !== lastScreen) {

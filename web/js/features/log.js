@@ -23,10 +23,35 @@ function logByRound(snapshot) {
 
 /**
  * The log panel. One `.log-list` holds a section per round (newest last); each entry reads
- * "Name: words". `opts.highlight` marks the entry with that index (the replay's last move).
+ * "Name: words". `opts.highlight` marks the entry with that index (the replay's last move);
+ * `opts.reuse` keeps the elements of an unchanged log from one render to the next.
  */
 export function renderLog(snapshot, opts = {}) {
   const log = snapshot.log || [];
+  const list = h("div", {
+    class: "log-list", dataset: { testid: "log-list" }, tabindex: "0", role: "region",
+    "aria-label": "Game log, oldest first",
+  }, log.length ? logSections(snapshot, opts) : h("p", { class: "log-empty" }, "No moves yet."));
+  if (log.length && opts.reuse) built.list = list;
+  return h("details", {
+    class: "game-log", open: logOpen ?? !isNarrow(), dataset: { testid: "log" },
+    ontoggle: (event) => { if (event.target.open !== (logOpen ?? !isNarrow())) logOpen = event.target.open; },
+  },
+    h("summary", {}, `Game log (${log.length})`),
+    list);
+}
+
+// The sections last drawn with `opts.reuse` (the table's log), and what they show. Every
+// render rebuilds the page, and a match's log runs to hundreds of entries: when nothing in it
+// changed, the same elements move into the new page instead of being made again. Only from a
+// list still on the page (the one this render replaces), so that two logs drawn in one render
+// never share elements. Screens that mark up the entries after a render do not reuse them.
+const built = { key: null, list: null, sections: null };
+
+function logSections(snapshot, opts) {
+  const names = (snapshot.seats || []).map((_, seat) => seatName(snapshot, seat));
+  const key = JSON.stringify([opts.highlight ?? null, names, snapshot.log]);
+  if (opts.reuse && built.key === key && built.list && built.list.isConnected) return built.sections;
   const groups = logByRound(snapshot);
   const several = groups.length > 1 || (groups.length === 1 && groups[0].round > 1);
   const sections = groups.map((group) => h("section", { class: "log-round", dataset: { round: String(group.round) } },
@@ -37,21 +62,18 @@ export function renderLog(snapshot, opts = {}) {
     },
     h("span", { class: "log-who" }, e.player === null || e.player === undefined ? "" : seatName(snapshot, e.player) + ": "),
     e.text)))));
-  return h("details", {
-    class: "game-log", open: logOpen ?? !isNarrow(), dataset: { testid: "log" },
-    ontoggle: (event) => { if (event.target.open !== (logOpen ?? !isNarrow())) logOpen = event.target.open; },
-  },
-    h("summary", {}, `Game log (${log.length})`),
-    h("div", {
-      class: "log-list", dataset: { testid: "log-list" }, tabindex: "0", role: "region",
-      "aria-label": "Game log, oldest first",
-    }, log.length ? sections : h("p", { class: "log-empty" }, "No moves yet.")));
+  if (opts.reuse) Object.assign(built, { key, sections });
+  return sections;
 }
 
-/** After a render: keep the log scrolled to the newest entry unless the person scrolled up. */
+/** After a render: keep the log scrolled to the newest entry unless the person scrolled up.
+ * Placed at the next frame, not at once: reading the list's height makes the browser lay the
+ * page out, and a move brings several renders in a row; the frame lays it out once. */
 let pinned = true;
 let lastTop = 0;
-function afterRender(root) {
+let placing = 0;
+function placeScroll(root) {
+  placing = 0;
   const list = root.querySelector(".log-list");
   if (!list) return;
   const current = list.querySelector(".is-current");
@@ -68,8 +90,11 @@ function afterRender(root) {
     pinned = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
   }, { passive: true });
 }
+function afterRender(root) {
+  if (!placing && root.querySelector(".log-list")) placing = requestAnimationFrame(() => placeScroll(root));
+}
 
 export const feature = {
-  panels: { side: (state) => renderLog(state.snapshot) },
+  panels: { side: (state) => renderLog(state.snapshot, { reuse: true }) },
   afterRender,
 };
