@@ -136,8 +136,15 @@ def _recorded_greedy(game: str) -> list[dict]:
     return json.loads(greedy_path_for(game).read_text())["matches"]
 
 
+# Both tests of a match read one trace (``_traced``): under ``pytest -n`` each match's pair
+# runs in one worker (an xdist group of its own), so the match is played once, not twice.
 CASES = [
-    pytest.param(game, index, id=f"{game}-{m['players']}p-s{m['seed']}-{index}")
+    pytest.param(
+        game,
+        index,
+        id=f"{game}-{m['players']}p-s{m['seed']}-{index}",
+        marks=pytest.mark.xdist_group(f"golden-{game}-{index}"),
+    )
     for game in engine.GAMES
     for index, m in enumerate(_recorded(game))
 ]

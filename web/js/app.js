@@ -199,12 +199,13 @@ function leaveWaiting() {
   if (state.screen === "waiting") state.screen = "menu";
 }
 
+/** Draw the table busy or idle when that changed; true if it drew. */
 function updateBusy() {
   const busy = pending > 0 || holds > 0 || botLoopRunning;
-  if (busy !== state.busy) {
-    state.busy = busy;
-    render();
-  }
+  if (busy === state.busy) return false;
+  state.busy = busy;
+  render();
+  return true;
 }
 
 function engineFailed(err) {
@@ -465,6 +466,7 @@ async function persist(token) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const THINKING_SHOWN_AFTER_MS = 150;
 
 async function runBots() {
   if (botLoopRunning) return;
@@ -477,13 +479,19 @@ async function runBots() {
     while (going()) {
       state.thinking = state.snapshot.current_player;
       state.thinkingFraction = null;
-      render();
-      await sleep(botDelay());
-      if (!going()) break;
+      // Who is thinking shows at once when the computer takes its time on purpose (the speed
+      // setting); at "Instant" only if it has not moved within a moment, so a quick move is
+      // drawn once, not twice.
+      const delay = botDelay();
+      const shown = delay > 0 ? (render(), null)
+        : setTimeout(() => { if (state.thinking !== null && token === matchToken) render(); }, THINKING_SHOWN_AFTER_MS);
+      await sleep(delay);
+      if (!going()) { clearTimeout(shown); break; }
       const reply = await engineCall("bot_move", {}, {
         current: () => token === matchToken,
         onProgress: (fraction) => showThinking(token, fraction),
       });
+      clearTimeout(shown);
       if (!reply) break;
       state.thinking = null;
       state.thinkingFraction = null;
@@ -496,8 +504,7 @@ async function runBots() {
     botLoopRunning = false;
     state.thinking = null;
     state.thinkingFraction = null;
-    updateBusy();
-    render();
+    if (!updateBusy()) render();
   }
 }
 
