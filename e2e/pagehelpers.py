@@ -154,7 +154,9 @@ def play_out(
         if ids is None:
             return moves
         assert ids, "the person's turn lists the legal actions in the side panel"
-        page.click(f"{SIDE_ACTIONS}[data-action='{choose(ids)}']")
+        # The table has settled (next_turn waited for it), so the click goes straight to the
+        # button: a real click at its place, without Playwright's wait for it to hold still.
+        page.click(f"{SIDE_ACTIONS}[data-action='{choose(ids)}']", force=True)
     raise AssertionError("the match did not end")
 
 

@@ -74,31 +74,43 @@ def side_panel_step(page, rng: random.Random) -> None:
     page.click(f"{SIDE_ACTIONS}[data-action='{choice}']")
 
 
+# What the table offers the person, read in one look: the side panel's legal ids, the hand's
+# lit (else all) cards, the targets and the move buttons under "You".
+TABLE_LOOK = """() => {
+  const ids = (sel) => [...document.querySelectorAll(sel)];
+  const controls = "[data-testid=you] [data-testid=controls]";
+  const lit = ids("[data-testid=you] button.card.is-playable");
+  return {
+    legal: ids("[data-testid=actions] [data-action]").map((n) => n.dataset.action),
+    cards: (lit.length ? lit : ids("[data-testid=you] button.card")).map((n) => n.dataset.card),
+    pressed: ids("[data-testid=you] button.card[aria-pressed=true]").map((n) => n.dataset.card),
+    targets: ids(`${controls} [data-testid=target]`).length,
+    buttons: ids(`${controls} [data-action]`).map((n) => n.dataset.action),
+  };
+}"""
+
+
 def table_step(page, rng: random.Random) -> None:
     """One move made the way a person does it on the table: select a lit card, then pick
     a target, a suit or number, or the move's button under "You"."""
-    legal = set(side_action_ids(page))
-    lit = page.locator(f"{MY_CARDS}.is-playable")
-    cards = lit if lit.count() else page.locator(MY_CARDS)
-    buttons = page.locator(f"{CONTROLS} [data-action]")
-    if cards.count() and (not buttons.count() or rng.random() < 0.8):
-        card = cards.nth(rng.randrange(cards.count()))
-        card_id = card.get_attribute("data-card")
-        card.click()
-        assert page.get_attribute(f"{MY_CARDS}[data-card='{card_id}']", "aria-pressed") == "true"
-        targets = page.locator(f"{CONTROLS} [data-testid=target]")
-        if targets.count():
-            targets.nth(rng.randrange(targets.count())).click()
-        buttons = page.locator(f"{CONTROLS} [data-action]")
-        assert buttons.count(), f"selecting {card_id} should offer a move"
-        for i in range(buttons.count()):
-            assert buttons.nth(i).get_attribute("data-action").split(":")[
-                1
-            ] == card_id or buttons.nth(i).get_attribute("data-action") in ("end", "pass")
-    button = buttons.nth(0)
-    action = button.get_attribute("data-action")
+    look = page.evaluate(TABLE_LOOK)
+    legal, buttons = set(look["legal"]), look["buttons"]
+    if look["cards"] and (not buttons or rng.random() < 0.8):
+        card_id = look["cards"][rng.randrange(len(look["cards"]))]
+        page.click(f"{MY_CARDS}[data-card='{card_id}']")
+        look = page.evaluate(TABLE_LOOK)
+        assert look["pressed"] == [card_id]
+        if look["targets"]:
+            targets = page.locator(f"{CONTROLS} [data-testid=target]")
+            targets.nth(rng.randrange(look["targets"])).click()
+            look = page.evaluate(TABLE_LOOK)
+        buttons = look["buttons"]
+        assert buttons, f"selecting {card_id} should offer a move"
+        for action in buttons:
+            assert action.split(":")[1] == card_id or action in ("end", "pass"), action
+    action = buttons[0]
     assert action in legal, f"the table offered {action!r}, which is not a legal move"
-    button.click()
+    page.locator(f"{CONTROLS} [data-action]").nth(0).click()
 
 
 def play_match(page, step, rng: random.Random) -> int:

@@ -497,7 +497,9 @@ async function runBots() {
       state.thinkingFraction = null;
       await fetchRoundEnd(reply.snapshot, token);
       applySnapshot(reply.snapshot, reply.action);
-      render();
+      // At "Instant" a computer's move that another computer's follows at once is drawn with
+      // that one (it would show for a few milliseconds); the log and the announcer have it.
+      if (botDelay() > 0 || !going()) render();
       await persist(token);
     }
   } finally {
