@@ -227,14 +227,40 @@ BOOTS: dict[str, int] = {}
 """Engine workers (each one a Pyodide start) per test, for the summary at the end."""
 
 
+# The modules whose shared page carries the longest work (whole matches, coached rounds), in
+# that order. Under ``pytest -n`` each worker takes the next group as it frees up, so these
+# start first, the other browser tests and the site-building tests next and the many short
+# unit tests last: they fill the end, and the workers finish together instead of one
+# waiting on the other's long match.
+RUN_FIRST = (
+    "test_progression",
+    "test_roundup",
+    "test_spite",
+    "test_features_table",
+    "test_coach",
+    "test_mhing",
+    "test_analysis",
+    "test_features_play",
+)
+
+
+def run_order(item: pytest.Item) -> tuple[int, int]:
+    if E2E not in item.path.parents:
+        return (1, 0) if item.get_closest_marker("build") else (2, 0)
+    stem = item.path.stem
+    return (0, RUN_FIRST.index(stem)) if stem in RUN_FIRST else (1, 0)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks every test here ``browser``; under ``pytest -n`` (``--dist loadgroup``) the tests of
-    a module that shares one page run together in one worker, the others one at a time."""
+    a module that shares one page run together in one worker, the others one at a time. The
+    run starts with the longest groups (``RUN_FIRST``)."""
     for item in items:
         if E2E in item.path.parents:
             item.add_marker(pytest.mark.browser)
             if getattr(item.module, "SHARED_PAGE", False):
                 item.add_marker(pytest.mark.xdist_group(item.path.stem))
+    items.sort(key=run_order)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

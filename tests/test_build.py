@@ -48,6 +48,7 @@ from tools.build.site import (  # noqa: E402
     compute_build_id,
     dist_files,
     squeeze_html,
+    static_imports,
 )
 from tools.build.site import build as build_site  # noqa: E402
 from tools.build.stdlib import load_keep, selected_members  # noqa: E402
@@ -643,6 +644,31 @@ def test_index_loads_the_app_as_a_module_without_inline_script(site_dir):
         "the page runs under a CSP without 'unsafe-inline': no inline scripts"
     )
     assert not re.search(r"\son[a-z]+\s*=", html), "no inline event handlers"
+
+
+def test_index_preloads_every_chunk_the_app_imports_statically(site_dir):
+    """The shared chunks js/app.js imports (and theirs) are named in index.html as module
+    preloads, so they come with app.js and not one round trip later; the game screens, loaded
+    when a game starts, are not."""
+    js = site_dir / "js"
+    wanted, pending = set(), static_imports((js / "app.js").read_text())
+    assert pending, "the bundle has shared chunks (esbuild --splitting)"
+    while pending:
+        chunk = pending.pop()
+        if chunk not in wanted:
+            wanted.add(chunk)
+            pending += static_imports((js / chunk).read_text())
+    html = (site_dir / "index.html").read_text()
+    preloads = re.findall(r'<link rel="modulepreload" href="\./js/([^"]+)">', html)
+    assert sorted(preloads) == sorted(c[2:] for c in wanted)
+    assert all((js / name).is_file() for name in preloads)
+    assert html.index('src="./js/app.js"') < html.index("modulepreload")
+    assert not any(re.match(r"(roundup|progression|mhing|crisps|spite)-", p) for p in preloads)
+
+
+def test_static_imports_leave_dynamic_imports_out():
+    module = 'import{a as b}from"./chunk-A.js";import"./chunk-B.js";x=()=>import("./game-C.js")'
+    assert static_imports(module) == ["./chunk-A.js", "./chunk-B.js"]
 
 
 def test_rebuild_is_deterministic(site_dir, info, tmp_path):
