@@ -141,6 +141,21 @@ def next_turn(page, on_round: Callable | None = None, max_rounds: int = 100) -> 
     raise AssertionError("round-over dialogs kept coming")
 
 
+# The folds (closed <details>) of the side panel that hold a move to confirm, by move id.
+FOLDED = """() => [...document.querySelectorAll('[data-testid=actions] details:not([open])')]
+  .flatMap((fold) => [...fold.querySelectorAll('[data-action]')].map((n) => n.dataset.action))"""
+
+
+def click_side_action(page, action_id: str) -> None:
+    """Make the move ``action_id`` from the side panel on a settled table, as a person does:
+    a move that asks to be confirmed is a fold, opened first. The table has settled, so the
+    click goes straight to the button (a real click at its place, without Playwright's wait
+    for it to hold still)."""
+    if action_id in page.evaluate(FOLDED):
+        page.click(f"[data-testid=actions] [data-testid='confirm-{action_id}'] summary")
+    page.click(f"{SIDE_ACTIONS}[data-action='{action_id}']", force=True)
+
+
 def play_out(
     page,
     choose: Callable[[list[str]], str],
@@ -154,9 +169,7 @@ def play_out(
         if ids is None:
             return moves
         assert ids, "the person's turn lists the legal actions in the side panel"
-        # The table has settled (next_turn waited for it), so the click goes straight to the
-        # button: a real click at its place, without Playwright's wait for it to hold still.
-        page.click(f"{SIDE_ACTIONS}[data-action='{choose(ids)}']", force=True)
+        click_side_action(page, choose(ids))
     raise AssertionError("the match did not end")
 
 

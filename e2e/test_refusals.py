@@ -187,6 +187,12 @@ def test_spite_ending_a_turn_with_a_build_left_is_confirmed(page, site, open_app
     fold = page.locator("[data-testid=spite] [data-testid=end-turn]")
     end = page.locator("[data-testid=spite] [data-action=end]")
     assert fold.count() == 1 and not end.is_visible(), "no one-click end while a build is open"
+    # The side panel's end of turn is a fold to confirm too.
+    side = page.locator("[data-testid=actions] [data-testid=confirm-end]")
+    assert side.count() == 1 and not side.locator("[data-action=end]").is_visible()
+    side.locator("summary").click()
+    assert "still build" in side.inner_text()
+    assert side.locator("[data-action=end]").is_visible()
     fold.locator("summary").click()
     assert "still build" in fold.inner_text()
     end.click()

@@ -347,7 +347,8 @@ function renderTableScreen() {
     gameRoot.append(h("p", { class: "notice" }, "This table could not be drawn; use the moves listed beside it."));
     console.warn("renderer failed", err);
   }
-  return renderTable(state, intents, gameRoot, { side: panels("side"), table: panels("table") });
+  const confirm = typeof state.renderer.confirm === "function" ? state.renderer.confirm : null;
+  return renderTable(state, intents, gameRoot, { side: panels("side"), table: panels("table"), confirm });
 }
 
 /** The latest move stays marked on the table (its cards) until the next one. */

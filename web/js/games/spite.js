@@ -348,6 +348,14 @@ function controls(ctx) {
         : canAct ? ui.button("End turn", { class: "pass-button is-illegal", dataset: { testid: "why-end", focus: "why-end" }, onclick: () => ui.why("end") }) : null));
 }
 
+const END_WITH_A_BUILD_LEFT = "You can still build on the centre. End the turn anyway?";
+
+/** The side panel asks the same before a turn is ended with a build still open. */
+export function confirm(action, snapshot) {
+  const building = (snapshot.legal || []).some((a) => a.kind === "build");
+  return action.id === "end" && building ? END_WITH_A_BUILD_LEFT : null;
+}
+
 /**
  * Ending the turn without discarding. While a build is still open it is a small fold that
  * asks to be opened and confirmed, so the turn is never given away by one stray click.
@@ -356,7 +364,7 @@ function endControl(ui, end, building) {
   if (!building) return ui.actionButton(end, "End turn without discarding", { class: "pass-button", focusPrefix: "controls:" });
   return h("details", { class: "spite-end", dataset: { testid: "end-turn" } },
     h("summary", { class: "quiet-dark", dataset: { focus: "end-open" } }, "End turn without discarding…"),
-    h("p", { class: "controls-note" }, "You can still build on the centre. End the turn anyway?"),
+    h("p", { class: "controls-note" }, END_WITH_A_BUILD_LEFT),
     ui.actionButton(end, "Yes, end my turn", { class: "pass-button", focusPrefix: "controls:" }));
 }
 

@@ -81,10 +81,7 @@ export function renderTable(state, intents, gameRoot, panels) {
     h("aside", { class: "side-panel", "aria-label": "Moves and log" },
       h("h2", {}, snap.human_turn && !hidden ? "Your moves" : "Moves"),
       movesDrawer(actions.length, !hidden && !state.roundOver, h("div", { class: "action-list", dataset: { testid: "actions" } },
-        hidden || state.roundOver ? null : actions.map((a) => button(a.label, {
-          class: ["action-button", a.kind === "pass" && "is-pass"], dataset: { action: a.id, focus: "side:" + a.id },
-          disabled: busy, onclick: () => intents.send(a.id),
-        })),
+        hidden || state.roundOver ? null : actions.map((a) => sideAction(a, busy, intents, panels.confirm && panels.confirm(a, snap))),
         !actions.length || hidden ? h("p", { class: "field-note" }, snap.is_over ? "The match is over."
           : state.roundOver ? "The round is over." : `Waiting for ${seatName(snap, snap.current_player) || "the other players"}\u2026`) : null)),
       panels.side)),
@@ -95,6 +92,23 @@ export function renderTable(state, intents, gameRoot, panels) {
     : null,
   snap.is_over ? matchOver(state, intents) : null,
   );
+}
+
+/**
+ * One move of the side panel. A move that gives something up (the game's renderer says which,
+ * with the question to ask: `confirm(action, snapshot)`) is a fold to open and confirm, as on
+ * the table, so that it is never made by one stray click.
+ */
+function sideAction(a, busy, intents, question) {
+  const play = (text, focus) => button(text, {
+    class: ["action-button", a.kind === "pass" && "is-pass"], dataset: { action: a.id, focus },
+    disabled: busy, onclick: () => intents.send(a.id),
+  });
+  if (!question) return play(a.label, "side:" + a.id);
+  return h("details", { class: "action-confirm", dataset: { testid: "confirm-" + a.id } },
+    h("summary", { class: "action-button is-pass", dataset: { focus: "side-open:" + a.id } }, `${a.label}\u2026`),
+    h("p", { class: "field-note" }, question),
+    play(`Yes: ${a.label.charAt(0).toLowerCase()}${a.label.slice(1)}`, "side:" + a.id));
 }
 
 // On a narrow screen a long list of moves folds into a drawer (the table's own controls
