@@ -46,6 +46,25 @@ def app_url(base: str, query: str = "?speed=0", snapshots: bool = False) -> str:
     return base + query + hash_ + fragment
 
 
+# The next deal the page draws (its one Uint32 from crypto.getRandomValues, see setup-model.js)
+# is ``seed``; every other call gets real random values.
+NEXT_DEAL = """(seed) => {
+  const real = crypto.getRandomValues.bind(crypto);
+  crypto.getRandomValues = (buffer) => {
+    if (!(buffer instanceof Uint32Array && buffer.length === 1)) return real(buffer);
+    crypto.getRandomValues = real;
+    buffer[0] = seed;
+    return buffer;
+  };
+}"""
+
+
+def deal_next(page, seed: int) -> None:
+    """Make the next match started from the set-up screen deal ``seed``: a whole match played
+    through the page then has the same length on every run."""
+    page.evaluate(NEXT_DEAL, seed)
+
+
 def own_page(test):
     """Give ``test``, in a module whose tests share a page (``SHARED_PAGE``), a fresh page in a
     fresh context of its own."""

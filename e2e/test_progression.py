@@ -14,16 +14,30 @@ from __future__ import annotations
 import random
 import re
 
-from pagehelpers import HAND_CARDS, IDLE, SIDE_ACTIONS, hand_ids, play_out, side_action_ids
+from pagehelpers import (
+    HAND_CARDS,
+    IDLE,
+    SIDE_ACTIONS,
+    deal_next,
+    hand_ids,
+    play_out,
+    side_action_ids,
+)
 
 SHARED_PAGE = True
+WHOLE_MATCH_SEED = 1
+"""The deal of the whole match: every run plays the same match."""
 
 ROUND_OVER = "[data-testid=round-over]"
 MATCH_OVER = "[data-testid=match-over]"
 
 
-def start_progression(page, site, open_app, order: str | None = None, bots: str = "random"):
+def start_progression(
+    page, site, open_app, order: str | None = None, bots: str = "random", seed: int | None = None
+):
     open_app(page, site)
+    if seed is not None:
+        deal_next(page, seed)
     page.click("[data-testid=menu] [data-game=progression]")
     for seat in (1, 2):
         page.select_option(f"[data-testid=seat-{seat}]", f"bot:{bots}")
@@ -68,7 +82,7 @@ def play_match(page, rng: random.Random) -> int:
 
 def test_whole_three_player_match_against_bots(page, site, open_app):
     # "normal" bots rarely stretch a round by taking public cards: a six-round match stays short.
-    start_progression(page, site, open_app, bots="normal")
+    start_progression(page, site, open_app, bots="normal", seed=WHOLE_MATCH_SEED)
     assert page.locator("[data-testid=stacks]").count() == 2, "two opponents' stacks"
     assert page.locator("[data-testid=public-stacks] .pstack").count() == 4
     assert page.locator("[data-testid=round]").inner_text() == "Round 1 of 6"

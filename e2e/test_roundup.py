@@ -19,6 +19,7 @@ from pagehelpers import (
     IDLE,
     SIDE_ACTIONS,
     bot_seat,
+    deal_next,
     import_match,
     next_turn,
     record_at_scores,
@@ -26,14 +27,26 @@ from pagehelpers import (
 )
 
 SHARED_PAGE = True
+TABLE_MATCH_SEED = 3
+"""The deal of the two-player match played on the table: every run plays the same match."""
 
 CONTROLS = "[data-testid=you] [data-testid=controls]"
 MY_CARDS = "[data-testid=you] button.card"
 MAX_STEPS = 2500
 
 
-def start_roundup(page, site, open_app, players: int, target: int = 5, rules: bool = False):
+def start_roundup(
+    page,
+    site,
+    open_app,
+    players: int,
+    target: int = 5,
+    rules: bool = False,
+    seed: int | None = None,
+):
     open_app(page, site)
+    if seed is not None:
+        deal_next(page, seed)
     page.click("[data-testid=menu] [data-game=roundup]")
     if rules:
         check_rules_page(page)
@@ -191,7 +204,7 @@ def check_rules_page(page) -> None:
 def test_two_player_match_on_the_table_controls(page, site, open_app):
     """The rules page from the set-up screen, a bid placed on the table, then the whole
     match by selecting cards, targets and names on the table."""
-    start_roundup(page, site, open_app, players=2, rules=True)
+    start_roundup(page, site, open_app, players=2, rules=True, seed=TABLE_MATCH_SEED)
     assert page.locator("[data-testid=seats] .ru-seat").count() == 1
     assert page.locator("[data-testid=stacks] .ru-stack").count() == 4
     assert page.locator("[data-testid=my-face-down] [data-card]").count() == 26
