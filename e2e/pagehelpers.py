@@ -132,13 +132,32 @@ def open_record(
 
 # ----- stepping through a match -----------------------------------------------------------------
 
-# One look at the page per step: which dialog is up, and the side panel's action ids.
+# One look at the page per step: which dialog is up, the side panel's action ids, and those
+# of them in a closed fold (a move to confirm).
 LOOK = """() => ({
   matchOver: Boolean(document.querySelector('[data-testid=match-over]')),
   roundOver: Boolean(document.querySelector('[data-testid=round-over]')),
   ids: [...document.querySelectorAll('[data-testid=actions] [data-action]')]
     .map((n) => n.dataset.action),
+  folded: [...document.querySelectorAll('[data-testid=actions] details:not([open]) [data-action]')]
+    .map((n) => n.dataset.action),
 })"""
+
+
+def settled_look(page, on_round: Callable | None = None, max_rounds: int = 100) -> dict | None:
+    """``next_turn``'s look at the page (LOOK) once the person can act, or None once the match
+    is over."""
+    for _ in range(max_rounds):
+        page.wait_for_selector(IDLE)
+        look = page.evaluate(LOOK)
+        if look["matchOver"]:
+            return None
+        if not look["roundOver"]:
+            return look
+        if on_round:
+            on_round(page.locator(ROUND_OVER))
+        page.click(f"{ROUND_OVER} [data-testid=continue]")
+    raise AssertionError("round-over dialogs kept coming")
 
 
 def next_turn(page, on_round: Callable | None = None, max_rounds: int = 100) -> list[str] | None:
@@ -147,30 +166,16 @@ def next_turn(page, on_round: Callable | None = None, max_rounds: int = 100) -> 
     ``on_round(dialog)`` sees each dialog (a locator) before it is dismissed. Returns the ids
     the side panel offers (empty when the table is waiting for something else, such as a
     hand-off), or None once the match is over."""
-    for _ in range(max_rounds):
-        page.wait_for_selector(IDLE)
-        look = page.evaluate(LOOK)
-        if look["matchOver"]:
-            return None
-        if not look["roundOver"]:
-            return look["ids"]
-        if on_round:
-            on_round(page.locator(ROUND_OVER))
-        page.click(f"{ROUND_OVER} [data-testid=continue]")
-    raise AssertionError("round-over dialogs kept coming")
+    look = settled_look(page, on_round, max_rounds)
+    return None if look is None else look["ids"]
 
 
-# The folds (closed <details>) of the side panel that hold a move to confirm, by move id.
-FOLDED = """() => [...document.querySelectorAll('[data-testid=actions] details:not([open])')]
-  .flatMap((fold) => [...fold.querySelectorAll('[data-action]')].map((n) => n.dataset.action))"""
-
-
-def click_side_action(page, action_id: str) -> None:
+def click_side_action(page, action_id: str, folded: list[str]) -> None:
     """Make the move ``action_id`` from the side panel on a settled table, as a person does:
-    a move that asks to be confirmed is a fold, opened first. The table has settled, so the
-    click goes straight to the button (a real click at its place, without Playwright's wait
-    for it to hold still)."""
-    if action_id in page.evaluate(FOLDED):
+    a move in a closed fold (``folded``, from LOOK) asks to be confirmed and is opened first.
+    The table has settled, so the click goes straight to the button (a real click at its
+    place, without Playwright's wait for it to hold still)."""
+    if action_id in folded:
         page.click(f"[data-testid=actions] [data-testid='confirm-{action_id}'] summary")
     page.click(f"{SIDE_ACTIONS}[data-action='{action_id}']", force=True)
 
@@ -184,11 +189,11 @@ def play_out(
     """Take the person's turns through the side panel with ``choose(ids)`` until the match is
     over; the number of moves made."""
     for moves in range(max_moves):
-        ids = next_turn(page, on_round)
-        if ids is None:
+        look = settled_look(page, on_round)
+        if look is None:
             return moves
-        assert ids, "the person's turn lists the legal actions in the side panel"
-        click_side_action(page, choose(ids))
+        assert look["ids"], "the person's turn lists the legal actions in the side panel"
+        click_side_action(page, choose(look["ids"]), look["folded"])
     raise AssertionError("the match did not end")
 
 

@@ -47,6 +47,7 @@ from tools.build.site import (  # noqa: E402
     SW_MARK_END,
     compute_build_id,
     dist_files,
+    entry_chunks,
     squeeze_html,
     static_imports,
 )
@@ -654,13 +655,9 @@ def test_index_preloads_every_chunk_the_app_imports_statically(site_dir):
     preloads, so they come with app.js and not one round trip later; the game screens, loaded
     when a game starts, are not."""
     js = site_dir / "js"
-    wanted, pending = set(), static_imports((js / "app.js").read_text())
-    assert pending, "the bundle has shared chunks (esbuild --splitting)"
-    while pending:
-        chunk = pending.pop()
-        if chunk not in wanted:
-            wanted.add(chunk)
-            pending += static_imports((js / chunk).read_text())
+    wanted = entry_chunks(site_dir)
+    assert wanted, "the bundle has shared chunks (esbuild --splitting)"
+    assert set(static_imports((js / "app.js").read_text())) <= set(wanted)
     html = (site_dir / "index.html").read_text()
     preloads = re.findall(r'<link rel="modulepreload" href="\./js/([^"]+)">', html)
     assert sorted(preloads) == sorted(c[2:] for c in wanted)

@@ -93,18 +93,25 @@ def static_imports(module: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def preload_entry_chunks(staging: Path) -> None:
-    """Name the shared chunks that js/app.js imports in index.html as module preloads: the
-    browser then fetches them together with app.js instead of one round trip after it (which
-    is most of what the menu waits for on a slow line)."""
-    entry = staging / JS_ENTRY
+def entry_chunks(site: Path) -> list[str]:
+    """The chunks js/app.js of a bundled ``site`` imports statically, and those they import in
+    turn, as paths relative to js/ (``./chunk-X.js``), in the order met."""
+    entry = site / JS_ENTRY
     chunks: list[str] = []
     pending = static_imports(entry.read_text(encoding="utf-8"))
-    while pending:  # and what those chunks import in turn
+    while pending:
         chunk = pending.pop(0)
         if chunk not in chunks:
             chunks.append(chunk)
             pending += static_imports((entry.parent / chunk).read_text(encoding="utf-8"))
+    return chunks
+
+
+def preload_entry_chunks(staging: Path) -> None:
+    """Name the shared chunks that js/app.js imports in index.html as module preloads: the
+    browser then fetches them together with app.js instead of one round trip after it (which
+    is most of what the menu waits for on a slow line)."""
+    chunks = entry_chunks(staging)
     if not chunks:
         return
     index = staging / "index.html"

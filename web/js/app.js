@@ -500,7 +500,7 @@ async function runBots() {
       applySnapshot(reply.snapshot, reply.action);
       // At "Instant" a computer's move that another computer's follows at once is drawn with
       // that one (it would show for a few milliseconds); the log and the announcer have it.
-      if (botDelay() > 0 || !going()) render();
+      if (delay > 0 || !going()) render();
       await persist(token);
     }
   } finally {

@@ -28,10 +28,12 @@ function logByRound(snapshot) {
  */
 export function renderLog(snapshot, opts = {}) {
   const log = snapshot.log || [];
+  let entries = h("p", { class: "log-empty" }, "No moves yet.");
+  if (log.length) entries = opts.reuse ? reusedSections(snapshot) : logSections(snapshot, opts.highlight);
   const list = h("div", {
     class: "log-list", dataset: { testid: "log-list" }, tabindex: "0", role: "region",
     "aria-label": "Game log, oldest first",
-  }, log.length ? logSections(snapshot, opts) : h("p", { class: "log-empty" }, "No moves yet."));
+  }, entries);
   if (log.length && opts.reuse) built.list = list;
   return h("details", {
     class: "game-log", open: logOpen ?? !isNarrow(), dataset: { testid: "log" },
@@ -48,22 +50,26 @@ export function renderLog(snapshot, opts = {}) {
 // never share elements. Screens that mark up the entries after a render do not reuse them.
 const built = { key: null, list: null, sections: null };
 
-function logSections(snapshot, opts) {
+function reusedSections(snapshot) {
   const names = (snapshot.seats || []).map((_, seat) => seatName(snapshot, seat));
-  const key = JSON.stringify([opts.highlight ?? null, names, snapshot.log]);
-  if (opts.reuse && built.key === key && built.list && built.list.isConnected) return built.sections;
+  const key = JSON.stringify([names, snapshot.log]);
+  if (built.key !== key || !built.list || !built.list.isConnected) {
+    Object.assign(built, { key, sections: logSections(snapshot) });
+  }
+  return built.sections;
+}
+
+function logSections(snapshot, highlight) {
   const groups = logByRound(snapshot);
   const several = groups.length > 1 || (groups.length === 1 && groups[0].round > 1);
-  const sections = groups.map((group) => h("section", { class: "log-round", dataset: { round: String(group.round) } },
+  return groups.map((group) => h("section", { class: "log-round", dataset: { round: String(group.round) } },
     several ? h("h3", { class: "log-round-title" }, `Round ${group.round}`) : null,
     h("ol", { class: "log-entries", start: group.entries[0].index + 1 }, group.entries.map((e) => h("li", {
-      class: ["log-entry", e.index === opts.highlight && "is-current"],
-      "aria-current": e.index === opts.highlight ? "step" : false,
+      class: ["log-entry", e.index === highlight && "is-current"],
+      "aria-current": e.index === highlight ? "step" : false,
     },
     h("span", { class: "log-who" }, e.player === null || e.player === undefined ? "" : seatName(snapshot, e.player) + ": "),
     e.text)))));
-  if (opts.reuse) Object.assign(built, { key, sections });
-  return sections;
 }
 
 /** After a render: keep the log scrolled to the newest entry unless the person scrolled up.

@@ -336,7 +336,7 @@ function controls(ctx) {
       : "Pick a card (your upcard, a discard-pile top or a hand card), then where it goes \u2014 or drag it there. Discarding ends your turn.";
   }
   // Where the turn stands: building while any build is open, else discarding (or ending).
-  const building = ui.legal.some((a) => a.kind === "build");
+  const building = canBuild(ui.legal);
   return h("div", { class: "spite-controls", dataset: { testid: "controls" } },
     h("ol", { class: "spite-steps", "aria-label": "Turn steps" },
       h("li", { class: ["spite-step", building && "is-now"], "aria-current": building ? "step" : false }, "Build on the centre stacks"),
@@ -350,10 +350,11 @@ function controls(ctx) {
 
 const END_WITH_A_BUILD_LEFT = "You can still build on the centre. End the turn anyway?";
 
+const canBuild = (legal) => legal.some((a) => a.kind === "build");
+
 /** The side panel asks the same before a turn is ended with a build still open. */
 export function confirm(action, snapshot) {
-  const building = (snapshot.legal || []).some((a) => a.kind === "build");
-  return action.id === "end" && building ? END_WITH_A_BUILD_LEFT : null;
+  return action.id === "end" && canBuild(snapshot.legal || []) ? END_WITH_A_BUILD_LEFT : null;
 }
 
 /**
