@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from tools.build import CACHE, exercise, exercise_node, micropip, stdlib  # noqa: E402
 from tools.build import server as site_server  # noqa: E402
-from tools.build.runtime import fetch_pyodide  # noqa: E402
+from tools.build.runtime import fetch_pyodide, trimmed_stdlib  # noqa: E402
 from tools.build.wheel import build_wheel  # noqa: E402
 from tools.build.wheel import web_wheel as make_web_wheel  # noqa: E402
 
@@ -486,9 +486,7 @@ def test_micropip_refuses_another_file(tmp_path):
 def test_engine_installs_with_micropip_and_runs_on_the_trimmed_library(
     runtime, web_wheel, micropip_wheel, tmp_path
 ):
-    keep = stdlib.load_keep()
-    trimmed = tmp_path / "python_stdlib.zip"
-    stdlib.trim_stdlib(runtime / "python_stdlib.zip", trimmed, keep)
+    trimmed = trimmed_stdlib(runtime)  # the build's: trimmed and compiled to bytecode
     report = exercise_node.run_exercise(
         runtime,
         web_wheel,
@@ -504,7 +502,37 @@ def test_engine_installs_with_micropip_and_runs_on_the_trimmed_library(
     assert any(url.endswith(web_wheel.name) for url in report["fetched"])
     assert "micropip" in report["modules"] and "engine.bridge" in report["modules"]
     assert report["modules"]["engine.bridge"].startswith("/lib/python3.14/site-packages/")
+    # The library is imported from its bytecode: no source is there to compile.
+    assert report["modules"]["json"].endswith(".zip/json/__init__.pyc")
+    assert report["modules"]["random"].endswith(".zip/random.pyc")
     assert report["exercise"]["matches"] > 50
     # Everything it read from the library is on the keep list.
     with zipfile.ZipFile(trimmed) as archive:
         assert set(report["reads"]) <= set(archive.namelist())
+
+
+@pytest.mark.build
+def test_compiling_the_library_gives_sourceless_bytecode_the_same_every_time(runtime, tmp_path):
+    source = tmp_path / "src.zip"
+    with zipfile.ZipFile(source, "w") as archive:
+        archive.writestr(
+            "pkg/__init__.py", '"""A docstring the bytecode leaves out."""\nVALUE = 1\n'
+        )
+        archive.writestr("pkg/data.txt", "kept as it is\n")
+        archive.writestr("checks.py", "assert False, 'asserts are left out'\n")
+    first, second = tmp_path / "a.zip", tmp_path / "b.zip"
+    stdlib.compile_stdlib(runtime, source, first)
+    stdlib.compile_stdlib(runtime, source, second)
+    assert first.read_bytes() == second.read_bytes()
+    with zipfile.ZipFile(first) as archive:
+        assert archive.namelist() == ["checks.pyc", "pkg/__init__.pyc", "pkg/data.txt"]
+        assert archive.read("pkg/data.txt") == b"kept as it is\n"
+        assert b"asserts are left out" not in archive.read("checks.pyc")
+        init = archive.read("pkg/__init__.pyc")
+    assert init[:16][4:8] == b"\x01\0\0\0"  # hash-based, unchecked
+    assert b"VALUE" in init and b"docstring" not in init
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as archive:
+        archive.writestr("oops.py", "def (:\n")
+    with pytest.raises(stdlib.StdlibError, match="SyntaxError"):
+        stdlib.compile_stdlib(runtime, bad, tmp_path / "c.zip")

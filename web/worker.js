@@ -25,8 +25,9 @@
 //
 // A first visit installs the engine wheel with micropip, vendored in wheels/ (never from
 // another host): the engine wheel and micropip are fetched while the runtime downloads, then
-// micropip is loaded by URL (the HTTP cache revalidates the copy already fetched) and
-// installs the wheel from its bytes, written into Pyodide's file system (an emfs: URL). A
+// micropip's wheel is unpacked from those bytes into site-packages (no second request, not
+// even a revalidation) and installs the engine wheel from its bytes, written into Pyodide's
+// file system (an emfs: URL). A
 // repeat visit restores the memory snapshot instead and pays none of it: the wheel, unzipped
 // here (DecompressionStream) while the runtime starts, is written into a directory on
 // sys.path, as the snapshot expects.
@@ -213,12 +214,11 @@ random.seed()
 
 // ----- loading -------------------------------------------------------------------------------
 
-/** Download micropip into the HTTP cache; resolves to its URL, for loadPackage. */
+/** Download micropip's wheel; resolves to its bytes. */
 function fetchMicropip(buildInfo) {
-  const url = buildInfo.then((info) => new URL(`wheels/${info.micropip_wheel}`, HERE).href);
-  const fetched = url.then((href) => fetchOk(href, "micropip"))
-    .then((response) => response.arrayBuffer())
-    .then(() => url);
+  const fetched = buildInfo
+    .then((info) => fetchOk(new URL(`wheels/${info.micropip_wheel}`, HERE), "micropip"))
+    .then((response) => response.arrayBuffer());
   fetched.catch(() => {});
   return fetched;
 }
@@ -304,15 +304,19 @@ function install(pyodide, wheel) {
   pyodide.runPython(`import sys\nif ${dir} not in sys.path: sys.path.insert(0, ${dir})`);
 }
 
-/** Install the engine wheel with micropip (a first visit). loadPackage reports a failure
- * without throwing: the import afterwards is the check. */
-async function installWithMicropip(pyodide, wheelName, wheel, micropipURL) {
-  await pyodide.loadPackage(micropipURL, {
-    messageCallback: () => {},
-    errorCallback: (text) => console.warn(text),
-  });
+// Where wheels are installed (micropip's own is unpacked there).
+const SITE_PACKAGES = "import sys\nnext(p for p in sys.path if p.endswith('site-packages'))";
+
+/** Install the engine wheel with micropip (a first visit): micropip's pure-Python wheel is
+ * unpacked into site-packages from `micropipBytes`, as loadPackage would from its URL. */
+async function installWithMicropip(pyodide, wheelName, wheel, micropipBytes) {
   let micropip;
   try {
+    const site = pyodide.runPython(SITE_PACKAGES);
+    pyodide.unpackArchive(micropipBytes, "wheel", { extractDir: site });
+    // The import system looks at the directory afresh (not importlib.invalidate_caches(),
+    // which imports importlib.metadata).
+    pyodide.runPython(`import sys\nsys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
     micropip = pyodide.pyimport("micropip");
   } catch (error) {
     throw new Error(`could not load micropip (${pythonMessage(error)})`, { cause: error });

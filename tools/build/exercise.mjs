@@ -13,7 +13,8 @@
 // --wheel    the engine wheel's file name under --base
 // --stdlib   a python_stdlib.zip to use instead of the runtime's own (a trimmed one)
 // --install  unpack: the worker's way today (pyodide.unpackArchive into a directory put on
-//            sys.path); micropip: loadPackage(--micropip, by URL), then micropip.install
+//            sys.path); micropip: --micropip unpacked into site-packages, then micropip.install
+//            of the wheel's bytes (an emfs: URL), as the worker does
 // --snapshot make a memory snapshot first, as the page's snapshot worker does (whole engine
 //            imported), and run the exercise in a runtime restored from it
 // --no-exercise  stop once engine.bridge answers (timing the start-up alone)
@@ -130,14 +131,21 @@ function unpack(pyodide, bytes) {
   pyodide.runPython(`import sys\nif ${dir} not in sys.path: sys.path.insert(0, ${dir})`);
 }
 
+// As web/worker.js does: micropip's wheel unpacked into site-packages from its bytes, then
+// the engine wheel installed by micropip from its bytes in Pyodide's file system.
 async function installWithMicropip(pyodide) {
-  // loadPackage reports a failure without throwing: the import afterwards is the check.
-  await pyodide.loadPackage(new URL(args.micropip, base).href);
+  const site = pyodide.runPython("import sys\nnext(p for p in sys.path if p.endswith('site-packages'))");
+  pyodide.unpackArchive(await fetchBytes(args.micropip), "wheel", { extractDir: site });
+  pyodide.runPython(`import sys\nsys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
   lap("micropip_load");
   const micropip = pyodide.pyimport("micropip");
   lap("micropip_import");
-  await micropip.install.callKwargs(new URL(args.wheel, base).href, { deps: false });
+  const wheel = `/parlour/wheels/${path.basename(args.wheel)}`;
+  pyodide.FS.mkdirTree("/parlour/wheels");
+  pyodide.FS.writeFile(wheel, await fetchBytes(args.wheel));
+  await micropip.install.callKwargs(`emfs:${wheel}`, { deps: false });
   micropip.destroy();
+  pyodide.FS.unlink(wheel);
   lap("wheel_install");
 }
 

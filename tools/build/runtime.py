@@ -12,7 +12,8 @@ from pathlib import Path
 
 from . import CACHE, BuildError, say, sha256_file
 from .micropip import MicropipError, fetch_micropip
-from .stdlib import KEEP_FILE, StdlibError, load_keep, trim_stdlib
+from .node import node
+from .stdlib import COMPILE_SCRIPT, KEEP_FILE, StdlibError, compile_stdlib, load_keep, trim_stdlib
 
 PYODIDE_VERSION = "314.0.7"
 # sha256 of the npm tarball pyodide-314.0.7.tgz: a changed download is refused.
@@ -78,19 +79,25 @@ def fetch_pyodide() -> Path:
 
 
 def trimmed_stdlib(runtime: Path) -> Path:
-    """The runtime's python_stdlib.zip trimmed to tools/build/stdlib_keep.txt, made once
-    into .cache/ (keyed by the runtime's version and the keep list's hash)."""
-    key = sha256_file(KEEP_FILE)[:16]
+    """The runtime's python_stdlib.zip trimmed to tools/build/stdlib_keep.txt and compiled to
+    bytecode by the runtime itself (stdlib.py), made once into .cache/ (keyed by the
+    runtime's version, the keep list and the compiling script)."""
+    key = sha256_file(KEEP_FILE)[:8] + sha256_file(COMPILE_SCRIPT)[:8]
     target = CACHE / f"stdlib-{PYODIDE_VERSION}-{key}" / "python_stdlib.zip"
     if target.is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
+    sources = target.with_name(f".sources.{os.getpid()}.zip")
     partial = target.with_name(f".{target.name}.{os.getpid()}.part")
     try:
-        trim_stdlib(runtime / "python_stdlib.zip", partial, load_keep())
+        trim_stdlib(runtime / "python_stdlib.zip", sources, load_keep())
+        say("compiling the standard library to bytecode (once)")
+        compile_stdlib(runtime, sources, partial, node=node())
     except StdlibError as exc:
         partial.unlink(missing_ok=True)
         raise BuildError(f"trimming the standard library: {exc}") from exc
+    finally:
+        sources.unlink(missing_ok=True)
     os.replace(partial, target)
     return target
 

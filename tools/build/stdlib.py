@@ -31,6 +31,13 @@ It prints the bytes before and after.
 
 ``trim_stdlib(src_zip, dest_zip, keep)`` writes the trimmed zip, deterministically (sorted
 entries, fixed timestamps, DEFLATE at zlib's level 9).
+
+``compile_stdlib(pyodide, src_zip, dest_zip)`` then turns its sources into bytecode with the
+runtime's own Python (``compile_stdlib.mjs`` under Node.js): the page imports the library
+without compiling it, which is most of Python's start-up in the browser (under Node.js,
+loadPyodide() takes 0.75 s instead of 2.15 s). The bytecode leaves out docstrings, asserts
+and column positions (``-OO``, PYTHONNODEBUGRANGES): the zip grows by a quarter instead of
+doubling. The page never reads a docstring of the library.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ import argparse
 import gzip
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import zipfile
@@ -52,6 +60,7 @@ from .server import GZIP_LEVEL
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 KEEP_FILE = HERE / "stdlib_keep.txt"
+COMPILE_SCRIPT = HERE / "compile_stdlib.mjs"
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 # Packages kept module by module instead of whole.
 SPLIT_PACKAGES = ("encodings",)
@@ -183,6 +192,21 @@ def trim_stdlib(src_zip: Path, dest_zip: Path, keep: Iterable[str]) -> list[str]
                 out.writestr(info, source.read(name), compresslevel=9)
     os.replace(partial, dest_zip)
     return members
+
+
+def compile_stdlib(pyodide: Path, src_zip: Path, dest_zip: Path, node: str = "node") -> None:
+    """Write to ``dest_zip`` the library ``src_zip`` compiled by the runtime in ``pyodide``:
+    each ``x.py`` becomes a sourceless ``x.pyc`` (unchecked hash-based, so the same sources
+    always give the same zip), every other member is copied. Raises StdlibError if Node.js
+    or the runtime fails."""
+    command = [node, str(COMPILE_SCRIPT), "--pyodide", str(pyodide)]
+    command += ["--src", str(src_zip), "--dest", str(dest_zip)]
+    try:
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    except OSError as exc:
+        raise StdlibError(f"compiling the standard library needs Node.js ({exc})") from exc
+    if done.returncode != 0 or not dest_zip.is_file():
+        raise StdlibError(f"compiling the standard library failed:\n{done.stderr[-4000:]}")
 
 
 def derive_keep(modules: Iterable[str], reads: Iterable[str], names: Iterable[str]) -> list[str]:

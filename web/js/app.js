@@ -634,6 +634,9 @@ const intents = {
     state.screen = "setup";
     state.error = null;
     render();
+    // The table's drawing for this game is fetched now, while the person sets up the match,
+    // not after the start (a round trip less before the first move).
+    import(`./games/${gameId}.js`).catch(() => { /* rendererFor() falls back when it starts */ });
   },
   updateSetup(change) {
     const spec = state.games.find((g) => g.id === state.setupGame);
