@@ -14,9 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pagehelpers import HAND_CARDS, IDLE, SIDE_ACTIONS, import_match, open_record
+from pagehelpers import HAND_CARDS, IDLE, SIDE_ACTIONS, import_match, open_record, read_save
 
 import engine
+from engine.cards import card_name
 
 SHARED_PAGE = True
 
@@ -33,11 +34,17 @@ def seats(players: int) -> list[dict]:
     return out
 
 
-def playout(game: str, seed: int, stop: Callable[[engine.core.State], bool], limit: int = 3000):
-    """A random playout of ``game`` up to the first position with the person (seat 0) to
-    move where ``stop(state)``; that state, or None."""
+def playout(
+    game: str,
+    seed: int,
+    stop: Callable[[engine.core.State], bool],
+    limit: int = 3000,
+    options: dict | None = None,
+):
+    """A random playout of ``game`` (with ``options``) up to the first position with the
+    person (seat 0) to move where ``stop(state)``; that state, or None."""
     players = engine.GAMES[game].default_players
-    state = engine.new_game(game, players, seed, None)
+    state = engine.new_game(game, players, seed, options)
     rng = random.Random(seed)
     for _ in range(limit):
         if state.is_over:
@@ -48,9 +55,14 @@ def playout(game: str, seed: int, stop: Callable[[engine.core.State], bool], lim
     return None
 
 
-def find(game: str, stop: Callable[[engine.core.State], bool], seeds=range(1, 60)):
+def find(
+    game: str,
+    stop: Callable[[engine.core.State], bool],
+    seeds=range(1, 60),
+    options: dict | None = None,
+):
     for seed in seeds:
-        state = playout(game, seed, stop)
+        state = playout(game, seed, stop, options=options)
         if state is not None:
             return state
     raise AssertionError(f"no {game} position found")
@@ -295,11 +307,52 @@ def test_roundup_says_when_the_bids_are_shown_and_who_starts(page, site, open_ap
     page.wait_for_selector(IDLE)
     text = page.locator("[data-testid=log]").inner_text() + page.locator(MESSAGE).inner_text()
     assert "bid" in text.lower()
+    # The log tells it too, on the last bid's entry: every bid, and who starts.
+    note = log_entry(page, len(state.history)).locator("[data-testid=log-note]").inner_text()
+    assert "All bids are now shown" in note and "start" in note, note
     world = state.clone()
     world.apply(bid.id)
     if world.current_player == 0:
         message = page.locator(MESSAGE).inner_text()
         assert "All bids are now shown" in message and "start" in message, message
+
+
+def log_entry(page, index: int):
+    """The side panel's log entry of the move with this index in the match's history."""
+    return page.locator(f"[data-testid=log] .log-entry[data-index='{index}']")
+
+
+def test_the_log_names_the_card_a_pass_brought_the_person_and_never_the_opponents(
+    page, site, open_app
+):
+    # Without a face-up card a pass has both players draw blind, within the pass itself.
+    def both_draw(state) -> bool:
+        if not any(a.id == "pass" for a in state.legal_actions()):
+            return False
+        world = state.clone()
+        world.apply("pass")
+        return all(len(world.hands[p]) > len(state.hands[p]) for p in (0, 1))
+
+    state = find("crisps", both_draw, options={"no_faceup_draw": True})
+    world = state.clone()
+    world.apply("pass")
+    mine = [card_name(c) for c in set(world.hands[0]) - set(state.hands[0])]
+    theirs = [card_name(c) for c in set(world.hands[1]) - set(state.hands[1])]
+    open_state(page, site, open_app, state)
+    page.click(f"{SIDE_ACTIONS}[data-action='pass']")
+    page.wait_for_selector(IDLE)
+    entry = log_entry(page, len(state.history))
+    note = entry.locator("[data-testid=log-note]").inner_text()
+    assert all(name in note for name in mine) and "You received" in note, (mine, note)
+    notes = " ".join(page.locator("[data-testid=log-note]").all_inner_texts())
+    for name in theirs:
+        assert name not in entry.inner_text() and name not in notes, (name, notes)
+    # Kept with the saved match: resumed, the entry still says it.
+    assert read_save(page)["page"]["logNotes"], "the notes are saved with the match"
+    page.click("[data-testid=menu-button]")
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(IDLE)
+    assert entry.locator("[data-testid=log-note]").inner_text() == note
 
 
 # ----- a round's end you can look at -------------------------------------------------------------

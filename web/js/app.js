@@ -5,6 +5,7 @@
 // A feature (web/js/features/) is declared in one way: its module exports
 //   feature = {
 //     state:   {field: default}                    its fields of the page state
+//     kept:    [field]                             those saved with the match (see keptState)
 //     intents: (ctx) => ({name: fn})                what the person can ask of it
 //     screens: {name: (state, intents) => Node}     the screens it draws (state.screen)
 //     panels:  {slot: (state, intents) => Node}     what it adds to another screen: "side"
@@ -27,7 +28,7 @@
 import catalog from "./catalog.js";
 import { startEngine } from "./engine-client.js";
 import * as storage from "./storage.js";
-import { humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
+import { cardsReceived, humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
 import { h, clear } from "./ui/dom.js";
 import { cardText } from "./ui/cards.js";
 import { renderMenu } from "./ui/menu.js";
@@ -262,7 +263,7 @@ async function recoverEngine(err) {
     if (save) {
       const reply = await call("load", save.data);
       if (reply && !reply.error) {
-        await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply));
+        await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page);
         state.message = "The game engine stopped and was restarted: your match is exactly where it was.";
         render();
         return;
@@ -434,16 +435,6 @@ function moveMessage(snap, move, prev) {
   return `${text}. You ${move.player === snap.viewer ? "receive" : "received"} ${named.map(cardText).join(" ")}`;
 }
 
-/** Cards that came into the person's hand with the latest move (a draw, a pass, a swap),
- * which nothing else on the table tells: none across a new deal or a change of seat. */
-function cardsReceived(prev, snap) {
-  if (!prev || prev.viewer !== snap.viewer || roundsOf(prev) !== roundsOf(snap) || snap.round_end) return [];
-  const before = prev.view && Array.isArray(prev.view.hand) ? new Set(prev.view.hand) : null;
-  const now = snap.view && Array.isArray(snap.view.hand) ? snap.view.hand : null;
-  if (!before || !now) return [];
-  return now.filter((c) => !before.has(c));
-}
-
 function roundSummary(prev, snap) {
   const mod = state.renderer;
   if (mod && typeof mod.roundSummary === "function") {
@@ -456,6 +447,24 @@ function roundSummary(prev, snap) {
   };
 }
 
+/** What the page keeps with a saved match beside the engine's record: the features' `kept`
+ * state fields. */
+function keptState() {
+  const kept = {};
+  for (const f of FEATURES) for (const name of f.kept || []) kept[name] = state[name];
+  return kept;
+}
+
+/** A resumed match's page state (keptState) back: the features' fields. */
+function restoreKept(kept) {
+  for (const f of FEATURES) {
+    for (const name of f.kept || []) {
+      const value = kept[name];
+      if (value !== undefined && typeof value === typeof state[name] && Array.isArray(value) === Array.isArray(state[name])) state[name] = value;
+    }
+  }
+}
+
 /** Save the match on the table after a move (a refusal only means no save this time). */
 async function persist(token) {
   const snap = state.snapshot;
@@ -463,7 +472,7 @@ async function persist(token) {
   if (snap.is_over) { storage.clearMatch(); return; }
   const reply = await engineCall("record", {}, { current: () => token === matchToken, refused: () => {} });
   if (!reply) return;
-  storage.saveMatch(snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null);
+  storage.saveMatch(snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null, keptState());
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -519,7 +528,7 @@ function showThinking(token, fraction) {
   if (!setThinking(root, state.thinkingFraction)) render();
 }
 
-async function enterTable(snap, gameId, setup) {
+async function enterTable(snap, gameId, setup, kept = null) {
   matchToken += 1;
   const token = matchToken;
   state.renderer = await rendererFor(gameId);
@@ -530,6 +539,7 @@ async function enterTable(snap, gameId, setup) {
     error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
   });
   applySnapshot(snap, null);
+  if (kept) restoreKept(kept);
   render();
   await holdingBusy(async () => {
     await persist(token);
@@ -751,7 +761,7 @@ const intents = {
       },
     });
     if (!reply) return;
-    await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply));
+    await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page);
     state.message = "Welcome back: your match is where you left it.";
     render();
   },

@@ -18,6 +18,16 @@ export function roundsOf(snapshot) {
   return snapshot && snapshot.result && Array.isArray(snapshot.result.rounds) ? snapshot.result.rounds.length : 0;
 }
 
+/** Cards that came into the viewer's hand from `prev` to `snap` (a draw, a pass, a swap), which
+ * nothing else on the table tells: none across a new deal or a change of seat. */
+export function cardsReceived(prev, snap) {
+  if (!prev || prev.viewer !== snap.viewer || roundsOf(prev) !== roundsOf(snap) || snap.round_end) return [];
+  const before = prev.view && Array.isArray(prev.view.hand) ? new Set(prev.view.hand) : null;
+  const now = snap.view && Array.isArray(snap.view.hand) ? snap.view.hand : null;
+  if (!before || !now) return [];
+  return now.filter((c) => !before.has(c));
+}
+
 /** Each seat's change in score from `prev` to `snapshot`. */
 function scoreGains(prev, snapshot) {
   const before = (prev.result && prev.result.scores) || [];

@@ -52,8 +52,10 @@ export function loadMatch() {
   return { ok: true, save };
 }
 
-export function saveMatch(game, title, data, setup) {
-  return setRaw(SAVE_KEY, JSON.stringify({ v: SAVE_VERSION, game, title, savedAt: Date.now(), data, setup: setup || null }));
+/** Save the match in progress: `data` is the engine's record, `page` what the page keeps
+ * beside it (see app.js's keptState); a save without `page` resumes without it. */
+export function saveMatch(game, title, data, setup, page) {
+  return setRaw(SAVE_KEY, JSON.stringify({ v: SAVE_VERSION, game, title, savedAt: Date.now(), data, setup: setup || null, page: page || null }));
 }
 
 export function clearMatch() {

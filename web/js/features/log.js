@@ -1,35 +1,56 @@
 // The game log: every action in words, with the seat's name, grouped by round and
 // scrollable. The bridge writes the words (hidden things already redacted for the viewer)
-// and each entry's round; this only lays them out. Used by the table and the replay.
+// and each entry's round; this lays them out. Used by the table and the replay.
+//
+// On the table an entry may also carry a note of what the move made known beyond its words
+// (state.logNotes): the cards that came into the person's hand with it ("You drew the 7♠",
+// read off the person's own view, so never another seat's card), and what the game's renderer
+// tells of it (logNote: Roundup's bids turned up and who starts). Notes are kept with the
+// saved match (`kept`), so a reload brings them back.
 import { h } from "../ui/dom.js";
-import { seatName } from "../snapshot.js";
+import { cardText } from "../ui/cards.js";
+import { cardsReceived, seatName } from "../snapshot.js";
 import { isNarrow } from "../ui/table.js";
 
 // Open on a wide screen; on a narrow one a drawer, closed until the person opens it (their
 // choice is kept while the page is open).
 let logOpen = null;
 
-/** The log entries of `snapshot` as [{round, entries: [{index, player, text}]}], in order. */
-function logByRound(snapshot) {
+/** The log entries of `snapshot` as [{round, entries: [{index, player, text, note}]}], in
+ * order; `notes` maps an entry's index to its note. */
+function logByRound(snapshot, notes) {
   const groups = [];
   (snapshot.log || []).forEach((entry, index) => {
     const round = Number.isInteger(entry.round) ? entry.round : 1;
     let group = groups[groups.length - 1];
     if (!group || group.round !== round) { group = { round, entries: [] }; groups.push(group); }
-    group.entries.push({ index, player: entry.player, text: entry.text });
+    group.entries.push({ index, player: entry.player, text: entry.text, note: notes.get(index) || null });
   });
   return groups;
 }
 
+/** The notes `snapshot`'s viewer may read, by entry index (several to one entry joined). */
+function notesFor(snapshot, notes) {
+  const out = new Map();
+  for (const n of Array.isArray(notes) ? notes : []) {
+    if (!n || typeof n.text !== "string" || !Number.isInteger(n.index)) continue;
+    if (n.seat !== null && n.seat !== snapshot.viewer) continue;
+    out.set(n.index, out.has(n.index) ? `${out.get(n.index)}. ${n.text}` : n.text);
+  }
+  return out;
+}
+
 /**
  * The log panel. One `.log-list` holds a section per round (newest last); each entry reads
- * "Name: words". `opts.highlight` marks the entry with that index (the replay's last move);
- * `opts.reuse` keeps the elements of an unchanged log from one render to the next.
+ * "Name: words", and its note when `opts.notes` (state.logNotes) has one for the viewer.
+ * `opts.highlight` marks the entry with that index (the replay's last move); `opts.reuse`
+ * keeps the elements of an unchanged log from one render to the next.
  */
 export function renderLog(snapshot, opts = {}) {
   const log = snapshot.log || [];
+  const notes = notesFor(snapshot, opts.notes);
   let entries = h("p", { class: "log-empty" }, "No moves yet.");
-  if (log.length) entries = opts.reuse ? reusedSections(snapshot) : logSections(snapshot, opts.highlight);
+  if (log.length) entries = opts.reuse ? reusedSections(snapshot, notes) : logSections(snapshot, notes, opts.highlight);
   const list = h("div", {
     class: "log-list", dataset: { testid: "log-list" }, tabindex: "0", role: "region",
     "aria-label": "Game log, oldest first",
@@ -50,26 +71,58 @@ export function renderLog(snapshot, opts = {}) {
 // never share elements. Screens that mark up the entries after a render do not reuse them.
 const built = { key: null, list: null, sections: null };
 
-function reusedSections(snapshot) {
+function reusedSections(snapshot, notes) {
   const names = (snapshot.seats || []).map((_, seat) => seatName(snapshot, seat));
-  const key = JSON.stringify([names, snapshot.log]);
+  const key = JSON.stringify([names, snapshot.log, [...notes]]);
   if (built.key !== key || !built.list || !built.list.isConnected) {
-    Object.assign(built, { key, sections: logSections(snapshot) });
+    Object.assign(built, { key, sections: logSections(snapshot, notes) });
   }
   return built.sections;
 }
 
-function logSections(snapshot, highlight) {
-  const groups = logByRound(snapshot);
+function logSections(snapshot, notes, highlight) {
+  const groups = logByRound(snapshot, notes);
   const several = groups.length > 1 || (groups.length === 1 && groups[0].round > 1);
   return groups.map((group) => h("section", { class: "log-round", dataset: { round: String(group.round) } },
     several ? h("h3", { class: "log-round-title" }, `Round ${group.round}`) : null,
     h("ol", { class: "log-entries", start: group.entries[0].index + 1 }, group.entries.map((e) => h("li", {
       class: ["log-entry", e.index === highlight && "is-current"],
       "aria-current": e.index === highlight ? "step" : false,
+      dataset: { index: String(e.index) },
     },
     h("span", { class: "log-who" }, e.player === null || e.player === undefined ? "" : seatName(snapshot, e.player) + ": "),
-    e.text)))));
+    e.text,
+    e.note ? h("span", { class: "log-note", dataset: { testid: "log-note" } }, ` \u2014 ${e.note}`) : null)))));
+}
+
+// ----- notes: what a move made known beyond its words ---------------------------------------
+
+/** "the 7♠" or "7♠ 8♥". */
+function cardsWords(cards) {
+  const text = cards.map(cardText).join(" ");
+  return cards.length === 1 ? `the ${text}` : text;
+}
+
+/** After each new snapshot: the notes of the move it brings; after an undo, those of the
+ * moves taken back go; a new table (no previous snapshot) starts with none. */
+function afterSnapshot(prev, snap, move, state) {
+  const log = snap.log || [];
+  state.logNotes = prev ? state.logNotes.filter((n) => n && n.index < log.length) : [];
+  if (!move || !log.length) return;
+  const index = log.length - 1;
+  const entry = log[index].text || "";
+  const received = cardsReceived(prev, snap).filter((c) => !entry.includes(cardText(c)));
+  if (received.length) {
+    const id = String(move.id || "");
+    const drew = move.player === snap.viewer && (id.startsWith("draw") || id === "take:blind");
+    state.logNotes.push({ index, seat: snap.viewer, text: `You ${drew ? "drew" : "received"} ${cardsWords(received)}` });
+  }
+  const mod = state.renderer;
+  if (mod && typeof mod.logNote === "function") {
+    let text = null;
+    try { text = mod.logNote(move, snap, prev, (seat) => seatName(snap, seat)); } catch { /* no note */ }
+    if (text) state.logNotes.push({ index, seat: null, text });
+  }
 }
 
 /** After a render: keep the log scrolled to the newest entry unless the person scrolled up.
@@ -101,6 +154,9 @@ function afterRender(root) {
 }
 
 export const feature = {
-  panels: { side: (state) => renderLog(state.snapshot, { reuse: true }) },
+  state: { logNotes: [] },   // [{index, seat, text}]: seat null for every seat's eyes
+  kept: ["logNotes"],
+  panels: { side: (state) => renderLog(state.snapshot, { reuse: true, notes: state.logNotes }) },
+  afterSnapshot,
   afterRender,
 };

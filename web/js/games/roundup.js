@@ -543,6 +543,16 @@ export function describeMove(move, snapshot, seatName) {
   }
 }
 
+/** The log's note on the move that turned the bids up (the last bid, whoever placed it):
+ * every bid and who plays first, which the move's own words do not tell. */
+export function logNote(move, snapshot, prev, seatName) {
+  const before = (prev && prev.view) || {};
+  const view = (snapshot && snapshot.view) || {};
+  if (before.phase !== "bid" || !view.phase || view.phase === "bid") return null;
+  if (view.round !== undefined && view.round !== before.round) return null;
+  return bidsShown(view, seatName);
+}
+
 /** Once the last bid is in: every bid, face up, and who plays first. */
 function bidsShown(view, seatName) {
   const bids = (view.bids || []).map((b, p) => (b ? `${seatName(p)} ${SUIT_SYMBOLS[suitOf(b)]}` : null)).filter(Boolean);
