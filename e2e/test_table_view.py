@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pagehelpers import HAND_CARDS, IDLE, SIDE_ACTIONS, import_match, open_record, read_save
+from pagehelpers import HAND_CARDS, IDLE, MENU, SIDE_ACTIONS, import_match, open_record, read_save
 
 import engine
 from engine.cards import card_name
@@ -396,3 +396,39 @@ def test_the_round_over_dialog_sits_on_the_table_as_the_round_ended(page, site, 
     if isinstance(dealt, list) and world.current_player == 0:
         now = page.locator(HAND_CARDS).evaluate_all("ns => ns.map(n => n.dataset.card)")
         assert sorted(now) == sorted(dealt), "Continue deals the next round"
+
+
+def test_a_reload_under_the_round_over_dialog_brings_it_back_over_that_round(page, site, open_app):
+    state = find("mhing", lambda s: round_ender(s) is not None, seeds=range(1, 40))
+    action = round_ender(state)
+    world = state.clone()
+    world.apply(action)
+    dealt = sorted(world.view(0)["hand"])
+    open_state(page, site, open_app, state)
+    page.click(f"{SIDE_ACTIONS}[data-action='{action}']")
+    page.wait_for_selector(ROUND_OVER)
+    title = page.locator(f"{ROUND_OVER} h2").inner_text()
+    ended = sorted(page.locator(HAND_CARDS).evaluate_all("ns => ns.map(n => n.dataset.card)"))
+    assert ended != dealt
+    page.reload()
+    page.locator(MENU).first.wait_for(state="visible")
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(ROUND_OVER)
+    page.wait_for_selector(IDLE)
+    assert page.locator(f"{ROUND_OVER} h2").inner_text() == title
+    shown = page.locator(HAND_CARDS).evaluate_all("ns => ns.map(n => n.dataset.card)")
+    assert sorted(shown) == ended, "behind the dialog: the round as it ended, not the new deal"
+    page.click(f"{ROUND_OVER} [data-testid=view-table]")
+    page.wait_for_selector("[data-testid=round-bar]")
+    page.click("[data-testid=round-bar] [data-testid=continue]")
+    page.wait_for_selector(IDLE)
+    assert page.locator(ROUND_OVER).count() == 0
+    # Gone on: the save no longer brings the dialog back.
+    page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('parlour.save')).page.roundOver === false"
+    )
+    if world.current_player == 0:
+        assert (
+            sorted(page.locator(HAND_CARDS).evaluate_all("ns => ns.map(n => n.dataset.card)"))
+            == dealt
+        )

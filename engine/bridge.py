@@ -417,6 +417,20 @@ def _note_round_end(session: Session, before: State, taken: Action) -> None:
     }
 
 
+def _note_loaded_round_end(session: Session) -> None:
+    """After a load, keep the table of the round the record's last move ended, as if that
+    move had just been made (a page reloaded under its round-over dialog shows it again).
+    The record is replayed once more only when its last move did end a round."""
+    state = session.state
+    marks = session.rounds.sync(state)
+    if not marks or state.is_over or session.rounds.completed < marks[-1]:
+        return
+    record = state.to_record()
+    record["actions"] = record["actions"][:-1]
+    before = _replay(record)
+    _note_round_end(session, before, before.find_action(state.history[-1].id))
+
+
 @_endpoint
 def round_end(params: dict[str, Any]) -> dict[str, Any]:
     """The table as the round the latest move ended left it, for the seat that views the
@@ -673,7 +687,9 @@ def load(params: dict[str, Any]) -> dict[str, Any]:
     _session = Session(
         state, seats, practice, bot_rng=random.Random(state.seed ^ len(state.history))
     )
-    return _snapshot(_session)
+    snap = _snapshot(_session)
+    _note_loaded_round_end(_session)
+    return snap
 
 
 def reset() -> None:

@@ -423,6 +423,22 @@ def test_a_move_that_ends_a_round_brings_the_table_as_it_ended_and_hides_what_it
     assert ended >= 1
 
 
+def test_a_match_loaded_just_after_a_round_ended_brings_that_round_end_back():
+    snap = start(13)
+    rng = random.Random(13)
+    while len(snap["result"]["rounds"]) == 0:
+        snap = call("bot_move")["snapshot"] if snap["bot_turn"] else play_human(snap, rng)
+    assert not snap["is_over"]
+    end = call("round_end")
+    saved = call("record")
+    assert call("load", saved)["view"] == snap["view"]
+    assert call("round_end") == end
+    # One move later the record's last move ended nothing: there is no round end to bring.
+    snap = call("bot_move")["snapshot"] if snap["bot_turn"] else play_human(snap, rng)
+    call("load", call("record"))
+    assert error_code(call("round_end")) == "no_round_end"
+
+
 # ----- undo --------------------------------------------------------------------------
 
 

@@ -448,21 +448,30 @@ function roundSummary(prev, snap) {
 }
 
 /** What the page keeps with a saved match beside the engine's record: the features' `kept`
- * state fields. */
+ * state fields, and whether the round-over dialog is up. */
 function keptState() {
-  const kept = {};
+  const kept = { roundOver: Boolean(state.roundOver) };
   for (const f of FEATURES) for (const name of f.kept || []) kept[name] = state[name];
   return kept;
 }
 
-/** A resumed match's page state (keptState) back: the features' fields. */
-function restoreKept(kept) {
+/** A resumed match's page state (keptState) back: the features' fields, and the round-over
+ * dialog over the table as that round ended when it was up at the save. */
+async function restoreKept(kept, token) {
   for (const f of FEATURES) {
     for (const name of f.kept || []) {
       const value = kept[name];
       if (value !== undefined && typeof value === typeof state[name] && Array.isArray(value) === Array.isArray(state[name])) state[name] = value;
     }
   }
+  const snap = state.snapshot;
+  if (kept.roundOver !== true || !snap || snap.is_over) return;
+  const reply = await engineCall("round_end", {}, { current: () => token === matchToken, refused: () => {} });
+  if (!reply || !reply.view) return;
+  snap.round_end = reply;
+  state.roundOver = roundSummary(snap, snap);
+  state.roundEnd = roundEndSnapshot(snap);
+  state.roundTable = false;
 }
 
 /** Save the match on the table after a move (a refusal only means no save this time). */
@@ -539,7 +548,8 @@ async function enterTable(snap, gameId, setup, kept = null) {
     error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
   });
   applySnapshot(snap, null);
-  if (kept) restoreKept(kept);
+  if (kept) await restoreKept(kept, token);
+  if (token !== matchToken) return;
   render();
   await holdingBusy(async () => {
     await persist(token);
@@ -734,6 +744,7 @@ const intents = {
     state.message = null;
     state.lastMove = null;
     render();
+    persist(matchToken);   // the save no longer brings the dialog back
     runBots();
   },
   /** Put the round-over dialog aside to look at the table as the round ended, or bring it back. */
