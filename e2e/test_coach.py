@@ -61,6 +61,22 @@ def follow_the_coach(page, game: str, max_turns: int | None) -> tuple[set[str], 
         )
 
 
+def follow_the_lessons(page, game: str, lessons: list[dict], said: set[str]) -> None:
+    """After the coached round, each of the game's lessons offered in turn by the panel's
+    "Next lesson" button: put on the table, followed to its end, the rule it is for said.
+    Every step of the coach file is then said."""
+    for lesson in lessons:
+        follow = page.locator("[data-testid=coach-next]")
+        assert follow.inner_text() == f"Next lesson: {lesson['title']}"
+        follow.click()
+        page.wait_for_selector(f"{COACH}[data-done=false]", timeout=60_000)
+        lesson_said, _ = follow_the_coach(page, game, None)
+        assert set(lesson["until"]) <= lesson_said | steps_said(page)
+        said |= lesson_said | steps_said(page)
+    assert not page.locator("[data-testid=coach-next]").count()
+    assert said == {step["id"] for step in coach.load(game).steps}
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("game", list(engine.GAMES))
 def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
@@ -75,8 +91,10 @@ def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
     assert page.locator(f"{COACH} [aria-live=polite]").count() == 1
     # Attached, not visible: the computer may move first and the welcome join the earlier tips.
     page.wait_for_selector(f"{COACH} [data-step=welcome]", state="attached", timeout=60_000)
-    steps = {step["id"] for step in coach.load(game).steps}
-    turns_needed = coach.follow(game, coach.load(game).deals[0])["turns"]
+    deals = coach.load(game).deals
+    engine_run = coach.follow(game, deals[0])
+    steps = set(engine_run["said"])
+    turns_needed = engine_run["turns"]
     short = size == "phone" and turns_needed > PHONE_TURNS
     said, turns = follow_the_coach(page, game, PHONE_TURNS if short else None)
     if short:
@@ -88,6 +106,8 @@ def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
         assert turns == turns_needed, "the page's round is the engine's coached round"
         lines = page.locator(f"{COACH} [data-testid=coach-score] li").all_inner_texts()
         assert lines and all(line.strip() for line in lines)
+        if size == "desktop":
+            follow_the_lessons(page, game, deals[1:], said)
     box = panel.bounding_box()
     table = page.locator(".game-root").bounding_box()
     assert box and table
@@ -120,3 +140,33 @@ def test_learn_from_the_rules_page_and_stop_coaching(page, site, open_app):
     assert page.locator(COACH).count() == 0
     page.click("[data-testid=menu-button]")
     page.locator(MENU).first.wait_for(state="visible")
+
+
+def test_the_coach_comes_back_with_the_match_after_a_reload(page, site, open_app):
+    open_app(page, site)
+    page.click("[data-testid=learn][data-learn-game=crisps]")
+    page.wait_for_selector(f"{COACH} [data-step=welcome]", state="attached", timeout=60_000)
+    said, turns = follow_the_coach(page, "crisps", 2)
+    assert turns == 2
+    page.wait_for_selector(f"{IDLE} {FOLLOW}", timeout=60_000)
+    before = steps_said(page)
+    open_app(page, site)  # a reload: the menu offers the saved match
+    page.click("[data-testid=resume]")
+    page.locator(COACH).wait_for(state="visible", timeout=60_000)
+    page.wait_for_selector(f"{IDLE} {FOLLOW}", timeout=60_000)
+    after = steps_said(page)
+    assert before <= after, "what the coach said is still there"
+    now = page.eval_on_selector_all(
+        "[data-testid=coach-now] [data-step]", "els => els.map(e => e.dataset.step)"
+    )
+    assert "welcome" not in now, "nothing said before is said again as new"
+    # And it goes on coaching: the next suggestion is one of the legal moves, and lit.
+    suggested = page.locator(FOLLOW).get_attribute("data-action")
+    lit = page.locator(f"[data-testid=actions] [data-action='{suggested}']")
+    assert "is-coach-suggested" in (lit.get_attribute("class") or "")
+    page.click("[data-testid=coach-stop]")
+    open_app(page, site)
+    page.click("[data-testid=resume]")
+    page.wait_for_selector(IDLE, timeout=60_000)
+    assert page.locator(COACH).count() == 0, "coaching stopped stays stopped"
+    page.click("[data-testid=menu-button]")

@@ -444,23 +444,33 @@ def round_end(params: dict[str, Any]) -> dict[str, Any]:
 
 @_endpoint
 def coach(params: dict[str, Any]) -> dict[str, Any]:
-    """The coach of a coached round at this point: ``{shown?: [step ids]}`` ->
-    ``{messages, suggestion, done, last_cards}`` (see :mod:`engine.coach`), for the human seat.
+    """The coach of a coached round at this point: ``{shown?: [step ids], deal?: n}`` ->
+    ``{messages, suggestion, done, last_cards}`` (see :mod:`engine.coach`), for the human seat;
+    ``deal`` is the number of the game's deal on the table (0, the coached round, by default:
+    a lesson is done once its ``until`` steps are said).
 
-    ``{game}`` alone (no ``shown``) gives the game's coached deals instead: ``{deals}``."""
+    ``{game}`` alone (no ``shown``) gives the game's coached deals instead: ``{deals}``, each
+    lesson with the ``record`` that puts its position on the table (for ``load``)."""
     if "game" in params:
         game = _text(params, "game")
         if game not in engine.GAMES:
             raise BridgeError("unknown_game", f"there is no game called {game[:40]!r}")
-        return {"deals": coaching.load(game).deals, "seat": coaching.PERSON}
+        deals = [dict(deal) for deal in coaching.load(game).deals]
+        for deal in deals[1:]:
+            deal["record"] = coaching.start(game, deal).to_record()
+        return {"deals": deals, "seat": coaching.PERSON}
     session = _need_session()
     shown = params.get("shown", [])
     if not isinstance(shown, list) or not all(isinstance(s, str) for s in shown):
         raise BridgeError("bad_request", "'shown' must be a list of step ids")
+    number = params.get("deal", 0)
+    deals = coaching.load(session.state.game_id).deals
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(deals):
+        raise BridgeError("bad_request", f"'deal' must be a number from 0 to {len(deals) - 1}")
     humans = session.humans()
     if not humans:
         raise BridgeError("no_person", "the coach needs a person at the table")
-    advice = coaching.advise(session.state, set(shown), humans[0])
+    advice = coaching.advise(session.state, set(shown), humans[0], deals[number])
     action = advice["suggestion"]
     for message in advice["messages"]:
         message["text"] = session.names(message["text"])

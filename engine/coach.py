@@ -2,6 +2,13 @@
 
 Each game has its coach in ``engine/games/<id>/coach.json``: the deals of its coached round,
 a checklist (one item per ruling of the game, in the project's own words) and the steps.
+
+The first deal is the coached round: a seed (``{"seed", "players", "options"}``) played from
+its start to the end of the first round. Further deals are short lessons for rules that
+round cannot bring up (a stall, an emptied draw pile): each also names ``moves``, the action
+ids played from its seed to reach the position where the person takes over, a ``title``, and
+``until``: the ids of the steps that, once said, complete the lesson (so does the end of a
+round). ``tools/find_coach_deals.py --lesson`` finds such positions.
 A step is::
 
     {"id": "queen-special", "rules": ["specials"], "when": {...}, "say": "...",
@@ -55,6 +62,7 @@ CONDITION_KEYS = {"turn", "phase", "can", "last", "view", "rounds_done"}
 LAST_KEYS = {"kind", "by", "rank"}
 TEST_KEYS = {"eq", "ne", "in", "rank", "at_least", "at_most", "truthy"}
 STEP_KEYS = {"id", "rules", "when", "say", "highlight", "suggest", "repeat", "scoring"}
+DEAL_KEYS = {"seed", "players", "options", "moves", "title", "until"}
 
 
 class CoachError(ValueError):
@@ -117,7 +125,19 @@ def _check(game: str, data: dict[str, Any]) -> Coach:
         for test in when.get("view", []):
             if "path" not in test or len(set(test) & TEST_KEYS) != 1 or len(test) != 2:
                 raise CoachError(f"{where}: a view test is a path and one of {sorted(TEST_KEYS)}")
-    return Coach(game, data["deals"], checklist, steps)
+    deals = data["deals"]
+    for number, deal in enumerate(deals):
+        where = f"{game} deal {number}"
+        if set(deal) - DEAL_KEYS or not {"seed", "players"} <= set(deal):
+            raise CoachError(f"{where}: keys must be among {sorted(DEAL_KEYS)}")
+        lesson = {"moves", "title", "until"} & set(deal)
+        if number == 0 and lesson:
+            raise CoachError(f"{where}: the coached round starts at its deal, not {sorted(lesson)}")
+        if number > 0 and lesson != {"moves", "title", "until"}:
+            raise CoachError(f"{where}: a lesson names its moves, title and until")
+        if set(deal.get("until", [])) - seen:
+            raise CoachError(f"{where}: 'until' names unknown steps")
+    return Coach(game, deals, checklist, steps)
 
 
 # ----- the moment, from the person's knowledge only ------------------------------------------
@@ -265,10 +285,16 @@ def suggestion(game: str, m: Moment, kinds: list[str] | None) -> Action | None:
     return next((a for a in m.legal if a.kind in kinds), None)
 
 
-def advise(state: State, shown: set[str] | list[str], seat: int = PERSON) -> dict[str, Any]:
+def advise(
+    state: State,
+    shown: set[str] | list[str],
+    seat: int = PERSON,
+    deal: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The coach at this point: the steps that speak now (those not yet ``shown``, and the
     repeating ones when nothing new speaks), the move suggested, and whether the coached
-    round is over. Texts keep seat tokens (``{seat1}``) for the caller to name."""
+    round (or the lesson ``deal``) is over. Texts keep seat tokens (``{seat1}``) for the
+    caller to name."""
     coach = load(state.game_id)
     m = moment(state, seat)
     fresh, again = [], []
@@ -299,10 +325,13 @@ def advise(state: State, shown: set[str] | list[str], seat: int = PERSON) -> dic
             "lines": scoring_lines(state.game_id, m.view, seat) if step.get("scoring") else [],
         }
         messages.append(message)
+    said = set(shown) | {step["id"] for step in speaking}
+    until = set(deal.get("until", [])) if deal else set()
+    done = m.rounds_done >= 1 or bool(until and until <= said)
     return {
         "messages": messages,
         "suggestion": suggested,
-        "done": m.rounds_done >= 1,
+        "done": done,
         "last_cards": m.last["cards"] if m.last else [],
     }
 
@@ -418,13 +447,17 @@ _SCORING = {
 
 
 def start(game: str, deal: dict[str, Any]) -> State:
-    """A coached deal's first state."""
-    return engine.new_game(game, deal["players"], deal["seed"], deal.get("options"))
+    """A coached deal's first state: its seed's, after the lesson's ``moves``."""
+    state = engine.new_game(game, deal["players"], deal["seed"], deal.get("options"))
+    for move in deal.get("moves", []):
+        state.apply(move)
+    return state
 
 
 def follow(game: str, deal: dict[str, Any], max_moves: int = 5000) -> dict[str, Any]:
     """Play a coached deal out: the person takes every suggestion, the computer seats play
-    the ``normal`` bot as in the page. Stops once the first round is scored. Returns the
+    the ``normal`` bot as in the page. Stops once the first round is scored (or the lesson is
+    complete). Returns the
     steps said (in order), the checklist rules covered and the number of moves."""
     from engine import bots
 
@@ -437,7 +470,7 @@ def follow(game: str, deal: dict[str, Any], max_moves: int = 5000) -> dict[str, 
     coach = load(game)
     steps = {s["id"]: s for s in coach.steps}
     for _ in range(max_moves):
-        advice = advise(state, set(said))
+        advice = advise(state, set(said), deal=deal)
         for message in advice["messages"]:
             if message["id"] not in said:
                 said.append(message["id"])

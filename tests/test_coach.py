@@ -62,14 +62,15 @@ def follow_checked(game: str, deal: dict) -> dict:
     rules: set[str] = set()
     steps = {s["id"]: s for s in coach.load(game).steps}
     for _ in range(5000):
-        advice = coach.advise(state, set(said))
+        advice = coach.advise(state, set(said), deal=deal)
         for message in advice["messages"]:
             assert message["text"].strip()
             if message["id"] not in said:
                 said.append(message["id"])
             rules.update(steps[message["id"]]["rules"])
         if advice["done"]:
-            assert any(m["lines"] for m in advice["messages"]), "the round's score, explained"
+            if "until" not in deal:
+                assert any(m["lines"] for m in advice["messages"]), "the round's score, explained"
             break
         if state.current_player == coach.PERSON:
             assert advice["messages"], "the coach speaks on each of the person's turns"
@@ -212,3 +213,42 @@ def test_the_bridge_gives_the_deals_and_the_coach_of_the_match():
     assert any("Computer" in line or "You" in line for m in end["messages"] for line in m["lines"])
     shown += [m["id"] for m in end["messages"] if m["id"] not in shown]
     assert set(shown) == {s["id"] for s in coach.load("crisps").steps}
+
+
+def test_a_lesson_is_put_on_the_table_by_its_record_and_ends_once_its_steps_are_said():
+    deals = call("coach", {"game": "mhing"})["deals"]
+    lesson = deals[1]
+    assert "record" not in deals[0] and lesson["title"] and lesson["until"] == ["pile-rebuilt"]
+    assert lesson["record"]["actions"] == lesson["moves"]
+    seats = [{"type": "human"}, {"type": "bot", "level": "normal", "name": "Computer"}]
+    snap = call("load", {"record": lesson["record"], "seats": seats})
+    assert snap["moves"] == len(lesson["moves"]) and snap["human_turn"]
+    assert snap["view"]["draw_pile_count"] == 0
+    assert [a["id"] for a in snap["legal"]] == ["draw:stock"]
+    shown = [s["id"] for s in coach.load("mhing").steps if s["id"] != "pile-rebuilt"]
+    before = call("coach", {"shown": shown, "deal": 1})
+    assert not before["done"] and before["suggestion"]["id"] == "draw:stock"
+    call("act", {"action": "draw:stock"})
+    as_round = call("coach", {"shown": shown, "deal": 0})
+    assert [m["id"] for m in as_round["messages"]] == ["pile-rebuilt"]
+    assert not as_round["done"], "the coached round goes on to the round's end"
+    after = call("coach", {"shown": shown, "deal": 1})
+    assert [m["id"] for m in after["messages"]] == ["pile-rebuilt"] and after["done"]
+    for bad in (2, -1, True, "1"):
+        assert call("coach", {"shown": shown, "deal": bad})["error"]["code"] == "bad_request"
+
+
+def test_a_coach_file_names_each_lessons_moves_title_and_until():
+    base = {"game": "spite", "checklist": [{"id": "r", "rule": "A rule."}]}
+    base["steps"] = [{"id": "s", "rules": ["r"], "when": {}, "say": "Hello."}]
+    first = {"seed": 1, "players": 2, "options": {}}
+    lesson = {**first, "moves": [], "title": "T", "until": ["s"]}
+    assert coach._check("spite", {**base, "deals": [first, lesson]}).deals[1] == lesson
+    for deals in (
+        [first, {**first, "moves": [], "title": "T"}],
+        [first, {**lesson, "until": ["nope"]}],
+        [lesson],
+        [{**first, "colour": "red"}],
+    ):
+        with pytest.raises(coach.CoachError):
+            coach._check("spite", {**base, "deals": deals})

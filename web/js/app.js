@@ -10,13 +10,15 @@
 //     screens: {name: (state, intents) => Node}     the screens it draws (state.screen)
 //     panels:  {slot: (state, intents) => Node}     what it adds to another screen: "side"
 //                                                   (the table's side panel), "table" (the
-//                                                   table's dialogs), "menu"
+//                                                   table's dialogs), "over" (the buttons of
+//                                                   the round-over and match-over dialogs), "menu"
 //     start(ctx)                                    once, at start-up (page-wide listeners)
 //     afterSnapshot(prev, snapshot, move, state)    after each new snapshot
+//     afterResume(state)                            its kept fields back with a resumed match
 //     afterRender(root, state)                      after each render
 //   }
 // (every part optional), and FEATURES below lists them. ctx = {root, state, intents, render,
-// engineCall, engineReady, enterTable, loadRenderer, token}. A state field, intent or screen
+// engineCall, engineReady, enterTable, loadRenderer, token, save}. A state field, intent or screen
 // has one owner.
 //
 // The page first, the engine in the background: the menu, set-up, rules, statistics and
@@ -349,7 +351,7 @@ function renderTableScreen() {
     console.warn("renderer failed", err);
   }
   const confirm = typeof state.renderer.confirm === "function" ? state.renderer.confirm : null;
-  return renderTable(state, intents, gameRoot, { side: panels("side"), table: panels("table"), confirm });
+  return renderTable(state, intents, gameRoot, { side: panels("side"), table: panels("table"), over: panels("over"), confirm });
 }
 
 /** The latest move stays marked on the table (its cards) until the next one. */
@@ -464,6 +466,7 @@ async function restoreKept(kept, token) {
       if (value !== undefined && typeof value === typeof state[name] && Array.isArray(value) === Array.isArray(state[name])) state[name] = value;
     }
   }
+  for (const f of FEATURES) if (f.afterResume) f.afterResume(state);
   const snap = state.snapshot;
   if (kept.roundOver !== true || !snap || snap.is_over) return;
   const reply = await engineCall("round_end", {}, { current: () => token === matchToken, refused: () => {} });
@@ -793,6 +796,7 @@ const intents = {
 
 const context = {
   root, state, intents, render, engineCall, engineReady, enterTable, loadRenderer: rendererFor, token: () => matchToken,
+  save: () => persist(matchToken),
 };
 for (const f of FEATURES) {
   if (f.intents) declare(intents, "intent", f.intents(context));

@@ -24,7 +24,8 @@ spectator), ``hand_counts``, ``upcards`` (each seat's face-up pay-off card or ``
 ``payoff_counts`` (cards left in each pay-off pile, upcard included), ``discard_piles``
 (``[seat][pile]`` lists, bottom to top, all public), ``discard_ranks`` (rank each pile accepts
 at most: 1..13, or ``None`` for any), ``centre`` (stacks, bottom to top), ``stack_ranks`` (rank
-each stack shows, 13 = complete), ``max_stacks``, ``stock_count``, ``turn`` (turns begun in this
+each stack shows, 13 = complete), ``max_stacks``, ``stock_count``, ``stock_rebuilds`` (how
+often the stock has been rebuilt from the centre in this game), ``turn`` (turns begun in this
 game), ``played_this_turn``, ``must_play_ace`` (the seat to move still owes an Ace),
 ``stall_turns``, ``turns_without_payoff``, ``last_turn`` (``{"player", "played",
 "discarded", "pile"}`` of the previous turn or ``None``), ``last_round`` (summary of the
@@ -215,6 +216,7 @@ class SpiteState(State):
         self.drew_this_turn = False
         self.stall_turns = 0
         self.drought_turns = 0
+        self.stock_rebuilds = 0
         self.last_turn: dict[str, Any] | None = None
 
     def _rebuild_stock_if_needed(self) -> None:
@@ -233,6 +235,7 @@ class SpiteState(State):
         else:
             return
         self.stock = shuffled(pool, self.rng)
+        self.stock_rebuilds += 1
 
     def _refill(self, seat: int) -> None:
         hand = self.hands[seat]
@@ -580,6 +583,7 @@ class SpiteState(State):
             "stack_ranks": [len(s) for s in self.centre],
             "max_stacks": MAX_STACKS,
             "stock_count": len(self.stock),
+            "stock_rebuilds": self.stock_rebuilds,
             "turn": self.turn,
             "played_this_turn": list(self.played_this_turn),
             "must_play_ace": (not over) and self.must_play_ace(),

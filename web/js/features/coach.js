@@ -5,6 +5,11 @@
 // the coach says, and when, is decided by the engine (bridge.coach) from the person's view
 // alone; this module only asks after each new position and shows the answer. The person may
 // follow the suggestion (the panel's button, or the same move anywhere) or play otherwise.
+//
+// After the coached round come the game's short lessons, if it has any (a position where a
+// rule the round could not bring up is about to apply: a stall, an emptied draw pile): the
+// panel offers the next one, which is put on the table from its record. The coach's state is
+// kept with the saved match (a kept state field), so a reload and "Resume" bring it back.
 import { h, button, clear } from "../ui/dom.js";
 
 const KEEP_EARLIER = 40;
@@ -38,7 +43,7 @@ async function ask(ctx) {
   const coach = state.coach;
   if (!coach) return;
   const asked = token();
-  const reply = await engineCall("coach", { shown: coach.shown }, {
+  const reply = await engineCall("coach", { shown: coach.shown, deal: coach.deal }, {
     current: () => asked === token() && state.coach === coach,
     refused: (error) => { coach.problem = error.message; render(); },
   });
@@ -61,6 +66,14 @@ async function ask(ctx) {
   render();
 }
 
+/** The lesson after the deal on the table, once it is done: {number, title, record} or null. */
+function nextLesson(coach) {
+  if (!coach || !coach.done) return null;
+  const number = coach.deal + 1;
+  const deal = coach.deals[number];
+  return deal && deal.record ? { number, title: deal.title, record: deal.record } : null;
+}
+
 /** The coach panel (data-testid=coach) for the side panel, while a coached round is on. */
 function panel(state, intents) {
   const coach = state.coach;
@@ -77,11 +90,25 @@ function panel(state, intents) {
         class: "primary coach-follow", dataset: { testid: "coach-follow", action: suggestion.id, focus: "coach-follow" },
         disabled: state.busy, onclick: () => intents.send(suggestion.id),
       })) : null,
-    coach.done ? h("p", { class: "field-note" }, "That was the coached round. Play on to finish the match, or go back to the menu.") : null,
+    coach.done ? h("p", { class: "field-note" }, coach.deal
+      ? "That was the lesson. Play on, or go back to the menu."
+      : "That was the coached round. Play on to finish the match, or go back to the menu.") : null,
+    state.roundOver || snap.is_over ? null : nextLessonButton(state, intents),
     coach.earlier.length ? h("details", { class: "coach-earlier" },
       h("summary", {}, `Earlier tips (${coach.earlier.length})`),
       h("ul", {}, coach.earlier.map((m) => h("li", { dataset: { step: m.id } }, m.text)))) : null,
     button("Stop coaching", { class: "quiet", dataset: { testid: "coach-stop", focus: "coach-stop" }, onclick: intents.stopCoaching }));
+}
+
+/** "Next lesson: ..." once the deal on the table is done, in the side panel or, while one
+ * shows, in the round-over or match-over dialog. */
+function nextLessonButton(state, intents) {
+  const lesson = nextLesson(state.coach);
+  if (!lesson || !state.snapshot || state.snapshot.game !== state.coach.game) return null;
+  return button(`Next lesson: ${lesson.title}`, {
+    class: "primary", dataset: { testid: "coach-next", focus: "coach-next" },
+    disabled: state.busy, onclick: () => intents.nextLesson(),
+  });
 }
 
 function currentSuggestion(state) {
@@ -115,6 +142,13 @@ function highlight(root, state) {
   }
 }
 
+/** The person at their seat, the computer at the others (the coached deals' line-up). */
+function coachedSeats(deal, seat) {
+  return Array.from({ length: deal.players }, (_, i) => (i === seat
+    ? { type: "human" }
+    : { type: "bot", level: "normal", name: deal.players > 2 ? `Computer ${i}` : "Computer" }));
+}
+
 function intents(ctx) {
   const { state, engineCall, engineReady, enterTable, render } = ctx;
   return {
@@ -127,18 +161,35 @@ function intents(ctx) {
       const info = await engineCall("coach", { game: gameId });
       if (!info) return;
       const deal = info.deals[0];
-      const seats = Array.from({ length: deal.players }, (_, i) => (i === info.seat
-        ? { type: "human" }
-        : { type: "bot", level: "normal", name: deal.players > 2 ? `Computer ${i}` : "Computer" }));
-      const reply = await engineCall("start", { game: gameId, seed: deal.seed, options: deal.options, seats });
+      const reply = await engineCall("start", { game: gameId, seed: deal.seed, options: deal.options, seats: coachedSeats(deal, info.seat) });
       if (!reply) return;
-      state.coach = { game: gameId, starting: true, shown: [], now: [], nowMoves: -1, earlier: [], suggestion: null, suggestionAt: -1, done: false, problem: null };
+      state.coach = {
+        game: gameId, seed: deal.seed, deal: 0, deals: info.deals, seat: info.seat, starting: true, shown: [], now: [],
+        nowMoves: -1, earlier: [], suggestion: null, suggestionAt: -1, done: false, problem: null,
+      };
       speak([]);
       await enterTable(reply, gameId, null);
+    },
+    /** Put the next lesson's position on the table; what the coach said so far stays said. */
+    async nextLesson() {
+      const coach = state.coach;
+      const lesson = nextLesson(coach);
+      if (!lesson || state.busy) return;
+      const deal = coach.deals[lesson.number];
+      const reply = await engineCall("load", { record: lesson.record, seats: coachedSeats(deal, coach.seat || 0) });
+      if (!reply) return;
+      state.coach = {
+        ...coach, seed: lesson.record.seed, deal: lesson.number, starting: true,
+        now: [], nowMoves: -1, earlier: [...coach.now, ...coach.earlier].slice(0, KEEP_EARLIER),
+        suggestion: null, suggestionAt: -1, done: false, problem: null,
+      };
+      speak([]);
+      await enterTable(reply, coach.game, null);
     },
     stopCoaching() {
       state.coach = null;
       render();
+      ctx.save();  // a reload then resumes the match without the coach
     },
   };
 }
@@ -146,12 +197,13 @@ function intents(ctx) {
 let context = null;
 
 export const feature = {
+  kept: ["coach"],
   state: {
-    coach: null,  // the coached round on the table: {game, shown, now, earlier, suggestion, done, ...}
+    coach: null,  // the coached round on the table: {game, seed, deal, deals, shown, now, earlier, suggestion, done, ...}
   },
   intents,
   start(ctx) { context = ctx; },
-  panels: { side: panel },
+  panels: { side: panel, over: nextLessonButton },
   afterSnapshot(prev, snap, move, state) {
     const coach = state.coach;
     if (!coach) return;
@@ -160,6 +212,21 @@ export const feature = {
       if (!coach.starting || snap.game !== coach.game) { state.coach = null; return; }
       coach.starting = false;
     }
+    ask(context);
+  },
+  /** The coached match resumed (after a reload): its coach, as saved, goes on from here. */
+  afterResume(state) {
+    const coach = state.coach;
+    if (!coach) return;
+    if (!Array.isArray(coach.shown) || !Array.isArray(coach.deals) || !coach.deals[coach.deal]
+      || !state.snapshot || state.snapshot.game !== coach.game) {
+      state.coach = null;
+      return;
+    }
+    Object.assign(coach, { starting: false, nowMoves: -1, suggestion: null, suggestionAt: -1, problem: null });
+    coach.now = Array.isArray(coach.now) ? coach.now : [];
+    coach.earlier = Array.isArray(coach.earlier) ? coach.earlier : [];
+    speak(coach.now);
     ask(context);
   },
   afterRender: highlight,

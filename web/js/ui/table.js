@@ -88,9 +88,9 @@ export function renderTable(state, intents, gameRoot, panels) {
   panels.table,
   state.handoffTo !== null && state.handoffTo !== undefined ? handoff(state, intents) : null,
   state.roundOver && !snap.is_over
-    ? (state.roundTable ? roundOverBar(state.roundOver, intents) : roundOverDialog(snap, state.roundOver, intents, Boolean(state.roundEnd)))
+    ? (state.roundTable ? roundOverBar(state.roundOver, intents) : roundOverDialog(snap, state.roundOver, intents, Boolean(state.roundEnd), panels.over))
     : null,
-  snap.is_over ? matchOver(state, intents) : null,
+  snap.is_over ? matchOver(state, intents, panels.over) : null,
   );
 }
 
@@ -143,8 +143,9 @@ function handoff(state, intents) {
 
 /** The round-over dialog; summary = {title, lines, detail?} (from the game's renderer or the
  * scores; detail is a Node that shows the scoring with cards). With `canView`, the table
- * behind it is the round's final position and a toggle shows it. */
-function roundOverDialog(snapshot, summary, intents, canView) {
+ * behind it is the round's final position and a toggle shows it. `extra`: what the features
+ * add to its buttons. */
+function roundOverDialog(snapshot, summary, intents, canView, extra = null) {
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "round-title", dataset: { testid: "round-over" } },
     h("div", { class: ["overlay-card", summary.detail && "is-wide"] },
       h("h2", { id: "round-title" }, summary.title),
@@ -155,7 +156,8 @@ function roundOverDialog(snapshot, summary, intents, canView) {
         button("Continue", { class: "primary big", dataset: { testid: "continue", focus: "continue" }, onclick: intents.continueRound }),
         canView ? button("View table", {
           class: "quiet", dataset: { testid: "view-table", focus: "view-table" }, "aria-pressed": "false", onclick: intents.toggleRoundTable,
-        }) : null)));
+        }) : null,
+        extra)));
 }
 
 /** The round's result put aside: a bar over the table as the round ended. */
@@ -182,7 +184,7 @@ function gameMatchSummary(state) {
   try { return mod.matchSummary(state.snapshot, (seat) => seatName(state.snapshot, seat)) || null; } catch { return null; }
 }
 
-function matchOver(state, intents) {
+function matchOver(state, intents, extra = null) {
   const snap = state.snapshot;
   const names = winnerNames(snap);
   let title = "The match is over";
@@ -199,5 +201,6 @@ function matchOver(state, intents) {
         button("Watch the replay", { class: "quiet-ink", dataset: { testid: "replay-open", focus: "replay-open" }, disabled: state.busy, onclick: intents.openFinishedReplay }),
         button("Export match", { class: "quiet-ink", dataset: { testid: "export-over", focus: "export-over" }, disabled: state.busy, onclick: () => intents.exportMatch() }),
         intents.openReview ? button("Review my moves", { class: "quiet-ink", dataset: { testid: "review-open", focus: "review-open" }, disabled: state.busy, onclick: intents.openReview }) : null,
+        extra,
         button("Back to the menu", { class: "quiet", dataset: { focus: "over-menu" }, onclick: intents.showMenu }))));
 }
