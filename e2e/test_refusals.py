@@ -10,13 +10,15 @@ table expects. One page for the module (``SHARED_PAGE``): the engine starts once
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
 
-from pagehelpers import IDLE, bot_seat, open_record
+from pagehelpers import IDLE, SIDE_ACTIONS, bot_seat, open_record
 
 import engine
+from engine import bridge
 from engine.core import IllegalAction
 
 SHARED_PAGE = True
@@ -198,3 +200,43 @@ def test_spite_ending_a_turn_with_a_build_left_is_confirmed(page, site, open_app
     end.click()
     page.wait_for_selector(IDLE)
     assert "End turn without discarding" in page.locator(".log-list").inner_text()
+
+
+def builds_left(state: engine.State) -> bool:
+    legal = state.legal_actions()
+    return any(a.kind == "build" for a in legal) and any(a.id == "end" for a in legal)
+
+
+def hinted(state: engine.State) -> str:
+    """The move the page's hint suggests for seat 0 here: the bridge's own hint, as the page
+    asks it (the Hard search's fixed budget and a seed from the moves made, so the same)."""
+    seats = [HUMAN, bot_seat("random", "Bot 1")]
+    bridge.load(json.dumps({"record": state.to_record(), "seats": seats}))
+    try:
+        return json.loads(bridge.hint("{}"))["action"]["id"]
+    finally:
+        bridge.reset()
+
+
+# A position whose hint is to end the turn with a build left (seed 1, after 22 moves); should
+# the engine's play change, the next one is searched for (a second or so a candidate).
+END_HINTED_AFTER = 22
+
+
+def test_a_hint_to_end_the_turn_opens_the_fold_that_confirms_it(page, site, open_app):
+    state = find_position("spite", lambda s: builds_left(s) and len(s.history) == END_HINTED_AFTER)
+    if hinted(state) != "end":
+        state = find_position("spite", lambda s: builds_left(s) and hinted(s) == "end")
+    open_position(page, site, open_app, state)
+    side = page.locator("[data-testid=actions] [data-testid=confirm-end]")
+    fold = page.locator("[data-testid=spite] [data-testid=end-turn]")
+    assert side.count() == 1 and fold.count() == 1
+    assert not side.locator("[data-action=end]").is_visible(), "closed until asked"
+    page.click("[data-testid=hint]")
+    page.wait_for_selector(f"{SIDE_ACTIONS}.is-hinted", state="attached")
+    page.wait_for_selector(IDLE)
+    # Both folds open, and the lit controls that end the turn show.
+    for where in (side, fold):
+        assert where.get_attribute("open") is not None
+        end = where.locator("[data-action=end]")
+        assert end.is_visible() and "is-hinted" in end.get_attribute("class")

@@ -48,6 +48,9 @@ function decorateHint(root, state) {
   for (const el of table.querySelectorAll(`[data-action="${CSS.escape(hint.id)}"]`)) {
     el.classList.add("is-hinted");
     el.setAttribute("aria-description", "suggested move");
+    // A move to confirm sits in a fold (Spite and Malice's end of turn with a build left),
+    // and a long list of moves in a drawer: open what holds it, so the lit control shows.
+    for (let fold = el.closest("details"); fold; fold = fold.parentElement && fold.parentElement.closest("details")) fold.open = true;
   }
   const game = table.querySelector(".game-root");
   if (!game) return;
