@@ -280,7 +280,11 @@ def test_drag_a_card_onto_a_target(page, site, open_app):
         page, f"{TABLE} button[data-card='{card}']", f"{TABLE} [data-target='{target_key(action)}']"
     )
     page.wait_for_selector(IDLE)
-    log = page.locator(".log-list li").all_inner_texts()
+    # The entries' words, without the notes of what a move brought (the refilled hand).
+    log = page.locator(".log-list li").evaluate_all(
+        "els => els.map(li => { const c = li.cloneNode(true);"
+        " c.querySelectorAll('.log-note').forEach(n => n.remove()); return c.innerText.trim(); })"
+    )
     # A discard ends the turn, so the opponent's moves may follow the person's in the log.
     assert len(log) > logged and log[logged] == f"You: {label}", log[logged - 1 :]
     assert card not in hand_ids(page), "the dragged card left the hand"
