@@ -4,7 +4,7 @@ speaks from the first position on, lights up the suggested move, says every step
 game's coach file and ends with the round's score line by line. The page fixture fails a
 test on any console error or request to another host.
 
-A phone plays the start of the long rounds only (PHONE_TURNS of the person's turns)."""
+Both sizes complete the round; at desktop size the game's lessons follow it."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ SHARED_PAGE = True
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-PHONE_TURNS = 12
 COACH = "[data-testid=coach]"
 FOLLOW = "[data-testid=coach-follow]:not([disabled])"
 DONE = "[data-testid=coach][data-done=true]"
@@ -95,19 +94,15 @@ def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
     engine_run = coach.follow(game, deals[0])
     steps = set(engine_run["said"])
     turns_needed = engine_run["turns"]
-    short = size == "phone" and turns_needed > PHONE_TURNS
-    said, turns = follow_the_coach(page, game, PHONE_TURNS if short else None)
-    if short:
-        assert turns == PHONE_TURNS and len(said) >= 3
-    else:
-        assert page.locator(DONE).count() == 1
-        said |= steps_said(page)
-        assert said == steps, f"not said: {sorted(steps - said)}"
-        assert turns == turns_needed, "the page's round is the engine's coached round"
-        lines = page.locator(f"{COACH} [data-testid=coach-score] li").all_inner_texts()
-        assert lines and all(line.strip() for line in lines)
-        if size == "desktop":
-            follow_the_lessons(page, game, deals[1:], said)
+    said, turns = follow_the_coach(page, game, None)
+    assert page.locator(DONE).count() == 1
+    said |= steps_said(page)
+    assert said == steps, f"not said: {sorted(steps - said)}"
+    assert turns == turns_needed, "the page's round is the engine's coached round"
+    lines = page.locator(f"{COACH} [data-testid=coach-score] li").all_inner_texts()
+    assert lines and all(line.strip() for line in lines)
+    if size == "desktop":
+        follow_the_lessons(page, game, deals[1:], said)
     box = panel.bounding_box()
     table = page.locator(".game-root").bounding_box()
     assert box and table

@@ -173,6 +173,9 @@ def test_spite_every_target_a_card_cannot_go(page, site, open_app):
         zone, where = target.split(":")
         action = f"build:{card}:{where}" if zone == "stack" else f"discard:{card}:{where}"
         page.click(f"[data-testid=spite] .spite-target.is-blocked[data-target='{target}']")
+        # The engine's answer in: two targets may share a reason, so the text alone could
+        # still be the previous one's while this one's question is out (the table busy).
+        page.wait_for_selector(IDLE)
         shows(page, reason_for(state, action), rules)
         # Still the same card selected: the next target is judged for it too.
         chosen = page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "aria-pressed")
