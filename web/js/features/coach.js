@@ -81,7 +81,7 @@ function panel(state, intents) {
   if (!coach || !snap || snap.game !== coach.game) return null;
   const suggestion = currentSuggestion(state);
   return h("section", { class: "coach-panel", dataset: { testid: "coach", done: coach.done ? "true" : "false" }, "aria-labelledby": "coach-title" },
-    h("h2", { id: "coach-title" }, coach.done ? "Coach \u00b7 round complete" : "Coach"),
+    h("h2", { id: "coach-title" }, coach.done ? `Coach \u00b7 ${coach.deal ? "lesson" : "round"} complete` : "Coach"),
     voiceRegion(),
     coach.problem ? h("p", { class: "field-note" }, coach.problem) : null,
     suggestion ? h("p", { class: "coach-suggest" },
