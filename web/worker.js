@@ -27,10 +27,9 @@
 // another host): the engine wheel and micropip are fetched while the runtime downloads, then
 // micropip's wheel is unpacked from those bytes into site-packages (no second request, not
 // even a revalidation) and installs the engine wheel from its bytes, written into Pyodide's
-// file system (an emfs: URL). A
-// repeat visit restores the memory snapshot instead and pays none of it: the wheel, unzipped
-// here (DecompressionStream) while the runtime starts, is written into a directory on
-// sys.path, as the snapshot expects.
+// file system (an emfs: URL). A repeat visit restores the memory snapshot instead and pays
+// none of it: the wheel, unzipped here (DecompressionStream) while the runtime starts, is
+// written into a directory on sys.path, as the snapshot expects.
 // All URLs are relative to this file, so the site works under any sub-path.
 
 const BRIDGE_METHODS = new Set([
