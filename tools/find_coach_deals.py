@@ -40,7 +40,7 @@ class Lesson:
     ready: Callable[[engine.State, dict], bool]
 
 
-def _only_end(state: engine.State, view: dict) -> bool:
+def _only_end(state: engine.State) -> bool:
     return [a.id for a in state.legal_actions()] == ["end"]
 
 
@@ -50,7 +50,7 @@ LESSONS: dict[tuple[str, str], Lesson] = {
     ("spite", "stall"): Lesson(
         "random",
         lambda state, view: (
-            view["stall_turns"] >= 1 and not view["played_this_turn"] and _only_end(state, view)
+            view["stall_turns"] >= 1 and not view["played_this_turn"] and _only_end(state)
         ),
     ),
     # The draw pile is empty as the person must draw (no discard to take): it is rebuilt

@@ -366,12 +366,15 @@ function markLastMove(where, move) {
   }
 }
 
+/** The game's own module, web/js/games/<id>.js (a promise; it rejects for a game without one). */
+const gameModule = (gameId) => import(`./games/${gameId}.js`);
+
 /** The game's module (web/js/games/<id>.js), or the plain table of games/generic.js. */
 async function rendererFor(gameId) {
   if (renderers.has(gameId)) return renderers.get(gameId);
   let mod;
   try {
-    mod = await import(`./games/${gameId}.js`);
+    mod = await gameModule(gameId);
   } catch {
     mod = await import("./games/generic.js");
   }
@@ -659,7 +662,7 @@ const intents = {
     render();
     // The table's drawing for this game is fetched now, while the person sets up the match,
     // not after the start (a round trip less before the first move).
-    import(`./games/${gameId}.js`).catch(() => { /* rendererFor() falls back when it starts */ });
+    gameModule(gameId).catch(() => { /* rendererFor() falls back when it starts */ });
   },
   updateSetup(change) {
     const spec = state.games.find((g) => g.id === state.setupGame);

@@ -164,7 +164,7 @@ function intents(ctx) {
       const reply = await engineCall("start", { game: gameId, seed: deal.seed, options: deal.options, seats: coachedSeats(deal, info.seat) });
       if (!reply) return;
       state.coach = {
-        game: gameId, seed: deal.seed, deal: 0, deals: info.deals, seat: info.seat, starting: true, shown: [], now: [],
+        game: gameId, deal: 0, deals: info.deals, seat: info.seat, starting: true, shown: [], now: [],
         nowMoves: -1, earlier: [], suggestion: null, suggestionAt: -1, done: false, problem: null,
       };
       speak([]);
@@ -179,7 +179,7 @@ function intents(ctx) {
       const reply = await engineCall("load", { record: lesson.record, seats: coachedSeats(deal, coach.seat || 0) });
       if (!reply) return;
       state.coach = {
-        ...coach, seed: lesson.record.seed, deal: lesson.number, starting: true,
+        ...coach, deal: lesson.number, starting: true,
         now: [], nowMoves: -1, earlier: [...coach.now, ...coach.earlier].slice(0, KEEP_EARLIER),
         suggestion: null, suggestionAt: -1, done: false, problem: null,
       };
@@ -199,7 +199,7 @@ let context = null;
 export const feature = {
   kept: ["coach"],
   state: {
-    coach: null,  // the coached round on the table: {game, seed, deal, deals, shown, now, earlier, suggestion, done, ...}
+    coach: null,  // the coached round on the table: {game, deal, deals, seat, shown, now, earlier, suggestion, done, ...}
   },
   intents,
   start(ctx) { context = ctx; },
