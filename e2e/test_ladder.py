@@ -1,11 +1,12 @@
 """The set-up screen shows what the arena measured of each level (the ladder table, shipped
-in js/catalog.js), and nothing where no logged run exists.
+in js/catalog.js): each run with what it showed, and each step of the ladder no run measured.
 
 The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
 
 from __future__ import annotations
 
+import pytest
 from pagehelpers import MENU
 
 from engine import bots
@@ -13,29 +14,77 @@ from engine.bots import arena as ladder
 
 SHARED_PAGE = True
 
+WORDS = {"random": "Random moves", "easy": "Easy", "normal": "Normal", "hard": "Hard", "expert": "Expert"}
 
-def test_setup_shows_a_levels_measured_figure_and_none_without_one(page, site, open_app):
+
+def expected_items(game: str, players: int) -> list[tuple[str, str]]:
+    """(level, verdict) of every line the screen should show, in order: a level's runs, then
+    "unmeasured" when none of them met the level below it."""
+    figures = [f for f in ladder.figures(ladder.read_table()) if f["game"] == game and f["players"] == players]
+    items = []
+    for below, level in zip(bots.LEVELS, bots.LEVELS[1:]):
+        own = [f for f in figures if f["level"] == level]
+        items += [(level, f["verdict"]) for f in own]
+        if not any(below in f["against"] for f in own):
+            items.append((level, "unmeasured"))
+    return items
+
+
+def shown_items(page) -> list[tuple[str, str]]:
+    lines = page.locator("[data-testid=ladder] li")
+    return [(lines.nth(i).get_attribute("data-level"), lines.nth(i).get_attribute("data-verdict")) for i in range(lines.count())]
+
+
+def open_setup(page, game: str, players: int) -> None:
+    if page.locator("[data-testid=back]").count():
+        page.click("[data-testid=back]")
+    page.click(f"{MENU}[data-game={game}]")
+    page.locator("[data-testid=setup]").wait_for(state="visible")
+    if page.locator("[data-testid=players]").count():
+        page.select_option("[data-testid=players]", str(players))
+
+
+def test_setup_shows_each_levels_runs_with_what_they_showed(page, site, open_app):
     figures = ladder.figures(ladder.read_table())
-    crisps = {f["level"]: f for f in figures if f["game"] == "crisps" and f["players"] == 2}
+    crisps = {f["level"]: f for f in figures if f["game"] == "crisps" and f["players"] == 2 and f["against"] == ["normal"]}
     hard = crisps["hard"]
-    unmeasured = [level for level in bots.LEVELS if level not in crisps]
-    assert unmeasured
+    assert hard["verdict"] == "stronger"
 
     open_app(page, site)
-    page.click(f"{MENU}[data-game=crisps]")
-    page.locator("[data-testid=setup]").wait_for(state="visible")
-    shown = page.locator("[data-testid=ladder] li[data-level=hard]")
-    assert shown.count() == 1
-    text = shown.inner_text()
-    assert f"Hard: wins {round(hard['win_rate'] * 100)}% against Normal" in text
+    open_setup(page, "crisps", 2)
+    assert shown_items(page) == expected_items("crisps", 2)
+    text = page.locator("[data-testid=ladder] li[data-level=hard]").first.inner_text()
+    assert f"Hard is stronger than Normal: wins {round(hard['win_rate'] * 100)}% against Normal" in text
     assert f"({hard['matches']} matches, 95% interval {round(hard['ci'][0] * 100)}%" in text
-    for level in unmeasured:
-        assert page.locator(f"[data-testid=ladder] li[data-level={level}]").count() == 0
 
-    # Roundup at three players: no logged run, so no figures at all.
-    assert not [f for f in figures if f["game"] == "roundup" and f["players"] == 3]
-    page.click("[data-testid=back]")
-    page.click(f"{MENU}[data-game=roundup]")
-    page.select_option("[data-testid=players]", "3")
-    page.locator("[data-testid=setup]").wait_for(state="visible")
-    assert page.locator("[data-testid=ladder]").count() == 0
+
+@pytest.mark.parametrize("game,players", [("roundup", 3), ("mhing", 4), ("progression", 2)])
+def test_every_step_of_the_ladder_is_shown_measured_or_not_yet(page, site, open_app, game, players):
+    """Every offered level above the lowest gets a line: its runs, or that the step below it
+    is not yet measured at this table size, in words."""
+    open_app(page, site)
+    open_setup(page, game, players)
+    expected = expected_items(game, players)
+    assert shown_items(page) == expected
+    assert {level for level, _ in expected} == set(bots.LEVELS[1:])
+    lines = page.locator("[data-testid=ladder] li")
+    for i, (level, verdict) in enumerate(expected):
+        text = lines.nth(i).inner_text()
+        if verdict == "unmeasured":
+            below = WORDS[bots.LEVELS[bots.LEVELS.index(level) - 1]]
+            assert text == f"{WORDS[level]}: not yet measured against {below} at {players} players."
+        elif verdict == "alike":
+            assert "could not tell them apart" in text
+        else:
+            assert text.startswith(f"{WORDS[level]} is {verdict} than ")
+
+
+def test_a_margin_over_par_is_given_with_its_interval(page, site, open_app):
+    figures = ladder.figures(ladder.read_table())
+    run = next(f for f in figures if f["game"] == "mhing" and f["players"] == 3 and f["level"] == "normal" and f["over_par"])
+    mean, error = run["over_par"]["mean"], run["over_par"]["error"]
+    open_app(page, site)
+    open_setup(page, "mhing", 3)
+    text = page.locator("[data-testid=ladder] li[data-level=normal]").first.inner_text()
+    assert f"scores +{mean:.1f} points a match more than Easy in the same seat of the same deal" in text
+    assert f"(95% interval +{mean - 1.96 * error:.1f} to +{mean + 1.96 * error:.1f})" in text

@@ -451,14 +451,51 @@ def record(entries: list[dict[str, Any]], path: str | Path = TABLE) -> list[dict
     return runs
 
 
+Z95 = 1.96
+"""The normal quantile of a two-sided 95% interval (the margin over par's mean ± 1.96 errors)."""
+
+
+def verdict(win_rate_ci: list[float], fair_share: float, over_par: dict[str, Any] | None) -> str:
+    """What a run says of its first level against the others: ``"stronger"``, ``"weaker"`` or
+    ``"alike"`` (the run cannot tell them apart). Two measures may speak: the match win rate's
+    95% interval against the fair share, and, when the run had a par, the margin over par's 95%
+    interval against zero. The level is stronger when one of them is wholly above and neither
+    wholly below (weaker the other way round), else alike.
+
+    >>> verdict([0.55, 0.70], 0.5, None), verdict([0.45, 0.70], 0.5, None)
+    ('stronger', 'alike')
+    >>> verdict([0.45, 0.70], 0.5, {"mean": 0.81, "error": 0.40, "seats": 100})
+    'stronger'
+    >>> verdict([0.45, 0.70], 0.5, {"mean": 0.81, "error": 0.50, "seats": 100})
+    'alike'
+    >>> verdict([0.55, 0.70], 0.5, {"mean": -1.0, "error": 0.40, "seats": 100})
+    'alike'
+    >>> verdict([0.1, 0.3], 0.5, None)
+    'weaker'
+    """
+    spans = [(win_rate_ci[0] - fair_share, win_rate_ci[1] - fair_share)]
+    if over_par is not None:
+        spread = Z95 * over_par["error"]
+        spans.append((over_par["mean"] - spread, over_par["mean"] + spread))
+    above = any(low > 0 for low, _ in spans)
+    below = any(high < 0 for _, high in spans)
+    if above and not below:
+        return "stronger"
+    if below and not above:
+        return "weaker"
+    return "alike"
+
+
 def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What the page shows: per entry, the first seat's level against the others, with its
-    win rate, interval, matches, rounds a match (None: whole matches) and margin over par."""
+    win rate, interval, matches, rounds a match (None: whole matches), margin over par and
+    ``verdict`` (see :func:`verdict`)."""
     out = []
     for entry in entries:
         level = entry["seats"][0]
         against = [s for s in dict.fromkeys(entry["seats"]) if s != level]
         row = entry["levels"][level]
+        fair = round(1.0 / entry["players"], 4)
         out.append(
             {
                 "game": entry["game"],
@@ -469,9 +506,10 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "rounds": entry["rounds"],
                 "win_rate": row["win_rate"],
                 "ci": row["ci"],
-                "fair_share": round(1.0 / entry["players"], 4),
+                "fair_share": fair,
                 "over_par": row["over_par"],
                 "par": entry["par"],
+                "verdict": verdict(row["ci"], fair, row["over_par"]),
             }
         )
     return out

@@ -12,17 +12,49 @@ function opponentWords(level) {
   return LEVEL_WORDS[level] || level;
 }
 
+const VERDICT_WORDS = {
+  stronger: (level, other) => `${level} is stronger than ${other}`,
+  weaker: (level, other) => `${level} is weaker than ${other} here`,
+  alike: (level, other) => `${level} plays about as well as ${other} here: the arena could not tell them apart`,
+};
+
 /** What the arena measured of the offered levels at this game and table size (the ladder's
- * figures from js/catalog.js); nothing where no logged run exists. */
+ * figures from js/catalog.js), a level at a time: its runs, each with what it showed
+ * (stronger, weaker, or not told apart from the level it met), and, for a level no run set
+ * against the level below it, that this step of the ladder is not yet measured. Nothing for a
+ * table size no run measured. */
 function ladderFigures(figures, game, players, levels) {
   const rows = (figures || []).filter((f) => f.game === game && f.players === players && levels.includes(f.level));
   if (!rows.length) return null;
   const percent = (x) => `${Math.round(x * 100)}%`;
-  return h("ul", { class: "field-note ladder-figures", dataset: { testid: "ladder" } }, rows.map((f) =>
-    h("li", { dataset: { level: f.level } },
-      `${LEVEL_WORDS[f.level] || f.level}: wins ${percent(f.win_rate)} against ${f.against.map(opponentWords).join(" and ")}` +
-      ` (${f.matches} ${f.rounds === 1 ? "one-round matches" : "matches"}, 95% interval ${percent(f.ci[0])}\u2013${percent(f.ci[1])},` +
-      ` fair share ${percent(f.fair_share)})`)));
+  const points = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(x).toFixed(1)}`;
+  const items = [];
+  levels.forEach((level, i) => {
+    if (i === 0) return; // the lowest level has nothing below it to beat
+    const name = LEVEL_WORDS[level] || level;
+    const below = levels[i - 1];
+    const own = rows.filter((f) => f.level === level);
+    for (const f of own) {
+      const others = f.against.map(opponentWords).join(" and ");
+      const unit = f.rounds === 1 ? "round" : "match";
+      let text = `${VERDICT_WORDS[f.verdict](name, others)}: wins ${percent(f.win_rate)} against ${others}` +
+        ` (${f.matches} ${f.rounds === 1 ? "one-round matches" : "matches"}, 95% interval ${percent(f.ci[0])}\u2013${percent(f.ci[1])},` +
+        ` fair share ${percent(f.fair_share)})`;
+      if (f.over_par) {
+        const spread = 1.96 * f.over_par.error;
+        text += `, and scores ${points(f.over_par.mean)} points a ${unit} more than ${opponentWords(f.par)} in the same seat of the same deal` +
+          ` (95% interval ${points(f.over_par.mean - spread)} to ${points(f.over_par.mean + spread)})`;
+      }
+      items.push(h("li", { dataset: { level, verdict: f.verdict } }, text + "."));
+    }
+    if (!own.some((f) => f.against.includes(below))) {
+      items.push(h("li", { dataset: { level, verdict: "unmeasured" } },
+        `${name}: not yet measured against ${LEVEL_WORDS[below] || below} at ${players} players.`));
+    }
+  });
+  return h("div", { class: "ladder" },
+    h("p", { class: "field-note" }, `How the computer levels compare at ${players} players, measured in matches between them:`),
+    h("ul", { class: "field-note ladder-figures", dataset: { testid: "ladder" } }, items));
 }
 
 export function renderSetup(state, intents) {
