@@ -14,15 +14,25 @@ from engine.bots import arena as ladder
 
 SHARED_PAGE = True
 
-WORDS = {"random": "Random moves", "easy": "Easy", "normal": "Normal", "hard": "Hard", "expert": "Expert"}
+WORDS = {
+    "random": "Random moves",
+    "easy": "Easy",
+    "normal": "Normal",
+    "hard": "Hard",
+    "expert": "Expert",
+}
 
 
 def expected_items(game: str, players: int) -> list[tuple[str, str]]:
     """(level, verdict) of every line the screen should show, in order: a level's runs, then
     "unmeasured" when none of them met the level below it."""
-    figures = [f for f in ladder.figures(ladder.read_table()) if f["game"] == game and f["players"] == players]
+    figures = [
+        f
+        for f in ladder.figures(ladder.read_table())
+        if f["game"] == game and f["players"] == players
+    ]
     items = []
-    for below, level in zip(bots.LEVELS, bots.LEVELS[1:]):
+    for below, level in zip(bots.LEVELS, bots.LEVELS[1:], strict=False):
         own = [f for f in figures if f["level"] == level]
         items += [(level, f["verdict"]) for f in own]
         if not any(below in f["against"] for f in own):
@@ -32,7 +42,10 @@ def expected_items(game: str, players: int) -> list[tuple[str, str]]:
 
 def shown_items(page) -> list[tuple[str, str]]:
     lines = page.locator("[data-testid=ladder] li")
-    return [(lines.nth(i).get_attribute("data-level"), lines.nth(i).get_attribute("data-verdict")) for i in range(lines.count())]
+    return [
+        (lines.nth(i).get_attribute("data-level"), lines.nth(i).get_attribute("data-verdict"))
+        for i in range(lines.count())
+    ]
 
 
 def open_setup(page, game: str, players: int) -> None:
@@ -46,7 +59,11 @@ def open_setup(page, game: str, players: int) -> None:
 
 def test_setup_shows_each_levels_runs_with_what_they_showed(page, site, open_app):
     figures = ladder.figures(ladder.read_table())
-    crisps = {f["level"]: f for f in figures if f["game"] == "crisps" and f["players"] == 2 and f["against"] == ["normal"]}
+    crisps = {
+        f["level"]: f
+        for f in figures
+        if f["game"] == "crisps" and f["players"] == 2 and f["against"] == ["normal"]
+    }
     hard = crisps["hard"]
     assert hard["verdict"] == "stronger"
 
@@ -54,7 +71,10 @@ def test_setup_shows_each_levels_runs_with_what_they_showed(page, site, open_app
     open_setup(page, "crisps", 2)
     assert shown_items(page) == expected_items("crisps", 2)
     text = page.locator("[data-testid=ladder] li[data-level=hard]").first.inner_text()
-    assert f"Hard is stronger than Normal: wins {round(hard['win_rate'] * 100)}% against Normal" in text
+    assert (
+        f"Hard is stronger than Normal: wins {round(hard['win_rate'] * 100)}% against Normal"
+        in text
+    )
     assert f"({hard['matches']} matches, 95% interval {round(hard['ci'][0] * 100)}%" in text
 
 
@@ -81,10 +101,17 @@ def test_every_step_of_the_ladder_is_shown_measured_or_not_yet(page, site, open_
 
 def test_a_margin_over_par_is_given_with_its_interval(page, site, open_app):
     figures = ladder.figures(ladder.read_table())
-    run = next(f for f in figures if f["game"] == "mhing" and f["players"] == 3 and f["level"] == "normal" and f["over_par"])
+    run = next(
+        f
+        for f in figures
+        if f["game"] == "mhing" and f["players"] == 3 and f["level"] == "normal" and f["over_par"]
+    )
     mean, error = run["over_par"]["mean"], run["over_par"]["error"]
     open_app(page, site)
     open_setup(page, "mhing", 3)
     text = page.locator("[data-testid=ladder] li[data-level=normal]").first.inner_text()
-    assert f"scores +{mean:.1f} points a match more than Easy in the same seat of the same deal" in text
+    assert (
+        f"scores +{mean:.1f} points a match more than Easy in the same seat of the same deal"
+        in text
+    )
     assert f"(95% interval +{mean - 1.96 * error:.1f} to +{mean + 1.96 * error:.1f})" in text

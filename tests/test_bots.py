@@ -647,3 +647,39 @@ def test_the_arena_records_its_logged_run_in_the_ladder_table(tmp_path):
     assert main(["ladder", str(stale), "--table", str(table)], out=out) == 0
     assert "not recorded, its bots have changed since" in out.getvalue()
     assert read_table(table) == [entry]
+
+
+def test_a_runs_verdict_counts_its_margin_over_par_only_against_the_par_level():
+    """The set-up screen's "stronger / not told apart" comes from the run's win-rate interval
+    against the fair share and, when the par is the level met, its margin over par."""
+    from engine.bots.arena import figures
+
+    def entry(seats, par, ci, over_par):
+        return {
+            "game": "crisps",
+            "players": 2,
+            "seats": seats,
+            "matches": 40,
+            "rounds": 1,
+            "par": par,
+            "levels": {seats[0]: {"win_rate": sum(ci) / 2, "ci": ci, "over_par": over_par}},
+        }
+
+    clear = {"mean": 2.0, "error": 0.5, "seats": 40}
+    level = {"mean": 0.3, "error": 0.5, "seats": 40}
+    runs = [
+        entry(["expert", "hard"], "hard", [0.40, 0.70], clear),  # par is the level met: it counts
+        entry(["expert", "hard"], "hard", [0.40, 0.70], level),  # neither measure separates
+        entry(["hard", "plain-200"], "normal", [0.40, 0.70], clear),  # over Normal, not over plain
+        entry(["hard", "plain-200"], "normal", [0.52, 0.80], level),  # the win rate separates
+        entry(
+            ["hard", "normal"], "normal", [0.20, 0.45], {"mean": -2.0, "error": 0.5, "seats": 40}
+        ),
+    ]
+    assert [f["verdict"] for f in figures(runs)] == [
+        "stronger",
+        "alike",
+        "alike",
+        "stronger",
+        "weaker",
+    ]

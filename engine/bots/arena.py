@@ -489,7 +489,8 @@ def verdict(win_rate_ci: list[float], fair_share: float, over_par: dict[str, Any
 def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What the page shows: per entry, the first seat's level against the others, with its
     win rate, interval, matches, rounds a match (None: whole matches), margin over par and
-    ``verdict`` (see :func:`verdict`)."""
+    ``verdict`` (see :func:`verdict`; the margin over par counts there only when the par
+    level is the one the first level met, as Hard's over Normal's par against Normal)."""
     out = []
     for entry in entries:
         level = entry["seats"][0]
@@ -509,7 +510,10 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "fair_share": fair,
                 "over_par": row["over_par"],
                 "par": entry["par"],
-                "verdict": verdict(row["ci"], fair, row["over_par"]),
+                # A margin over par speaks of the levels met only when par is the level met.
+                "verdict": verdict(
+                    row["ci"], fair, row["over_par"] if against == [entry["par"]] else None
+                ),
             }
         )
     return out
