@@ -318,8 +318,14 @@ def _record(log: str, table: str, out: TextIO) -> None:
 
 
 def record_ladder(args: argparse.Namespace, out: TextIO) -> int:
+    from engine.bots.arena import markdown, read_table
+
+    if not args.logs and not args.markdown:
+        raise engine.InvalidOptions("ladder: give arena logs to record, or --markdown")
     for log in args.logs:
         _record(log, args.table, out)
+    if args.markdown:
+        out.write(markdown(read_table(args.table)))
     return 0
 
 
@@ -441,8 +447,13 @@ def parser() -> argparse.ArgumentParser:
                 help="record the logged run in the ladder table (benchmarks/ladder.json)",
             )
     d = sub.add_parser("ladder", help="record logged arena runs in the ladder table")
-    d.add_argument("logs", nargs="+", help="arena logs (JSON lines)")
+    d.add_argument("logs", nargs="*", help="arena logs (JSON lines)")
     d.add_argument("--table", default=str(TABLE), help="the ladder table to write")
+    d.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the table as Markdown (the ladder's steps, then every run), as in docs/bots.md",
+    )
     b = sub.add_parser("bench", help="engine steps per second, random matches")
     b.add_argument("game", nargs="?")
     b.add_argument("--players", type=int)

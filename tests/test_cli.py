@@ -226,3 +226,44 @@ def test_progression_screens_report_the_margin_over_par_and_the_last_round(tmp_p
         r"\(paired [+-]\d\.\d{3} ± \d\.\d{3}\)",
         done.stdout,
     )
+
+
+def test_ladder_prints_the_table_as_markdown_and_asks_for_something_to_do(tmp_path, capsys):
+    """``ladder --markdown`` prints every game and table size's steps, then every run; with
+    neither logs nor ``--markdown`` it says what it wants instead of writing nothing."""
+    table = tmp_path / "ladder.json"
+    log = tmp_path / "run.jsonl"
+    code, _ = run(
+        [
+            "arena",
+            "crisps",
+            "--bots",
+            "normal,easy",
+            "--matches",
+            "4",
+            "--seed",
+            "2",
+            "--par",
+            "easy",
+            "--log",
+            str(log),
+            "--ladder",
+            str(table),
+        ]
+    )
+    assert code == 0
+    code, text = run(["ladder", "--markdown", "--table", str(table)])
+    assert code == 0
+    lines = text.splitlines()
+    assert (
+        lines[0]
+        == "| game | players | easy > random | normal > easy | hard > normal | expert > hard |"
+    )
+    sizes = sum(spec.max_players - spec.min_players + 1 for spec in engine.GAMES.values())
+    crisps = next(line for line in lines[2 : 2 + sizes] if line.startswith("| Crisps | 2 |"))
+    cells = crisps.strip("| ").split(" | ")
+    assert cells[2] == "not measured" and cells[4:] == ["not measured", "not measured"]
+    assert cells[3] in ("stronger (4)", "not told apart (4)", "**weaker** (4)")
+    assert lines[2 + sizes] == "" and sum(line.endswith(f"| {log.stem} |") for line in lines) == 1
+    code, text = run(["ladder", "--table", str(table)])
+    assert code != 0 and "give arena logs to record, or --markdown" in capsys.readouterr().err

@@ -519,6 +519,68 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+STEPS = (("easy", "random"), ("normal", "easy"), ("hard", "normal"), ("expert", "hard"))
+"""The ladder's steps: each offered level against the one below it."""
+
+
+def _pm(over_par: dict[str, Any] | None) -> str:
+    return "" if over_par is None else f"{over_par['mean']:+.2f} ± {over_par['error']:.2f}"
+
+
+def _ms(ms: float) -> str:
+    return f"{ms:,.0f}" if ms >= 10 else f"{ms:.1f}"
+
+
+def markdown(entries: list[dict[str, Any]]) -> str:
+    """The ladder table as Markdown, for ``docs/bots.md`` (``python -m engine ladder
+    --markdown``): the steps of the ladder at every game and table size, then every run."""
+    shown = figures(entries)
+    titles = {game_id: spec.title for game_id, spec in engine.GAMES.items()}
+    words = {"stronger": "stronger", "weaker": "**weaker**", "alike": "not told apart"}
+    lines = [
+        "| game | players | " + " | ".join(f"{a} > {b}" for a, b in STEPS) + " |",
+        "|---|--:|" + "---|" * len(STEPS),
+    ]
+    for game_id, spec in engine.GAMES.items():
+        for players in range(spec.min_players, spec.max_players + 1):
+            cells = []
+            for level, below in STEPS:
+                runs = [
+                    f
+                    for f in shown
+                    if (f["game"], f["players"], f["level"], f["against"])
+                    == (game_id, players, level, [below])
+                ]
+                cells.append(
+                    "; ".join(
+                        f"{words[f['verdict']]} ({f['matches']}"
+                        f"{' rounds' if f['rounds'] == 1 else ''})"
+                        for f in runs
+                    )
+                    or "not measured"
+                )
+            lines.append(f"| {spec.title} | {players} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "| game | players | line-up | matches | first seat's wins | 95% interval | x fair "
+        "| over par | verdict | its decision, mean ms | log |",
+        "|---|--:|---|--:|--:|---|--:|---|---|--:|---|",
+    ]
+    for entry, f in zip(entries, shown, strict=True):
+        row = entry["levels"][f["level"]]
+        lineup_text = ", ".join(dict.fromkeys(entry["seats"]))
+        if entry["rounds"]:
+            lineup_text += f" ({entry['rounds']} round{'s' if entry['rounds'] > 1 else ''} each)"
+        par = f"{_pm(row['over_par'])} ({entry['par']})" if row["over_par"] else ""
+        lines.append(
+            f"| {titles.get(entry['game'], entry['game'])} | {entry['players']} | {lineup_text} "
+            f"| {entry['matches']} | {row['win_rate']:.3f} | [{row['ci'][0]:.3f}, "
+            f"{row['ci'][1]:.3f}] | {row['x_fair']:.2f} | {par} | {f['verdict']} "
+            f"| {_ms(row['decision_ms'])} | {Path(entry['log']).stem} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def covers(recorded: Any, current: Any) -> bool:
     """Do the settings a log recorded still describe the bots of today? Every recorded value
     must be today's; a setting added since (absent from the record) is not held against it."""
