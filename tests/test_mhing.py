@@ -637,3 +637,75 @@ def test_refusals_name_the_sequence_rule_with_the_cards_at_hand():
         state.apply("lay:7H,9C")
     with pytest.raises(IllegalAction, match="exactly three cards"):
         state.apply("lay:7H,8H")  # they could be part of one: a third card is wanted
+
+
+def test_added_score_is_the_score_a_sequence_adds():
+    """The bots' shortcut agrees with scoring the sequences with and without the new one, for
+    every sequence a full deck makes (wild Aces included) added to seeded random sets of up
+    to three others."""
+    from engine.games.mhing.rules import DECK, added_score, score_sequences, sequences_in
+
+    every = sequences_in(DECK)
+    assert any(s[0].startswith("A") and s[1][0] != "2" for s in every)  # wild Aces are there
+    rng = random.Random(7)
+    for _ in range(400):
+        have = [list(s) for s in rng.sample(every, rng.randrange(4))]
+        for new in every:
+            assert added_score(have, new) == score_sequences([*have, list(new)]) - score_sequences(
+                have
+            )
+
+
+def _keep_values_by_the_definition(view):
+    """card_keep_values as its rule reads, card by card, each run scored from scratch."""
+    from engine.games.mhing.rules import CARD_AT, DECK, SUIT_OF, VALUE_OF, score_sequences
+
+    mine = view["sequences"][view["viewer"]]
+    seen = set(view["hand"]) | set(view["discard_pile"])
+    for seqs in view["sequences"]:
+        for seq in seqs:
+            seen.update(seq)
+    for known in view["known_hand_cards"]:
+        seen.update(known)
+    unseen, buried, held = set(DECK) - seen, set(view["discard_pile"][:-1]), set(view["hand"])
+    values = {}
+    for c in view["hand"]:
+        suit, value = SUIT_OF[c], VALUE_OF[c]
+        if value == 1:
+            values[c] = 10.0
+            continue
+        total = 0.0
+        for low in range(max(2, value - 2), min(value, 11) + 1):
+            run = [CARD_AT[suit, v] for v in (low, low + 1, low + 2)]
+            missing = [r for r in run if r not in held]
+            if CARD_AT[suit, 1] in held and missing:
+                missing = missing[1:]
+            chance = 1.0
+            for r in missing:
+                chance *= 0.45 if r in unseen else 0.15 if r in buried else 0.0
+            if chance:
+                total += chance * (
+                    1.0 + 0.7 * (score_sequences([*mine, run]) - score_sequences(mine))
+                )
+        values[c] = total
+    return values
+
+
+def test_card_keep_values_are_their_definition_exactly():
+    """The greedy policy's keep values, worked out once per run, equal the card-by-card
+    definition to the last bit, in every position of seeded matches (so the bots play the
+    same moves as before the shortcut)."""
+    from engine.games.mhing.bot import card_keep_values
+
+    positions = 0
+    for seed in range(12):
+        state = engine.new_game("mhing", 2 + seed % 3, seed)
+        rng = random.Random(seed)
+        normal = make("normal")
+        while not state.is_over:
+            view = state.view(state.current_player)
+            if view["hand"]:
+                assert card_keep_values(view) == _keep_values_by_the_definition(view)
+                positions += 1
+            state.apply(normal.choose(state, state.current_player, rng))
+    assert positions > 500

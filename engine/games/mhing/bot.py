@@ -38,13 +38,17 @@ from engine.games.mhing.rules import (
     SEQUENCES_TO_END,
     SUIT_OF,
     VALUE_OF,
+    added_score,
+    adder,
+    run_facts,
     score_sequences,
+    sequence_facts,
     sequences_in,
 )
 
 
 def _marginal(mine: list[list[str]], seq: Sequence[str]) -> int:
-    return score_sequences(mine + [list(seq)]) - score_sequences(mine)
+    return added_score(mine, seq)
 
 
 def _lay_value(mine: list[list[str]], seq: Sequence[str]) -> float:
@@ -74,35 +78,44 @@ def _unseen(view: dict[str, Any]) -> set[str]:
     return set(DECK) - seen
 
 
+_RUNS = {
+    (suit, low): tuple(CARD_AT[suit, v] for v in (low, low + 1, low + 2))
+    for suit in sorted(set(SUIT_OF.values()))
+    for low in range(2, 12)
+}
+"""The natural runs of each suit, by (suit, lowest value): those a hand card may grow into."""
+
+
 def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
     """How much each hand card is worth keeping (higher: keep)."""
     me = view["viewer"]
     hand = view["hand"]
-    mine = view["sequences"][me]
+    added = adder(sequence_facts(view["sequences"][me]))
     unseen = _unseen(view)
     # A card below the discard top may come back after a reshuffle: half alive.
     buried = set(view["discard_pile"][:-1])
     held = set(hand)
     values: dict[str, float] = {}
+    # A run's chance times its worth is the same for each of its cards: worked out once.
+    run_value: dict[tuple[str, int], float] = {}
     for c in hand:
         suit, value = SUIT_OF[c], VALUE_OF[c]
         if value == 1:
             values[c] = 10.0  # an Ace completes almost anything of its suit
             continue
-        has_ace = CARD_AT[suit, 1] in held
         total = 0.0
         for low in range(max(2, value - 2), min(value, 11) + 1):
-            run = [CARD_AT[suit, v] for v in (low, low + 1, low + 2)]
-            missing = [r for r in run if r not in held]
-            if has_ace and missing:
-                missing = missing[1:]
-            chance = 1.0
-            for r in missing:
-                chance *= 0.45 if r in unseen else 0.15 if r in buried else 0.0
-            if chance == 0.0:
-                continue
-            worth = 1.0 + 0.7 * _marginal(mine, run)
-            total += chance * worth
+            part = run_value.get((suit, low))
+            if part is None:
+                missing = [r for r in _RUNS[suit, low] if r not in held]
+                if missing and CARD_AT[suit, 1] in held:
+                    missing = missing[1:]
+                chance = 1.0
+                for r in missing:
+                    chance *= 0.45 if r in unseen else 0.15 if r in buried else 0.0
+                part = chance * (1.0 + 0.7 * added(run_facts(suit, low))) if chance else 0.0
+                run_value[suit, low] = part
+            total += part
         values[c] = total
     return values
 

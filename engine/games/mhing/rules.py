@@ -14,7 +14,7 @@ and then stands for the rank that position needs (``["7H", "AH", "9H"]``: the Ac
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import reduce
 from itertools import combinations
 from operator import or_
@@ -243,6 +243,56 @@ def score_sequences(sequences: Sequence[Sequence[str]]) -> int:
         if all(f[2] <= HIGH_LOW_PIVOT for f in facts) or all(f[0] >= HIGH_LOW_PIVOT for f in facts):
             total += 1
     return total
+
+
+def added_score(sequences: Sequence[Sequence[str]], new: Sequence[str]) -> int:
+    """``score_sequences(sequences + [new]) - score_sequences(sequences)``, counted without
+    scoring ``sequences`` twice: the new sequence's matches with each one, and the change of
+    the high/low bonus. Bots ask this of every run a hand could make.
+
+    >>> seqs = [["7H", "8H", "9H"], ["10H", "JH", "QH"]]
+    >>> added_score(seqs, ["7S", "8S", "9S"]), score_sequences(seqs + [["7S", "8S", "9S"]]) - 3
+    (2, 2)
+    >>> added_score([], ["2H", "3H", "4H"])
+    1
+    """
+    (fact,) = _sequence_facts([new])
+    return added_to_facts(_sequence_facts(sequences), fact)
+
+
+def run_facts(suit: str, low: int) -> tuple[int, int, int, str]:
+    """The facts :func:`added_to_facts` takes of the natural run ``low``-``low + 2`` of ``suit``."""
+    return (low, low + 1, low + 2, suit)
+
+
+def sequence_facts(sequences: Sequence[Sequence[str]]) -> list[tuple[int, int, int, str]]:
+    """(low, middle, high rank, suit) of each sequence, as :func:`added_to_facts` takes them."""
+    return _sequence_facts(sequences)
+
+
+def added_to_facts(
+    facts: Sequence[tuple[int, int, int, str]], fact: tuple[int, int, int, str]
+) -> int:
+    """:func:`added_score` of the sequences with these facts and the one with ``fact``."""
+    return adder(facts)(fact)
+
+
+def adder(facts: Sequence[tuple[int, int, int, str]]) -> Callable[[tuple[int, int, int, str]], int]:
+    """:func:`added_to_facts` for these ``facts``, their high/low bonus worked out once: a
+    bot asks it of many runs against the same sequences."""
+    low = all(f[2] <= HIGH_LOW_PIVOT for f in facts)
+    high = all(f[0] >= HIGH_LOW_PIVOT for f in facts)
+    before = int(bool(facts) and (low or high))
+    facts = tuple(facts)
+
+    def added(fact: tuple[int, int, int, str]) -> int:
+        gain = 0
+        for other in facts:
+            gain += _pair_matches(other, fact)
+        after = (low and fact[2] <= HIGH_LOW_PIVOT) or (high and fact[0] >= HIGH_LOW_PIVOT)
+        return gain + int(after) - before
+
+    return added
 
 
 def sequence_text(sequence: Sequence[str]) -> str:

@@ -488,6 +488,8 @@ class MhingState(State):
 
     def view(self, player: int | None) -> dict[str, Any]:
         seeing = player is not None and 0 <= player < self.players
+        # Each point is one entry of the breakdown, so the points are counted from it.
+        matches = [score_breakdown(seqs) for seqs in self.sequences]
         return {
             "game": self.game_id,
             "players": self.players,
@@ -507,8 +509,8 @@ class MhingState(State):
             "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
             "sequence_counts": [len(seqs) for seqs in self.sequences],
             "sequence_ranks": _ranks_of(self.sequences),
-            "round_points": [score_sequences(seqs) for seqs in self.sequences],
-            "matches": [score_breakdown(seqs) for seqs in self.sequences],
+            "round_points": [len(m) for m in matches],
+            "matches": matches,
             "discard_pile": list(self.discards),
             "discard_top": self.discards[-1] if self.discards else None,
             "draw_pile_count": len(self.draw_pile),
