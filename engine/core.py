@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the generic search's types, named here only for the annotations
@@ -117,8 +118,10 @@ class Action:
     def __str__(self) -> str:
         return self.id
 
-    @property
+    @cached_property
     def kind(self) -> str:
+        # Remembered in the instance dict (not a field: equality and hashing ignore it);
+        # policies ask an action's kind many times a rollout step.
         return self.id.split(":", 1)[0]
 
     def to_json(self) -> dict[str, Any]:
