@@ -114,11 +114,11 @@ def test_the_source_tree_has_no_catalog_only_the_build_writes_it():
     assert ignored.returncode == 0, "web/js/catalog.js should be in .gitignore"
 
 
-def test_the_docs_ladder_table_is_the_ladder_tables():
-    """docs/bots.md shows the table as ``python -m engine ladder --markdown`` prints it."""
-    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
-    start = "<!-- ladder: python -m engine ladder --markdown -->\n"
-    end = "<!-- end of ladder -->"
-    assert start in text and end in text
-    block = text[text.index(start) + len(start) : text.index(end)]
-    assert block == ladder.markdown(ladder.read_table()), "run python tools/update_docs_ladder.py"
+def test_the_docs_and_the_readme_show_the_ladder_tables():
+    """docs/bots.md shows the table as ``python -m engine ladder --markdown`` prints it, and
+    the README its steps (``python tools/update_docs_ladder.py`` writes both)."""
+    from tools.update_docs_ladder import PLACES, block
+
+    for name, (_, runs) in PLACES.items():
+        _, table, _ = block(ROOT / name)
+        assert table == ladder.markdown(ladder.read_table(), runs=runs), name

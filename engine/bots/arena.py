@@ -531,9 +531,10 @@ def _ms(ms: float) -> str:
     return f"{ms:,.0f}" if ms >= 10 else f"{ms:.1f}"
 
 
-def markdown(entries: list[dict[str, Any]]) -> str:
+def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
     """The ladder table as Markdown, for ``docs/bots.md`` (``python -m engine ladder
-    --markdown``): the steps of the ladder at every game and table size, then every run."""
+    --markdown``): the steps of the ladder at every game and table size, then (``runs``)
+    every run."""
     shown = figures(entries)
     titles = {game_id: spec.title for game_id, spec in engine.GAMES.items()}
     words = {"stronger": "stronger", "weaker": "**weaker**", "alike": "not told apart"}
@@ -545,7 +546,7 @@ def markdown(entries: list[dict[str, Any]]) -> str:
         for players in range(spec.min_players, spec.max_players + 1):
             cells = []
             for level, below in STEPS:
-                runs = [
+                found = [
                     f
                     for f in shown
                     if (f["game"], f["players"], f["level"], f["against"])
@@ -555,11 +556,13 @@ def markdown(entries: list[dict[str, Any]]) -> str:
                     "; ".join(
                         f"{words[f['verdict']]} ({f['matches']}"
                         f"{' rounds' if f['rounds'] == 1 else ''})"
-                        for f in runs
+                        for f in found
                     )
                     or "not measured"
                 )
             lines.append(f"| {spec.title} | {players} | " + " | ".join(cells) + " |")
+    if not runs:
+        return "\n".join(lines) + "\n"
     lines += [
         "",
         "| game | players | line-up | matches | first seat's wins | 95% interval | x fair "
