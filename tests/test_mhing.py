@@ -658,16 +658,11 @@ def test_added_score_is_the_score_a_sequence_adds():
 
 def _keep_values_by_the_definition(view):
     """card_keep_values as its rule reads, card by card, each run scored from scratch."""
-    from engine.games.mhing.rules import CARD_AT, DECK, SUIT_OF, VALUE_OF, score_sequences
+    from engine.games.mhing.bot import _unseen
+    from engine.games.mhing.rules import CARD_AT, SUIT_OF, VALUE_OF, score_sequences
 
     mine = view["sequences"][view["viewer"]]
-    seen = set(view["hand"]) | set(view["discard_pile"])
-    for seqs in view["sequences"]:
-        for seq in seqs:
-            seen.update(seq)
-    for known in view["known_hand_cards"]:
-        seen.update(known)
-    unseen, buried, held = set(DECK) - seen, set(view["discard_pile"][:-1]), set(view["hand"])
+    unseen, buried, held = _unseen(view), set(view["discard_pile"][:-1]), set(view["hand"])
     values = {}
     for c in view["hand"]:
         suit, value = SUIT_OF[c], VALUE_OF[c]
