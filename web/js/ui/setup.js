@@ -15,7 +15,7 @@ function opponentWords(level) {
 const VERDICT_WORDS = {
   stronger: (level, other) => `${level} is stronger than ${other}`,
   weaker: (level, other) => `${level} is weaker than ${other} here`,
-  alike: (level, other) => `${level} plays about as well as ${other} here: the arena could not tell them apart`,
+  alike: (level, other) => `${level} plays about as well as ${other} here (the arena could not tell them apart)`,
 };
 
 /** What the arena measured of the offered levels at this game and table size (the ladder's
