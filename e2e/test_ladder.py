@@ -106,7 +106,7 @@ def test_a_margin_over_par_is_given_with_its_interval(page, site, open_app):
         for f in figures
         if f["game"] == "mhing" and f["players"] == 3 and f["level"] == "normal" and f["over_par"]
     )
-    mean, error = run["over_par"]["mean"], run["over_par"]["error"]
+    mean, (low, high) = run["over_par"]["mean"], run["over_par_ci"]
     open_app(page, site)
     open_setup(page, "mhing", 3)
     text = page.locator("[data-testid=ladder] li[data-level=normal]").first.inner_text()
@@ -114,4 +114,8 @@ def test_a_margin_over_par_is_given_with_its_interval(page, site, open_app):
         f"scores +{mean:.1f} points a match more than Easy in the same seat of the same deal"
         in text
     )
-    assert f"(95% interval +{mean - 1.96 * error:.1f} to +{mean + 1.96 * error:.1f})" in text
+    assert f"(95% interval +{low:.1f} to +{high:.1f})" in text
+    assert (low, high) == (
+        round(mean - 1.96 * run["over_par"]["error"], 4),
+        round(mean + 1.96 * run["over_par"]["error"], 4),
+    )

@@ -455,6 +455,13 @@ Z95 = 1.96
 """The normal quantile of a two-sided 95% interval (the margin over par's mean ± 1.96 errors)."""
 
 
+def _interval(over_par: dict[str, Any] | None) -> list[float] | None:
+    if over_par is None:
+        return None
+    spread = Z95 * over_par["error"]
+    return [round(over_par["mean"] - spread, 4), round(over_par["mean"] + spread, 4)]
+
+
 def verdict(win_rate_ci: list[float], fair_share: float, over_par: dict[str, Any] | None) -> str:
     """What a run says of its first level against the others: ``"stronger"``, ``"weaker"`` or
     ``"alike"`` (the run cannot tell them apart). Two measures may speak: the match win rate's
@@ -474,9 +481,9 @@ def verdict(win_rate_ci: list[float], fair_share: float, over_par: dict[str, Any
     'weaker'
     """
     spans = [(win_rate_ci[0] - fair_share, win_rate_ci[1] - fair_share)]
-    if over_par is not None:
-        spread = Z95 * over_par["error"]
-        spans.append((over_par["mean"] - spread, over_par["mean"] + spread))
+    par_ci = _interval(over_par)
+    if par_ci is not None:
+        spans.append((par_ci[0], par_ci[1]))
     above = any(low > 0 for low, _ in spans)
     below = any(high < 0 for _, high in spans)
     if above and not below:
@@ -509,6 +516,8 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "ci": row["ci"],
                 "fair_share": fair,
                 "over_par": row["over_par"],
+                # The margin over par's 95% interval, as the verdict reads it.
+                "over_par_ci": _interval(row["over_par"]),
                 "par": entry["par"],
                 # A margin over par speaks of the levels met only when par is the level met.
                 "verdict": verdict(

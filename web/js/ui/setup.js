@@ -27,7 +27,10 @@ function ladderFigures(figures, game, players, levels) {
   const rows = (figures || []).filter((f) => f.game === game && f.players === players && levels.includes(f.level));
   if (!rows.length) return null;
   const percent = (x) => `${Math.round(x * 100)}%`;
-  const points = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(x).toFixed(1)}`;
+  const points = (x) => {
+    const text = Math.abs(x).toFixed(1);
+    return `${x < 0 && Number(text) !== 0 ? "\u2212" : "+"}${text}`;
+  };
   const items = [];
   levels.forEach((level, i) => {
     if (i === 0) return; // the lowest level has nothing below it to beat
@@ -41,9 +44,8 @@ function ladderFigures(figures, game, players, levels) {
         ` (${f.matches} ${f.rounds === 1 ? "one-round matches" : "matches"}, 95% interval ${percent(f.ci[0])}\u2013${percent(f.ci[1])},` +
         ` fair share ${percent(f.fair_share)})`;
       if (f.over_par) {
-        const spread = 1.96 * f.over_par.error;
         text += `, and scores ${points(f.over_par.mean)} points a ${unit} more than ${opponentWords(f.par)} in the same seat of the same deal` +
-          ` (95% interval ${points(f.over_par.mean - spread)} to ${points(f.over_par.mean + spread)})`;
+          ` (95% interval ${points(f.over_par_ci[0])} to ${points(f.over_par_ci[1])})`;
       }
       items.push(h("li", { dataset: { level, verdict: f.verdict } }, text + "."));
     }
