@@ -650,8 +650,9 @@ def test_the_arena_records_its_logged_run_in_the_ladder_table(tmp_path):
 
 
 def test_a_runs_verdict_counts_its_margin_over_par_only_against_the_par_level():
-    """The set-up screen's "stronger / not told apart" comes from the run's win-rate interval
-    against the fair share and, when the par is the level met, its margin over par."""
+    """The set-up screen's "stronger / not told apart" comes from the run's margin over par
+    when the par is the level met (the paired test), else from its win-rate interval against
+    the fair share."""
     from engine.bots.arena import figures
 
     def entry(seats, par, ci, over_par):
@@ -667,19 +668,16 @@ def test_a_runs_verdict_counts_its_margin_over_par_only_against_the_par_level():
 
     clear = {"mean": 2.0, "error": 0.5, "seats": 40}
     level = {"mean": 0.3, "error": 0.5, "seats": 40}
+    same_moves = {"mean": 0.0, "error": 0.0, "seats": 40}
     runs = [
         entry(["expert", "hard"], "hard", [0.40, 0.70], clear),  # par is the level met: it counts
         entry(["expert", "hard"], "hard", [0.40, 0.70], level),  # neither measure separates
+        entry(["expert", "hard"], "hard", [0.55, 0.90], same_moves),  # a lucky win rate, no edge
         entry(["hard", "plain-200"], "normal", [0.40, 0.70], clear),  # over Normal, not over plain
         entry(["hard", "plain-200"], "normal", [0.52, 0.80], level),  # the win rate separates
         entry(
-            ["hard", "normal"], "normal", [0.20, 0.45], {"mean": -2.0, "error": 0.5, "seats": 40}
+            ["hard", "normal"], "normal", [0.30, 0.55], {"mean": -2.0, "error": 0.5, "seats": 40}
         ),
     ]
-    assert [f["verdict"] for f in figures(runs)] == [
-        "stronger",
-        "alike",
-        "alike",
-        "stronger",
-        "weaker",
-    ]
+    verdicts = [f["verdict"] for f in figures(runs)]
+    assert verdicts == ["stronger", "alike", "alike", "alike", "stronger", "weaker"]
