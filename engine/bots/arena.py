@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine import bots
 from engine.core import State
 
 
@@ -90,7 +91,6 @@ def play_match(
     ``max_rounds`` stops the match once that many rounds are finished (quick tests); the
     winners are then the seats with the best match score so far.
     """
-    from engine import bots
 
     state = engine.new_game(game, players=players, seed=seed, options=options)
     # No safety clock: a budget of iterations is played in full however loaded the machine
@@ -197,7 +197,6 @@ def run_arena(
 
     ``log``: a JSON-lines file that keeps each finished match and lets a stopped run go on;
     ``par``: a level that also plays every match at every seat (see the module text)."""
-    from engine import bots
 
     seats = lineup(levels, players)
     settings = {
@@ -521,7 +520,7 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-STEPS = (("easy", "random"), ("normal", "easy"), ("hard", "normal"), ("expert", "hard"))
+STEPS = tuple(zip(bots.LEVELS[1:], bots.LEVELS, strict=False))
 """The ladder's steps: each offered level against the one below it."""
 
 
@@ -551,8 +550,8 @@ def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
                 found = [
                     f
                     for f in shown
-                    if (f["game"], f["players"], f["level"], f["against"])
-                    == (game_id, players, level, [below])
+                    if (f["game"], f["players"], f["level"]) == (game_id, players, level)
+                    and below in f["against"]
                 ]
                 cells.append(
                     "; ".join(

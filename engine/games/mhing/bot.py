@@ -42,19 +42,14 @@ from engine.games.mhing.rules import (
     adder,
     run_facts,
     score_sequences,
-    sequence_facts,
     sequences_in,
 )
-
-
-def _marginal(mine: list[list[str]], seq: Sequence[str]) -> int:
-    return added_score(mine, seq)
 
 
 def _lay_value(mine: list[list[str]], seq: Sequence[str]) -> float:
     # Points it adds; spending the Ace costs a little because it is the most flexible card.
     uses_ace = any(c[0] == "A" for c in seq) and not (seq[0][0] == "A" and seq[1][0] == "2")
-    return _marginal(mine, seq) - (0.6 if uses_ace else 0.0)
+    return added_score(mine, seq) - (0.6 if uses_ace else 0.0)
 
 
 def _wins_round(view: dict[str, Any], me: int, seq: Sequence[str]) -> bool:
@@ -90,7 +85,7 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
     """How much each hand card is worth keeping (higher: keep)."""
     me = view["viewer"]
     hand = view["hand"]
-    added = adder(sequence_facts(view["sequences"][me]))
+    added = adder(view["sequences"][me])
     unseen = _unseen(view)
     # A card below the discard top may come back after a reshuffle: half alive.
     buried = set(view["discard_pile"][:-1])

@@ -257,35 +257,28 @@ def added_score(sequences: Sequence[Sequence[str]], new: Sequence[str]) -> int:
     1
     """
     (fact,) = _sequence_facts([new])
-    return added_to_facts(_sequence_facts(sequences), fact)
+    return adder(sequences)(fact)
 
 
-def run_facts(suit: str, low: int) -> tuple[int, int, int, str]:
-    """The facts :func:`added_to_facts` takes of the natural run ``low``-``low + 2`` of ``suit``."""
+Facts = tuple[int, int, int, str]
+"""(low, middle, high rank, suit) of a sequence: all that scoring reads of it."""
+
+
+def run_facts(suit: str, low: int) -> Facts:
+    """The facts of the natural run ``low``-``low + 2`` of ``suit``, as :func:`adder` takes them."""
     return (low, low + 1, low + 2, suit)
 
 
-def sequence_facts(sequences: Sequence[Sequence[str]]) -> list[tuple[int, int, int, str]]:
-    """(low, middle, high rank, suit) of each sequence, as :func:`added_to_facts` takes them."""
-    return _sequence_facts(sequences)
-
-
-def added_to_facts(
-    facts: Sequence[tuple[int, int, int, str]], fact: tuple[int, int, int, str]
-) -> int:
-    """:func:`added_score` of the sequences with these facts and the one with ``fact``."""
-    return adder(facts)(fact)
-
-
-def adder(facts: Sequence[tuple[int, int, int, str]]) -> Callable[[tuple[int, int, int, str]], int]:
-    """:func:`added_to_facts` for these ``facts``, their high/low bonus worked out once: a
-    bot asks it of many runs against the same sequences."""
+def adder(sequences: Sequence[Sequence[str]]) -> Callable[[Facts], int]:
+    """:func:`added_score` against these ``sequences``, for a new sequence given by its facts,
+    with the sequences' facts and high/low bonus worked out once: a bot asks it of many runs
+    against the same sequences."""
+    facts = tuple(_sequence_facts(sequences))
     low = all(f[2] <= HIGH_LOW_PIVOT for f in facts)
     high = all(f[0] >= HIGH_LOW_PIVOT for f in facts)
     before = int(bool(facts) and (low or high))
-    facts = tuple(facts)
 
-    def added(fact: tuple[int, int, int, str]) -> int:
+    def added(fact: Facts) -> int:
         gain = 0
         for other in facts:
             gain += _pair_matches(other, fact)
