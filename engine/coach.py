@@ -457,8 +457,8 @@ def start(game: str, deal: dict[str, Any]) -> State:
 def follow(game: str, deal: dict[str, Any], max_moves: int = 5000) -> dict[str, Any]:
     """Play a coached deal out: the person takes every suggestion, the computer seats play
     the ``normal`` bot as in the page. Stops once the first round is scored (or the lesson is
-    complete). Returns the
-    steps said (in order), the checklist rules covered and the number of moves."""
+    complete). Returns the steps said (in order), the checklist rules covered and the number
+    of moves."""
     from engine import bots
 
     state = start(game, deal)
