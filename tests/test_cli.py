@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import re
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine import bots
 from engine.__main__ import main, render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,6 +167,29 @@ def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     assert list(bots_only["search"]) == ["spite"] and len(bots_only["search"]["spite"]) == 1
 
 
+def test_search_cost_times_every_level_on_the_same_positions():
+    """benchmarks/search_cost.py: each level decides at every position of Normal's round that
+    has a choice, so the levels' times are over the same positions, and it prints them."""
+    script = ROOT / "benchmarks" / "search_cost.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "crisps", "--levels", "random,plain-5", "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    state = engine.new_game("crisps", players=2, seed=1)
+    normal, rng, choices = bots.make("normal"), random.Random(1), 0
+    while not state.result()["rounds"]:
+        choices += len(state.legal_actions()) > 1
+        state.apply(normal.choose(state, state.current_player, rng))
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"crisps, 2 players: {choices} decisions of 1 round"
+    assert re.fullmatch(r" +random +\d+ +\d+ +\d+\.\d\d", lines[2])
+    assert re.fullmatch(r" +plain-5 +\d+ +\d+ +1\.00", lines[3])
+
+
 @pytest.mark.slow
 def test_progression_screens_report_the_margin_over_par_and_the_last_round(tmp_path):
     """benchmarks/progression_screens.py, run as a person runs it (its variants change the
@@ -267,3 +292,35 @@ def test_ladder_prints_the_table_as_markdown_and_asks_for_something_to_do(tmp_pa
     assert lines[2 + sizes] == "" and sum(line.endswith(f"| {log.stem} |") for line in lines) == 1
     code, text = run(["ladder", "--table", str(table)])
     assert code != 0 and "give arena logs to record, or --markdown" in capsys.readouterr().err
+
+
+def test_ladder_markdown_reports_the_goal_against_the_plain_search(tmp_path):
+    """Between the steps and the runs, a table of the goal against the arena's plain search:
+    each game and table size, Hard against any plain search and Expert against plain-1000,
+    with the run's verdict, win rate and the time ratio a decision of the two searches."""
+    from engine.bots import arena
+
+    log = tmp_path / "plain.jsonl"
+    arena.run_arena(
+        "crisps", 2, ["hard", "plain-30"], 2, seed=3, iterations=20, max_rounds=1, log=log
+    )
+    (entry,) = arena.entries_from_log(log)
+    lines = arena.markdown([entry]).splitlines()
+    start = lines.index(
+        "| game | players | hard against a plain search | expert against plain-1000 (goal: 60%) |"
+    )
+    sizes = sum(spec.max_players - spec.min_players + 1 for spec in engine.GAMES.values())
+    rows = lines[start + 2 : start + 2 + sizes]
+    crisps = next(line for line in rows if line.startswith("| Crisps | 2 |"))
+    levels = entry["levels"]
+    ratio = levels["hard"]["decision_ms"] / levels["plain-30"]["decision_ms"]
+    win = levels["hard"]["win_rate"]
+    cell = crisps.strip("| ").split(" | ")[2]
+    assert re.fullmatch(
+        rf"(stronger|not told apart|\*\*weaker\*\*): wins {win:.3f} of 2 rounds against "
+        rf"plain-30, at {ratio:.1f}x its time a decision in that run",
+        cell,
+    ), cell
+    assert crisps.endswith("| not measured |"), "Expert never met plain-1000 here"
+    assert sum(row.endswith("| not measured | not measured |") for row in rows) == sizes - 1
+    assert lines[start + 2 + sizes] == ""

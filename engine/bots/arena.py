@@ -564,6 +564,7 @@ def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
             lines.append(f"| {spec.title} | {players} | " + " | ".join(cells) + " |")
     if not runs:
         return "\n".join(lines) + "\n"
+    lines += ["", *_plain_lines(entries, shown, words)]
     lines += [
         "",
         "| game | players | line-up | matches | first seat's wins | 95% interval | x fair "
@@ -583,6 +584,39 @@ def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
             f"| {_ms(row['decision_ms'])} | {Path(entry['log']).stem} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _plain_lines(
+    entries: list[dict[str, Any]], shown: list[dict[str, Any]], words: dict[str, str]
+) -> list[str]:
+    """The goal against the arena's plain search, at every game and table size: Hard beats
+    it at no more time a decision; Expert wins at least 60% against ``plain-1000``."""
+    levels = ("hard", "expert")
+    lines = [
+        "| game | players | hard against a plain search | expert against plain-1000 (goal: 60%) |",
+        "|---|--:|---|---|",
+    ]
+    for game_id, spec in engine.GAMES.items():
+        for players in range(spec.min_players, spec.max_players + 1):
+            cells = []
+            for level in levels:
+                found = []
+                for entry, f in zip(entries, shown, strict=True):
+                    plain = [a for a in f["against"] if bots.plain_iterations(a) is not None]
+                    if (f["game"], f["players"], f["level"]) != (game_id, players, level):
+                        continue
+                    if len(plain) != 1 or (level == "expert" and plain[0] != "plain-1000"):
+                        continue
+                    ours, theirs = entry["levels"][level], entry["levels"][plain[0]]
+                    rounds = " rounds" if f["rounds"] == 1 else ""
+                    cost = ours["decision_ms"] / theirs["decision_ms"]
+                    found.append(
+                        f"{words[f['verdict']]}: wins {f['win_rate']:.3f} of {f['matches']}{rounds}"
+                        f" against {plain[0]}, at {cost:.1f}x its time a decision in that run"
+                    )
+                cells.append("; ".join(found) or "not measured")
+            lines.append(f"| {spec.title} | {players} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def covers(recorded: Any, current: Any) -> bool:
