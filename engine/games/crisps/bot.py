@@ -181,5 +181,8 @@ SETTINGS = BotSettings(
     search=SearchConfig(rollout="greedy"),
     # Round wins are the score (first to 3): rank only; rollouts reach the round end.
     evaluator=Evaluator(rank_weight=1.0),
-    hard_iterations=1200,
+    # Greedy rollouts cost about twice the plain search's random ones, so at 650 iterations
+    # Hard spends what the plain search of 1,000 does a decision (benchmarks/search_cost.py);
+    # it beats that search and Normal at this budget (docs/bots.md).
+    hard_iterations=650,
 )
