@@ -48,7 +48,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -539,29 +539,21 @@ def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
     shown = figures(entries)
     titles = {game_id: spec.title for game_id, spec in engine.GAMES.items()}
     words = {"stronger": "stronger", "weaker": "**weaker**", "alike": "not told apart"}
-    lines = [
-        "| game | players | " + " | ".join(f"{a} > {b}" for a, b in STEPS) + " |",
-        "|---|--:|" + "---|" * len(STEPS),
-    ]
-    for game_id, spec in engine.GAMES.items():
-        for players in range(spec.min_players, spec.max_players + 1):
-            cells = []
-            for level, below in STEPS:
-                found = [
-                    f
-                    for f in shown
-                    if (f["game"], f["players"], f["level"]) == (game_id, players, level)
-                    and below in f["against"]
-                ]
-                cells.append(
-                    "; ".join(
-                        f"{words[f['verdict']]} ({f['matches']}"
-                        f"{' rounds' if f['rounds'] == 1 else ''})"
-                        for f in found
-                    )
-                    or "not measured"
-                )
-            lines.append(f"| {spec.title} | {players} | " + " | ".join(cells) + " |")
+
+    def step_cells(game_id: str, players: int) -> list[str]:
+        return [
+            "; ".join(
+                f"{words[f['verdict']]} ({f['matches']}{' rounds' if f['rounds'] == 1 else ''})"
+                for _, f in _runs_at(entries, shown, game_id, players, level)
+                if below in f["against"]
+            )
+            or "not measured"
+            for level, below in STEPS
+        ]
+
+    lines = _by_size(
+        "| game | players | " + " | ".join(f"{a} > {b}" for a, b in STEPS) + " |", step_cells
+    )
     if not runs:
         return "\n".join(lines) + "\n"
     lines += ["", *_plain_lines(entries, shown, words)]
@@ -586,37 +578,53 @@ def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _runs_at(
+    entries: list[dict[str, Any]], shown: list[dict[str, Any]], game: str, players: int, level: str
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The runs (entry, its figures) whose first level is ``level`` at this game and size."""
+    return [
+        (entry, f)
+        for entry, f in zip(entries, shown, strict=True)
+        if (f["game"], f["players"], f["level"]) == (game, players, level)
+    ]
+
+
+def _by_size(header: str, cells: Callable[[str, int], list[str]]) -> list[str]:
+    """A Markdown table with a row of ``cells(game, players)`` for every game and table size."""
+    lines = [header, "|---|--:|" + "---|" * (header.count("|") - 3)]
+    for game_id, spec in engine.GAMES.items():
+        for players in range(spec.min_players, spec.max_players + 1):
+            lines.append(
+                f"| {spec.title} | {players} | " + " | ".join(cells(game_id, players)) + " |"
+            )
+    return lines
+
+
 def _plain_lines(
     entries: list[dict[str, Any]], shown: list[dict[str, Any]], words: dict[str, str]
 ) -> list[str]:
     """The goal against the arena's plain search, at every game and table size: Hard beats
     it at no more time a decision; Expert wins at least 60% against ``plain-1000``."""
-    levels = ("hard", "expert")
-    lines = [
+
+    def cell(game_id: str, players: int, level: str) -> str:
+        found = []
+        for entry, f in _runs_at(entries, shown, game_id, players, level):
+            plain = [a for a in f["against"] if bots.plain_iterations(a) is not None]
+            if len(plain) != 1 or (level == "expert" and plain[0] != "plain-1000"):
+                continue
+            ours, theirs = entry["levels"][level], entry["levels"][plain[0]]
+            rounds = " rounds" if f["rounds"] == 1 else ""
+            cost = ours["decision_ms"] / theirs["decision_ms"]
+            found.append(
+                f"{words[f['verdict']]}: wins {f['win_rate']:.3f} of {f['matches']}{rounds}"
+                f" against {plain[0]}, at {cost:.1f}x its time a decision in that run"
+            )
+        return "; ".join(found) or "not measured"
+
+    return _by_size(
         "| game | players | hard against a plain search | expert against plain-1000 (goal: 60%) |",
-        "|---|--:|---|---|",
-    ]
-    for game_id, spec in engine.GAMES.items():
-        for players in range(spec.min_players, spec.max_players + 1):
-            cells = []
-            for level in levels:
-                found = []
-                for entry, f in zip(entries, shown, strict=True):
-                    plain = [a for a in f["against"] if bots.plain_iterations(a) is not None]
-                    if (f["game"], f["players"], f["level"]) != (game_id, players, level):
-                        continue
-                    if len(plain) != 1 or (level == "expert" and plain[0] != "plain-1000"):
-                        continue
-                    ours, theirs = entry["levels"][level], entry["levels"][plain[0]]
-                    rounds = " rounds" if f["rounds"] == 1 else ""
-                    cost = ours["decision_ms"] / theirs["decision_ms"]
-                    found.append(
-                        f"{words[f['verdict']]}: wins {f['win_rate']:.3f} of {f['matches']}{rounds}"
-                        f" against {plain[0]}, at {cost:.1f}x its time a decision in that run"
-                    )
-                cells.append("; ".join(found) or "not measured")
-            lines.append(f"| {spec.title} | {players} | " + " | ".join(cells) + " |")
-    return lines
+        lambda game_id, players: [cell(game_id, players, level) for level in ("hard", "expert")],
+    )
 
 
 def covers(recorded: Any, current: Any) -> bool:
