@@ -188,6 +188,20 @@ def test_search_cost_times_every_level_on_the_same_positions():
     assert lines[0] == f"crisps, 2 players: {choices} decisions of 1 round"
     assert re.fullmatch(r" +random +\d+ +\d+ +\d+\.\d\d", lines[2])
     assert re.fullmatch(r" +plain-5 +\d+ +\d+ +1\.00", lines[3])
+    # --every 3: the first position with a choice, the fourth, the seventh, ...
+    done = subprocess.run(
+        [sys.executable, str(script), "crisps", "--levels", "random,plain-5", "--rounds", "1"]
+        + ["--every", "3"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    expected = (choices + 2) // 3
+    sampled = "one position with a choice in 3"
+    assert first == f"crisps, 2 players: {expected} decisions of 1 round, {sampled}"
 
 
 @pytest.mark.slow
