@@ -338,3 +338,46 @@ def test_ladder_markdown_reports_the_goal_against_the_plain_search(tmp_path):
     assert crisps.endswith("| not measured |"), "Expert never met plain-1000 here"
     assert sum(row.endswith("| not measured | not measured |") for row in rows) == sizes - 1
     assert lines[start + 2 + sizes] == ""
+
+
+def test_variant_screen_logs_the_variant_and_pairs_it_with_a_logged_run(tmp_path):
+    """benchmarks/variant_screen.py, run as a person runs it: the variant's settings go into
+    the log (so it never resumes as another run), and a screen paired with itself on the
+    same seeds differs by exactly zero, while the figures it prints are the log's."""
+    import json
+
+    script = ROOT / "benchmarks" / "variant_screen.py"
+    log = tmp_path / "variant.jsonl"
+    command = [sys.executable, str(script), "crisps", "--bots", "hard,normal", "--matches", "2"]
+    command += ["--iterations", "6", "--jobs", "1", "--search", "greedy_trust=None"]
+    command += ["--evaluator", "rank_weight=1.0", "--epsilon", "0.2", "--log", str(log)]
+    done = subprocess.run(
+        command + ["--against", str(log)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert sorted(row["match"] for row in rows) == [0, 1]
+    hard = rows[0]["settings"]["bots"]["hard"]
+    assert hard["search"]["greedy_trust"] is None
+    assert hard["search"]["rollout_policy"] == "eps_greedy"
+    assert hard["search"]["evaluator"]["rank_weight"] == 1.0
+    assert rows[0]["settings"]["par"] == "normal" and rows[0]["settings"]["max_rounds"] == 1
+    first, second = done.stdout.splitlines()
+    assert re.fullmatch(
+        r"hard: 2 rounds, round wins \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\], margin over par "
+        r"[+-]\d+\.\d\d ± \d+\.\d\d points a round",
+        first,
+    )
+    assert second == f"paired with {log}: +0.00 ± 0.00 over 2 rounds"
+    bad = subprocess.run(
+        [sys.executable, str(script), "crisps", "--search", "greedy_trust"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert bad.returncode != 0 and "expected KEY=VALUE" in bad.stderr

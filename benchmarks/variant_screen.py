@@ -1,0 +1,156 @@
+"""One-round screens of a search variant: the arena, with a game's bot settings changed for
+this process only.
+
+    .venv/bin/python benchmarks/variant_screen.py GAME --players N --bots hard,plain-200 \
+        --matches 30 [--search KEY=VALUE ...] [--evaluator KEY=VALUE ...] [--epsilon P] \
+        [--iterations N] [--seed 1] [--jobs 2] [--log FILE] [--against LOG]
+
+Each match is one round (the arena's ``--rounds 1``) with ``--par normal``, match ``m`` on
+seed ``seed + m``, as the arena plays it; so a screen on the seeds of a logged run pairs
+with it deal by deal. ``--search`` changes fields of the game's ``SearchConfig`` (values are
+Python literals: ``greedy_trust=None``, ``rollout='random'``), ``--evaluator`` fields of its
+``Evaluator`` (``rank_weight=1.0``), ``--epsilon P`` has the rollouts play a uniformly
+random legal move with chance ``P`` and the game's greedy one otherwise. Every change is
+recorded in the log's settings (the rollout policy as ``eps_greedy``), so a log of a variant
+never resumes as another. The logs in ``benchmarks/arena/tried/`` named after a variant were
+made this way (``docs/bots.md`` gives each command).
+
+Prints the first level's round wins and its margin over Normal's par; with ``--against LOG``
+(a log of the same seeds), also the paired difference of the two margins over par, the
+variant's minus the log's, over the rounds both have. Figures only: nothing is adopted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import json
+import math
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from engine.bots.arena import margins, run_arena  # noqa: E402
+from engine.bots.evaluation import Evaluator  # noqa: E402
+from engine.bots.ismcts import SearchConfig  # noqa: E402
+from engine.core import Action  # noqa: E402
+
+
+def assignments(pairs: list[str]) -> dict[str, Any]:
+    """``["greedy_trust=None", "rollout='random'"]`` as a dict of Python literals."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise SystemExit(f"expected KEY=VALUE, got {pair!r}")
+        try:
+            out[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            raise SystemExit(f"{pair!r}: the value is not a Python literal") from None
+    return out
+
+
+def apply_variant(
+    game: str, search: dict[str, Any], evaluator: dict[str, Any], epsilon: float
+) -> None:
+    """Replace ``game``'s bot settings in the registry (before the arena's pool forks)."""
+    spec = engine.GAMES[game]
+    bot = spec.bot
+    config = bot.search or SearchConfig()
+    if search:
+        config = dataclasses.replace(config, **search)
+    if epsilon:
+        greedy = bot.greedy
+
+        def eps_greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+            if len(legal) > 1 and rng.random() < epsilon:
+                return rng.choice(legal)
+            return greedy(view, legal, rng)
+
+        eps_greedy.__qualname__ = "eps_greedy"  # the name the log records
+        config = dataclasses.replace(config, rollout_policy=eps_greedy)
+    changes: dict[str, Any] = {"search": config}
+    if evaluator:
+        changes["evaluator"] = dataclasses.replace(bot.evaluator or Evaluator(), **evaluator)
+    engine.GAMES[game] = dataclasses.replace(spec, bot=dataclasses.replace(bot, **changes))
+
+
+def over_par(log: str | Path, level: str) -> dict[int, float]:
+    """Per round of ``log``: ``level``'s margin less Normal's (the par's) in the same seat."""
+    out: dict[int, float] = {}
+    for line in Path(log).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        outcome = item["outcome"]
+        mine = margins(outcome["scores"])
+        par = margins(outcome["par_scores"])
+        seats = [i for i, s in enumerate(outcome["seats"]) if s == level]
+        out.setdefault(item["match"], sum(mine[i] - par[i] for i in seats) / len(seats))
+    return out
+
+
+def paired(variant: dict[int, float], other: dict[int, float]) -> tuple[float, float, int]:
+    """Mean and standard error of ``variant - other`` over the rounds both have."""
+    both = sorted(set(variant) & set(other))
+    diffs = [variant[m] - other[m] for m in both]
+    n = len(diffs)
+    if n < 2:
+        return (diffs[0] if diffs else 0.0), 0.0, n
+    mean = sum(diffs) / n
+    return mean, math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n), n
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("game", choices=sorted(engine.GAMES))
+    p.add_argument("--players", type=int)
+    p.add_argument("--bots", default="hard,normal")
+    p.add_argument("--matches", type=int, default=30)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--search", nargs="*", default=[], metavar="KEY=VALUE")
+    p.add_argument("--evaluator", nargs="*", default=[], metavar="KEY=VALUE")
+    p.add_argument("--epsilon", type=float, default=0.0)
+    p.add_argument("--iterations", type=int, help="every search's budget (quick checks)")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--log", help="JSON-lines log (a stopped screen goes on where it stopped)")
+    p.add_argument("--against", help="a log of the same seeds to pair the margins with")
+    args = p.parse_args(argv)
+    players = args.players or engine.GAMES[args.game].default_players
+    levels = args.bots.split(",")
+    apply_variant(args.game, assignments(args.search), assignments(args.evaluator), args.epsilon)
+    summary = run_arena(
+        args.game,
+        players,
+        levels,
+        args.matches,
+        args.seed,
+        jobs=args.jobs,
+        iterations=args.iterations,
+        max_rounds=1,
+        par="normal",
+        log=args.log,
+    )
+    first = summary["levels"][levels[0]]
+    mean, error, n = first["over_par"]
+    print(
+        f"{levels[0]}: {n} rounds, round wins {first['win_rate']:.3f} "
+        f"[{first['ci'][0]:.3f}, {first['ci'][1]:.3f}], margin over par {mean:+.2f} ± "
+        f"{error:.2f} points a round"
+    )
+    if args.against:
+        if not args.log:
+            raise SystemExit("--against needs --log (the rounds are paired by match number)")
+        diff, err, both = paired(over_par(args.log, levels[0]), over_par(args.against, levels[0]))
+        print(f"paired with {args.against}: {diff:+.2f} ± {err:.2f} over {both} rounds")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
