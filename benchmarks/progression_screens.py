@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import multiprocessing
 import random
 import sys
@@ -35,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine import bots  # noqa: E402
-from engine.bots.arena import run_arena  # noqa: E402
+from engine.bots.arena import mean_error, run_arena  # noqa: E402
 from engine.games.progression.state import ProgressionState  # noqa: E402
 
 
@@ -133,9 +132,7 @@ def last_round(matches: int, iterations: int, jobs: int, log: str | None) -> Non
         with open(log, "a", encoding="utf-8") as handle:
             for row in sorted(rows, key=lambda r: r["m"]):
                 handle.write(json.dumps(row) + "\n")
-    diffs = [r["hard"] - r["par"] for r in rows]
-    mean = sum(diffs) / len(diffs)
-    error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1) / len(diffs))
+    mean, error = mean_error([r["hard"] - r["par"] for r in rows])
     par = sum(r["par"] for r in rows) / len(rows)
     hard = sum(r["hard"] for r in rows) / len(rows)
     print(

@@ -26,7 +26,6 @@ import argparse
 import ast
 import dataclasses
 import json
-import math
 import random
 import sys
 from pathlib import Path
@@ -36,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.bots.arena import margins, run_arena  # noqa: E402
+from engine.bots.arena import mean_error, run_arena, seat_over_par  # noqa: E402
 from engine.bots.evaluation import Evaluator  # noqa: E402
 from engine.bots.ismcts import SearchConfig  # noqa: E402
 from engine.core import Action  # noqa: E402
@@ -89,22 +88,19 @@ def over_par(log: str | Path, level: str) -> dict[int, float]:
             continue
         item = json.loads(line)
         outcome = item["outcome"]
-        mine = margins(outcome["scores"])
-        par = margins(outcome["par_scores"])
-        seats = [i for i, s in enumerate(outcome["seats"]) if s == level]
-        out.setdefault(item["match"], sum(mine[i] - par[i] for i in seats) / len(seats))
+        diffs = [
+            d for d, s in zip(seat_over_par(outcome), outcome["seats"], strict=True) if s == level
+        ]
+        out.setdefault(item["match"], sum(diffs) / len(diffs))
     return out
 
 
 def paired(variant: dict[int, float], other: dict[int, float]) -> tuple[float, float, int]:
     """Mean and standard error of ``variant - other`` over the rounds both have."""
     both = sorted(set(variant) & set(other))
-    diffs = [variant[m] - other[m] for m in both]
-    n = len(diffs)
-    if n < 2:
-        return (diffs[0] if diffs else 0.0), 0.0, n
-    mean = sum(diffs) / n
-    return mean, math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n), n
+    if not both:
+        return 0.0, 0.0, 0
+    return (*mean_error([variant[m] - other[m] for m in both]), len(both))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -179,6 +179,29 @@ def margins(scores: list[float]) -> list[float]:
     return [s - (total - s) / (n - 1) for s in scores]
 
 
+def seat_over_par(outcome: dict[str, Any]) -> list[float]:
+    """Each seat's margin (:func:`margins`) less the par's margin in that seat of the same
+    deal: an outcome played with ``par``."""
+    return [
+        mine - par
+        for mine, par in zip(
+            margins(outcome["scores"]), margins(outcome["par_scores"]), strict=False
+        )
+    ]
+
+
+def mean_error(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error (0 for a single value).
+
+    >>> mean_error([1.0, 3.0])
+    (2.0, 1.0)
+    """
+    n = len(values)
+    mean = sum(values) / n
+    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    return mean, spread / math.sqrt(n)
+
+
 def run_arena(
     game: str,
     players: int,
@@ -278,10 +301,8 @@ def summarize(outcomes: list[dict[str, Any]], players: int) -> dict[str, Any]:
     for out in outcomes:
         share = 1.0 / len(out["winners"])
         if "par_scores" in out:
-            for seat, (mine, par) in enumerate(
-                zip(margins(out["scores"]), margins(out["par_scores"]), strict=False)
-            ):
-                over_par.setdefault(out["seats"][seat], []).append(mine - par)
+            for seat, diff in enumerate(seat_over_par(out)):
+                over_par.setdefault(out["seats"][seat], []).append(diff)
         for seat, level in enumerate(out["seats"]):
             row = levels.setdefault(
                 level,
@@ -313,10 +334,7 @@ def summarize(outcomes: list[dict[str, Any]], players: int) -> dict[str, Any]:
             row["iterations"] / row["search_seconds"] if row["search_seconds"] else 0.0
         )
     for level, diffs in over_par.items():
-        n = len(diffs)
-        mean = sum(diffs) / n
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-        levels[level]["over_par"] = (mean, spread / math.sqrt(n), n)
+        levels[level]["over_par"] = (*mean_error(diffs), len(diffs))
     return {
         "matches": len(outcomes),
         "players": players,
