@@ -3,14 +3,16 @@ this process only.
 
     .venv/bin/python benchmarks/variant_screen.py GAME --players N --bots hard,plain-200 \
         --matches 30 [--search KEY=VALUE ...] [--evaluator KEY=VALUE ...] [--epsilon P] \
-        [--iterations N] [--seed 1] [--jobs 2] [--log FILE] [--against LOG]
+        [--rollout-mix NAME,...] [--iterations N] [--seed 1] [--jobs 2] [--log FILE] [--against LOG]
 
 Each match is one round (the arena's ``--rounds 1``) with ``--par normal``, match ``m`` on
 seed ``seed + m``, as the arena plays it; so a screen on the seeds of a logged run pairs
 with it deal by deal. ``--search`` changes fields of the game's ``SearchConfig`` (values are
 Python literals: ``greedy_trust=None``, ``rollout='random'``), ``--evaluator`` fields of its
 ``Evaluator`` (``rank_weight=1.0``), ``--epsilon P`` has the rollouts play a uniformly
-random legal move with chance ``P`` and the game's greedy one otherwise. Every change is
+random legal move with chance ``P`` and the game's greedy one otherwise, ``--rollout-mix``
+names policies of the game's bot module (``engine.games.GAME.bot``) for the search's
+``rollout_mix`` (each rollout, each seat plays one of them or the greedy one). Every change is
 recorded in the log's settings (the rollout policy as ``eps_greedy``), so a log of a variant
 never resumes as another. The logs in ``benchmarks/arena/tried/`` named after a variant were
 made this way (``docs/bots.md`` gives each command).
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import importlib
 import json
 import random
 import sys
@@ -55,8 +58,24 @@ def assignments(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
+def policies(game: str, names: str) -> tuple[Any, ...]:
+    """The functions named ``"a,b"`` in ``game``'s bot module."""
+    module = importlib.import_module(f"engine.games.{game}.bot")
+    out = []
+    for name in filter(None, names.split(",")):
+        policy = getattr(module, name, None)
+        if not callable(policy):
+            raise SystemExit(f"{module.__name__} has no policy {name!r}")
+        out.append(policy)
+    return tuple(out)
+
+
 def apply_variant(
-    game: str, search: dict[str, Any], evaluator: dict[str, Any], epsilon: float
+    game: str,
+    search: dict[str, Any],
+    evaluator: dict[str, Any],
+    epsilon: float,
+    mix: tuple[Any, ...] = (),
 ) -> None:
     """Replace ``game``'s bot settings in the registry (before the arena's pool forks)."""
     spec = engine.GAMES[game]
@@ -64,6 +83,8 @@ def apply_variant(
     config = bot.search or SearchConfig()
     if search:
         config = dataclasses.replace(config, **search)
+    if mix:
+        config = dataclasses.replace(config, rollout_mix=mix)
     if epsilon:
         greedy = bot.greedy
 
@@ -113,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--search", nargs="*", default=[], metavar="KEY=VALUE")
     p.add_argument("--evaluator", nargs="*", default=[], metavar="KEY=VALUE")
     p.add_argument("--epsilon", type=float, default=0.0)
+    p.add_argument("--rollout-mix", default="", metavar="NAME,...")
     p.add_argument("--iterations", type=int, help="every search's budget (quick checks)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--log", help="JSON-lines log (a stopped screen goes on where it stopped)")
@@ -120,7 +142,13 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     players = args.players or engine.GAMES[args.game].default_players
     levels = args.bots.split(",")
-    apply_variant(args.game, assignments(args.search), assignments(args.evaluator), args.epsilon)
+    apply_variant(
+        args.game,
+        assignments(args.search),
+        assignments(args.evaluator),
+        args.epsilon,
+        policies(args.game, args.rollout_mix),
+    )
     summary = run_arena(
         args.game,
         players,

@@ -541,6 +541,45 @@ def test_spite_search_models_an_opponent_that_holds_cards_back():
     assert state.stall_turns == 0 <= stalls and not state.is_over
 
 
+def test_a_rollout_mix_gives_each_seat_one_model_for_the_whole_rollout():
+    """``SearchConfig.rollout_mix``: every rollout draws, per seat, the greedy policy or one
+    of the mix, and that seat keeps it to the end of the rollout; the log names the mix."""
+    from engine.bots.ismcts import describe
+    from engine.games.roundup import bot as roundup_bot
+
+    calls: list[tuple[int, str]] = []
+
+    def watched(name, policy):
+        def play(view, legal, rng):
+            calls.append((view["viewer"], name))
+            return policy(view, legal, rng)
+
+        play.__qualname__ = name
+        return play
+
+    greedy = watched("greedy", roundup_bot.greedy)
+    spoiler = watched("spoiler", roundup_bot.spoiler)
+    config = SearchConfig(
+        rollout="greedy", rollout_policy=greedy, rollout_mix=(spoiler,), greedy_trust=None
+    )
+    state = engine.new_game("roundup", 2, 3)
+    while state.phase != "play" or len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    search = Search(state, state.current_player, random.Random(5), config)
+    models = []
+    for _ in range(40):
+        calls.clear()
+        search.step(1)
+        per_seat = {seat: {name for s, name in calls if s == seat} for seat, _ in calls}
+        assert all(len(names) == 1 for names in per_seat.values()), per_seat
+        models.append(tuple(sorted((s, n.pop()) for s, n in per_seat.items())))
+    assert {name for row in models for _, name in row} == {"greedy", "spoiler"}
+    assert len(set(models)) >= 3  # the seats draw apart
+    named = describe(config, None)
+    assert named["rollout_mix"] == ["spoiler"] and named["rollout_policy"] == "greedy"
+    assert "rollout_mix" not in describe(SearchConfig(), None)  # old logs still resume
+
+
 def test_spite_rollouts_see_each_seat_reply_twice():
     from engine.games.spite.bot import SpiteEvaluator
 

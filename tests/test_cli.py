@@ -381,3 +381,21 @@ def test_variant_screen_logs_the_variant_and_pairs_it_with_a_logged_run(tmp_path
         timeout=120,
     )
     assert bad.returncode != 0 and "expected KEY=VALUE" in bad.stderr
+    mixed = tmp_path / "mix.jsonl"
+    command = [sys.executable, str(script), "roundup", "--players", "2", "--matches", "1"]
+    command += ["--iterations", "4", "--jobs", "1", "--rollout-mix", "spoiler"]
+    done = subprocess.run(
+        command + ["--log", str(mixed)], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    row = json.loads(mixed.read_text(encoding="utf-8").splitlines()[0])
+    assert row["settings"]["bots"]["hard"]["search"]["rollout_mix"] == ["spoiler"]
+    unknown = subprocess.run(
+        command[:2] + ["roundup", "--rollout-mix", "nosuch"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert unknown.returncode != 0
+    assert "engine.games.roundup.bot has no policy 'nosuch'" in unknown.stderr

@@ -556,6 +556,29 @@ def test_greedy_parries_a_queen_on_its_suit_with_a_face_card():
     assert roundup_bot.greedy(st.view(1), st.legal_actions(), random.Random(0)).id == "discard:KH"
 
 
+def test_the_spoiler_keeps_its_highest_card_of_a_suit_nobody_bid_on():
+    # Hearts and spades are bid; the 10 of diamonds is the card that keeps diamonds open.
+    st = scenario(
+        2, down=[["10D", "3C", "7H"], ["AC", "2C"]], stacks={"D": 9, "C": 2}, bids=["5H", "9S"]
+    )
+    view = st.view(0)
+    assert roundup_bot.held_card(view) == "10D"
+    legal = st.legal_actions()
+    assert {"play:10D", "play:3C"} <= {a.id for a in legal}
+    assert roundup_bot.greedy(view, legal, random.Random(0)).id == "play:10D"
+    assert roundup_bot.spoiler(view, legal, random.Random(0)).id == "play:3C"
+    # With nothing else to play it pays the pass with its own suit before the held card.
+    st = scenario(2, down=[["10D", "7H"], ["AC"]], stacks={"D": 9}, bids=["5H", "9S"])
+    assert roundup_bot.spoiler(st.view(0), st.legal_actions(), random.Random(0)).id == "pass:7H"
+    # Its last card is played: that empties the hand.
+    st = scenario(2, down=[["10D"], ["AC"]], stacks={"D": 9}, bids=["5H", "9S"])
+    assert roundup_bot.spoiler(st.view(0), st.legal_actions(), random.Random(0)).id == "play:10D"
+    # An ally on its suit: no spoiling, it plays as Normal does.
+    st = scenario(2, down=[["10D", "3C", "7H"], ["AC"]], stacks={"D": 9, "C": 2}, bids=["5H", "9H"])
+    assert roundup_bot.held_card(st.view(0)) is None
+    assert roundup_bot.spoiler(st.view(0), st.legal_actions(), random.Random(0)).id == "play:10D"
+
+
 def test_greedy_beats_random_players():
     wins = 0
     matches = 24

@@ -67,6 +67,11 @@ class SearchConfig:
     """The policy the greedy steps of a rollout play, for every seat (None: the game's greedy
     policy, Normal's own). The choice the search keeps against evidence (``greedy_trust``)
     is always the game's greedy move."""
+    rollout_mix: tuple[Policy, ...] = ()
+    """Other models of how a seat plays: each rollout, every seat plays a policy drawn
+    uniformly from the rollout policy and these (empty: the rollout policy alone). A mix
+    lets the search allow for a plan the greedy policy never follows, such as an opponent
+    who spoils the bids instead of backing its own."""
     greedy_steps: int = 12
     max_rollout_steps: int = 400
     exploration: float = 0.7
@@ -106,12 +111,15 @@ def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str
     def plain(value: Any) -> Any:
         if callable(value):
             return getattr(value, "__qualname__", type(value).__name__)
+        if isinstance(value, tuple):
+            return [plain(v) for v in value]
         return value
 
     evaluator = config.evaluator or game_evaluator or Evaluator()
     # A rollout policy left to the game's greedy one is not named, so a log made before the
     # setting existed still resumes.
     unnamed = {"evaluator"} | ({"rollout_policy"} if config.rollout_policy is None else set())
+    unnamed |= set() if config.rollout_mix else {"rollout_mix"}
     out: dict[str, Any] = {
         f.name: plain(getattr(config, f.name)) for f in fields(config) if f.name not in unnamed
     }
@@ -413,6 +421,10 @@ class Search:
             config.max_rollout_steps if config.rollout == "greedy" else config.greedy_steps
         )
         baseline = self._baseline
+        seat_policies = None
+        if greedy is not None and config.rollout_mix:
+            models = (greedy, *config.rollout_mix)
+            seat_policies = [models[rng.randrange(len(models))] for _ in range(self.players)]
         steps = 0
         while not world.is_over and steps < config.max_rollout_steps:
             if evaluator.stop(world, baseline):
@@ -421,7 +433,10 @@ class Search:
             if len(legal) == 1:
                 action = legal[0]
             elif greedy is not None and steps < greedy_steps:
-                action = greedy(world.view(world.current_player), legal, rng)
+                actor = world.current_player
+                assert actor is not None
+                play = greedy if seat_policies is None else seat_policies[actor]
+                action = play(world.view(actor), legal, rng)
             else:
                 action = legal[rng.randrange(len(legal))]
             world.push(action)

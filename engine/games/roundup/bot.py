@@ -74,11 +74,13 @@ def _tiebreak(view: dict[str, Any], legal: list[Action]) -> Action:
     )
 
 
-def _answer(view: dict[str, Any], legal: list[Action]) -> Action:
+def _answer(view: dict[str, Any], legal: list[Action], held: str | None = None) -> Action:
     mine = view.get("my_suit")
 
     def cost(a: Action) -> tuple[int, int]:
         c = a.cards[0]
+        if c == held:
+            return (2, 0)
         if c[-1] == mine:
             # Parry with a face card of our suit, else give up our highest (least blocking) card.
             return (1, 0 if a.kind == "discard" else 11 - _value(c))
@@ -96,7 +98,7 @@ def _chain(c: str, cards: list[str]) -> int:
     return n
 
 
-def _play(view: dict[str, Any], legal: list[Action]) -> Action:
+def _play(view: dict[str, Any], legal: list[Action], held: str | None = None) -> Action:
     me = view["current_player"]
     mine = view.get("my_suit")
     up = view["face_up"][me]
@@ -109,13 +111,17 @@ def _play(view: dict[str, Any], legal: list[Action]) -> Action:
             return max(others, key=lambda a: _chain(a.cards[0], up))
         end = next((a for a in legal if a.id == "end"), None)
         return end if end is not None else face_up_plays[0]
-    down_plays = [a for a in plays if a.cards[0][-1] != mine]
+    down_plays = [a for a in plays if a.cards[0][-1] != mine and a.cards[0] != held]
     if down_plays:
         return max(down_plays, key=lambda a: _chain(a.cards[0], up + down))
+    if held is not None and not up and down == [held]:
+        last = next((a for a in plays if a.cards[0] == held), None)
+        if last is not None:
+            return last  # the held card is the last one: playing it empties the hand
     attack = _best_attack(view, legal)
     if attack is not None:
         return attack
-    return _best_pass(view, legal)
+    return _best_pass(view, legal, held)
 
 
 def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
@@ -181,7 +187,7 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
     return best[1]
 
 
-def _best_pass(view: dict[str, Any], legal: list[Action]) -> Action:
+def _best_pass(view: dict[str, Any], legal: list[Action], held: str | None = None) -> Action:
     mine = view.get("my_suit")
     stacks = view["stacks"]
     passes = [a for a in legal if a.kind == "pass"]
@@ -192,6 +198,8 @@ def _best_pass(view: dict[str, Any], legal: list[Action]) -> Action:
         if not a.cards:
             return (0, 0)
         c = a.cards[0]
+        if c == held:
+            return (2, 0)
         v = _value(c)
         if not v:  # discarding a face card: keep our suit's ones for defence
             return (1 if c[-1] == mine else 0, 0)
@@ -200,8 +208,9 @@ def _best_pass(view: dict[str, Any], legal: list[Action]) -> Action:
         return (0, v - stacks[c[-1]])  # soon-playable cards push other suits along
 
     best_pass = min(passes, key=cost)
-    if cost(best_pass)[0] == 1:
-        # Only our own suit left to turn up: a face card spent on someone is cheaper.
+    if cost(best_pass)[0] >= 1:
+        # Only our own suit (or the held card) left to turn up: a face card spent on
+        # someone is cheaper.
         attacks = [
             a
             for a in legal
@@ -211,6 +220,47 @@ def _best_pass(view: dict[str, Any], legal: list[Action]) -> Action:
         if attacks:
             return attacks[0]
     return best_pass
+
+
+def held_card(view: dict[str, Any]) -> str | None:
+    """The card a spoiler keeps hidden: its highest face-down number card of a suit nobody
+    bid on, while no other seat backs its own suit (None otherwise, or before the bids are
+    shown). Held to the end, it keeps that suit from closing before the bid suits, so no bid
+    wins; the spoiler then races to empty its hand for the other point.
+
+    >>> view = {"viewer": 0, "my_suit": "H", "bids": ["9H", "4S"],
+    ...         "face_down": ["2H", "7C", "10D", "3D", "KC"]}
+    >>> held_card(view)
+    '10D'
+    >>> held_card({**view, "bids": ["9H", "4H"]}) is None   # an ally on our suit
+    True
+    """
+    me = view.get("viewer")
+    mine = view.get("my_suit")
+    bids = view.get("bids") or []
+    if me is None or mine is None or any(b is None for b in bids):
+        return None
+    others = {b[-1] for t, b in enumerate(bids) if t != me}
+    if mine in others:
+        return None
+    bid_suits = others | {mine}
+    spare = [c for c in view["face_down"] if _value(c) and c[-1] not in bid_suits]
+    return max(spare, key=_value, default=None)
+
+
+def spoiler(view: dict[str, Any], legal: list[Action], rng: random.Random | None) -> Action:
+    """Normal's play, but keeping :func:`held_card` hidden as it keeps its own suit: a model
+    of an opponent who spoils the bids instead of backing its own (the search's rollouts can
+    mix it in, see ``SearchConfig.rollout_mix``)."""
+    if len(legal) == 1:
+        return legal[0]
+    phase = view["phase"]
+    held = held_card(view)
+    if held is None or phase in ("bid", "tiebreak"):
+        return greedy(view, legal, rng)
+    if phase == "answer":
+        return _answer(view, legal, held)
+    return _play(view, legal, held)
 
 
 SETTINGS = BotSettings(
