@@ -68,8 +68,9 @@ class SearchConfig:
     policy, Normal's own). The choice the search keeps against evidence (``greedy_trust``)
     is always the game's greedy move."""
     rollout_mix: tuple[Policy, ...] = ()
-    """Other models of how a seat plays: each rollout, every seat plays a policy drawn
-    uniformly from the rollout policy and these (empty: the rollout policy alone). A mix
+    """Other models of how an opponent plays: each rollout, every seat but the searching
+    one plays a policy drawn uniformly from the rollout policy and these (empty: the
+    rollout policy alone); the searching seat keeps the rollout policy, its own plan. A mix
     lets the search allow for a plan the greedy policy never follows, such as an opponent
     who spoils the bids instead of backing its own."""
     greedy_steps: int = 12
@@ -424,7 +425,10 @@ class Search:
         seat_policies = None
         if greedy is not None and config.rollout_mix:
             models = (greedy, *config.rollout_mix)
-            seat_policies = [models[rng.randrange(len(models))] for _ in range(self.players)]
+            seat_policies = [
+                greedy if seat == self.player else models[rng.randrange(len(models))]
+                for seat in range(self.players)
+            ]
         steps = 0
         while not world.is_over and steps < config.max_rollout_steps:
             if evaluator.stop(world, baseline):
