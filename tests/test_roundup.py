@@ -522,6 +522,38 @@ def test_views_hide_face_down_hands_and_determinize_keeps_the_secret_bid_a_numbe
         assert world.face_down[other] == st.face_down[other]
 
 
+def test_determinize_gives_every_seat_still_to_bid_a_number_card():
+    """A seat in the bidding queue holds a number card (a seat dealt none is known to have
+    none and is skipped), so every sampled world must give it one, or the world would have a
+    seat to move with no legal move. Here everyone knows seat 3 holds no number card but one
+    (as a Queen or King that found nothing would show), so a plain deal would often give it
+    only face cards."""
+    st = bid_state(6, seed=5)
+    while len(st.pending) < 3:
+        st.apply(st.legal_actions()[0])
+    me = st.current_player
+    assert me == 2 and st.queue == [2, 3, 4]
+    others = [o for o in range(6) if o != me]
+    pool = [c for o in others for c in st.face_down[o]]
+    faces = [c for c in pool if c not in NUMBER_CARDS]
+    numbers = [c for c in pool if c in NUMBER_CARDS]
+    kept = numbers.pop()
+    sizes = {o: len(st.face_down[o]) for o in others}
+    st.face_down[3] = [kept] + faces[: sizes[3] - 1]
+    rest = faces[sizes[3] - 1 :] + numbers
+    for o in (4, 5, 0, 1):
+        st.face_down[o], rest = rest[: sizes[o]], rest[sizes[o] :]
+    assert any(c in NUMBER_CARDS for c in st.face_down[4])
+    st.excluded[3] = set(NUMBER_CARDS) - {kept}
+    st._legal = None
+    for seed in range(60):
+        world = st.determinize(me, random.Random(seed))
+        assert kept in world.face_down[3]
+        assert world.view(me) == st.view(me)
+        while world.phase == "bid":
+            world.apply(world.legal_actions()[0])
+
+
 def test_clone_is_independent():
     st = bid_state(4, seed=2)
     twin = st.clone()
