@@ -12,10 +12,11 @@ Python literals: ``greedy_trust=None``, ``rollout='random'``), ``--evaluator`` f
 ``Evaluator`` (``rank_weight=1.0``), ``--epsilon P`` has the rollouts play a uniformly
 random legal move with chance ``P`` and the game's greedy one otherwise, ``--rollout-mix``
 names policies of the game's bot module (``engine.games.GAME.bot``) for the search's
-``rollout_mix`` (each rollout, each seat plays one of them or the greedy one). Every change is
-recorded in the log's settings (the rollout policy as ``eps_greedy``), so a log of a variant
-never resumes as another. The logs in ``benchmarks/arena/tried/`` named after a variant were
-made this way (``docs/bots.md`` gives each command).
+``rollout_mix`` (each rollout, each opponent seat plays one of them or the greedy one).
+Every change is recorded in the log's settings (the rollout policy as ``eps_greedy``, the
+mix by its policies' names), so a log of a variant never resumes as another. The logs in
+``benchmarks/arena/tried/`` named after a variant were made this way (``docs/bots.md``
+gives each command).
 
 Prints the first level's round wins and its margin over Normal's par; with ``--against LOG``
 (a log of the same seeds), also the paired difference of the two margins over par, the
