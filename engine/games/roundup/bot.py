@@ -31,6 +31,12 @@ def _value(c: str) -> int:
 
 
 def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random | None) -> Action:
+    return _decide(view, legal, None)
+
+
+def _decide(view: dict[str, Any], legal: list[Action], held: str | None) -> Action:
+    """Normal's choice, keeping ``held`` (a card of another suit, or None) hidden as it
+    keeps its own suit."""
     phase = view["phase"]
     if len(legal) == 1:
         return legal[0]
@@ -39,8 +45,8 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random | None)
     if phase == "tiebreak":
         return _tiebreak(view, legal)
     if phase == "answer":
-        return _answer(view, legal)
-    return _play(view, legal)
+        return _answer(view, legal, held)
+    return _play(view, legal, held)
 
 
 def _bid(view: dict[str, Any], legal: list[Action]) -> Action:
@@ -252,15 +258,7 @@ def spoiler(view: dict[str, Any], legal: list[Action], rng: random.Random | None
     """Normal's play, but keeping :func:`held_card` hidden as it keeps its own suit: a model
     of an opponent who spoils the bids instead of backing its own (the search's rollouts can
     mix it in, see ``SearchConfig.rollout_mix``)."""
-    if len(legal) == 1:
-        return legal[0]
-    phase = view["phase"]
-    held = held_card(view)
-    if held is None or phase in ("bid", "tiebreak"):
-        return greedy(view, legal, rng)
-    if phase == "answer":
-        return _answer(view, legal, held)
-    return _play(view, legal, held)
+    return _decide(view, legal, held_card(view))
 
 
 SETTINGS = BotSettings(

@@ -632,26 +632,23 @@ class RoundupState(State):
 
     def determinize(self, player: int, rng: random.Random) -> RoundupState:
         world = self._copy(random.Random(rng.getrandbits(64)))
-        slots: list[tuple[int, bool]] = []  # (seat, must be a number card)
-        secret: list[bool] = []  # a secret bid/tie-break card, not a card in the hand
+        slots: list[tuple[int, bool]] = []  # (seat, is a secret bid/tie-break card)
         unseen: list[str] = []
         for o in range(self.players):
             if o == player:
                 continue
             unseen.extend(self.face_down[o])
             slots += [(o, False)] * len(self.face_down[o])
-            secret += [False] * len(self.face_down[o])
             if o in self.pending:
                 unseen.append(self.pending[o])
                 slots.append((o, True))
-                secret.append(True)
         # A seat still to place a bid or a tie-break card holds a number card face-down:
         # the deal (or the tie) put it in the queue for that reason, as everyone saw.
         waiting = set(self.queue) - {player} if self.phase in ("bid", "tiebreak") else set()
 
         def numbers_for_all_waiting(assigned: list[str]) -> bool:
-            hand_slots = zip(slots, secret, assigned, strict=False)
-            return waiting <= {o for (o, _), x, c in hand_slots if not x and c in NUMBER_CARDS}
+            dealt = zip(slots, assigned, strict=False)
+            return waiting <= {o for (o, x), c in dealt if not x and c in NUMBER_CARDS}
 
         cards = sort_cards(unseen)
         for _ in range(8):
@@ -661,15 +658,15 @@ class RoundupState(State):
                 break
         else:
             # Rare (a short hand that could be all face cards): one card of each waiting
-            # seat's hand is dealt as a number card.
+            # seat's hand is dealt as a number card (consistent_deal's flag means "a number
+            # card only", which a secret card also is).
             forced = list(slots)
             for o in waiting:
-                first = next(i for i, (t, _) in enumerate(slots) if t == o and not secret[i])
-                forced[first] = (o, True)
+                forced[forced.index((o, False))] = (o, True)
             assigned = consistent_deal(forced, cards, self.excluded, NUMBER_CARDS)
         hands: dict[int, list[str]] = {o: [] for o in range(self.players) if o != player}
-        for (o, _), is_secret, c in zip(slots, secret, assigned, strict=False):
-            if is_secret:
+        for (o, secret), c in zip(slots, assigned, strict=False):
+            if secret:
                 world.pending[o] = c
             else:
                 hands[o].append(c)
