@@ -200,26 +200,27 @@ def play_out(
 # ----- matches near their end -------------------------------------------------------------------
 
 
-def record_at_scores(
+def record_at(
     game: str,
     players: int,
     options: dict,
-    want: Callable[[list[int]], bool],
+    want: Callable[[dict], bool],
     seeds: range = range(1, 500),
 ) -> dict:
-    """The record of a random playout of ``game``, cut just after a round whose end leaves
-    scores that ``want``, with the match still on: a saved match that a test can finish in a
-    round or two instead of playing a whole one."""
+    """The record of a random playout of ``game``, cut just after a round whose end leaves a
+    result (``state.result()``: its ``scores``, its ``rounds``) that ``want``, with the match
+    still on: a saved match that a test can finish in a round or two instead of playing a
+    whole one."""
     for seed in seeds:
         state = engine.new_game(game, players, seed, options)
         rng = random.Random(seed)
         while not state.is_over:
-            before = state.result()["scores"]
+            before = len(state.result()["rounds"])
             state.apply(rng.choice(state.legal_actions()))
-            now = state.result()["scores"]
-            if now != before and not state.is_over and want(now):
+            now = state.result()
+            if len(now["rounds"]) != before and not state.is_over and want(now):
                 return state.to_record()
-    raise AssertionError(f"no {game} playout reaches the scores wanted")
+    raise AssertionError(f"no {game} playout reaches the result wanted")
 
 
 def import_match(page, record: dict, seats: list[dict]) -> None:

@@ -347,12 +347,25 @@ FOCUSABLE = (
 )
 
 
+# Which way the nearest element matching a selector lies from the focus, in document order
+# (the order Tab follows here): "Tab" when it comes after the focus (or nothing has it).
+TOWARDS = """(css) => {
+  const focus = document.activeElement;
+  const first = document.querySelector(css);
+  if (!first || !focus || focus === document.body) return "Tab";
+  return first.compareDocumentPosition(focus) & Node.DOCUMENT_POSITION_FOLLOWING
+    ? "Tab" : "Shift+Tab";
+}"""
+
+
 def tab_to(page, css: str) -> None:
-    """Press Shift+Tab, then Tab, until the focused element matches ``css``. Each way goes
-    once round every focusable element and the browser's own stops (a leader's side panel
-    may list a hundred plays)."""
+    """Press Tab (or Shift+Tab, when what matches ``css`` comes before the focus) until the
+    focused element matches ``css``, then the other way. Each way goes once round every
+    focusable element and the browser's own stops (a leader's side panel may list a hundred
+    plays)."""
     limit = page.locator(FOCUSABLE).count() + 5
-    for key in ("Shift+Tab", "Tab"):
+    first = page.evaluate(TOWARDS, css)
+    for key in (first, "Tab" if first == "Shift+Tab" else "Shift+Tab"):
         for _ in range(limit):
             if focused(page, f"e => e.matches({json.dumps(css)})"):
                 return

@@ -22,7 +22,7 @@ from pagehelpers import (
     bot_seat,
     import_match,
     play_out,
-    record_at_scores,
+    record_at,
     side_action_ids,
 )
 
@@ -131,7 +131,7 @@ def finish_a_crisps_match(page) -> None:
     page.wait_for_selector(IDLE)
     page.click("[data-testid=menu-button]")
     import_match(
-        page, record_at_scores("crisps", 2, {}, lambda scores: scores == [2, 2]), CRISPS_SEATS
+        page, record_at("crisps", 2, {}, lambda result: result["scores"] == [2, 2]), CRISPS_SEATS
     )
     play_out(page, lambda ids: next((a for a in ids if a != "pass"), ids[0]), max_moves=500)
     page.locator("[data-testid=match-over]").wait_for()

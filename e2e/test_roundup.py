@@ -22,7 +22,7 @@ from pagehelpers import (
     deal_next,
     import_match,
     next_turn,
-    record_at_scores,
+    record_at,
     side_action_ids,
 )
 
@@ -221,7 +221,7 @@ def test_four_player_match_from_the_side_panel(page, site, open_app):
     start_roundup(page, site, open_app, players=4)
     assert page.locator("[data-testid=seats] .ru-seat").count() == 3
     page.click("[data-testid=menu-button]")
-    record = record_at_scores("roundup", 4, {"target_score": 5}, lambda scores: max(scores) >= 3)
+    record = record_at("roundup", 4, {"target_score": 5}, lambda result: max(result["scores"]) >= 3)
     bots = [bot_seat("random", name) for name in ("West", "North", "East")]
     import_match(page, record, [HUMAN] + bots)
     assert page.locator("[data-testid=seats] .ru-seat").count() == 3
