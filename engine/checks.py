@@ -95,6 +95,11 @@ def check_determinize(state: State, seed: int) -> bool:
             assert [a.id for a in world.legal_actions()] == [
                 a.id for a in state.legal_actions()
             ] or state.current_player != p, "determinize changed the acting seat's options"
+            # What everyone saw can imply what a hidden hand holds (a seat asked to answer
+            # holds an answer): a world that forgets it leaves the seat to move stuck.
+            assert world.is_over or world.legal_actions(), (
+                f"determinize for seat {p} left the seat to move with no legal move"
+            )
             check_conservation(world)
             if world.zones() != original_zones:
                 changed = True

@@ -14,7 +14,7 @@ from engine.cards import SUITS
 from engine.core import IllegalAction
 from engine.games.roundup import bot as roundup_bot
 from engine.games.roundup import rules
-from engine.games.roundup.rules import NUMBER_CARDS, bid_points
+from engine.games.roundup.rules import NUMBER_CARDS, bid_points, named_cards
 from engine.games.roundup.state import RoundupState
 
 # ----- helpers -----------------------------------------------------------------------------------
@@ -552,6 +552,40 @@ def test_determinize_gives_every_seat_still_to_bid_a_number_card():
         assert world.view(me) == st.view(me)
         while world.phase == "bid":
             world.apply(world.legal_actions()[0])
+
+
+def answer_position(players: int) -> RoundupState:
+    """The first position of a seeded random match where a Queen or King waits for its
+    target's answer and the target holds just one card it names, with many hidden cards."""
+    for seed in range(200):
+        st = bid_state(players, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over:
+            if st.phase == "answer":
+                attack = st.attack
+                assert attack is not None
+                named = named_cards(attack["kind"], attack["named"])
+                if sum(c in named for c in st.face_down[attack["target"]]) == 1:
+                    return st
+            st.apply(rng.choice(st.legal_actions()))
+    raise AssertionError("no such answer in 200 matches")
+
+
+def test_determinize_gives_the_target_of_an_attack_a_card_it_names():
+    """The target of a Queen or King holds a face-down card the attack names (everyone saw
+    the attack stop for its answer, where finding nothing ends the turn), so every world
+    another seat samples must give it one, or the seat to move would have no legal move."""
+    st = answer_position(4)
+    attack = st.attack
+    assert attack is not None
+    target = attack["target"]
+    named = named_cards(attack["kind"], attack["named"])
+    for viewer in (o for o in range(4) if o != target):
+        for seed in range(40):
+            world = st.determinize(viewer, random.Random(seed))
+            assert any(c in named for c in world.face_down[target]), (viewer, seed)
+            assert world.view(viewer) == st.view(viewer)
+            assert world.legal_actions(), "the target has an answer"
 
 
 def test_clone_is_independent():

@@ -197,14 +197,18 @@ def explain(state: RoundupState, action_id: str) -> str | None:
     return None
 
 
+def named_cards(kind: str, named: str) -> frozenset[str]:
+    """The cards a Queen (a suit) or a King (a rank) names: the ones that answer it."""
+    return BY_SUIT[named] if kind == "queen" else BY_RANK[named]
+
+
 def consistent_deal(
-    slots: list[tuple[int, bool]],
+    slots: list[tuple[int, frozenset[str] | None]],
     cards: list[str],
     excluded: list[set[str]],
-    number_cards: frozenset[str],
 ) -> list[str]:
-    """Give each slot ``(seat, is a secret bid)`` a card it may hold (a perfect matching;
-    ``cards`` is pre-shuffled).
+    """Give each slot ``(seat, the cards it must come from, or None)`` a card it may hold (a
+    perfect matching; ``cards`` is pre-shuffled).
 
     Public knowledge (a Queen that found nothing, a pass paid with a face card, a secret
     bid being a number card) rules some cards out for some seats, so a plain deal could
@@ -212,9 +216,9 @@ def consistent_deal(
     """
 
     def ok(s: int, ci: int) -> bool:
-        seat, secret = slots[s]
+        seat, pool = slots[s]
         c = cards[ci]
-        return c not in excluded[seat] and (not secret or c in number_cards)
+        return c not in excluded[seat] and (pool is None or c in pool)
 
     owner = [-1] * len(cards)
 
@@ -231,14 +235,14 @@ def consistent_deal(
     # of times a decision), else augments. A card once taken stays taken, so the scan starts
     # past the leading taken ones.
     start = 0
-    for s, (seat, secret) in enumerate(slots):
+    for s, (seat, pool) in enumerate(slots):
         while start < len(cards) and owner[start] != -1:
             start += 1
         ruled_out = excluded[seat]
         for ci in range(start, len(cards)):
             if owner[ci] == -1:
                 c = cards[ci]
-                if c not in ruled_out and (not secret or c in number_cards):
+                if c not in ruled_out and (pool is None or c in pool):
                     owner[ci] = s
                     break
         else:

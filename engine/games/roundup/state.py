@@ -54,8 +54,6 @@ from typing import Any
 from engine.cards import SUIT_NAMES, SUITS, card_name, shuffled
 from engine.core import Action, State
 from engine.games.roundup.rules import (
-    BY_RANK,
-    BY_SUIT,
     DECK,
     FACE_KINDS,
     NEXT_CARD,
@@ -65,6 +63,7 @@ from engine.games.roundup.rules import (
     bid_points,
     consistent_deal,
     explain,
+    named_cards,
     seat_name,
     sort_cards,
 )
@@ -232,7 +231,7 @@ class RoundupState(State):
         return VALUE.get(c, -1) == self.stacks[c[-1]] + 1
 
     def _answers(self, target: int, kind: str, named: str) -> list[str]:
-        pool = BY_SUIT[named] if kind == "queen" else BY_RANK[named]
+        pool = named_cards(kind, named)
         return [c for c in self.face_down[target] if c in pool]
 
     def _legal_actions(self) -> list[Action]:
@@ -444,9 +443,7 @@ class RoundupState(State):
             self.phase = "answer"
             return
         # Nothing matched: everyone now knows the target holds no such card face-down.
-        self.excluded[target] = self.excluded[target] | (
-            BY_SUIT[named] if kind == "queen" else BY_RANK[named]
-        )
+        self.excluded[target] = self.excluded[target] | named_cards(kind, named)
         self._end_turn()
 
     def _answer(self, c: str) -> None:
@@ -632,41 +629,53 @@ class RoundupState(State):
 
     def determinize(self, player: int, rng: random.Random) -> RoundupState:
         world = self._copy(random.Random(rng.getrandbits(64)))
-        slots: list[tuple[int, bool]] = []  # (seat, is a secret bid/tie-break card)
+        # One slot a hidden card: (seat, the cards it must come from; None for a face-down
+        # card, which may be any card the seat may hold).
+        slots: list[tuple[int, frozenset[str] | None]] = []
+        secret_slot: dict[int, int] = {}  # seat: the slot of its secret bid/tie-break card
         unseen: list[str] = []
         for o in range(self.players):
             if o == player:
                 continue
             unseen.extend(self.face_down[o])
-            slots += [(o, False)] * len(self.face_down[o])
+            slots += [(o, None)] * len(self.face_down[o])
             if o in self.pending:
                 unseen.append(self.pending[o])
-                slots.append((o, True))
-        # A seat still to place a bid or a tie-break card holds a number card face-down:
-        # the deal (or the tie) put it in the queue for that reason, as everyone saw.
-        waiting = set(self.queue) - {player} if self.phase in ("bid", "tiebreak") else set()
+                secret_slot[o] = len(slots)
+                slots.append((o, NUMBER_CARDS))  # a bid or tie-break card is a number card
+        # What everyone saw that says a seat holds some card of a kind face-down: a seat
+        # still to place a bid or a tie-break card holds a number card (the deal, or the tie,
+        # put it in the queue for that reason); the target of a Queen or King holds a card
+        # it names (else the attack would have found nothing and ended the turn).
+        must_hold: dict[int, frozenset[str]] = {}
+        if self.phase in ("bid", "tiebreak"):
+            must_hold = {o: NUMBER_CARDS for o in self.queue if o != player}
+        elif self.phase == "answer" and self.attack is not None:
+            target = int(self.attack["target"])
+            if target != player:
+                must_hold[target] = named_cards(self.attack["kind"], self.attack["named"])
 
-        def numbers_for_all_waiting(assigned: list[str]) -> bool:
+        def keeps_public(assigned: list[str]) -> bool:
             dealt = zip(slots, assigned, strict=False)
-            return waiting <= {o for (o, x), c in dealt if not x and c in NUMBER_CARDS}
+            held = [(o, c) for (o, pool), c in dealt if pool is None and o in must_hold]
+            return all(any(c in need for s, c in held if s == o) for o, need in must_hold.items())
 
         cards = sort_cards(unseen)
         for _ in range(8):
             rng.shuffle(cards)
-            assigned = consistent_deal(slots, cards, self.excluded, NUMBER_CARDS)
-            if not waiting or numbers_for_all_waiting(assigned):
+            assigned = consistent_deal(slots, cards, self.excluded)
+            if not must_hold or keeps_public(assigned):
                 break
         else:
-            # Rare (a short hand that could be all face cards): one card of each waiting
-            # seat's hand is dealt as a number card (consistent_deal's flag means "a number
-            # card only", which a secret card also is).
+            # Rare (a short hand that could be all face cards): one card of each such
+            # seat's hand is dealt from the cards it must hold.
             forced = list(slots)
-            for o in waiting:
-                forced[forced.index((o, False))] = (o, True)
-            assigned = consistent_deal(forced, cards, self.excluded, NUMBER_CARDS)
+            for o, need in must_hold.items():
+                forced[forced.index((o, None))] = (o, need)
+            assigned = consistent_deal(forced, cards, self.excluded)
         hands: dict[int, list[str]] = {o: [] for o in range(self.players) if o != player}
-        for (o, secret), c in zip(slots, assigned, strict=False):
-            if secret:
+        for i, ((o, _), c) in enumerate(zip(slots, assigned, strict=False)):
+            if secret_slot.get(o) == i:
                 world.pending[o] = c
             else:
                 hands[o].append(c)
