@@ -667,8 +667,8 @@ class RoundupState(State):
             if not must_hold or keeps_public(assigned):
                 break
         else:
-            # Rare (a short hand that could be all face cards): one card of each such
-            # seat's hand is dealt from the cards it must hold.
+            # Rare (eight deals in a row that miss, as a short hand of face cards can): one
+            # card of each such seat's hand is dealt from the cards it must hold.
             forced = list(slots)
             for o, need in must_hold.items():
                 forced[forced.index((o, None))] = (o, need)
