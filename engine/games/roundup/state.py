@@ -629,10 +629,10 @@ class RoundupState(State):
 
     def determinize(self, player: int, rng: random.Random) -> RoundupState:
         world = self._copy(random.Random(rng.getrandbits(64)))
-        # One slot a hidden card: (seat, the cards it must come from; None for a face-down
-        # card, which may be any card the seat may hold).
+        # One slot a hidden card: (seat, the cards it must come from). A face-down card may
+        # be any card the seat may hold (None); only a secret bid or tie-break card has a
+        # pool, the number cards.
         slots: list[tuple[int, frozenset[str] | None]] = []
-        secret_slot: dict[int, int] = {}  # seat: the slot of its secret bid/tie-break card
         unseen: list[str] = []
         for o in range(self.players):
             if o == player:
@@ -641,8 +641,7 @@ class RoundupState(State):
             slots += [(o, None)] * len(self.face_down[o])
             if o in self.pending:
                 unseen.append(self.pending[o])
-                secret_slot[o] = len(slots)
-                slots.append((o, NUMBER_CARDS))  # a bid or tie-break card is a number card
+                slots.append((o, NUMBER_CARDS))
         # What everyone saw that says a seat holds some card of a kind face-down: a seat
         # still to place a bid or a tie-break card holds a number card (the deal, or the tie,
         # put it in the queue for that reason); the target of a Queen or King holds a card
@@ -674,8 +673,8 @@ class RoundupState(State):
                 forced[forced.index((o, None))] = (o, need)
             assigned = consistent_deal(forced, cards, self.excluded)
         hands: dict[int, list[str]] = {o: [] for o in range(self.players) if o != player}
-        for i, ((o, _), c) in enumerate(zip(slots, assigned, strict=False)):
-            if secret_slot.get(o) == i:
+        for (o, pool), c in zip(slots, assigned, strict=False):
+            if pool is not None:
                 world.pending[o] = c
             else:
                 hands[o].append(c)
