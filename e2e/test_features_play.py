@@ -29,6 +29,7 @@ from pagehelpers import (
     read_save,
     side_action_ids,
 )
+from playwright.sync_api import expect
 
 import engine
 
@@ -245,6 +246,14 @@ def test_log_is_grouped_by_round(page, site, open_app):
     assert page.locator(".log-list li").first.inner_text().startswith(("You: ", "North: "))
     overflow = page.locator(".log-list").evaluate("e => getComputedStyle(e).overflowY")
     assert overflow == "auto"
+    # The earlier rounds are laid out only when scrolled into view (content-visibility): the
+    # log opens on the newest entries, and scrolled back to its top it shows the first one.
+    log = page.locator(".log-list")
+    assert log.evaluate("e => e.scrollTop > 0"), "the log opens scrolled to its newest entries"
+    log.evaluate("e => { e.scrollTop = 0; }")
+    first = page.locator(".log-list li").first
+    expect(first).to_be_in_viewport()
+    assert first.evaluate("e => e.getBoundingClientRect().height") > 0
 
 
 def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, open_app):

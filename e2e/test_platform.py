@@ -21,6 +21,7 @@ from pagehelpers import (
     app_url,
     bot_seat,
     import_match,
+    own_page,
     play_out,
     record_at,
     side_action_ids,
@@ -29,8 +30,10 @@ from pagehelpers import (
 import engine
 
 COLD_START = True
+SHARED_PAGE = True
 """A first visit in every test: the service worker, micropip, requests made (see conftest's
-``page``)."""
+``page``). The tests of the site at its root share one first visit (``first_visit``), and
+the last of them takes it offline; the others have a first visit of their own (``own_page``)."""
 
 
 def wait_for_service_worker(page) -> dict:
@@ -67,20 +70,30 @@ def record_failures(page) -> list[str]:
     return failed
 
 
-def test_page_loads_and_shows_every_game(page, site, open_app):
-    failures = record_failures(page)
-    open_app(page, site)
+@pytest.fixture
+def first_visit(page, site, open_app) -> dict:
+    """The module's shared first visit to the site, made by the first test that asks for it:
+    the app opened in a fresh browser context and its service worker installed, with every
+    request the context made (the service worker's too) and every failed one."""
+    if not hasattr(page, "first_visit"):
+        requests = record_requests(page)
+        failures = record_failures(page)
+        open_app(page, site)
+        worker = wait_for_service_worker(page)
+        page.first_visit = {"requests": requests, "failures": failures, "worker": worker}
+    return page.first_visit
+
+
+def test_page_loads_and_shows_every_game(page, first_visit):
     shown = page.locator(MENU).evaluate_all("nodes => nodes.map(n => n.dataset.game)")
     assert set(shown) == set(engine.GAMES), "the menu should list exactly the engine's games"
     assert not page.locator("[data-testid=loading]").is_visible()
-    assert failures == []
+    assert first_visit["failures"] == []
 
 
-def test_engine_is_installed_from_the_wheel_with_our_micropip(page, site, open_app):
-    requests = record_requests(page)
-    open_app(page, site)
+def test_engine_is_installed_from_the_wheel_with_our_micropip(site, first_visit):
     info = build_info(site)
-    paths = {urllib.parse.urlsplit(url).path for url in requests}
+    paths = {urllib.parse.urlsplit(url).path for url in first_visit["requests"]}
     assert f"/wheels/{info['engine_wheel']}" in paths
     assert f"/wheels/{info['micropip_wheel']}" in paths
     assert "/build-info.json" in paths
@@ -95,17 +108,58 @@ def test_engine_is_installed_from_the_wheel_with_our_micropip(page, site, open_a
     }
 
 
-def test_service_worker_caches_this_build(page, site, open_app):
-    open_app(page, site)
-    worker = wait_for_service_worker(page)
+def test_service_worker_caches_this_build(site, first_visit):
+    worker = first_visit["worker"]
     assert worker["scope"] == site
     assert worker["script"] == site + "sw.js"
     assert f"parlour-{build_info(site)['build_id']}" in worker["caches"]
 
 
-def test_offline_reload_shows_the_menu_again(page, site, open_app):
-    open_app(page, site)
-    wait_for_service_worker(page)
+def test_no_request_leaves_the_machine(site, first_visit):
+    origin = site.rstrip("/")
+    foreign = [
+        url
+        for url in first_visit["requests"]
+        if urllib.parse.urlsplit(url).scheme in ("http", "https", "ws", "wss")
+        and not url.startswith(origin + "/")
+    ]
+    assert foreign == []
+
+
+def test_the_page_can_be_installed(page, site, first_visit):
+    """A linked web app manifest with our own icons, PNG ones of 192 and 512 pixels."""
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest_url = urllib.parse.urljoin(site, href)
+    with urllib.request.urlopen(manifest_url, timeout=10) as response:
+        assert response.headers["Content-Type"] == "application/manifest+json"
+        manifest = json.load(response)
+    assert manifest["name"] and manifest["short_name"] and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "./" and manifest["scope"] == "./"
+    sizes = set()
+    for icon in manifest["icons"]:
+        url = urllib.parse.urljoin(manifest_url, icon["src"])
+        assert url.startswith(site), "icons are our own files"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            data = response.read()
+            assert response.headers["Content-Type"] == icon["type"]
+        if icon["type"] == "image/png":
+            assert data[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+            assert icon["sizes"] == f"{width}x{height}"
+            sizes.add((width, icon.get("purpose", "any")))
+    assert {(192, "any"), (512, "any"), (512, "maskable")} <= sizes
+    # The service worker caches them, so an installed page works offline.
+    precached = page.evaluate("""async () => {
+        await navigator.serviceWorker.ready;
+        const names = await caches.keys();
+        const cache = await caches.open(names.find((n) => n.startsWith("parlour-")));
+        return (await cache.keys()).map((r) => r.url);
+    }""")
+    assert manifest_url in precached and site + "icons/icon-512.png" in precached
+
+
+def test_offline_reload_shows_the_menu_again(page, site, first_visit):
+    """The shared first visit's last test: it takes the page offline and reloads it."""
     page.context.set_offline(True)
     try:
         page.reload()
@@ -137,22 +191,21 @@ def finish_a_crisps_match(page) -> None:
     page.locator("[data-testid=match-over]").wait_for()
 
 
-@pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
-def test_site_works_under_a_sub_path(page, site_subpath, open_app, offline):
-    """Served under /parlour/ only, online or (after a reload with no network) from the
-    service worker's cache: the engine plays a match to its end, every URL is relative to
-    the page and nothing fails."""
+@own_page
+def test_site_works_under_a_sub_path_online_then_offline(page, site_subpath, open_app):
+    """Served under /parlour/ only, online and then (after a reload with no network) from the
+    service worker's cache: the engine plays a match to its end each time, every URL is
+    relative to the page and nothing fails."""
     requests = record_requests(page)
     failures = record_failures(page)
     open_app(page, site_subpath)
     worker = wait_for_service_worker(page)
     assert worker["scope"] == site_subpath
-    if offline:
-        page.context.set_offline(True)
+    finish_a_crisps_match(page)
+    page.context.set_offline(True)
     try:
-        if offline:
-            page.reload()
-            page.locator(MENU).first.wait_for(state="visible")
+        page.reload()
+        page.locator(MENU).first.wait_for(state="visible")
         finish_a_crisps_match(page)
     finally:
         page.context.set_offline(False)
@@ -166,53 +219,6 @@ def test_site_works_under_a_sub_path(page, site_subpath, open_app, offline):
     assert failures == []
 
 
-def test_the_page_can_be_installed(page, site, open_app):
-    """A linked web app manifest with our own icons, PNG ones of 192 and 512 pixels."""
-    open_app(page, site)
-    href = page.locator("link[rel=manifest]").get_attribute("href")
-    manifest_url = urllib.parse.urljoin(site, href)
-    with urllib.request.urlopen(manifest_url, timeout=10) as response:
-        assert response.headers["Content-Type"] == "application/manifest+json"
-        manifest = json.load(response)
-    assert manifest["name"] and manifest["short_name"] and manifest["display"] == "standalone"
-    assert manifest["start_url"] == "./" and manifest["scope"] == "./"
-    sizes = set()
-    for icon in manifest["icons"]:
-        url = urllib.parse.urljoin(manifest_url, icon["src"])
-        assert url.startswith(site), "icons are our own files"
-        with urllib.request.urlopen(url, timeout=10) as response:
-            data = response.read()
-            assert response.headers["Content-Type"] == icon["type"]
-        if icon["type"] == "image/png":
-            assert data[:8] == b"\x89PNG\r\n\x1a\n"
-            width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-            assert icon["sizes"] == f"{width}x{height}"
-            sizes.add((width, icon.get("purpose", "any")))
-    assert {(192, "any"), (512, "any"), (512, "maskable")} <= sizes
-    # The service worker caches them, so an installed page works offline.
-    precached = page.evaluate("""async () => {
-        await navigator.serviceWorker.ready;
-        const names = await caches.keys();
-        const cache = await caches.open(names.find((n) => n.startsWith("parlour-")));
-        return (await cache.keys()).map((r) => r.url);
-    }""")
-    assert manifest_url in precached and site + "icons/icon-512.png" in precached
-
-
-def test_no_request_leaves_the_machine(page, site, open_app):
-    requests = record_requests(page)
-    open_app(page, site)
-    wait_for_service_worker(page)
-    origin = site.rstrip("/")
-    foreign = [
-        url
-        for url in requests
-        if urllib.parse.urlsplit(url).scheme in ("http", "https", "ws", "wss")
-        and not url.startswith(origin + "/")
-    ]
-    assert foreign == []
-
-
 # ----- js/engine-client.js and worker.js, through a harness page -------------------------
 
 
@@ -222,6 +228,7 @@ def run_harness(page, base: str) -> dict:
     return json.loads(page.locator("#out").text_content())
 
 
+@own_page
 def test_engine_client_answers_requests(page, serve_with):
     base = serve_with({})
     out = run_harness(page, base)
@@ -263,6 +270,7 @@ def expect_problems(page, *fragments: str) -> None:
         assert found, f"expected a problem mentioning {fragment!r}: {problems.all()}"
 
 
+@own_page
 def test_a_missing_engine_wheel_fails_start_up_readably(page, serve_with, dist):
     info = json.loads((dist / "build-info.json").read_text())
     base = serve_with(
@@ -284,6 +292,7 @@ def test_a_missing_engine_wheel_fails_start_up_readably(page, serve_with, dist):
     expect_problems(page, "missing-0-py3-none-any.whl", "Parlour engine failed to load")
 
 
+@own_page
 def test_a_broken_engine_fails_start_up_readably(page, serve_with, dist):
     # A wheel whose engine cannot be imported: the Python error's last line is shown.
     # (The real wheel's metadata, so that micropip installs it.)
@@ -304,6 +313,7 @@ def test_a_broken_engine_fails_start_up_readably(page, serve_with, dist):
     expect_problems(page, "Parlour engine failed to load")
 
 
+@own_page
 def test_a_worker_that_dies_rejects_start_up(page, serve_with):
     base = serve_with({"worker.js": "throw new Error('worker exploded');\n"})
     out = run_harness(page, base)

@@ -36,7 +36,7 @@ LIT_TARGETS = f"{TABLE} .spite-target.is-legal[data-action]"
 OVER = "[data-testid=match-over]"
 SEATS = [{"type": "human", "name": "You"}, {"type": "bot", "level": "normal", "name": "North"}]
 POLICY_SEED = 5
-MAX_PERSON_MOVES = 120
+MAX_PERSON_MOVES = 80
 
 
 def start_spite(page, site, open_app, level: str = "normal", order: str | None = None):

@@ -44,7 +44,8 @@ function notesFor(snapshot, notes) {
  * The log panel. One `.log-list` holds a section per round (newest last); each entry reads
  * "Name: words", and its note when `opts.notes` (state.logNotes) has one for the viewer.
  * `opts.highlight` marks the entry with that index (the replay's last move); `opts.reuse`
- * keeps the elements of an unchanged log from one render to the next.
+ * (the table's own log, class `is-live`) keeps the elements of an unchanged log from one
+ * render to the next.
  */
 export function renderLog(snapshot, opts = {}) {
   const log = snapshot.log || [];
@@ -52,7 +53,7 @@ export function renderLog(snapshot, opts = {}) {
   let entries = h("p", { class: "log-empty" }, "No moves yet.");
   if (log.length) entries = opts.reuse ? reusedSections(snapshot, notes) : logSections(snapshot, notes, opts.highlight);
   const list = h("div", {
-    class: "log-list", dataset: { testid: "log-list" }, tabindex: "0", role: "region",
+    class: ["log-list", opts.reuse && "is-live"], dataset: { testid: "log-list" }, tabindex: "0", role: "region",
     "aria-label": "Game log, oldest first",
   }, entries);
   if (log.length && opts.reuse) built.list = list;
