@@ -1,4 +1,4 @@
-"""General Mhing in the browser: a whole match against a bot, and the table's own controls.
+"""General Mhing in the browser: the end of a match against a bot, and the table's own controls.
 
 Runs against the built site with ``?speed=0``. The table is ``data-busy="false"`` when the
 person can act (or a round/match is over). Positions that need particular cards are set up
