@@ -417,7 +417,7 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
         page.set_viewport_size(DEFAULT_VIEWPORT)
         page.warm = True  # type: ignore[attr-defined]
     elif is_cold(request):
-        context = new_context(browser)
+        context = new_context(browser, **getattr(request.function, "context_options", {}))
         page = new_page(context)
     else:
         warm = True

@@ -72,10 +72,14 @@ def own_page(test):
     return test
 
 
-def cold_start(test):
+def cold_start(test=None, **context_options):
     """Give ``test`` a fresh page in a fresh browser context: nothing stored, no start-up
-    snapshot, no HTTP cache, as on a first visit (see conftest's ``page``)."""
+    snapshot, no HTTP cache, as on a first visit (see conftest's ``page``). As
+    ``@cold_start(service_workers="block")`` the context is made with those options."""
+    if test is None:
+        return lambda test: cold_start(test, **context_options)
     test.cold_start = True
+    test.context_options = context_options
     return own_page(test)
 
 

@@ -334,24 +334,41 @@ def test_snapshots_can_be_turned_off(page, site, open_app):
     assert len(workers) == 1, "no snapshot maker was started"
 
 
-@cold_start
+@cold_start(service_workers="block")  # so that the test sees, and holds, the maker's requests
 def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, open_app):
     """On a first visit the snapshot for the next one is made by a second worker while the
     person may already be playing: the match goes on normally meanwhile."""
     workers = []
     page.on("worker", lambda worker: workers.append(worker))
     open_app(page, site, "?speed=0&test=1", snapshots=True)
+    # The engine is ready, so the runtime's files are now fetched by the snapshot maker alone:
+    # they are held back until the first move is made, so that the maker is still at work
+    # then, however slow the machine.
+    held: list = []
+    released = []
+
+    def hold(route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.context.route(re.compile(r".*/(pyodide|wheels)/.*"), hold)
     # A fixed deal: with a random one the round could end within the four moves below.
     deal_next(page, STILL_PLAYING_SEED)
     start_crisps(page)
     deadline = time.monotonic() + 30
-    while len(workers) < 2 and time.monotonic() < deadline:
+    while not (len(workers) == 2 and held) and time.monotonic() < deadline:
         page.wait_for_timeout(50)
     assert len(workers) == 2, "the snapshot maker starts once the engine is idle"
+    assert held, "the snapshot maker loads the runtime"
     maker_closed = []
     workers[1].on("close", lambda _worker: maker_closed.append(True))
     take_a_move(page)
     assert not maker_closed, "the move was played while the snapshot was being made"
+    released.append(True)
+    for route in held:
+        route.continue_()
     take_a_move(page)
     wait_for_snapshot(page, site)
     take_a_move(page)
