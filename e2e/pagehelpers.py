@@ -227,6 +227,40 @@ def record_at(
     raise AssertionError(f"no {game} playout reaches the result wanted")
 
 
+def record_near_the_end(
+    game: str,
+    players: int,
+    options: dict,
+    steps_left: int,
+    rounds_left: int = 0,
+    seeds: range = range(1, 500),
+) -> dict:
+    """The record of a random playout of ``game`` cut at least ``steps_left`` steps before
+    the end of a round, where seat 0 (the person's seat in a test) is to move: of the last
+    round, or of the one ``rounds_left`` rounds before it. A saved match that a test finishes
+    in a few moves (and ``rounds_left`` whole rounds), round-over dialogs and all; when the
+    page's play strays from the playout's, it simply plays on."""
+    for seed in seeds:
+        state = engine.new_game(game, players, seed, options)
+        rng = random.Random(seed)
+        to_move: list[tuple[int, int]] = []  # (seat to move, rounds ended) before each step
+        while not state.is_over:
+            to_move.append((state.current_player, len(state.result()["rounds"])))
+            state.apply(rng.choice(state.legal_actions()))
+        wanted = len(state.result()["rounds"]) - 1 - rounds_left
+        if wanted < 0:
+            continue
+        record = state.to_record()
+        end = next((i for i, (_, ended) in enumerate(to_move) if ended > wanted), len(to_move))
+        for cut in range(end - steps_left, 0, -1):
+            seat, ended = to_move[cut]
+            if ended < wanted:
+                break
+            if seat == 0:
+                return {**record, "actions": record["actions"][:cut]}
+    raise AssertionError(f"no {game} playout has seat 0 to move {steps_left} steps from its end")
+
+
 def import_match(page, record: dict, seats: list[dict]) -> None:
     """Open ``record`` from the menu as a match file, as a person does with "Open a match
     file"; no page load, so no new engine start. Waits for the table."""

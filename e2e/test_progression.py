@@ -23,13 +23,16 @@ from pagehelpers import (
     hand_ids,
     import_match,
     play_out,
-    record_at,
+    record_near_the_end,
     side_action_ids,
 )
 
+import engine
+
 SHARED_PAGE = True
 PLAYED_ROUNDS = 4
-"""Rounds of the six already played in the saved match the match test finishes."""
+"""Rounds of the six over in the saved match the match test finishes (the fifth is near its
+end)."""
 
 ROUND_OVER = "[data-testid=round-over]"
 MATCH_OVER = "[data-testid=match-over]"
@@ -81,15 +84,16 @@ def play_match(page, rng: random.Random, played: int = 0) -> int:
 
 
 def test_the_last_rounds_of_a_three_player_match_against_bots(page, site, open_app):
-    """A match set up from the menu; then a saved match with two of its six rounds left,
-    opened from a file and played to the end against two Normal bots (a whole match in the
-    page takes a minute; the rounds are alike)."""
+    """A match set up from the menu; then a saved match near the end of the fifth of its six
+    rounds, opened from a file and played to the end against two Normal bots (a whole match
+    in the page takes a minute; the rounds are alike)."""
     start_progression(page, site, open_app)
     assert page.locator("[data-testid=stacks]").count() == 2, "two opponents' stacks"
     assert page.locator("[data-testid=public-stacks] .pstack").count() == 4
     assert page.locator("[data-testid=round]").inner_text() == "Round 1 of 6"
     page.click("[data-testid=menu-button]")
-    record = record_at("progression", 3, {}, lambda result: len(result["rounds"]) == PLAYED_ROUNDS)
+    record = record_near_the_end("progression", 3, {}, steps_left=20, rounds_left=1)
+    assert len(engine.from_record(record).result()["rounds"]) == PLAYED_ROUNDS
     import_match(page, record, [HUMAN, bot_seat("normal", "West"), bot_seat("normal", "East")])
     assert page.locator("[data-testid=round]").inner_text() == f"Round {PLAYED_ROUNDS + 1} of 6"
 

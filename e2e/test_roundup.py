@@ -22,9 +22,11 @@ from pagehelpers import (
     deal_next,
     import_match,
     next_turn,
-    record_at,
+    record_near_the_end,
     side_action_ids,
 )
+
+import engine
 
 SHARED_PAGE = True
 TABLE_MATCH_SEED = 3
@@ -126,8 +128,9 @@ def table_step(page, rng: random.Random) -> None:
     page.locator(f"{CONTROLS} [data-action]").nth(0).click()
 
 
-def play_match(page, step, rng: random.Random) -> int:
-    """Take the person's turns with ``step`` until the match is over; the rounds seen end."""
+def play_match(page, step, rng: random.Random, rounds_wanted: int | None = None) -> int:
+    """Take the person's turns with ``step`` until the match is over, or until
+    ``rounds_wanted`` rounds have ended; the rounds seen end."""
     rounds = []
 
     def round_over(dialog) -> None:
@@ -136,6 +139,8 @@ def play_match(page, step, rng: random.Random) -> int:
 
     for _ in range(MAX_STEPS):
         if next_turn(page, round_over) is None:
+            return len(rounds)
+        if rounds_wanted is not None and len(rounds) >= rounds_wanted:
             return len(rounds)
         step(page, rng)
     raise AssertionError("the match did not end")
@@ -202,32 +207,38 @@ def check_rules_page(page) -> None:
 
 
 def test_two_player_match_on_the_table_controls(page, site, open_app):
-    """The rules page from the set-up screen, a bid placed on the table, then the whole
-    match by selecting cards, targets and names on the table."""
+    """The rules page from the set-up screen, a bid placed on the table, the first round
+    played by selecting cards, targets and names on the table; then a saved match near its
+    end (its last round under way), opened from a file and finished the same way."""
     start_roundup(page, site, open_app, players=2, rules=True, seed=TABLE_MATCH_SEED)
     assert page.locator("[data-testid=seats] .ru-seat").count() == 1
     assert page.locator("[data-testid=stacks] .ru-stack").count() == 4
     assert page.locator("[data-testid=my-face-down] [data-card]").count() == 26
     bid_from_the_table(page)
-    rounds = play_match(page, table_step, random.Random(11))
+    rng = random.Random(11)
+    assert play_match(page, table_step, rng, rounds_wanted=1) == 1
+    page.click("[data-testid=menu-button]")
+    record = record_near_the_end("roundup", 2, {"target_score": 5}, steps_left=20)
+    played = len(engine.from_record(record).result()["rounds"])
+    import_match(page, record, [HUMAN, bot_seat("random")])
+    rounds = play_match(page, table_step, rng)
     check_match_over(page, 2)
     sheet = page.locator("[data-testid=score-sheet] tbody tr")
-    assert sheet.count() == rounds + 1, "the score sheet lists every round"
+    assert sheet.count() == played + rounds + 1, "the score sheet lists every round"
 
 
 def test_four_player_match_from_the_side_panel(page, site, open_app):
-    """Four players set up from the menu; then a saved four-player match near its end, opened
-    from a file, played to the end from the side panel."""
+    """Four players set up from the menu; then a saved four-player match in its last round,
+    opened from a file, played to the end from the side panel."""
     start_roundup(page, site, open_app, players=4)
     assert page.locator("[data-testid=seats] .ru-seat").count() == 3
     page.click("[data-testid=menu-button]")
-    record = record_at("roundup", 4, {"target_score": 5}, lambda result: max(result["scores"]) >= 3)
+    record = record_near_the_end("roundup", 4, {"target_score": 5}, steps_left=20)
     bots = [bot_seat("random", name) for name in ("West", "North", "East")]
     import_match(page, record, [HUMAN] + bots)
     assert page.locator("[data-testid=seats] .ru-seat").count() == 3
-    rounds = play_match(page, side_panel_step, random.Random(5))
-    scores = check_match_over(page, 4)
-    assert rounds >= 1 or max(scores) >= 5
+    play_match(page, side_panel_step, random.Random(5))
+    check_match_over(page, 4)
 
     page.click("[data-testid=play-again]")
     page.wait_for_selector(IDLE)
