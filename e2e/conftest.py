@@ -31,6 +31,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -326,14 +327,12 @@ def warm_context(browser: Browser, site: str, dist: Path) -> Iterator[BrowserCon
     page.goto(app_url(site, "?speed=0", snapshots=True))
     page.locator("html[data-engine=ready]").wait_for(state="attached", timeout=APP_TIMEOUT_MS)
     build_id = json.loads((dist / "build-info.json").read_text())["build_id"]
-    page.wait_for_function(
-        "async (id) => (await ("
-        + SNAPSHOT_KEYS
-        + ")()).some(([key, size]) => key === id && size > 0)",
-        arg=build_id,
-        polling=250,
-        timeout=APP_TIMEOUT_MS * 2,
-    )
+    # Polled from here: wait_for_function does not wait for a promise, so an async predicate
+    # would pass at once and the page would close before the snapshot was kept.
+    deadline = time.monotonic() + APP_TIMEOUT_MS * 2 / 1000
+    while not any(key == build_id and size > 0 for key, size in page.evaluate(SNAPSHOT_KEYS)):
+        assert time.monotonic() < deadline, "the warm context's first visit kept no snapshot"
+        page.wait_for_timeout(250)
     found = context.problems.all()  # type: ignore[attr-defined]
     assert not found, "the warm context's first visit misbehaved:\n  " + "\n  ".join(found)
     page.close()

@@ -5,7 +5,7 @@ normally or from the start-up snapshot; a Normal opponent, which answers at once
 The match is a saved Crisps record (seat 0 to move), opened from a match file, so that
 the opponent's reply is a real choice (a single legal move is not searched).
 
-The tests share one page (``SHARED_PAGE``) but for the one about the snapshot.
+The tests share one page (``SHARED_PAGE``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pagehelpers import (
     IDLE,
     SIDE_ACTIONS,
     bot_seat,
-    cold_start,
     open_record,
     read_save,
     saved_match,
@@ -68,13 +67,13 @@ def test_an_expert_shows_its_progress_while_it_thinks(page, site, open_app):
     expert_thinks(page, lead)
 
 
-@cold_start
 def test_progress_shows_after_a_start_from_the_snapshot(page, site, open_app):
+    """A page of the warm context (see conftest's ``warm_context``) starts its engine from
+    the start-up snapshot that context's first visit made, as a repeat visit does."""
     record, lead = opening_with_a_choice()
-    open_app(page, site, "?speed=0&test=1", snapshots=True)
-    assert page.evaluate("() => window.__parlourTest.snapshot()")["stored"] is True
+    open_app(page, site)
     page.evaluate(f"() => {{ {store_save(record, 'expert')} }}")
-    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
+    open_app(page, site, "?speed=0&test=1")  # another address: a real load
     assert page.evaluate("() => window.__parlourTest.engine()")["snapshot"] is True
     page.click("[data-testid=resume]")
     page.wait_for_selector(IDLE)
