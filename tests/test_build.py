@@ -392,8 +392,12 @@ def test_dist_scripts_and_styles_are_minified(site_dir):
             for p in root.glob(pattern)
         )
 
+    # The bundle also carries js/catalog.js, which the build writes: compact JSON (the games and
+    # the arena's figures, growing with every run recorded) that no minifier shrinks. Only the
+    # code written in web/ is held to the ratio.
+    data = len(catalog_source())
     for pattern in ("js/**/*.js", "worker.js", "sw.js", "css/*.css"):
-        built = size(site_dir, pattern)
+        built = size(site_dir, pattern) - (data if pattern == "js/**/*.js" else 0)
         assert 0 < built < size(WEB, pattern) * (0.85 if "css" in pattern else 0.6), pattern
         for path in site_dir.glob(pattern):
             text = path.read_text(encoding="utf-8")
