@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import engine
+from engine.core import State
 
 IDLE = "[data-testid=table][data-busy=false]"
 """The table once no request is in flight and no bot is moving: the person can act."""
@@ -204,6 +205,17 @@ def play_out(
 # ----- matches near their end -------------------------------------------------------------------
 
 
+def random_playout(game: str, players: int, options: dict, seed: int) -> Iterator[State]:
+    """The match ``seed`` of ``game`` played at random (the rng seeded ``seed`` too): the same
+    state, yielded at the start and after every step, to its end."""
+    state = engine.new_game(game, players, seed, options)
+    rng = random.Random(seed)
+    yield state
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+        yield state
+
+
 def record_at(
     game: str,
     players: int,
@@ -216,14 +228,12 @@ def record_at(
     still on: a saved match that a test can finish in a round or two instead of playing a
     whole one."""
     for seed in seeds:
-        state = engine.new_game(game, players, seed, options)
-        rng = random.Random(seed)
-        while not state.is_over:
-            before = len(state.result()["rounds"])
-            state.apply(rng.choice(state.legal_actions()))
+        ended = 0
+        for state in random_playout(game, players, options, seed):
             now = state.result()
-            if len(now["rounds"]) != before and not state.is_over and want(now):
+            if len(now["rounds"]) != ended and not state.is_over and want(now):
                 return state.to_record()
+            ended = len(now["rounds"])
     raise AssertionError(f"no {game} playout reaches the result wanted")
 
 
@@ -241,17 +251,14 @@ def record_near_the_end(
     in a few moves (and ``rounds_left`` whole rounds), round-over dialogs and all; when the
     page's play strays from the playout's, it simply plays on."""
     for seed in seeds:
-        state = engine.new_game(game, players, seed, options)
-        rng = random.Random(seed)
-        to_move: list[tuple[int, int]] = []  # (seat to move, rounds ended) before each step
-        while not state.is_over:
+        to_move: list[tuple[int | None, int]] = []  # (seat to move, rounds ended) at each step
+        for state in random_playout(game, players, options, seed):
             to_move.append((state.current_player, len(state.result()["rounds"])))
-            state.apply(rng.choice(state.legal_actions()))
-        wanted = len(state.result()["rounds"]) - 1 - rounds_left
+        wanted = to_move[-1][1] - 1 - rounds_left
         if wanted < 0:
             continue
         record = state.to_record()
-        end = next((i for i, (_, ended) in enumerate(to_move) if ended > wanted), len(to_move))
+        end = next(i for i, (_, ended) in enumerate(to_move) if ended > wanted)
         for cut in range(end - steps_left, 0, -1):
             seat, ended = to_move[cut]
             if ended < wanted:
