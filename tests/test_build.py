@@ -843,3 +843,40 @@ def test_test_command_steps(monkeypatch, tmp_path):
         ["build"],
         [str(python), "-m", "pytest", *workers],
     ]
+
+
+def test_tests_of_one_group_run_in_one_worker(tmp_path, monkeypatch):
+    """The test command's ``--dist loadgroup`` keeps a group (``xdist_group``: a browser
+    module's shared page, the build tests, a golden match's pair) in one worker. It rests on
+    the pinned pytest and pytest-xdist agreeing on how a test's id carries its group, which
+    pytest 9.2.0 with pytest-xdist 3.8.0 do not: every test then runs wherever it is sent."""
+    (tmp_path / "test_groups.py").write_text(
+        "import os, pytest\n"
+        "@pytest.mark.parametrize('n', range(8))\n"
+        "@pytest.mark.xdist_group('together')\n"
+        "def test_grouped(n):\n"
+        "    with open('workers.txt', 'a') as f:\n"
+        "        f.write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n"
+        "@pytest.mark.parametrize('n', range(8))\n"
+        "def test_spread(n):\n"
+        "    pass\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "test_groups.py",
+            *test_command.parallel_args(),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    workers = (tmp_path / "workers.txt").read_text().split()
+    assert len(workers) == 8 and len(set(workers)) == 1, workers
