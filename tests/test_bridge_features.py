@@ -7,6 +7,8 @@ pick, a new upcard); practice takes back anything, the match being marked as pra
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
 from typing import Any
 
@@ -207,15 +209,30 @@ def test_log_keeps_a_secret_bid_secret():
 
 
 def finished_record(game_id: str, seed: int = 2) -> dict:
+    """The saved record of a match played to its end through the bridge (random moves for
+    the person), played once per process (a copy each time)."""
+    return copy.deepcopy(_finished_record(game_id, seed))
+
+
+@functools.cache
+def _finished_record(game_id: str, seed: int) -> dict:
     rng = random.Random(seed)
     snap = begin(game_id, seed)
     while not snap["is_over"]:
         snap = advance(snap, rng)
-    return call("record")
+    saved = call("record")
+    bridge.reset()
+    return saved
+
+
+def one_finished_match(game_id: str) -> Any:
+    """A test parameter that runs in the worker of the other tests of ``game_id``'s finished
+    match (an xdist group), which then plays it once."""
+    return pytest.param(game_id, marks=pytest.mark.xdist_group(f"finished-{game_id}"))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", [one_finished_match(g) for g in GAMES])
 def test_replay_steps_through_a_finished_match(game_id):
     saved = finished_record(game_id)
     steps = len(saved["record"]["actions"])
@@ -245,7 +262,7 @@ def test_replay_steps_through_a_finished_match(game_id):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", [one_finished_match(g) for g in GAMES])
 def test_replay_reveals_every_hand_only_once_the_match_is_over(game_id):
     saved = finished_record(game_id)
     steps = len(saved["record"]["actions"])
