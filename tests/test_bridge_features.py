@@ -225,14 +225,13 @@ def _finished_record(game_id: str, seed: int) -> dict:
     return saved
 
 
-def one_finished_match(game_id: str) -> Any:
-    """A test parameter that runs in the worker of the other tests of ``game_id``'s finished
-    match (an xdist group), which then plays it once."""
-    return pytest.param(game_id, marks=pytest.mark.xdist_group(f"finished-{game_id}"))
+FINISHED_MATCHES = [pytest.param(g, marks=pytest.mark.xdist_group(f"finished-{g}")) for g in GAMES]
+"""Each game as a test parameter in an xdist group of its own: the tests of one game's
+finished match run in one worker, which plays that match once."""
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", [one_finished_match(g) for g in GAMES])
+@pytest.mark.parametrize("game_id", FINISHED_MATCHES)
 def test_replay_steps_through_a_finished_match(game_id):
     saved = finished_record(game_id)
     steps = len(saved["record"]["actions"])
@@ -262,7 +261,7 @@ def test_replay_steps_through_a_finished_match(game_id):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", [one_finished_match(g) for g in GAMES])
+@pytest.mark.parametrize("game_id", FINISHED_MATCHES)
 def test_replay_reveals_every_hand_only_once_the_match_is_over(game_id):
     saved = finished_record(game_id)
     steps = len(saved["record"]["actions"])
