@@ -118,7 +118,7 @@ def main() -> None:
     print(f"Analyse at its default budget, {args.positions} positions per game (seconds)")
     print(f"{'game':<12} {'budget':>6} {'page median':>11} {'page max':>8} {'CPython median':>14}")
     for game_id, f in figures.items():
-        budget = engine.GAMES[game_id].bot.hard_iterations
+        budget = engine.GAMES[game_id].bot.at(engine.GAMES[game_id].min_players).hard_iterations
         if not f["page"]:
             print(f"{game_id:<12} {budget:>6}  (no position reached the person's choice)")
             continue

@@ -73,14 +73,16 @@ def policies(game: str, names: str) -> tuple[Any, ...]:
 
 def apply_variant(
     game: str,
+    players: int,
     search: dict[str, Any],
     evaluator: dict[str, Any],
     epsilon: float,
     mix: tuple[Any, ...] = (),
 ) -> None:
-    """Replace ``game``'s bot settings in the registry (before the arena's pool forks)."""
+    """Replace ``game``'s bot settings in the registry (before the arena's pool forks): those
+    of a table of ``players``, changed, at every size."""
     spec = engine.GAMES[game]
-    bot = spec.bot
+    bot = dataclasses.replace(spec.bot.at(players), sizes={})
     config = bot.search or SearchConfig()
     if search:
         config = dataclasses.replace(config, **search)
@@ -145,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     levels = args.bots.split(",")
     apply_variant(
         args.game,
+        players,
         assignments(args.search),
         assignments(args.evaluator),
         args.epsilon,

@@ -73,7 +73,7 @@ def test_the_hint_is_the_top_ranked_move_and_says_why(page, site, open_app, game
     assert all(w.isdigit() for w in worlds) and sum(map(int, worlds)) > 0
 
     budget = int(result.get_attribute("data-budget"))
-    assert budget == engine.GAMES[game_id].bot.hard_iterations
+    assert budget == engine.GAMES[game_id].bot.at(state.players).hard_iterations
     if int(result.get_attribute("data-iterations")) == budget:  # not cut by a slow machine's clock
         hard = bots.make("hard", iterations=budget).choose(
             state, 0, random.Random(len(state.history))

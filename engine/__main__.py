@@ -300,21 +300,31 @@ def arena(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _today(entry: dict[str, Any]) -> dict[str, Any]:
+    """The settings today's bots of ``entry``'s levels have at its game and table size, as
+    a log keeps them (plain JSON)."""
+    game, players = entry["game"], entry["players"]
+    settings = {level: bots.make(level).settings(game, players) for level in entry["bots"]}
+    return dict(json.loads(json.dumps(settings)))
+
+
 def _record(log: str, table: str, out: TextIO) -> None:
-    """Record the runs of ``log`` in the ladder ``table``, those of today's bots only."""
-    from engine.bots.arena import covers, entries_from_log, record
+    """Record the runs of ``log`` in the ladder ``table``, those of today's bots only, and
+    take out of the table the runs whose bots have changed since they were recorded (a
+    level must be measured again before the page shows a figure for it)."""
+    from engine.bots.arena import covers, entries_from_log, read_table, record
 
     entries = []
     for entry in entries_from_log(log):
-        today = json.loads(
-            json.dumps({level: bots.make(level).settings(entry["game"]) for level in entry["bots"]})
-        )
-        if covers(entry["bots"], today):
+        if covers(entry["bots"], _today(entry)):
             entries.append(entry)
             out.write(f"ladder: {entry['command']}\n")
         else:
             out.write(f"ladder: not recorded, its bots have changed since: {entry['command']}\n")
-    record(entries, table)
+    stale = [e for e in read_table(table) if not covers(e["bots"], _today(e))]
+    for entry in stale:
+        out.write(f"ladder: taken out, its bots have changed since: {entry['command']}\n")
+    record(entries, table, drop=stale)
 
 
 def record_ladder(args: argparse.Namespace, out: TextIO) -> int:

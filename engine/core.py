@@ -12,7 +12,7 @@ import copy
 import random
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -163,12 +163,22 @@ view, so by construction it sees only what that seat may see."""
 class BotSettings:
     """What the generic bots (:mod:`engine.bots`) need to know of one game: its greedy
     policy, the Hard level's iterations per decision, and the search's settings and
-    evaluator (``None``: the generic ones)."""
+    evaluator (``None``: the generic ones), with the table sizes that play otherwise.
+    The bots read them through :meth:`at`, for the size of the table in front of them."""
 
     greedy: Policy
     hard_iterations: int
     search: SearchConfig | None = None
     evaluator: Evaluator | None = None
+    sizes: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    """Table sizes whose search differs: players -> the fields that differ there
+    (``hard_iterations``, ``search``, ``evaluator``)."""
+
+    def at(self, players: int) -> BotSettings:
+        """These settings at a table of ``players``: those of the size where it has its own
+        (``sizes``), else the game's."""
+        changes = self.sizes.get(players)
+        return replace(self, **changes, sizes={}) if changes else self
 
 
 @dataclass(frozen=True)

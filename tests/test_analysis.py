@@ -76,7 +76,7 @@ def test_every_legal_move_is_ranked_once_and_the_first_is_the_hard_choice(game_i
     # A tree search scores one rollout per iteration; the flat paired one skips a root move
     # in a world where it is not legal.
     assert 0 < worlds <= ITERATIONS
-    if not (engine.GAMES[game_id].bot.search or SearchConfig()).paired:
+    if not (engine.GAMES[game_id].bot.at(state.players).search or SearchConfig()).paired:
         assert worlds == ITERATIONS
 
 
@@ -84,7 +84,7 @@ def test_every_legal_move_is_ranked_once_and_the_first_is_the_hard_choice(game_i
 def test_figures_are_in_range_and_follow_the_games_evaluator(game_id):
     state = choice_position(game_id, seed=8)
     result = run(state, state.current_player, random.Random(1), iterations=ITERATIONS)
-    settings = engine.GAMES[game_id].bot
+    settings = engine.GAMES[game_id].bot.at(state.players)
     evaluator = (settings.search and settings.search.evaluator) or settings.evaluator
     assert result.measure == measure_of(evaluator or Evaluator())
     for move in result.moves:

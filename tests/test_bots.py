@@ -239,14 +239,16 @@ def test_arena_log_is_not_resumed_for_another_bot_budget(tmp_path):
     assert len(lines) == 2
     assert [line["settings"]["bots"]["hard"]["iterations"] for line in lines] == [4, 5]
     assert lines[0]["settings"]["bots"]["random"] == {"level": "random"}
-    hard = bots.make("hard").settings("spite")
+    hard = bots.make("hard").settings("spite", 2)
     assert hard["iterations"] == engine.GAMES["spite"].bot.hard_iterations
     assert hard["search"]["paired"] is True
     assert hard["search"]["evaluator"]["type"] == "SpiteEvaluator"
-    assert bots.make("expert").settings("spite")["iterations"] == int(
+    assert bots.make("expert").settings("spite", 2)["iterations"] == int(
         engine.GAMES["spite"].bot.hard_iterations * bots.EXPERT_FACTOR
     )
-    json.dumps({game: bots.make("hard").settings(game) for game in GAMES})
+    json.dumps(
+        {game: bots.make("hard").settings(game, engine.GAMES[game].min_players) for game in GAMES}
+    )
 
 
 def spite_position(seed: int = 7) -> engine.State:
@@ -453,6 +455,30 @@ def test_greedy_trust_uses_the_sample_spread_when_asked():
     assert searches[None][0] == searches[None][2], "0.02 is 5 sample standard errors"
 
 
+def test_a_table_size_with_settings_of_its_own_is_searched_with_them():
+    """``BotSettings.at(players)``: Roundup at two players has a search of its own (random
+    rollouts, no greedy move kept, its own budget); every other size keeps the game's. The
+    bots play, and the arena logs, the settings of the table in front of them."""
+    from engine.games.roundup.bot import SETTINGS, TWO_PLAYER_SEARCH
+
+    two = SETTINGS.at(2)
+    assert (two.search, two.hard_iterations) == (TWO_PLAYER_SEARCH, 1500)
+    assert (two.greedy, two.evaluator, two.sizes) == (SETTINGS.greedy, SETTINGS.evaluator, {})
+    for players in (3, 4, 5, 6):
+        assert SETTINGS.at(players) is SETTINGS and SETTINGS.search.rollout == "greedy"
+    assert engine.GAMES["roundup"].bot is SETTINGS
+    logged = bots.make("hard").settings("roundup", 2)
+    assert (logged["iterations"], logged["search"]["rollout"]) == (1500, "random")
+    assert logged["search"]["greedy_trust"] is None
+    assert bots.make("expert").settings("roundup", 2)["iterations"] == 1500 * bots.EXPERT_FACTOR
+    assert bots.make("hard").settings("roundup", 3)["search"]["rollout"] == "greedy"
+    for players, budget in ((2, 1500), (3, 550)):
+        state = engine.new_game("roundup", players, 5)
+        hard = bots.make("hard", safety_clock=False)
+        hard.choose(state, state.current_player, random.Random(1))
+        assert hard.last["iterations"] == budget
+
+
 def test_the_arena_plays_default_budgets_in_full_without_a_clock(monkeypatch):
     # A safety clock that has always run out: the page's bots stop after one iteration,
     # the arena's play every iteration of the game's budget.
@@ -463,7 +489,7 @@ def test_the_arena_plays_default_budgets_in_full_without_a_clock(monkeypatch):
     paged = bots.make("hard")
     paged.choose(state, seat, random.Random(0))
     assert paged.last["iterations"] < budget
-    assert bots.make("hard", safety_clock=False).budget("crisps") == (budget, None)
+    assert bots.make("hard", safety_clock=False).budget("crisps", 2) == (budget, None)
     outcome = play_match("crisps", 2, ["hard", "normal"], seed=3, max_rounds=1)
     hard_seat = 0
     assert outcome["decisions"][hard_seat] > 0
@@ -524,7 +550,7 @@ def test_spite_search_models_an_opponent_that_holds_cards_back():
 
     config = engine.GAMES["spite"].bot.search
     assert config.rollout_policy is holding_greedy and config.rollout == "greedy"
-    assert bots.make("hard").settings("spite")["search"]["rollout_policy"] == "holding_greedy"
+    assert bots.make("hard").settings("spite", 2)["search"]["rollout_policy"] == "holding_greedy"
     state = engine.new_game("spite", 2, 1)
     while True:
         legal = state.legal_actions()
@@ -599,7 +625,7 @@ def test_the_plain_reference_is_a_plain_ismcts_of_its_own_iterations():
         bot = bots.make(level, iterations=5, time_ms=10.0, safety_clock=True)
         assert bot.level == level
         for game in GAMES:
-            settings = bot.settings(game)
+            settings = bot.settings(game, engine.GAMES[game].min_players)
             assert settings["iterations"] == count and settings["time_ms"] is None
             search = settings["search"]
             assert search["rollout"] == "random" and search["max_rollout_steps"] >= 10**6
@@ -660,7 +686,7 @@ def test_the_arena_records_its_logged_run_in_the_ladder_table(tmp_path):
     import io
 
     from engine.__main__ import main
-    from engine.bots.arena import entries_from_log, figures, read_table
+    from engine.bots.arena import entries_from_log, figures, read_table, record
 
     log, table = tmp_path / "run.jsonl", tmp_path / "ladder.json"
     args = ["arena", "crisps", "--bots", "normal,random", "--matches", "3", "--seed", "2"]
@@ -687,6 +713,15 @@ def test_the_arena_records_its_logged_run_in_the_ladder_table(tmp_path):
     out = io.StringIO()
     assert main(["ladder", str(stale), "--table", str(table)], out=out) == 0
     assert "not recorded, its bots have changed since" in out.getvalue()
+    assert read_table(table) == [entry]
+    # A run in the table whose bots have changed since is taken out at the next recording.
+    (changed,) = entries_from_log(stale)
+    changed["seats"] = ["random", "normal"]
+    record([changed], table)
+    assert len(read_table(table)) == 2
+    out = io.StringIO()
+    assert main(["ladder", str(log), "--table", str(table)], out=out) == 0
+    assert f"taken out, its bots have changed since: {changed['command']}" in out.getvalue()
     assert read_table(table) == [entry]
 
 

@@ -71,7 +71,7 @@ def test_every_ladder_run_is_logged_and_describes_todays_bots():
         assert run["command"].startswith(f"python -m engine arena {run['game']} ")
         assert run["matches"] > 0 and 0.0 <= run["levels"][run["seats"][0]]["win_rate"] <= 1.0
         for level, recorded in run["bots"].items():
-            today = json.loads(json.dumps(bots.make(level).settings(run["game"])))
+            today = json.loads(json.dumps(bots.make(level).settings(run["game"], run["players"])))
             assert ladder.covers(recorded, today), f"{run['log']}: {level} has changed since"
 
 

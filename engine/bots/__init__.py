@@ -50,7 +50,7 @@ class Bot(Protocol):
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action: ...
 
-    def settings(self, game_id: str) -> dict[str, Any]: ...
+    def settings(self, game_id: str, players: int) -> dict[str, Any]: ...
 
 
 def _legal_for(state: State, player: int) -> list[Action]:
@@ -65,7 +65,7 @@ class RandomBot:
 
     level = "random"
 
-    def settings(self, game_id: str) -> dict[str, Any]:
+    def settings(self, game_id: str, players: int) -> dict[str, Any]:
         """What decides this bot's play in ``game_id`` (kept with arena logs)."""
         return {"level": self.level}
 
@@ -84,7 +84,7 @@ class GreedyBot:
         self.mistake_rate = mistake_rate
         self.level = level
 
-    def settings(self, game_id: str) -> dict[str, Any]:
+    def settings(self, game_id: str, players: int) -> dict[str, Any]:
         """What decides this bot's play in ``game_id`` (kept with arena logs)."""
         return {"level": self.level, "mistake_rate": self.mistake_rate}
 
@@ -94,7 +94,7 @@ class GreedyBot:
             return legal[0]
         if self.mistake_rate and rng.random() < self.mistake_rate:
             return legal[rng.randrange(len(legal))]
-        return settings_of(state.game_id).greedy(state.view(player), legal, rng)
+        return settings_of(state.game_id, state.players).greedy(state.view(player), legal, rng)
 
 
 class ISMCTSBot:
@@ -124,28 +124,31 @@ class ISMCTSBot:
         self.config = config
         self.last: dict[str, Any] = {}
 
-    def budget(self, game_id: str) -> tuple[int | None, float | None]:
-        """``(iterations, time_ms)`` for a search in ``game_id``."""
+    def budget(self, game_id: str, players: int) -> tuple[int | None, float | None]:
+        """``(iterations, time_ms)`` for a search in ``game_id`` at a table of ``players``."""
         if self.iterations is not None:
             return self.iterations, None
         if self.time_ms is not None:
             return None, self.time_ms
         clock = SAFETY_MS * self.factor if self.safety_clock else None
-        return int(settings_of(game_id).hard_iterations * self.factor), clock
+        return int(settings_of(game_id, players).hard_iterations * self.factor), clock
 
-    def settings(self, game_id: str) -> dict[str, Any]:
-        """What decides this bot's play in ``game_id``: its budget and search settings
-        (kept with arena logs, so that a log of another budget is never resumed)."""
-        iterations, time_ms = self.budget(game_id)
+    def settings(self, game_id: str, players: int) -> dict[str, Any]:
+        """What decides this bot's play in ``game_id`` at a table of ``players``: its budget
+        and search settings (kept with arena logs, so that a log of another budget is never
+        resumed)."""
+        iterations, time_ms = self.budget(game_id, players)
         return {
             "level": self.level,
             "iterations": iterations,
             "time_ms": time_ms if iterations is None else None,
-            "search": describe(self._config(game_id), settings_of(game_id).evaluator),
+            "search": describe(
+                self._config(game_id, players), settings_of(game_id, players).evaluator
+            ),
         }
 
-    def _config(self, game_id: str) -> SearchConfig:
-        return self.config or settings_of(game_id).search or SearchConfig()
+    def _config(self, game_id: str, players: int) -> SearchConfig:
+        return self.config or settings_of(game_id, players).search or SearchConfig()
 
     def think(
         self, state: State, player: int, rng: random.Random
@@ -157,9 +160,9 @@ class ISMCTSBot:
         if len(legal) == 1:
             self.last = {"iterations": 0, "seconds": 0.0}
             return legal[0]
-        iterations, time_ms = self.budget(state.game_id)
+        iterations, time_ms = self.budget(state.game_id, state.players)
         start = time.perf_counter()
-        search = Search(state, player, rng, self._config(state.game_id))
+        search = Search(state, player, rng, self._config(state.game_id, state.players))
         yield from search.chunks(iterations, time_ms)
         self.last = {"iterations": search.iterations, "seconds": time.perf_counter() - start}
         return search.best()

@@ -217,7 +217,7 @@ def analyse(
     legal = state.legal_actions()
     if not legal or state.current_player != player:
         raise ValueError(f"seat {player} has no move to make now")
-    settings = settings_of(state.game_id)
+    settings = settings_of(state.game_id, state.players)
     budget = settings.hard_iterations if iterations is None else iterations
     config = settings.search or SearchConfig()
     inner = config.evaluator or settings.evaluator or Evaluator()

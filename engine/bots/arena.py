@@ -232,7 +232,7 @@ def run_arena(
         "max_rounds": max_rounds,
         "options": options or {},
         "bots": {
-            level: bots.make(level, iterations=iterations, time_ms=time_ms).settings(game)
+            level: bots.make(level, iterations=iterations, time_ms=time_ms).settings(game, players)
             for level in dict.fromkeys(seats + ([par] if par else []))
         },
     }
@@ -448,10 +448,17 @@ def read_table(path: str | Path = TABLE) -> list[dict[str, Any]]:
     return entries
 
 
-def record(entries: list[dict[str, Any]], path: str | Path = TABLE) -> list[dict[str, Any]]:
+def record(
+    entries: list[dict[str, Any]],
+    path: str | Path = TABLE,
+    drop: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
     """Put ``entries`` into the table at ``path``: each replaces the entry of the same game,
-    table size, line-up, rounds and par (a longer or newer run of the same comparison)."""
+    table size, line-up, rounds and par (a longer or newer run of the same comparison).
+    The entries of ``drop`` are taken out first (runs of bots that have changed since)."""
     table = {_key(e): e for e in read_table(path)}
+    for entry in drop or ():
+        table.pop(_key(entry), None)
     for entry in entries:
         table[_key(entry)] = entry
     runs = sorted(table.values(), key=lambda e: (e["game"], e["players"], e["seats"]))

@@ -97,11 +97,11 @@ class SearchConfig:
     to an opponent."""
 
 
-def settings_of(game_id: str) -> BotSettings:
-    """The bot settings of a registered game (``SPEC.bot``)."""
+def settings_of(game_id: str, players: int) -> BotSettings:
+    """The bot settings of a registered game (``SPEC.bot``) at a table of ``players``."""
     import engine  # the registry imports the games, whose settings import this module
 
-    return engine.GAMES[game_id].bot
+    return engine.GAMES[game_id].bot.at(players)
 
 
 def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str, Any]:
@@ -169,7 +169,7 @@ class Search:
         self.root = _Node()
         self.iterations = 0
         self.rollout_steps = 0
-        settings = settings_of(state.game_id)
+        settings = settings_of(state.game_id, state.players)
         self.greedy = settings.greedy
         self.evaluator = self.config.evaluator or settings.evaluator or Evaluator()
         self._baseline: Any = None
