@@ -268,7 +268,7 @@ TWO_PLAYER_SEARCH = SearchConfig(
     greedy_trust=None,
 )
 """The search at two players. There every card is dealt between the two seats, so once the
-bids are shown each seat knows the other's hand: the round is a game of open cards, a race
+bids are shown each seat can work out the other's hand: the round is a game of open cards, a race
 over who can hold its suit back longer. The greedy rollouts of the larger tables judge that
 race poorly: with them Hard won 0.342 of 120 rounds against a plain search of 200
 iterations. Uniformly random rollouts are cheap enough for nearly three times the
