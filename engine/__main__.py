@@ -26,7 +26,6 @@ simulate crisps: 2 matches, 2 players, seed 0
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -300,28 +299,20 @@ def arena(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _today(entry: dict[str, Any]) -> dict[str, Any]:
-    """The settings today's bots of ``entry``'s levels have at its game and table size, as
-    a log keeps them (plain JSON)."""
-    game, players = entry["game"], entry["players"]
-    settings = {level: bots.make(level).settings(game, players) for level in entry["bots"]}
-    return dict(json.loads(json.dumps(settings)))
-
-
 def _record(log: str, table: str, out: TextIO) -> None:
     """Record the runs of ``log`` in the ladder ``table``, those of today's bots only, and
     take out of the table the runs whose bots have changed since they were recorded (a
     level must be measured again before the page shows a figure for it)."""
-    from engine.bots.arena import covers, entries_from_log, read_table, record
+    from engine.bots.arena import describes_todays_bots, entries_from_log, read_table, record
 
     entries = []
     for entry in entries_from_log(log):
-        if covers(entry["bots"], _today(entry)):
+        if describes_todays_bots(entry):
             entries.append(entry)
             out.write(f"ladder: {entry['command']}\n")
         else:
             out.write(f"ladder: not recorded, its bots have changed since: {entry['command']}\n")
-    stale = [e for e in read_table(table) if not covers(e["bots"], _today(e))]
+    stale = [e for e in read_table(table) if not describes_todays_bots(e)]
     for entry in stale:
         out.write(f"ladder: taken out, its bots have changed since: {entry['command']}\n")
     record(entries, table, drop=stale)

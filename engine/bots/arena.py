@@ -652,6 +652,15 @@ def _plain_lines(
     )
 
 
+def describes_todays_bots(entry: dict[str, Any]) -> bool:
+    """Do the bots' settings a logged run recorded still describe today's bots, at its game
+    and table size? (A bot changed since must be measured again before the page shows a
+    figure for it.)"""
+    game, players = entry["game"], entry["players"]
+    today = {level: bots.make(level).settings(game, players) for level in entry["bots"]}
+    return covers(entry["bots"], json.loads(json.dumps(today)))
+
+
 def covers(recorded: Any, current: Any) -> bool:
     """Do the settings a log recorded still describe the bots of today? Every recorded value
     must be today's; a setting added since (absent from the record) is not held against it."""
