@@ -24,7 +24,9 @@ runs in Pyodide in a module worker with the build's engine wheel): random legal 
 whole matches of every registered game, steps per second counting ``legal_actions()`` plus
 ``apply()``, each game in a fresh worker, over its first seconds and again once settled
 (``engine_bench.steps``); each bot level's decision time on a few mid-match positions per
-game; and the iterations Hard's search reaches in one second.
+table (each game at its default player count, and at every count whose bots have settings of
+their own, such as Roundup at two players); and the iterations Hard's search reaches in one
+second.
 
 Bytes: our own files in dist/ by kind (raw and gzip) next to the Pyodide runtime's.
 """
@@ -345,7 +347,7 @@ def main(argv: list[str]) -> int:
         "--positions",
         type=int,
         default=3,
-        help="positions per game and bot level for decision times (3; 0: skip)",
+        help="positions per table and bot level for decision times (3; 0: skip)",
     )
     parser.add_argument(
         "--network",
@@ -377,7 +379,7 @@ def main(argv: list[str]) -> int:
 
     print(
         f"engine in CPython {sys.version.split()[0]} (random legal actions, default player "
-        f"count, ~{args.seconds:g} s per game; bots: {args.positions} positions per game)...",
+        f"count, ~{args.seconds:g} s per game; bots: {args.positions} positions per table)...",
         flush=True,
     )
     native = engine_bench.run(args.seconds, args.positions, warmup=args.warmup)
@@ -407,17 +409,18 @@ def main(argv: list[str]) -> int:
     if args.positions > 0:
         print()
         print(
-            f"bot decision time, median of {args.positions} positions per game, seconds "
-            "(CPython / page):"
+            f"bot decision time, median of {args.positions} positions per table (each game "
+            "at its default player count, and at each count whose bots have settings of "
+            "their own), seconds (CPython / page):"
         )
-        games = list(native["steps"])
-        print(f"  {'level':9}" + "".join(f"{g:>17}" for g in games))
-        for level, per_game in native["bots"].items():
+        tables = list(engine_bench.tables())
+        print(f"  {'level':9}" + "".join(f"{t:>17}" for t in tables))
+        for level, per_table in native["bots"].items():
             cells = []
-            for game_id in games:
-                cpy = statistics.median(per_game[game_id])
+            for table in tables:
+                cpy = statistics.median(per_table[table])
                 web = (
-                    statistics.median(page["result"]["bots"][level][game_id])
+                    statistics.median(page["result"]["bots"][level][table])
                     if page
                     else float("nan")
                 )
@@ -427,11 +430,11 @@ def main(argv: list[str]) -> int:
         print()
         print(
             f"Hard's search iterations in {engine_bench.SEARCH_MS / 1000:g} s, median of "
-            f"{args.positions} positions per game (CPython / page):"
+            f"{args.positions} positions per table (CPython / page):"
         )
-        for game_id, reached in native["search"].items():
-            web = statistics.median(page["result"]["search"][game_id]) if page else float("nan")
-            print(f"  {game_id:14}{statistics.median(reached):>8.0f} / {web:<8.0f}")
+        for table, reached in native["search"].items():
+            web = statistics.median(page["result"]["search"][table]) if page else float("nan")
+            print(f"  {table:14}{statistics.median(reached):>8.0f} / {web:<8.0f}")
     print()
     print_bytes()
     return 0

@@ -165,6 +165,12 @@ def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     assert set(bots_only["bots"]) == {"random", "easy", "normal", "hard", "expert"}
     assert all(list(times) == ["spite"] for times in bots_only["bots"].values())
     assert list(bots_only["search"]) == ["spite"] and len(bots_only["search"]["spite"]) == 1
+    # A table size whose bots search otherwise is timed as a table of its own, at that size.
+    assert engine_bench.tables(["roundup"]) == {
+        "roundup": ("roundup", 4),
+        "roundup 2p": ("roundup", 2),
+    }
+    assert [s.players for s in engine_bench.positions("roundup", 2, 2)] == [2, 2]
 
 
 def test_search_cost_times_every_level_on_the_same_positions():

@@ -4,7 +4,11 @@ is served by the benchmark's own server and never part of the site.
 
     run(seconds, positions, games=None, warmup=WARMUP_S)
         -> {"steps": {game: {"fresh", "settled", "rate" (= settled), "matches"}},
-            "bots": {level: {game: [seconds]}}, "search": {game: [iterations]}}
+            "bots": {level: {table: [seconds]}}, "search": {table: [iterations]}}
+
+A *table* (:func:`tables`) is a game at its default player count, named by the game's id,
+and at each player count whose bots have settings of their own (``BotSettings.sizes``),
+named ``"roundup 2p"``: the bots' figures are measured at each.
 """
 
 from __future__ import annotations
@@ -62,20 +66,34 @@ def steps(
     return out
 
 
-def positions(game_id: str, count: int) -> list:
-    """``count`` mid-match positions of a game: a seeded random walk of 4 to 40 steps, then
-    on to the next position where the player to move has a choice."""
-    spec = engine.GAMES[game_id]
+def tables(games: list[str] | None = None) -> dict[str, tuple[str, int]]:
+    """The tables the bots are timed at, by name: each game's default player count (named by
+    the game's id) and every other count its bots have settings of their own for."""
+    out = {}
+    for game_id in games or engine.GAMES:
+        spec = engine.GAMES[game_id]
+        out[game_id] = (game_id, spec.default_players)
+        for players in sorted(spec.bot.sizes):
+            if players != spec.default_players:
+                out[f"{game_id} {players}p"] = (game_id, players)
+    return out
+
+
+def positions(game_id: str, count: int, players: int | None = None) -> list:
+    """``count`` mid-match positions of a game (at ``players``, by default the game's default
+    count): a seeded random walk of 4 to 40 steps, then on to the next position where the
+    player to move has a choice."""
+    players = players or engine.GAMES[game_id].default_players
     found = []
     for seed in range(count):
         rng = random.Random(seed)
-        state = engine.new_game(game_id, spec.default_players, seed=seed)
+        state = engine.new_game(game_id, players, seed=seed)
         for _ in range(rng.randint(4, 40)):
             if state.is_over:
                 break
             state.apply(rng.choice(state.legal_actions()))
         if state.is_over:
-            state = engine.new_game(game_id, spec.default_players, seed=seed)
+            state = engine.new_game(game_id, players, seed=seed)
         # A real decision: walk on to a position with a choice to make.
         while not state.is_over and len(state.legal_actions()) < 2:
             state.apply(state.legal_actions()[0])
@@ -85,19 +103,19 @@ def positions(game_id: str, count: int) -> list:
 
 def bot_times(count: int, games: list[str] | None = None) -> dict[str, dict[str, list[float]]]:
     """Seconds per decision of every bot level (default budgets) on ``count`` positions of
-    each of ``games`` (all by default)."""
+    each table (:func:`tables`) of ``games`` (all by default)."""
     out: dict[str, dict[str, list[float]]] = {}
     for level in bots.LEVELS:
         bot = bots.make(level)
         out[level] = {}
-        for game_id in games or engine.GAMES:
+        for table, (game_id, players) in tables(games).items():
             times = []
-            for number, state in enumerate(positions(game_id, count)):
+            for number, state in enumerate(positions(game_id, count, players)):
                 player = state.current_player
                 started = time.perf_counter()
                 bot.choose(state, player, random.Random(number))
                 times.append(time.perf_counter() - started)
-            out[level][game_id] = times
+            out[level][table] = times
     return out
 
 
@@ -106,16 +124,17 @@ SEARCH_MS = 1000.0
 
 
 def search_iterations(count: int, games: list[str] | None = None) -> dict[str, list[int]]:
-    """Iterations the Hard search reaches in :data:`SEARCH_MS` on ``count`` positions per game
-    (the same budget in CPython and in the page, so the two can be compared)."""
+    """Iterations the Hard search reaches in :data:`SEARCH_MS` on ``count`` positions per
+    table (:func:`tables`; the same budget in CPython and in the page, so the two can be
+    compared)."""
     out: dict[str, list[int]] = {}
-    for game_id in games or engine.GAMES:
+    for table, (game_id, players) in tables(games).items():
         reached = []
-        for number, state in enumerate(positions(game_id, count)):
+        for number, state in enumerate(positions(game_id, count, players)):
             bot = bots.make("hard", time_ms=SEARCH_MS)
             bot.choose(state, state.current_player, random.Random(number))
             reached.append(bot.last["iterations"])
-        out[game_id] = reached
+        out[table] = reached
     return out
 
 
