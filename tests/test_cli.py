@@ -346,6 +346,35 @@ def test_ladder_markdown_reports_the_goal_against_the_plain_search(tmp_path):
     assert lines[start + 2 + sizes] == ""
 
 
+def test_a_run_against_a_plain_search_with_its_par_is_judged_by_the_margin_over_it(tmp_path):
+    """With the plain search as the par (every match also played with every seat plain), the
+    goal's cell gives Hard's margin over that par, and the margin's interval, not the win
+    rate's, decides the verdict: the luck of the deal and seat is the plain search's own."""
+    from engine.bots import arena
+
+    log = tmp_path / "duplicate.jsonl"
+    arena.run_arena(
+        "crisps", 2, ["hard", "plain-30"], 4, seed=3, iterations=20, max_rounds=1,
+        log=log, par="plain-30",
+    )  # fmt: skip
+    (entry,) = arena.entries_from_log(log)
+    (shown,) = arena.figures([entry])
+    over = entry["levels"]["hard"]["over_par"]
+    assert shown["par"] == "plain-30" and shown["over_par"] == over
+    assert shown["verdict"] == arena.verdict([0.0, 1.0], 0.5, over)  # the win rate plays no part
+    lines = arena.markdown([entry]).splitlines()
+    crisps = next(
+        line for line in lines if line.startswith("| Crisps | 2 |") and "plain-30" in line
+    )
+    cell = crisps.strip("| ").split(" | ")[2]
+    margin = re.escape(f"{over['mean']:+.2f} ± {over['error']:.2f}")
+    assert re.fullmatch(
+        r"(stronger|not told apart|\*\*weaker\*\*): wins [0-9.]+ of 4 rounds against "
+        rf"plain-30, {margin} points over its par, at [0-9.]+x its time a decision in that run",
+        cell,
+    ), cell
+
+
 def test_variant_screen_logs_the_variant_and_pairs_it_with_a_logged_run(tmp_path):
     """benchmarks/variant_screen.py, run as a person runs it: the variant's settings go into
     the log (so it never resumes as another run), and a screen paired with itself on the

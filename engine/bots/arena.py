@@ -640,9 +640,15 @@ def _plain_lines(
             ours, theirs = entry["levels"][level], entry["levels"][plain[0]]
             rounds = " rounds" if f["rounds"] == 1 else ""
             cost = ours["decision_ms"] / theirs["decision_ms"]
+            # With the plain search's own par, the margin over it decided (see verdict).
+            duplicate = (
+                f", {_pm(f['over_par'])} points over its par"
+                if f["par"] == plain[0] and f["over_par"]
+                else ""
+            )
             found.append(
                 f"{words[f['verdict']]}: wins {f['win_rate']:.3f} of {f['matches']}{rounds}"
-                f" against {plain[0]}, at {cost:.1f}x its time a decision in that run"
+                f" against {plain[0]}{duplicate}, at {cost:.1f}x its time a decision in that run"
             )
         return "; ".join(found) or "not measured"
 
