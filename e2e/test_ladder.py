@@ -119,3 +119,30 @@ def test_a_margin_over_par_is_given_with_its_interval(page, site, open_app):
         round(mean - 1.96 * run["over_par"]["error"], 4),
         round(mean + 1.96 * run["over_par"]["error"], 4),
     )
+
+
+def test_a_margin_over_par_is_given_only_over_the_level_met(page, site, open_app):
+    """At Roundup 3 players Hard met the plain search twice: with Normal's par (a margin that
+    measures the deals' luck among plain searches, not Hard) and with the plain search's own
+    par. Only the second run's line gives a margin over par, and it is over the plain search."""
+    figures = ladder.figures(ladder.read_table())
+    runs = {
+        f["par"]: f
+        for f in figures
+        if (f["game"], f["players"], f["level"], f["against"])
+        == ("roundup", 3, "hard", ["plain-1500"])
+    }
+    assert set(runs) == {"normal", "plain-1500"} and runs["normal"]["over_par"]
+    open_app(page, site)
+    open_setup(page, "roundup", 3)
+    lines = page.locator("[data-testid=ladder] li[data-level=hard]").all_inner_texts()
+    plain = [line for line in lines if "against a plain search (1500 iterations)" in line]
+    assert len(plain) == 2
+    with_margin = [line for line in plain if "in the same seat of the same deal" in line]
+    mean = runs["plain-1500"]["over_par"]["mean"]
+    assert len(with_margin) == 1
+    assert (
+        "points a round more than a plain search (1500 iterations) in the same seat"
+        in with_margin[0]
+    )
+    assert f"{abs(mean):.1f} points a round" in with_margin[0]
