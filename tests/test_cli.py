@@ -360,7 +360,7 @@ def test_a_run_against_a_plain_search_with_its_par_is_judged_by_the_margin_over_
     (entry,) = arena.entries_from_log(log)
     (shown,) = arena.figures([entry])
     over = entry["levels"]["hard"]["over_par"]
-    assert shown["par"] == "plain-30" and shown["over_par"] == over
+    assert shown["par"] == "plain-30" and shown["over_par"] == over and shown["par_is_met"]
     assert shown["verdict"] == arena.verdict([0.0, 1.0], 0.5, over)  # the win rate plays no part
     lines = arena.markdown([entry]).splitlines()
     crisps = next(

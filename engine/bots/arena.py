@@ -512,15 +512,20 @@ def verdict(win_rate_ci: list[float], fair_share: float, over_par: dict[str, Any
 
 def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What the page shows: per entry, the first seat's level against the others, with its
-    win rate, interval, matches, rounds a match (None: whole matches), margin over par and
-    ``verdict`` (see :func:`verdict`; the margin over par counts there only when the par
-    level is the one the first level met, as Hard's over Normal's par against Normal)."""
+    win rate, interval, matches, rounds a match (None: whole matches), margin over par,
+    ``par_is_met`` and ``verdict`` (see :func:`verdict`; the margin over par counts there,
+    and the page shows it, only when the par level is the one the first level met, as
+    Hard's over Normal's par against Normal: ``par_is_met``)."""
     out = []
     for entry in entries:
         level = entry["seats"][0]
         against = [s for s in dict.fromkeys(entry["seats"]) if s != level]
         row = entry["levels"][level]
         fair = round(1.0 / entry["players"], 4)
+        # A margin over par speaks of the levels met only when the par is the level met: over
+        # another par it measures the deals' luck among other opponents (a plain search
+        # against two others scored -1.37 +- 0.39 a round over Normal's par at Roundup 3).
+        par_is_met = against == [entry["par"]]
         out.append(
             {
                 "game": entry["game"],
@@ -536,10 +541,8 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 # The margin over par's 95% interval, as the verdict reads it.
                 "over_par_ci": _interval(row["over_par"]),
                 "par": entry["par"],
-                # A margin over par speaks of the levels met only when par is the level met.
-                "verdict": verdict(
-                    row["ci"], fair, row["over_par"] if against == [entry["par"]] else None
-                ),
+                "par_is_met": par_is_met,
+                "verdict": verdict(row["ci"], fair, row["over_par"] if par_is_met else None),
             }
         )
     return out
@@ -643,7 +646,7 @@ def _plain_lines(
             # With the plain search's own par, the margin over it decided (see verdict).
             duplicate = (
                 f", {_pm(f['over_par'])} points over its par"
-                if f["par"] == plain[0] and f["over_par"]
+                if f["par_is_met"] and f["over_par"]
                 else ""
             )
             found.append(

@@ -43,10 +43,8 @@ function ladderFigures(figures, game, players, levels) {
       let text = `${VERDICT_WORDS[f.verdict](name, others)}: wins ${percent(f.win_rate)} against ${others}` +
         ` (${f.matches} ${f.rounds === 1 ? "one-round matches" : "matches"}, 95% interval ${percent(f.ci[0])}\u2013${percent(f.ci[1])},` +
         ` fair share ${percent(f.fair_share)})`;
-      // A margin over par speaks of the level met only when the par is that level (Hard
-      // against Normal with Normal's par): over another par it measures the luck of the deals
-      // among other opponents, and a plain search against its like reads as a loss there.
-      if (f.over_par && f.against.length === 1 && f.against[0] === f.par) {
+      // Only a margin over the level met speaks of it (see arena.figures: par_is_met).
+      if (f.over_par && f.par_is_met) {
         text += `, and scores ${points(f.over_par.mean)} points a ${unit} more than ${opponentWords(f.par)} in the same seat of the same deal` +
           ` (95% interval ${points(f.over_par_ci[0])} to ${points(f.over_par_ci[1])})`;
       }
