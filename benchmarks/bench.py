@@ -277,22 +277,39 @@ def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dic
     return data
 
 
+OWN_KINDS = {
+    ".whl": "engine wheel",
+    ".html": "HTML",
+    ".css": "CSS",
+    ".js": "JavaScript",
+    ".mjs": "JavaScript",
+    ".svg": "images",
+    ".png": "images",
+    ".ico": "images",
+    ".json": "JSON and manifest",
+    ".webmanifest": "JSON and manifest",
+    ".nojekyll": "static host's marker",
+}
+"""Our own files in dist/ by kind, looked up by suffix, else by name (``.nojekyll``, the
+empty file that tells GitHub Pages to serve the site as it is, has no suffix)."""
+
+
+def kind_of(rel: str) -> tuple[bool, str]:
+    """Whether a file of dist/ (its path there) is ours, and its kind in the byte count."""
+    if rel == "pyodide/python_stdlib.zip":
+        return False, "standard library, trimmed"
+    if rel.startswith("pyodide/"):
+        return False, "Pyodide runtime"
+    if Path(rel).name.startswith("micropip-"):
+        return False, "micropip"
+    path = Path(rel)
+    return True, OWN_KINDS.get(path.suffix) or OWN_KINDS.get(path.name, "other")
+
+
 def payload_bytes() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
     """Bytes (raw, gzip -9) of our own files in dist/ by kind, and of what we ship from
     others (the Pyodide runtime, its trimmed standard library, micropip), next to the stock
     standard library."""
-    kinds = {
-        ".whl": "engine wheel",
-        ".html": "HTML",
-        ".css": "CSS",
-        ".js": "JavaScript",
-        ".mjs": "JavaScript",
-        ".svg": "images",
-        ".png": "images",
-        ".ico": "images",
-        ".json": "JSON and manifest",
-        ".webmanifest": "JSON and manifest",
-    }
     own: dict[str, tuple[int, int]] = {}
     others: dict[str, tuple[int, int]] = {}
 
@@ -301,15 +318,8 @@ def payload_bytes() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, in
         table[kind] = (raw + len(data), gz + len(gzip.compress(data, 9)))
 
     for rel in build.dist_files(build.DIST):
-        data = (build.DIST / rel).read_bytes()
-        if rel == "pyodide/python_stdlib.zip":
-            add(others, "standard library, trimmed", data)
-        elif rel.startswith("pyodide/"):
-            add(others, "Pyodide runtime", data)
-        elif Path(rel).name.startswith("micropip-"):
-            add(others, "micropip", data)
-        else:
-            add(own, kinds.get(Path(rel).suffix, "other"), data)
+        ours, kind = kind_of(rel)
+        add(own if ours else others, kind, (build.DIST / rel).read_bytes())
     add(others, "standard library, stock", (fetch_pyodide() / "python_stdlib.zip").read_bytes())
     return own, others
 

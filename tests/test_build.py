@@ -365,6 +365,27 @@ def test_dist_holds_web_runtime_and_wheel(site_dir, info):
     assert sorted(n for n in names if n != "chunk") == GAME_SCREENS
 
 
+def test_the_benchmark_names_the_kind_of_every_file_in_dist(site_dir):
+    """benchmarks/bench.py counts dist/'s bytes by kind: ours by suffix or name, the runtime's
+    apart; no file of a build falls under "other"."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench", ROOT / "benchmarks" / "bench.py")
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    kinds = {rel: bench.kind_of(rel) for rel in dist_files(site_dir)}
+    assert [rel for rel, (_, kind) in kinds.items() if kind == "other"] == []
+    assert kinds[".nojekyll"] == (True, "static host's marker")
+    assert kinds["index.html"] == (True, "HTML")
+    assert kinds["pyodide/python_stdlib.zip"] == (False, "standard library, trimmed")
+    assert {kind for ours, kind in kinds.values() if not ours} == {
+        "Pyodide runtime",
+        "standard library, trimmed",
+        "micropip",
+    }
+
+
 def test_no_minify_copies_web_as_it_is(tmp_path, wheel):
     dist = tmp_path / "dist"
     info = build_site(dist, quiet=True, minify=False)
