@@ -3,7 +3,8 @@ this process only.
 
     .venv/bin/python benchmarks/variant_screen.py GAME --players N --bots hard,plain-200 \
         --matches 30 [--search KEY=VALUE ...] [--evaluator KEY=VALUE ...] [--epsilon P] \
-        [--rollout-mix NAME,...] [--iterations N] [--seed 1] [--jobs 2] [--log FILE] [--against LOG]
+        [--rollout-mix NAME,...] [--hard-iterations N] [--iterations N] [--seed 1] [--jobs 2] \
+        [--log FILE] [--against LOG]
 
 Each match is one round (the arena's ``--rounds 1``) with ``--par normal``, match ``m`` on
 seed ``seed + m``, as the arena plays it; so a screen on the seeds of a logged run pairs
@@ -13,6 +14,8 @@ Python literals: ``greedy_trust=None``, ``rollout='random'``), ``--evaluator`` f
 random legal move with chance ``P`` and the game's greedy one otherwise, ``--rollout-mix``
 names policies of the game's bot module (``engine.games.GAME.bot``) for the search's
 ``rollout_mix`` (each rollout, each opponent seat plays one of them or the greedy one).
+``--hard-iterations N`` sets the game's Hard budget (Expert searches ``EXPERT_FACTOR`` times
+it), where ``--iterations`` sets every search's, the plain reference's included.
 Every change is recorded in the log's settings (the rollout policy as ``eps_greedy``, the
 mix by its policies' names), so a log of a variant never resumes as another. The logs in
 ``benchmarks/arena/tried/`` named after a variant were made this way (``docs/bots.md``
@@ -78,6 +81,7 @@ def apply_variant(
     evaluator: dict[str, Any],
     epsilon: float,
     mix: tuple[Any, ...] = (),
+    hard_iterations: int | None = None,
 ) -> None:
     """Replace ``game``'s bot settings in the registry (before the arena's pool forks): those
     of a table of ``players``, changed, at every size."""
@@ -101,6 +105,8 @@ def apply_variant(
     changes: dict[str, Any] = {"search": config}
     if evaluator:
         changes["evaluator"] = dataclasses.replace(bot.evaluator or Evaluator(), **evaluator)
+    if hard_iterations:
+        changes["hard_iterations"] = hard_iterations
     engine.GAMES[game] = dataclasses.replace(spec, bot=dataclasses.replace(bot, **changes))
 
 
@@ -138,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--evaluator", nargs="*", default=[], metavar="KEY=VALUE")
     p.add_argument("--epsilon", type=float, default=0.0)
     p.add_argument("--rollout-mix", default="", metavar="NAME,...")
+    p.add_argument("--hard-iterations", type=int, help="Hard's budget (Expert's is a multiple)")
     p.add_argument("--iterations", type=int, help="every search's budget (quick checks)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--log", help="JSON-lines log (a stopped screen goes on where it stopped)")
@@ -152,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         assignments(args.evaluator),
         args.epsilon,
         policies(args.game, args.rollout_mix),
+        args.hard_iterations,
     )
     summary = run_arena(
         args.game,

@@ -434,3 +434,12 @@ def test_variant_screen_logs_the_variant_and_pairs_it_with_a_logged_run(tmp_path
     )
     assert unknown.returncode != 0
     assert "engine.games.roundup.bot has no policy 'nosuch'" in unknown.stderr
+    budget = tmp_path / "budget.jsonl"
+    command = [sys.executable, str(script), "roundup", "--players", "2", "--matches", "1"]
+    command += ["--bots", "expert,plain-3", "--hard-iterations", "2", "--jobs", "1"]
+    done = subprocess.run(
+        command + ["--log", str(budget)], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    bots = json.loads(budget.read_text(encoding="utf-8").splitlines()[0])["settings"]["bots"]
+    assert (bots["expert"]["iterations"], bots["plain-3"]["iterations"]) == (6, 3)
