@@ -29,7 +29,7 @@ def expected_items(game: str, players: int) -> list[tuple[str, str]]:
     figures = [
         f
         for f in ladder.figures(ladder.read_table())
-        if f["game"] == game and f["players"] == players
+        if f["game"] == game and f["players"] == players and not f["superseded"]
     ]
     items = []
     for below, level in zip(bots.LEVELS, bots.LEVELS[1:], strict=False):
@@ -122,9 +122,11 @@ def test_a_margin_over_par_is_given_with_its_interval(page, site, open_app):
 
 
 def test_a_margin_over_par_is_given_only_over_the_level_met(page, site, open_app):
-    """At Roundup 3 players Hard met the plain search twice: with Normal's par (a margin that
-    measures the deals' luck among plain searches, not Hard) and with the plain search's own
-    par. Only the second run's line gives a margin over par, and it is over the plain search."""
+    """At Roundup 3 players Hard met the plain search twice on the same deals: with Normal's
+    par (a margin that measures the deals' luck among plain searches, not Hard) and with the
+    plain search's own par. The second run supersedes the first: one line, with a margin over
+    the plain search. Expert met the plain search with Normal's par alone: its line gives no
+    margin."""
     figures = ladder.figures(ladder.read_table())
     runs = {
         f["par"]: f
@@ -133,16 +135,24 @@ def test_a_margin_over_par_is_given_only_over_the_level_met(page, site, open_app
         == ("roundup", 3, "hard", ["plain-1500"])
     }
     assert set(runs) == {"normal", "plain-1500"} and runs["normal"]["over_par"]
+    assert runs["normal"]["superseded"] and not runs["plain-1500"]["superseded"]
+    expert = next(
+        f
+        for f in figures
+        if (f["game"], f["players"], f["level"], f["against"])
+        == ("roundup", 3, "expert", ["plain-1000"])
+    )
+    assert expert["par"] == "normal" and expert["over_par"] and not expert["superseded"]
     open_app(page, site)
     open_setup(page, "roundup", 3)
-    lines = page.locator("[data-testid=ladder] li[data-level=hard]").all_inner_texts()
-    plain = [line for line in lines if "against a plain search (1500 iterations)" in line]
-    assert len(plain) == 2
-    with_margin = [line for line in plain if "in the same seat of the same deal" in line]
+    hard = page.locator("[data-testid=ladder] li[data-level=hard]").all_inner_texts()
+    (plain,) = [line for line in hard if "against a plain search (1500 iterations)" in line]
     mean = runs["plain-1500"]["over_par"]["mean"]
-    assert len(with_margin) == 1
+    sign = "+" if mean >= 0 else "\u2212"
     assert (
-        "points a round more than a plain search (1500 iterations) in the same seat"
-        in with_margin[0]
+        f"scores {sign}{abs(mean):.1f} points a round more than a plain search (1500 "
+        "iterations) in the same seat of the same deal" in plain
     )
-    assert f"{abs(mean):.1f} points a round" in with_margin[0]
+    lines = page.locator("[data-testid=ladder] li[data-level=expert]").all_inner_texts()
+    (against_plain,) = [line for line in lines if "a plain search (1000 iterations)" in line]
+    assert "in the same seat of the same deal" not in against_plain

@@ -373,6 +373,19 @@ def test_a_run_against_a_plain_search_with_its_par_is_judged_by_the_margin_over_
         rf"plain-30, {margin} points over its par, at [0-9.]+x its time a decision in that run",
         cell,
     ), cell
+    # The same pairing and seeds with Normal's par: its margin reads the deals' luck, so the
+    # goal's cell keeps the run with the plain search's par alone; the list of runs has both.
+    other = tmp_path / "normal-par.jsonl"
+    arena.run_arena(
+        "crisps", 2, ["hard", "plain-30"], 4, seed=3, iterations=20, max_rounds=1,
+        log=other, par="normal",
+    )  # fmt: skip
+    entries = [entry, *arena.entries_from_log(other)]
+    assert [f["superseded"] for f in arena.figures(entries)] == [False, True]
+    both = arena.markdown(entries).splitlines()
+    goal = next(line for line in both if line.startswith("| Crisps | 2 |") and "plain-30" in line)
+    assert goal == crisps
+    assert sum("| hard, plain-30 (1 round each) |" in line for line in both) == 2
 
 
 def test_variant_screen_logs_the_variant_and_pairs_it_with_a_logged_run(tmp_path):

@@ -515,7 +515,9 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     win rate, interval, matches, rounds a match (None: whole matches), margin over par,
     ``par_is_met`` and ``verdict`` (see :func:`verdict`; the margin over par counts there,
     and the page shows it, only when the par level is the one the first level met, as
-    Hard's over Normal's par against Normal: ``par_is_met``)."""
+    Hard's over Normal's par against Normal: ``par_is_met``), and ``superseded``: whether a
+    run of the same line-up with the level met as its par speaks for it instead (the page and
+    the ladder's steps then leave this one out; the table of every run keeps it)."""
     out = []
     for entry in entries:
         level = entry["seats"][0]
@@ -545,7 +547,17 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "verdict": verdict(row["ci"], fair, row["over_par"] if par_is_met else None),
             }
         )
+    # A run with a par other than the level met gives way to a run of the same line-up whose
+    # par is the level met: that one's margin speaks of the level met, the other's of the
+    # deals' luck. (A run with no par keeps its place: it claims no margin.)
+    measured = {_lineup(f) for f in out if f["par_is_met"]}
+    for f in out:
+        f["superseded"] = bool(f["par"]) and not f["par_is_met"] and _lineup(f) in measured
     return out
+
+
+def _lineup(f: dict[str, Any]) -> tuple[Any, ...]:
+    return (f["game"], f["players"], f["level"], tuple(f["against"]), f["rounds"])
 
 
 STEPS = tuple(zip(bots.LEVELS[1:], bots.LEVELS, strict=False))
@@ -600,7 +612,8 @@ def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
         lines.append(
             f"| {titles.get(entry['game'], entry['game'])} | {entry['players']} | {lineup_text} "
             f"| {entry['matches']} | {row['win_rate']:.3f} | [{row['ci'][0]:.3f}, "
-            f"{row['ci'][1]:.3f}] | {row['x_fair']:.2f} | {par} | {f['verdict']} "
+            f"{row['ci'][1]:.3f}] | {row['x_fair']:.2f} | {par} | {f['verdict']}"
+            f"{' (superseded)' if f['superseded'] else ''} "
             f"| {_ms(row['decision_ms'])} | {Path(entry['log']).stem} |"
         )
     return "\n".join(lines) + "\n"
@@ -609,11 +622,12 @@ def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
 def _runs_at(
     entries: list[dict[str, Any]], shown: list[dict[str, Any]], game: str, players: int, level: str
 ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """The runs (entry, its figures) whose first level is ``level`` at this game and size."""
+    """The runs (entry, its figures) whose first level is ``level`` at this game and size,
+    but those another run superseded (see :func:`figures`)."""
     return [
         (entry, f)
         for entry, f in zip(entries, shown, strict=True)
-        if (f["game"], f["players"], f["level"]) == (game, players, level)
+        if (f["game"], f["players"], f["level"]) == (game, players, level) and not f["superseded"]
     ]
 
 
@@ -640,7 +654,8 @@ def _plain_lines(
             plain = [a for a in f["against"] if bots.plain_iterations(a) is not None]
             if len(plain) != 1 or (level == "expert" and plain[0] != "plain-1000"):
                 continue
-            ours, theirs = entry["levels"][level], entry["levels"][plain[0]]
+            opponent = plain[0]
+            ours, theirs = entry["levels"][level], entry["levels"][opponent]
             rounds = " rounds" if f["rounds"] == 1 else ""
             cost = ours["decision_ms"] / theirs["decision_ms"]
             # With the plain search's own par, the margin over it decided (see verdict).
@@ -651,7 +666,7 @@ def _plain_lines(
             )
             found.append(
                 f"{words[f['verdict']]}: wins {f['win_rate']:.3f} of {f['matches']}{rounds}"
-                f" against {plain[0]}{duplicate}, at {cost:.1f}x its time a decision in that run"
+                f" against {opponent}{duplicate}, at {cost:.1f}x its time a decision in that run"
             )
         return "; ".join(found) or "not measured"
 

@@ -24,7 +24,8 @@ const VERDICT_WORDS = {
  * against the level below it, that this step of the ladder is not yet measured. Nothing for a
  * table size no run measured. */
 function ladderFigures(figures, game, players, levels) {
-  const rows = (figures || []).filter((f) => f.game === game && f.players === players && levels.includes(f.level));
+  // A superseded run gives way to one of the same line-up whose par is the level met.
+  const rows = (figures || []).filter((f) => f.game === game && f.players === players && levels.includes(f.level) && !f.superseded);
   if (!rows.length) return null;
   const percent = (x) => `${Math.round(x * 100)}%`;
   const points = (x) => {
