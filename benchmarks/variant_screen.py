@@ -6,7 +6,8 @@ this process only.
         [--rollout-mix NAME,...] [--hard-iterations N] [--iterations N] [--seed 1] [--jobs 2] \
         [--log FILE] [--against LOG]
 
-Each match is one round (the arena's ``--rounds 1``) with ``--par normal``, match ``m`` on
+Each match is one round (the arena's ``--rounds 1``) with ``--par normal`` (or ``--par LEVEL``:
+a plain search of the line-up, say, to compare with its margin over itself), match ``m`` on
 seed ``seed + m``, as the arena plays it; so a screen on the seeds of a logged run pairs
 with it deal by deal. ``--search`` changes fields of the game's ``SearchConfig`` (values are
 Python literals: ``greedy_trust=None``, ``rollout='random'``), ``--evaluator`` fields of its
@@ -21,7 +22,7 @@ mix by its policies' names), so a log of a variant never resumes as another. The
 ``benchmarks/arena/tried/`` named after a variant were made this way (``docs/bots.md``
 gives each command).
 
-Prints the first level's round wins and its margin over Normal's par; with ``--against LOG``
+Prints the first level's round wins and its margin over the par; with ``--against LOG``
 (a log of the same seeds), also the paired difference of the two margins over par, the
 variant's minus the log's, over the rounds both have. Figures only: nothing is adopted.
 """
@@ -111,7 +112,7 @@ def apply_variant(
 
 
 def over_par(log: str | Path, level: str) -> dict[int, float]:
-    """Per round of ``log``: ``level``'s margin less Normal's (the par's) in the same seat."""
+    """Per round of ``log``: ``level``'s margin less the par's in the same seat."""
     out: dict[int, float] = {}
     for line in Path(log).read_text(encoding="utf-8").splitlines():
         if not line.strip():
@@ -146,12 +147,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rollout-mix", default="", metavar="NAME,...")
     p.add_argument("--hard-iterations", type=int, help="Hard's budget (Expert's is a multiple)")
     p.add_argument("--iterations", type=int, help="every search's budget (quick checks)")
+    p.add_argument("--par", default="normal", help="the par's level (normal)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--log", help="JSON-lines log (a stopped screen goes on where it stopped)")
     p.add_argument("--against", help="a log of the same seeds to pair the margins with")
     args = p.parse_args(argv)
     players = args.players or engine.GAMES[args.game].default_players
     levels = args.bots.split(",")
+    against = Path(args.against) if args.against else None
+    if against and against.exists() and against.read_text(encoding="utf-8").strip():
+        first = against.read_text(encoding="utf-8").splitlines()[0]
+        par = json.loads(first)["settings"]["par"]
+        if par != args.par:
+            raise SystemExit(
+                f"{args.against} was played with {par}'s par, this screen with {args.par}'s: "
+                f"their margins do not pair (give --par {par})"
+            )
     apply_variant(
         args.game,
         players,
@@ -170,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         iterations=args.iterations,
         max_rounds=1,
-        par="normal",
+        par=args.par,
         log=args.log,
     )
     first = summary["levels"][levels[0]]

@@ -382,6 +382,8 @@ def test_a_run_against_a_plain_search_with_its_par_is_judged_by_the_margin_over_
     )  # fmt: skip
     entries = [entry, *arena.entries_from_log(other)]
     assert [f["superseded"] for f in arena.figures(entries)] == [False, True]
+    longer = {**entries[1], "matches": 8}  # a longer run keeps its place, for its win rate
+    assert [f["superseded"] for f in arena.figures([entry, longer])] == [False, False]
     both = arena.markdown(entries).splitlines()
     goal = next(line for line in both if line.startswith("| Crisps | 2 |") and "plain-30" in line)
     assert goal == crisps
@@ -450,9 +452,20 @@ def test_variant_screen_logs_the_variant_and_pairs_it_with_a_logged_run(tmp_path
     budget = tmp_path / "budget.jsonl"
     command = [sys.executable, str(script), "roundup", "--players", "2", "--matches", "1"]
     command += ["--bots", "expert,plain-3", "--hard-iterations", "2", "--jobs", "1"]
-    done = subprocess.run(
-        command + ["--log", str(budget)], capture_output=True, text=True, cwd=ROOT, timeout=300
-    )
+    command += ["--par", "plain-3", "--log", str(budget)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
-    bots = json.loads(budget.read_text(encoding="utf-8").splitlines()[0])["settings"]["bots"]
+    settings = json.loads(budget.read_text(encoding="utf-8").splitlines()[0])["settings"]
+    bots = settings["bots"]
     assert (bots["expert"]["iterations"], bots["plain-3"]["iterations"]) == (6, 3)
+    assert settings["par"] == "plain-3"
+    # A log of another par does not pair with this screen's margins.
+    done = subprocess.run(
+        command[:-2] + ["--against", str(log)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert f"{log} was played with normal's par, this screen with plain-3's" in done.stderr

@@ -516,8 +516,9 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ``par_is_met`` and ``verdict`` (see :func:`verdict`; the margin over par counts there,
     and the page shows it, only when the par level is the one the first level met, as
     Hard's over Normal's par against Normal: ``par_is_met``), and ``superseded``: whether a
-    run of the same line-up with the level met as its par speaks for it instead (the page and
-    the ladder's steps then leave this one out; the table of every run keeps it)."""
+    run of the same line-up, no shorter, with the level met as its par speaks for it instead
+    (the page and the ladder's steps then leave this one out; the table of every run keeps
+    it)."""
     out = []
     for entry in entries:
         level = entry["seats"][0]
@@ -547,12 +548,18 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "verdict": verdict(row["ci"], fair, row["over_par"] if par_is_met else None),
             }
         )
-    # A run with a par other than the level met gives way to a run of the same line-up whose
-    # par is the level met: that one's margin speaks of the level met, the other's of the
-    # deals' luck. (A run with no par keeps its place: it claims no margin.)
-    measured = {_lineup(f) for f in out if f["par_is_met"]}
+    # A run with a par other than the level met gives way to a run of the same line-up, of
+    # as many matches or more, whose par is the level met: that one's margin speaks of the
+    # level met, the other's of the deals' luck. (A run with no par keeps its place: it
+    # claims no margin; so does a longer run, for its win rate.)
+    measured: dict[tuple[Any, ...], int] = {}
     for f in out:
-        f["superseded"] = bool(f["par"]) and not f["par_is_met"] and _lineup(f) in measured
+        if f["par_is_met"]:
+            measured[_lineup(f)] = max(measured.get(_lineup(f), 0), f["matches"])
+    for f in out:
+        f["superseded"] = (
+            bool(f["par"]) and not f["par_is_met"] and measured.get(_lineup(f), 0) >= f["matches"]
+        )
     return out
 
 
