@@ -154,10 +154,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     players = args.players or engine.GAMES[args.game].default_players
     levels = args.bots.split(",")
+    # The log to pair with (none yet when a screen is paired with its own log).
     against = Path(args.against) if args.against else None
-    if against and against.exists() and against.read_text(encoding="utf-8").strip():
-        first = against.read_text(encoding="utf-8").splitlines()[0]
-        par = json.loads(first)["settings"]["par"]
+    text = against.read_text(encoding="utf-8") if against and against.exists() else ""
+    logged = [line for line in text.splitlines() if line.strip()]
+    if logged:
+        par = json.loads(logged[0])["settings"]["par"]
         if par != args.par:
             raise SystemExit(
                 f"{args.against} was played with {par}'s par, this screen with {args.par}'s: "
