@@ -296,13 +296,13 @@ empty file that tells GitHub Pages to serve the site as it is, has no suffix).""
 
 def kind_of(rel: str) -> tuple[bool, str]:
     """Whether a file of dist/ (its path there) is ours, and its kind in the byte count."""
+    path = Path(rel)
     if rel == "pyodide/python_stdlib.zip":
         return False, "standard library, trimmed"
     if rel.startswith("pyodide/"):
         return False, "Pyodide runtime"
-    if Path(rel).name.startswith("micropip-"):
+    if path.name.startswith("micropip-"):
         return False, "micropip"
-    path = Path(rel)
     return True, OWN_KINDS.get(path.suffix) or OWN_KINDS.get(path.name, "other")
 
 

@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.bots.arena import mean_error, run_arena, seat_over_par  # noqa: E402
+from engine.bots.arena import entries_from_log, mean_error, run_arena, seat_over_par  # noqa: E402
 from engine.bots.evaluation import Evaluator  # noqa: E402
 from engine.bots.ismcts import SearchConfig  # noqa: E402
 from engine.core import Action  # noqa: E402
@@ -155,12 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     players = args.players or engine.GAMES[args.game].default_players
     levels = args.bots.split(",")
     # The log to pair with (none yet when a screen is paired with its own log).
-    against = Path(args.against) if args.against else None
-    text = against.read_text(encoding="utf-8") if against and against.exists() else ""
-    logged = [line for line in text.splitlines() if line.strip()]
-    if logged:
-        par = json.loads(logged[0])["settings"]["par"]
-        if par != args.par:
+    if args.against and Path(args.against).exists():
+        others = {entry["par"] for entry in entries_from_log(args.against)} - {args.par}
+        for par in others:
             raise SystemExit(
                 f"{args.against} was played with {par}'s par, this screen with {args.par}'s: "
                 f"their margins do not pair (give --par {par})"

@@ -555,7 +555,8 @@ def figures(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     measured: dict[tuple[Any, ...], int] = {}
     for f in out:
         if f["par_is_met"]:
-            measured[_lineup(f)] = max(measured.get(_lineup(f), 0), f["matches"])
+            key = _lineup(f)
+            measured[key] = max(measured.get(key, 0), f["matches"])
     for f in out:
         f["superseded"] = (
             bool(f["par"]) and not f["par_is_met"] and measured.get(_lineup(f), 0) >= f["matches"]
