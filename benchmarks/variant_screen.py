@@ -157,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     # The log to pair with (none yet when a screen is paired with its own log).
     if args.against and Path(args.against).exists():
         others = {entry["par"] for entry in entries_from_log(args.against)} - {args.par}
-        for par in others:
+        if others:
+            par = min(others)
             raise SystemExit(
                 f"{args.against} was played with {par}'s par, this screen with {args.par}'s: "
                 f"their margins do not pair (give --par {par})"

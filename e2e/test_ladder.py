@@ -140,7 +140,7 @@ def test_a_margin_over_par_is_given_only_over_the_level_met(page, site, open_app
     kept = [
         f
         for f in figures
-        if f["against"][0].startswith("plain")
+        if bots.plain_iterations(f["against"][0]) is not None
         and f["over_par"]
         and not f["par_is_met"]
         and not f["superseded"]
@@ -159,7 +159,7 @@ def test_a_margin_over_par_is_given_only_over_the_level_met(page, site, open_app
     )
     open_setup(page, other["game"], other["players"])
     lines = page.locator(f"[data-testid=ladder] li[data-level={other['level']}]").all_inner_texts()
-    words = f"a plain search ({other['against'][0].removeprefix('plain-')} iterations)"
+    words = f"a plain search ({bots.plain_iterations(other['against'][0])} iterations)"
     unit = "one-round matches" if other["rounds"] == 1 else "matches"
     runs_words = f"({other['matches']} {unit}"
     (against_plain,) = [line for line in lines if words in line and runs_words in line]
