@@ -126,8 +126,8 @@ def test_a_margin_over_par_is_given_only_over_the_level_met(page, site, open_app
     par (a margin that measures the deals' luck among plain searches, not Hard) and with the
     plain search's own par. The second run supersedes the first: one line, with a margin over
     the plain search. A run against a plain search with another par that no run supersedes
-    (Expert's at Roundup 6 players, Hard's longer run at 5) still shows, and its line gives no
-    margin."""
+    (whichever is left: Hard's 60-round run at Roundup 5 players, longer than the run with the
+    plain search's par) still shows, and its line gives no margin."""
     figures = ladder.figures(ladder.read_table())
     runs = {
         f["par"]: f
