@@ -7,6 +7,7 @@ import json
 import random
 import re
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -480,6 +481,30 @@ def test_a_table_size_with_settings_of_its_own_is_searched_with_them():
         hard = bots.make("hard", safety_clock=False)
         hard.choose(state, state.current_player, random.Random(1))
         assert hard.last["iterations"] == budget
+
+
+def test_general_mhing_searches_three_player_tables_with_the_paired_search():
+    """General Mhing at 3 players plays the paired flat search (its tree search was not told
+    apart from Normal there); at 2 and 4 players it keeps the tree. Only ``paired`` differs:
+    the rollouts, evaluator and budget are the game's at every size, and the logged settings
+    say which search a run measured."""
+    from engine.games.mhing.bot import SEARCH, SETTINGS, THREE_PLAYER_SEARCH
+
+    assert THREE_PLAYER_SEARCH == replace(SEARCH, paired=True)
+    three = SETTINGS.at(3)
+    assert three.search.paired and three.search.rollout == "greedy"
+    assert (three.evaluator, three.hard_iterations) == (SETTINGS.evaluator, 450)
+    for players in (2, 4):
+        assert SETTINGS.at(players) is SETTINGS and not SETTINGS.search.paired
+    for level in ("hard", "expert"):
+        for players, paired in ((2, False), (3, True), (4, False)):
+            assert bots.make(level).settings("mhing", players)["search"]["paired"] is paired
+    state = engine.new_game("mhing", 3, 5)
+    while len(state.legal_actions()) < 2:  # the opening draw is forced
+        state.apply(state.legal_actions()[0].id)
+    hard = bots.make("hard", safety_clock=False)
+    hard.choose(state, state.current_player, random.Random(1))
+    assert hard.last["iterations"] == 450
 
 
 def test_the_arena_plays_default_budgets_in_full_without_a_clock(monkeypatch):
