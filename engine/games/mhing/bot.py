@@ -171,11 +171,11 @@ THREE_PLAYER_SEARCH = replace(SEARCH, paired=True)
 worlds with the same chance, and judged on the paired differences), with the same rollouts,
 evaluator and iterations. There the tree search nearly always confirmed Normal's move and was
 not told apart from Normal (+0.12 ± 0.19 points a round over Normal's par, 156 rounds); on
-the same deals the paired search scores +0.72 ± 0.24 (180 rounds), at about the same time
-a decision.
-At 4 players it did not separate from Normal in 500 rounds (+0.14 ± 0.08) and lost the two
-steps the tree search holds there (Expert above Hard, Hard above the plain search at its
-cost), so 4 players keeps the tree (docs/bots.md, "the paired search at 3 players")."""
+the same deals the paired search scores +0.72 ± 0.24 (180 rounds), at about the same time a
+decision. At 4 players it did not separate from Normal in 500 rounds (+0.14 ± 0.08) and lost
+the two steps the tree search holds there (Expert above Hard, Hard above the plain search at
+its cost), so 4 players keeps the tree (docs/bots.md, "General Mhing: the paired search at 3
+players, and why not at 4")."""
 
 SETTINGS = BotSettings(
     greedy=greedy,
