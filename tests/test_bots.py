@@ -494,8 +494,8 @@ def test_general_mhing_searches_three_player_tables_with_the_paired_search():
     three = SETTINGS.at(3)
     assert three.search.paired and three.search.rollout == "greedy"
     assert (three.evaluator, three.hard_iterations) == (SETTINGS.evaluator, 450)
-    for players in (2, 4):
-        assert SETTINGS.at(players) is SETTINGS and not SETTINGS.search.paired
+    assert not SETTINGS.search.paired
+    assert SETTINGS.at(2) is SETTINGS and SETTINGS.at(4) is SETTINGS
     for level in ("hard", "expert"):
         for players, paired in ((2, False), (3, True), (4, False)):
             assert bots.make(level).settings("mhing", players)["search"]["paired"] is paired
