@@ -3,8 +3,8 @@ this process only.
 
     .venv/bin/python benchmarks/variant_screen.py GAME --players N --bots hard,plain-200 \
         --matches 30 [--search KEY=VALUE ...] [--evaluator KEY=VALUE ...] [--epsilon P] \
-        [--rollout-mix NAME,...] [--hard-iterations N] [--iterations N] [--seed 1] [--jobs 2] \
-        [--log FILE] [--against LOG]
+        [--rollout-mix NAME,...] [--hard-iterations N] [--iterations N] [--clairvoyant] \
+        [--seed 1] [--jobs 2] [--log FILE] [--against LOG]
 
 Each match is one round (the arena's ``--rounds 1``) with ``--par normal`` (or ``--par LEVEL``:
 a plain search of the line-up, say, to compare with its margin over itself), match ``m`` on
@@ -17,6 +17,10 @@ names policies of the game's bot module (``engine.games.GAME.bot``) for the sear
 ``rollout_mix`` (each rollout, each opponent seat plays one of them or the greedy one).
 ``--hard-iterations N`` sets the game's Hard budget (Expert searches ``EXPERT_FACTOR`` times
 it), where ``--iterations`` sets every search's, the plain reference's included.
+``--clairvoyant`` is a measurement, never a bot: the first level's searches sample no
+worlds but search the true state (every hidden card; chance drawn afresh), while every
+other seat and the par play as they always do. It bounds what knowing the hidden cards
+could be worth to that search.
 Every change is recorded in the log's settings (the rollout policy as ``eps_greedy``, the
 mix by its policies' names), so a log of a variant never resumes as another. The logs in
 ``benchmarks/arena/tried/`` named after a variant were made this way (``docs/bots.md``
@@ -43,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from engine import bots  # noqa: E402
 from engine.bots.arena import entries_from_log, mean_error, run_arena, seat_over_par  # noqa: E402
 from engine.bots.evaluation import Evaluator  # noqa: E402
 from engine.bots.ismcts import SearchConfig  # noqa: E402
@@ -111,6 +116,35 @@ def apply_variant(
     engine.GAMES[game] = dataclasses.replace(spec, bot=dataclasses.replace(bot, **changes))
 
 
+class _Open:
+    """A state whose every sampled world is the state itself (a copy, chance drawn afresh)."""
+
+    def __init__(self, state: Any) -> None:
+        self._state = state
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+    def determinize(self, player: int, rng: random.Random) -> Any:
+        return self._state._copy(random.Random(rng.getrandbits(64)))
+
+
+def clairvoyant(level: str) -> None:
+    """Let ``level``'s searches see the true state (see the module text); its settings in
+    the log say so, so that such a log never resumes as an honest run."""
+    think, settings = bots.ISMCTSBot.think, bots.ISMCTSBot.settings
+
+    def open_think(self: bots.ISMCTSBot, state: Any, player: int, rng: random.Random) -> Any:
+        return think(self, _Open(state) if self.level == level else state, player, rng)
+
+    def open_settings(self: bots.ISMCTSBot, game_id: str, players: int) -> dict[str, Any]:
+        out = settings(self, game_id, players)
+        return {**out, "clairvoyant": True} if self.level == level else out
+
+    bots.ISMCTSBot.think = open_think  # type: ignore[method-assign]
+    bots.ISMCTSBot.settings = open_settings  # type: ignore[method-assign]
+
+
 def over_par(log: str | Path, level: str) -> dict[int, float]:
     """Per round of ``log``: ``level``'s margin less the par's in the same seat."""
     out: dict[int, float] = {}
@@ -148,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hard-iterations", type=int, help="Hard's budget (Expert's is a multiple)")
     p.add_argument("--iterations", type=int, help="every search's budget (quick checks)")
     p.add_argument("--par", default="normal", help="the par's level (normal)")
+    p.add_argument(
+        "--clairvoyant", action="store_true", help="the first level searches the true state"
+    )
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--log", help="JSON-lines log (a stopped screen goes on where it stopped)")
     p.add_argument("--against", help="a log of the same seeds to pair the margins with")
@@ -172,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
         policies(args.game, args.rollout_mix),
         args.hard_iterations,
     )
+    if args.clairvoyant:
+        if args.par == levels[0]:
+            raise SystemExit("--clairvoyant needs a par other than the first level")
+        clairvoyant(levels[0])
     summary = run_arena(
         args.game,
         players,

@@ -469,3 +469,44 @@ def test_variant_screen_logs_the_variant_and_pairs_it_with_a_logged_run(tmp_path
     )
     assert done.returncode != 0
     assert f"{log} was played with normal's par, this screen with plain-3's" in done.stderr
+
+
+def test_a_clairvoyant_screen_searches_the_true_state_for_its_first_level_alone(tmp_path):
+    """``variant_screen.py --clairvoyant``, a measurement: the first level's sampled worlds are
+    the true state (every face-down hand as dealt), its log says so, and the other levels and
+    the par keep sampling worlds as every bot does."""
+    import importlib.util
+    import json
+
+    script = ROOT / "benchmarks" / "variant_screen.py"
+    spec = importlib.util.spec_from_file_location("variant_screen", script)
+    assert spec is not None and spec.loader is not None
+    screen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(screen)
+    state = engine.new_game("roundup", 4, 5)
+    seat = state.current_player
+    rng = random.Random(1)
+    truth = [state.view(p)["face_down"] for p in range(4)]
+    opened = screen._Open(state).determinize(seat, rng)
+    assert [opened.view(p)["face_down"] for p in range(4)] == truth
+    sampled = [state.determinize(seat, rng) for _ in range(3)]
+    others = [p for p in range(4) if p != seat]
+    assert any(
+        [w.view(p)["face_down"] for p in others] != [truth[p] for p in others] for w in sampled
+    )
+    log = tmp_path / "open.jsonl"
+    command = [sys.executable, str(script), "roundup", "--players", "3", "--matches", "1"]
+    command += ["--bots", "hard,plain-4", "--iterations", "4", "--par", "plain-4"]
+    command += ["--jobs", "1", "--clairvoyant", "--log", str(log)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    levels = json.loads(log.read_text(encoding="utf-8").splitlines()[0])["settings"]["bots"]
+    assert levels["hard"]["clairvoyant"] is True and "clairvoyant" not in levels["plain-4"]
+    refused = subprocess.run(
+        command[:-3] + ["--bots", "hard,normal", "--par", "hard", "--clairvoyant"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert refused.returncode != 0 and "a par other than the first level" in refused.stderr
