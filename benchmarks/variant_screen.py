@@ -18,9 +18,10 @@ names policies of the game's bot module (``engine.games.GAME.bot``) for the sear
 ``--hard-iterations N`` sets the game's Hard budget (Expert searches ``EXPERT_FACTOR`` times
 it), where ``--iterations`` sets every search's, the plain reference's included.
 ``--clairvoyant`` is a measurement, never a bot: the first level's searches sample no
-worlds but search the true state (every hidden card; chance drawn afresh), while every
-other seat and the par play as they always do. It bounds what knowing the hidden cards
-could be worth to that search.
+worlds but search the true state (every hidden hand, and a draw pile in its true order;
+only chance still to come, such as a reshuffle, is drawn afresh), while every other seat and
+the par play as they always do. It bounds what knowing the hidden cards could be worth to
+that search.
 Every change is recorded in the log's settings (the rollout policy as ``eps_greedy``, the
 mix by its policies' names), so a log of a variant never resumes as another. The logs in
 ``benchmarks/arena/tried/`` named after a variant were made this way (``docs/bots.md``
@@ -117,7 +118,8 @@ def apply_variant(
 
 
 class _Open:
-    """A state whose every sampled world is the state itself (a copy, chance drawn afresh)."""
+    """A state whose every sampled world is the state itself (a copy; chance still to come
+    drawn afresh)."""
 
     def __init__(self, state: Any) -> None:
         self._state = state
