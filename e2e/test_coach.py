@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from pagehelpers import IDLE, MATCH_OVER, MENU, ROUND_OVER
+from pagehelpers import IDLE, MATCH_OVER, MENU, ROUND_OVER, SAVE_KEY
 
 import engine
 from engine import coach
@@ -167,7 +167,14 @@ def test_the_coach_comes_back_with_the_match_after_a_reload(page, site, open_app
     suggested = page.locator(FOLLOW).get_attribute("data-action")
     lit = page.locator(f"[data-testid=actions] [data-action='{suggested}']")
     assert "is-coach-suggested" in (lit.get_attribute("class") or "")
-    page.click("[data-testid=coach-stop]")
+    # Stopping is saved in the same moment as the click, before any reply of the engine (a
+    # reload straight after it must not bring the coach back).
+    saved_coach = page.evaluate(
+        "key => { document.querySelector('[data-testid=coach-stop]').click();"
+        " return JSON.parse(localStorage.getItem(key)).page.coach; }",
+        SAVE_KEY,
+    )
+    assert saved_coach is None, "stopping the coach is saved at once"
     open_app(page, site)
     page.click("[data-testid=resume]")
     page.wait_for_selector(IDLE, timeout=60_000)

@@ -799,7 +799,13 @@ const intents = {
 
 const context = {
   root, state, intents, render, engineCall, engineReady, enterTable, loadRenderer: rendererFor, token: () => matchToken,
-  save: () => persist(matchToken),
+  save: () => {
+    // What the page keeps is rewritten at once (a reload before the engine's reply keeps it);
+    // the record follows.
+    const snap = state.snapshot;
+    if (snap && !snap.is_over) storage.saveMatchPage(snap.game, keptState());
+    return persist(matchToken);
+  },
 };
 for (const f of FEATURES) {
   if (f.intents) declare(intents, "intent", f.intents(context));

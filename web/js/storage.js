@@ -58,6 +58,18 @@ export function saveMatch(game, title, data, setup, page) {
   return setRaw(SAVE_KEY, JSON.stringify({ v: SAVE_VERSION, game, title, savedAt: Date.now(), data, setup: setup || null, page: page || null }));
 }
 
+/** Rewrite what the page keeps beside the saved match of `game` (the record unchanged), at
+ * once: for a change that is not a move, so that a reload before the engine's next record
+ * keeps it. False when there is no such save. */
+export function saveMatchPage(game, page) {
+  const raw = getRaw(SAVE_KEY);
+  if (!raw) return false;
+  let save = null;
+  try { save = JSON.parse(raw); } catch { return false; }
+  if (!save || typeof save !== "object" || save.game !== game) return false;
+  return setRaw(SAVE_KEY, JSON.stringify({ ...save, savedAt: Date.now(), page: page || null }));
+}
+
 export function clearMatch() {
   remove(SAVE_KEY);
 }
