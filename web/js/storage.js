@@ -64,7 +64,7 @@ export function saveMatch(game, title, data, setup, page) {
 export function saveMatchPage(game, page) {
   const raw = getRaw(SAVE_KEY);
   if (!raw) return false;
-  let save = null;
+  let save;
   try { save = JSON.parse(raw); } catch { return false; }
   if (!save || typeof save !== "object" || save.game !== game) return false;
   return setRaw(SAVE_KEY, JSON.stringify({ ...save, savedAt: Date.now(), page: page || null }));
