@@ -25,6 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
+from tests.scripts import benchmark  # noqa: E402
 from tools import draw_icons  # noqa: E402
 from tools.build import WEB, BuildError, sha256_file  # noqa: E402
 from tools.build import testing as test_command  # noqa: E402
@@ -368,12 +369,7 @@ def test_dist_holds_web_runtime_and_wheel(site_dir, info):
 def test_the_benchmark_names_the_kind_of_every_file_in_dist(site_dir):
     """benchmarks/bench.py counts dist/'s bytes by kind: ours by suffix or name, the runtime's
     apart; no file of a build falls under "other"."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench", ROOT / "benchmarks" / "bench.py")
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = benchmark("bench.py")
     kinds = {rel: bench.kind_of(rel) for rel in dist_files(site_dir)}
     assert [rel for rel, (_, kind) in kinds.items() if kind == "other"] == []
     assert kinds[".nojekyll"] == (True, "static host's marker")

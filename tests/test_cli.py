@@ -14,6 +14,7 @@ import pytest
 import engine
 from engine import bots
 from engine.__main__ import main, render
+from tests.scripts import benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "crisps" if "crisps" in engine.GAMES else next(iter(engine.GAMES))
@@ -148,13 +149,7 @@ def test_bench_and_the_module_entry_point():
 def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     """benchmarks/web/engine_bench.py (the code the benchmark runs in CPython and in the
     page): both measurements of every game asked for, and the bots' figures on request."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "web" / "engine_bench.py"
-    spec = importlib.util.spec_from_file_location("engine_bench", path)
-    engine_bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(engine_bench)
+    engine_bench = benchmark("web/engine_bench.py")
     out = engine_bench.run(0.05, 0, ["crisps", "spite"], warmup=0.1)
     assert list(out["steps"]) == ["crisps", "spite"] and out["bots"] == {}
     for row in out["steps"].values():
@@ -475,14 +470,10 @@ def test_a_clairvoyant_screen_searches_the_true_state_for_its_first_level_alone(
     """``variant_screen.py --clairvoyant``, a measurement: the first level's sampled worlds are
     the true state (every face-down hand as dealt), its log says so, and the other levels and
     the par keep sampling worlds as every bot does."""
-    import importlib.util
     import json
 
     script = ROOT / "benchmarks" / "variant_screen.py"
-    spec = importlib.util.spec_from_file_location("variant_screen", script)
-    assert spec is not None and spec.loader is not None
-    screen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(screen)
+    screen = benchmark("variant_screen.py")
     state = engine.new_game("roundup", 4, 5)
     seat = state.current_player
     rng = random.Random(1)
