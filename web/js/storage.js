@@ -34,6 +34,15 @@ export function saveSetup(gameId, setup) {
   setRaw(PREFIX + "setup." + gameId, JSON.stringify(setup));
 }
 
+/** The saved match in `raw` if it is one this page can read, else null. */
+function readSave(raw) {
+  let save;
+  try { save = JSON.parse(raw); } catch { return null; }
+  const valid = save && typeof save === "object" && save.v === SAVE_VERSION && typeof save.game === "string"
+    && save.data && typeof save.data === "object" && save.data.record && typeof save.data.record === "object";
+  return valid ? save : null;
+}
+
 /**
  * The saved match: {ok: true, save} | {ok: false, problem} | {ok: true, save: null}.
  * A save that cannot be read is set aside (kept under another key) so it never blocks the menu.
@@ -41,11 +50,8 @@ export function saveSetup(gameId, setup) {
 export function loadMatch() {
   const raw = getRaw(SAVE_KEY);
   if (!raw) return { ok: true, save: null };
-  let save = null;
-  try { save = JSON.parse(raw); } catch { /* handled below */ }
-  const valid = save && typeof save === "object" && save.v === SAVE_VERSION && typeof save.game === "string"
-    && save.data && typeof save.data === "object" && save.data.record && typeof save.data.record === "object";
-  if (!valid) {
+  const save = readSave(raw);
+  if (!save) {
     setAside(raw);
     return { ok: false, problem: "Your saved match could not be read, so it was set aside. You can start a new one." };
   }
@@ -60,13 +66,12 @@ export function saveMatch(game, title, data, setup, page) {
 
 /** Rewrite what the page keeps beside the saved match of `game` (the record unchanged), at
  * once: for a change that is not a move, so that a reload before the engine's next record
- * keeps it. False when there is no such save. */
+ * keeps it. False when there is no readable save of `game` (loadMatch sets an unreadable one
+ * aside; this leaves it as it is). */
 export function saveMatchPage(game, page) {
   const raw = getRaw(SAVE_KEY);
-  if (!raw) return false;
-  let save;
-  try { save = JSON.parse(raw); } catch { return false; }
-  if (!save || typeof save !== "object" || save.game !== game) return false;
+  const save = raw && readSave(raw);
+  if (!save || save.game !== game) return false;
   return setRaw(SAVE_KEY, JSON.stringify({ ...save, savedAt: Date.now(), page: page || null }));
 }
 
