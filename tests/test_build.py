@@ -851,15 +851,29 @@ def test_test_command_steps(monkeypatch, tmp_path):
     ]
     ran.clear()
     assert test_command.run_tests([]) == 1
+    # The site builds in a thread while the .venv and the lint steps are seen to: it is done,
+    # once, before pytest starts.
+    assert ran.count(["build"]) == 1 and ran.index(["build"]) < len(ran) - 1
+    ran.remove(["build"])
     assert ran == [
         [str(python), "-m", "ruff", "check", "."],
         [str(python), "-m", "ruff", "format", "--check", "--output-format=concise", "."],
         [str(python), "-m", "mypy"],
         ["eslint", "web"],
         ["chromium"],
-        ["build"],
         [str(python), "-m", "pytest", *workers],
     ]
+    # A build that fails stops the command before pytest, after the lint steps have run.
+    ran.clear()
+
+    def broken_build():
+        raise BuildError("the wheel did not build")
+
+    monkeypatch.setattr(test_command, "build", broken_build)
+    with pytest.raises(BuildError, match="the wheel did not build"):
+        test_command.run_tests([])
+    assert [str(python), "-m", "mypy"] in ran
+    assert not any("pytest" in command for command in ran)
 
 
 def test_tests_of_one_group_run_in_one_worker(tmp_path, monkeypatch):
