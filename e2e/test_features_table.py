@@ -506,6 +506,36 @@ def test_the_table_is_never_idle_on_a_computers_turn(page, site, open_app):
     assert page.evaluate("window.__idleOnBotTurn") == []
 
 
+PRESS_AND_LOOK = """(id) => {
+  const table = () => document.querySelector("[data-testid=table]");
+  const before = table();
+  document.querySelector(`[data-testid=actions] [data-action="${id}"]`).click();
+  const moves = [...document.querySelectorAll("[data-testid=actions] [data-action]")];
+  return {busy: table().dataset.busy, off: moves.length > 0 && moves.every((b) => b.disabled),
+          redrawn: table() !== before};
+}"""
+
+
+def test_a_sent_move_turns_the_table_busy_at_once(page, site, open_app):
+    """The page draws what engine replies bring at the next frame, once for all of them, but
+    a move sent turns the table busy in the same task as the press: its moves are off before
+    the engine has answered, so a second press cannot be sent."""
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.click("[data-testid=start]")
+    ids = next_turn(page)
+    assert ids
+    logged = page.locator(".log-list li").count()
+    assert page.evaluate(PRESS_AND_LOOK, plain_choice(ids)) == {
+        "busy": "true",
+        "off": True,
+        "redrawn": True,
+    }
+    # The reply is drawn in its turn: the move is in the log and the table idle again.
+    page.wait_for_selector(IDLE)
+    assert page.locator(".log-list li").count() > logged
+
+
 # ----- screen readers and motion ----------------------------------------------------------------
 
 

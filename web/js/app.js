@@ -18,8 +18,8 @@
 //     afterRender(root, state)                      after each render
 //   }
 // (every part optional), and FEATURES below lists them. ctx = {root, state, intents, render,
-// engineCall, engineReady, enterTable, loadRenderer, token, save}. A state field, intent or screen
-// has one owner.
+// renderSoon (a render at the next frame, for engine replies), engineCall, engineReady,
+// enterTable, loadRenderer, token, save}. A state field, intent or screen has one owner.
 //
 // The page first, the engine in the background: the menu, set-up, rules, statistics and
 // settings are drawn at once from js/catalog.js (the engine's game listing, written by the
@@ -202,12 +202,13 @@ function leaveWaiting() {
   if (state.screen === "waiting") state.screen = "menu";
 }
 
-/** Draw the table busy or idle when that changed; true if it drew. */
+/** Draw the table busy (at once) or idle (at the next frame, with whatever else the replies
+ * bring) when that changed; true if it did or will. */
 function updateBusy() {
   const busy = pending > 0 || holds > 0 || botLoopRunning;
   if (busy === state.busy) return false;
   state.busy = busy;
-  render();
+  if (busy) render(); else renderSoon();
   return true;
 }
 
@@ -298,7 +299,18 @@ const screens = {
   table: renderTableScreen,
 };
 
+/** Draw at the next frame, once for whatever asked meanwhile: for the redraws that engine
+ * replies bring (the table going idle, the coach's advice), which come several to a move.
+ * What is drawn only shows at the next frame anyway; a render() before it draws the latest
+ * state and this one is dropped. A table going busy is drawn at once: its buttons must be off
+ * as soon as a move is sent. */
+let frameRender = 0;
+function renderSoon() {
+  if (!frameRender) frameRender = requestAnimationFrame(() => { frameRender = 0; render(); });
+}
+
 function render() {
+  if (frameRender) { cancelAnimationFrame(frameRender); frameRender = 0; }
   showEngine();
   if (state.screen === "loading") {
     if (!root.querySelector("[data-testid=loading]")) { clear(root); root.append(renderLoading(state)); }
@@ -524,14 +536,14 @@ async function runBots() {
       applySnapshot(reply.snapshot, reply.action);
       // At "Instant" a computer's move that another computer's follows at once is drawn with
       // that one (it would show for a few milliseconds); the log and the announcer have it.
-      if (delay > 0 || !going()) render();
+      if (delay > 0 || !going()) renderSoon();
       await persist(token);
     }
   } finally {
     botLoopRunning = false;
     state.thinking = null;
     state.thinkingFraction = null;
-    if (!updateBusy()) render();
+    if (!updateBusy()) renderSoon();
   }
 }
 
@@ -592,7 +604,7 @@ async function sendMove(actionId) {
   }
   await fetchRoundEnd(reply, token);
   applySnapshot(reply, move);
-  render();
+  renderSoon();
   await persist(token);
   runBots();
 }
@@ -798,7 +810,7 @@ const intents = {
 };
 
 const context = {
-  root, state, intents, render, engineCall, engineReady, enterTable, loadRenderer: rendererFor, token: () => matchToken,
+  root, state, intents, render, renderSoon, engineCall, engineReady, enterTable, loadRenderer: rendererFor, token: () => matchToken,
   save: () => {
     // What the page keeps is rewritten at once (a reload before the engine's reply keeps it);
     // the record follows.

@@ -39,13 +39,13 @@ function speak(messages) {
 
 /** The coach's advice for the position on the table, asked after each new snapshot. */
 async function ask(ctx) {
-  const { state, engineCall, render, token } = ctx;
+  const { state, engineCall, renderSoon, token } = ctx;
   const coach = state.coach;
   if (!coach) return;
   const asked = token();
   const reply = await engineCall("coach", { shown: coach.shown, deal: coach.deal }, {
     current: () => asked === token() && state.coach === coach,
-    refused: (error) => { coach.problem = error.message; render(); },
+    refused: (error) => { coach.problem = error.message; renderSoon(); },
   });
   if (!reply) return;
   const fresh = reply.messages;
@@ -63,7 +63,7 @@ async function ask(ctx) {
   coach.suggestionAt = moves;
   coach.done = coach.done || reply.done;
   coach.problem = null;
-  render();
+  renderSoon();
 }
 
 /** The lesson after the deal on the table, once it is done: {number, title, record} or null. */
