@@ -300,7 +300,8 @@ const screens = {
 };
 
 /** Draw at the next frame, once for whatever asked meanwhile: for the redraws that engine
- * replies bring (the table going idle, the coach's advice), which come several to a move.
+ * replies bring (the person's move, the computers' answers, the coach's advice, the table
+ * going idle), which come several to a move.
  * What is drawn only shows at the next frame anyway; a render() before it draws the latest
  * state and this one is dropped. A table going busy is drawn at once: its buttons must be off
  * as soon as a move is sent. */
