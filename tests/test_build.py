@@ -454,7 +454,7 @@ def test_the_page_module_graph_resolves(site_dir):
         if 'new URL("../worker.js",import.meta.url)' in (site_dir / rel).read_text()
     ]
     assert starters and all(Path(rel).parent.as_posix() == "js" for rel in starters)
-    # The worker is minified on its own, not bundled: it must import no module of web/.
+    # The worker is bundled on its own (js/worker-python.mjs in it): it imports no module.
     assert not MODULE_SPECIFIER.search((site_dir / "worker.js").read_text())
 
 

@@ -44,7 +44,7 @@ def imports_of(text: str) -> list[str]:
 def module_graph() -> dict[str, set[str]]:
     """Each module (path under web/js/) and the web/js modules it imports."""
     graph: dict[str, set[str]] = {}
-    for path in sorted(JS.rglob("*.js")):
+    for path in sorted([*JS.rglob("*.js"), *JS.rglob("*.mjs")]):
         name = path.relative_to(JS).as_posix()
         targets = set()
         for spec in imports_of(path.read_text(encoding="utf-8")):

@@ -30,7 +30,12 @@
 // file system (an emfs: URL). A repeat visit restores the memory snapshot instead and pays
 // none of it: the wheel, unzipped here (DecompressionStream) while the runtime starts, is
 // written into a directory on sys.path, as the snapshot expects.
-// All URLs are relative to this file, so the site works under any sub-path.
+// All URLs are relative to this file, so the site works under any sub-path. The Python it runs
+// to install, snapshot and restore the engine is in js/worker-python.mjs.
+
+import {
+  AFTER_RESTORE, ENGINE_DIR, ENGINE_ON_PATH, IMPORT_ENGINE, SITE_PACKAGES, forgetDirectory,
+} from "./js/worker-python.mjs";
 
 const BRIDGE_METHODS = new Set([
   "games", "start", "snapshot", "act", "why", "bot_move", "hint", "analyse", "undo", "record", "load",
@@ -45,9 +50,6 @@ const [workerKind, workerFlags = ""] = String(self.name || "").split("?");
 const flags = new URLSearchParams(workerFlags);
 const ROLE = workerKind === "parlour-snapshot" ? "snapshot" : "engine";
 const HERE = new URL("./", import.meta.url);
-// Where the engine's files live in Pyodide's file system (on sys.path). A snapshot refers to
-// it, so it must be the same in every worker that makes or restores one.
-const ENGINE_DIR = "/parlour/lib";
 // Where the engine wheel is written for micropip to install it from (then removed).
 const WHEEL_DIR = "/parlour/wheels";
 
@@ -192,25 +194,6 @@ async function deleteSnapshots() {
   } catch { /* nothing kept */ }
 }
 
-// Python run once the engine's files are in place (the snapshot maker): import the whole engine,
-// every module, so that the snapshot holds all of it.
-const IMPORT_ENGINE = `
-import importlib, pkgutil
-import engine, engine.bridge
-for _module in pkgutil.walk_packages(engine.__path__, "engine."):
-    if _module.name != "engine.__main__":
-        importlib.import_module(_module.name)
-del _module
-`;
-// After a restore: reseed `random` (a snapshot would otherwise hand every visit the same
-// random state) and forget the import system's view of the engine's directory (written
-// anew). Not importlib.invalidate_caches(): it imports importlib.metadata, a few hundred ms.
-const AFTER_RESTORE = `
-import random, sys
-[sys.path_importer_cache.pop(p) for p in list(sys.path_importer_cache) if p.startswith(${JSON.stringify(ENGINE_DIR)})]
-random.seed()
-`;
-
 // ----- loading -------------------------------------------------------------------------------
 
 /** Download micropip's wheel; resolves to its bytes. */
@@ -299,12 +282,8 @@ function install(pyodide, wheel) {
   } else {
     pyodide.unpackArchive(wheel.bytes, "wheel", { extractDir: ENGINE_DIR });
   }
-  const dir = JSON.stringify(ENGINE_DIR);
-  pyodide.runPython(`import sys\nif ${dir} not in sys.path: sys.path.insert(0, ${dir})`);
+  pyodide.runPython(ENGINE_ON_PATH);
 }
-
-// Where wheels are installed (micropip's own is unpacked there).
-const SITE_PACKAGES = "import sys\nnext(p for p in sys.path if p.endswith('site-packages'))";
 
 /** Install the engine wheel with micropip (a first visit): micropip's pure-Python wheel is
  * unpacked into site-packages from `micropipBytes`, as loadPackage would from its URL. */
@@ -315,7 +294,7 @@ async function installWithMicropip(pyodide, wheelName, wheel, micropipBytes) {
     pyodide.unpackArchive(micropipBytes, "wheel", { extractDir: site });
     // The import system looks at the directory afresh (not importlib.invalidate_caches(),
     // which imports importlib.metadata).
-    pyodide.runPython(`import sys\nsys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
+    pyodide.runPython(forgetDirectory(site));
     micropip = pyodide.pyimport("micropip");
   } catch (error) {
     throw new Error(`could not load micropip (${pythonMessage(error)})`, { cause: error });

@@ -28,9 +28,11 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import {
+  AFTER_RESTORE, ENGINE_DIR, ENGINE_ON_PATH, IMPORT_ENGINE, SITE_PACKAGES, forgetDirectory,
+} from "../../web/js/worker-python.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ENGINE_DIR = "/parlour/lib";
 const TOOLS_DIR = "/parlour/tools";
 
 function parseArgs(argv) {
@@ -92,22 +94,6 @@ def _parlour_track(archive, toc_entry):
 zipimport._get_data = _parlour_track
 `;
 
-// The page's worker: the snapshot maker imports the whole engine, and a restored runtime
-// forgets the engine directory's import caches and reseeds random (web/worker.js).
-const IMPORT_ENGINE = `
-import importlib, pkgutil
-import engine, engine.bridge
-for _module in pkgutil.walk_packages(engine.__path__, "engine."):
-    if _module.name != "engine.__main__":
-        importlib.import_module(_module.name)
-del _module
-`;
-const AFTER_RESTORE = `
-import random, sys
-[sys.path_importer_cache.pop(p) for p in list(sys.path_importer_cache) if p.startswith(${JSON.stringify(ENGINE_DIR)})]
-random.seed()
-`;
-
 const REPORT = `
 import json, sys
 _out = {}
@@ -127,16 +113,15 @@ async function fetchBytes(name) {
 function unpack(pyodide, bytes) {
   pyodide.FS.mkdirTree(ENGINE_DIR);
   pyodide.unpackArchive(bytes, "wheel", { extractDir: ENGINE_DIR });
-  const dir = JSON.stringify(ENGINE_DIR);
-  pyodide.runPython(`import sys\nif ${dir} not in sys.path: sys.path.insert(0, ${dir})`);
+  pyodide.runPython(ENGINE_ON_PATH);
 }
 
 // As web/worker.js does: micropip's wheel unpacked into site-packages from its bytes, then
 // the engine wheel installed by micropip from its bytes in Pyodide's file system.
 async function installWithMicropip(pyodide) {
-  const site = pyodide.runPython("import sys\nnext(p for p in sys.path if p.endswith('site-packages'))");
+  const site = pyodide.runPython(SITE_PACKAGES);
   pyodide.unpackArchive(await fetchBytes(args.micropip), "wheel", { extractDir: site });
-  pyodide.runPython(`import sys\nsys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
+  pyodide.runPython(forgetDirectory(site));
   lap("micropip_load");
   const micropip = pyodide.pyimport("micropip");
   lap("micropip_import");

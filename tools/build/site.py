@@ -28,7 +28,8 @@ IGNORED_NAMES = {".DS_Store", "Thumbs.db", "__pycache__"}
 # In a minified build these parts of web/ reach dist/ through the bundler, not as copies:
 # js/ becomes js/app.js plus one chunk per game screen (loaded when that game starts) and a
 # few shared chunks; css/ becomes css/app.css (web/css/app.css @imports the others); the
-# engine worker and the service worker stay scripts of their own, minified.
+# engine worker (js/worker-python.mjs bundled in) and the service worker stay scripts of
+# their own, minified.
 JS_ENTRY = "js/app.js"
 CSS_ENTRY = "css/app.css"
 BUNDLED_DIRS = ("js", "css")
@@ -63,9 +64,7 @@ def bundle_web(modules: Path, staging: Path, web: Path = WEB) -> None:
         [str(web / CSS_ENTRY), "--bundle", f"--outfile={staging / CSS_ENTRY}", *ESBUILD_COMMON],
     )
     worker = run_esbuild(
-        modules,
-        ["--format=esm", "--loader=js", "--sourcefile=worker.js", *ESBUILD_COMMON],
-        stdin=(web / "worker.js").read_text(encoding="utf-8"),
+        modules, ["worker.js", "--bundle", "--format=esm", *ESBUILD_COMMON], cwd=web
     )
     (staging / "worker.js").write_text(worker, encoding="utf-8")
     # The service worker is minified with its build data set aside (a minifier drops the
