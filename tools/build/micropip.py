@@ -17,7 +17,6 @@ the import afterwards because ``loadPackage`` reports a failure without throwing
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import shutil
 import subprocess
@@ -25,6 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from . import sha256_file
 from .exercise_node import DEFAULT_PYODIDE, ROOT, ExerciseError, default_wheel, run_exercise
 
 MICROPIP_VERSION = "0.11.1"
@@ -38,14 +38,6 @@ PYTHON_VERSION = "3.14"
 
 class MicropipError(Exception):
     pass
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def pip_download_command(dest: Path, python: str = sys.executable) -> list[str]:
