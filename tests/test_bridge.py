@@ -91,6 +91,15 @@ def to_human_turn(snap: dict) -> dict:
     return snap
 
 
+def start_on_a_bot_turn() -> dict:
+    """A match whose first move is the bot's (the first seed that deals one)."""
+    for seed in range(1, 20):
+        snap = start(seed)
+        if snap["bot_turn"]:
+            return snap
+    pytest.skip("no seed with the bot to move first")
+
+
 def play_human(snap: dict, rng: random.Random) -> dict:
     reply = call("act", {"action": rng.choice(snap["legal"])["id"]})
     assert error_code(reply) is None, reply
@@ -268,12 +277,7 @@ def test_every_unlisted_card_play_is_refused_unchanged():
 
 
 def test_act_on_the_bot_turn_is_refused():
-    for seed in range(1, 20):
-        snap = start(seed)
-        if snap["bot_turn"]:
-            break
-    else:
-        pytest.skip("no seed with the bot to move first")
+    snap = start_on_a_bot_turn()
     assert error_code(call("act", {"action": "pass"})) == "not_your_turn"
     assert call("snapshot") == snap
 
@@ -356,13 +360,9 @@ def test_hint_suggests_a_legal_action_and_changes_nothing():
 
 
 def test_hint_on_the_bot_turn_is_refused():
-    for seed in range(1, 20):
-        snap = start(seed)
-        if snap["bot_turn"]:
-            break
-    else:
-        pytest.skip("no seed with the bot to move first")
+    snap = start_on_a_bot_turn()
     assert error_code(call("hint")) == "not_your_turn"
+    assert call("snapshot") == snap
 
 
 # ----- the view hides what it must -----------------------------------------------------
