@@ -30,7 +30,7 @@ from tools.build import DIST, WEB, BuildError
 from tools.build.bench import run_bench
 from tools.build.server import CONTENT_SECURITY_POLICY, serve, start_server
 from tools.build.site import build, dist_files
-from tools.build.testing import CHROMIUM_ARGS, find_chromium, run_tests
+from tools.build.testing import CHROMIUM_ARGS, find_chromium, run_tests, served_chromium
 
 # What the browser tests (e2e/) and benchmarks/ use as build.<name>.
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "dist_files",
     "find_chromium",
     "main",
+    "served_chromium",
     "start_server",
 ]
 

@@ -74,37 +74,26 @@ def open_position(page, state: engine.State) -> None:
 
 
 def measure(count: int) -> dict[str, dict[str, list[float]]]:
-    from playwright.sync_api import sync_playwright
-
     figures: dict[str, dict[str, list[float]]] = {}
-    server, url = build.start_server([("/", build.DIST)])
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS
-            )
-            page = browser.new_page()
-            page.goto(url + "?speed=0&snapshot=0")
-            page.locator("html[data-engine=ready]").wait_for(state="attached", timeout=TIMEOUT_MS)
-            for game_id in engine.GAMES:
-                page_s, python_s, worlds = [], [], []
-                for state in positions(game_id, count):
-                    open_position(page, state)
-                    if not page.locator("[data-testid=analyse]").is_visible():
-                        continue  # the table is not at the person's choice (a dialog is up)
-                    start = time.perf_counter()
-                    page.click("[data-testid=analyse]")
-                    page.locator(ANALYSIS).wait_for(timeout=TIMEOUT_MS)
-                    page_s.append(time.perf_counter() - start)
-                    worlds.append(float(page.locator(ANALYSIS).get_attribute("data-iterations")))
-                    start = time.perf_counter()
-                    run(state, 0, random.Random(len(state.history)))
-                    python_s.append(time.perf_counter() - start)
-                figures[game_id] = {"page": page_s, "cpython": python_s, "worlds": worlds}
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with build.served_chromium([("/", build.DIST)]) as (browser, url, _):
+        page = browser.new_page()
+        page.goto(url + "?speed=0&snapshot=0")
+        page.locator("html[data-engine=ready]").wait_for(state="attached", timeout=TIMEOUT_MS)
+        for game_id in engine.GAMES:
+            page_s, python_s, worlds = [], [], []
+            for state in positions(game_id, count):
+                open_position(page, state)
+                if not page.locator("[data-testid=analyse]").is_visible():
+                    continue  # the table is not at the person's choice (a dialog is up)
+                start = time.perf_counter()
+                page.click("[data-testid=analyse]")
+                page.locator(ANALYSIS).wait_for(timeout=TIMEOUT_MS)
+                page_s.append(time.perf_counter() - start)
+                worlds.append(float(page.locator(ANALYSIS).get_attribute("data-iterations")))
+                start = time.perf_counter()
+                run(state, 0, random.Random(len(state.history)))
+                python_s.append(time.perf_counter() - start)
+            figures[game_id] = {"page": page_s, "cpython": python_s, "worlds": worlds}
     return figures
 
 

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
 from tools.build.runtime import fetch_pyodide  # noqa: E402
-from tools.build.server import PROFILES, start_server  # noqa: E402
+from tools.build.server import PROFILES  # noqa: E402
 
 BENCH_WEB = Path(__file__).resolve().parent / "web"
 sys.path.insert(0, str(BENCH_WEB))
@@ -87,57 +87,46 @@ SNAPSHOT_KEPT = """() => new Promise((resolve) => {
 def measure_startup(runs: int, profiles: list[str], game: str) -> dict[str, dict]:
     """For each network profile: ``runs`` first visits of the app and of the bare page,
     alternately, each in a fresh browser profile, then a repeat visit of each."""
-    from playwright.sync_api import sync_playwright
-
     stock = fetch_pyodide()
-    server, base = start_server([("/stock-pyodide/", stock), ("/", BENCH_WEB), ("/", build.DIST)])
+    mounts = [("/stock-pyodide/", stock), ("/", BENCH_WEB), ("/", build.DIST)]
     out: dict[str, dict] = {}
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS
-            )
-            # One untimed load of each first, unthrottled, so both start from the same
-            # warmed-up OS cache.
-            server.set_profile("none")
-            visit_app(browser, server, base, game, repeat=False)
-            visit_bare(browser, server, base, repeat=False)
-            for name in profiles:
-                server.set_profile(name)
-                print(f"network {name}:", flush=True)
-                got: dict[str, list[float]] = {
-                    key: []
-                    for key in ("menu", "menu_driver", "move", "bytes", "bare", "bare_bytes")
-                }
-                for run in range(runs):
-                    first = run % 2 == 0
-                    if not first:
-                        got["bare"].append(visit_bare(browser, server, base)[0])
-                        got["bare_bytes"].append(server.traffic.bytes)
-                    app = visit_app(browser, server, base, game, repeat=False)
-                    for key in ("menu", "menu_driver", "move", "bytes"):
-                        got[key].append(app[key])
-                    if first:
-                        got["bare"].append(visit_bare(browser, server, base)[0])
-                        got["bare_bytes"].append(server.traffic.bytes)
-                    print(
-                        f"  run {run + 1}/{runs}: menu {got['menu'][-1]:.2f} s "
-                        f"(driver {got['menu_driver'][-1]:.2f} s), first move "
-                        f"{got['move'][-1]:.2f} s ({got['bytes'][-1] / 1e6:.2f} MB), "
-                        f"bare loadPyodide {got['bare'][-1]:.2f} s "
-                        f"({got['bare_bytes'][-1] / 1e6:.2f} MB)",
-                        flush=True,
-                    )
-                repeat = visit_app(browser, server, base, game, repeat=True)
-                got["menu_repeat"] = [repeat["menu"]]
-                got["menu_driver_repeat"] = [repeat["menu_driver"]]
-                got["move_repeat"] = [repeat["move"]]
-                got["bare_repeat"] = [visit_bare(browser, server, base, repeat=True)[1]]
-                out[name] = got
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with build.served_chromium(mounts) as (browser, base, server):
+        # One untimed load of each first, unthrottled, so both start from the same
+        # warmed-up OS cache.
+        server.set_profile("none")
+        visit_app(browser, server, base, game, repeat=False)
+        visit_bare(browser, server, base, repeat=False)
+        for name in profiles:
+            server.set_profile(name)
+            print(f"network {name}:", flush=True)
+            got: dict[str, list[float]] = {
+                key: [] for key in ("menu", "menu_driver", "move", "bytes", "bare", "bare_bytes")
+            }
+            for run in range(runs):
+                first = run % 2 == 0
+                if not first:
+                    got["bare"].append(visit_bare(browser, server, base)[0])
+                    got["bare_bytes"].append(server.traffic.bytes)
+                app = visit_app(browser, server, base, game, repeat=False)
+                for key in ("menu", "menu_driver", "move", "bytes"):
+                    got[key].append(app[key])
+                if first:
+                    got["bare"].append(visit_bare(browser, server, base)[0])
+                    got["bare_bytes"].append(server.traffic.bytes)
+                print(
+                    f"  run {run + 1}/{runs}: menu {got['menu'][-1]:.2f} s "
+                    f"(driver {got['menu_driver'][-1]:.2f} s), first move "
+                    f"{got['move'][-1]:.2f} s ({got['bytes'][-1] / 1e6:.2f} MB), "
+                    f"bare loadPyodide {got['bare'][-1]:.2f} s "
+                    f"({got['bare_bytes'][-1] / 1e6:.2f} MB)",
+                    flush=True,
+                )
+            repeat = visit_app(browser, server, base, game, repeat=True)
+            got["menu_repeat"] = [repeat["menu"]]
+            got["menu_driver_repeat"] = [repeat["menu_driver"]]
+            got["move_repeat"] = [repeat["move"]]
+            got["bare_repeat"] = [visit_bare(browser, server, base, repeat=True)[1]]
+            out[name] = got
     return out
 
 
@@ -252,26 +241,15 @@ def print_startup(results: dict[str, dict], runs: int) -> None:
 def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dict:
     """engine_bench.run() inside headless Chromium, in Pyodide in module workers (one per
     game, then one for the bots: see benchmarks/web/engine.mjs)."""
-    from playwright.sync_api import sync_playwright
-
-    server, base = build.start_server([("/", BENCH_WEB), ("/", build.DIST)])
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS
-            )
-            page = browser.new_page()
-            games = ",".join(engine_bench.engine.GAMES)
-            page.goto(
-                f"{base}engine.html?seconds={seconds}&positions={positions}"
-                f"&warmup={warmup}&games={games}"
-            )
-            page.locator("#done").wait_for(state="attached", timeout=3_600_000)
-            data = json.loads(page.locator("#out").text_content())
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with build.served_chromium([("/", BENCH_WEB), ("/", build.DIST)]) as (browser, base, _):
+        page = browser.new_page()
+        games = ",".join(engine_bench.engine.GAMES)
+        page.goto(
+            f"{base}engine.html?seconds={seconds}&positions={positions}"
+            f"&warmup={warmup}&games={games}"
+        )
+        page.locator("#done").wait_for(state="attached", timeout=3_600_000)
+        data = json.loads(page.locator("#out").text_content())
     if "error" in data:
         raise RuntimeError(f"the in-page engine benchmark failed: {data['error']}")
     return data

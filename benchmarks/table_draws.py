@@ -99,41 +99,30 @@ def main(argv: list[str]) -> int:
         parser.error(f"unknown game {unknown[0]!r} (known: {', '.join(engine.GAMES)})")
     if not (build.DIST / "index.html").is_file():
         parser.error("dist/ is not built: run `python3 build.py` first")
-    from playwright.sync_api import sync_playwright
+    with build.served_chromium([("/", build.DIST)]) as (browser, base, _):
+        print(
+            f"each game's coached round followed to its end, {args.runs} runs, medians; "
+            "ms of the page's main thread a person's move:"
+        )
+        print(
+            f"  {'game':14}{'moves':>6}{'draws/move':>12}{'tasks':>8}{'script':>8}"
+            f"{'style':>8}{'layout':>8}{'wall s':>8}"
+        )
+        for game in games:
+            rows = [coached_round(browser, base, game) for _ in range(args.runs)]
 
-    server, base = build.start_server([("/", build.DIST)])
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS
-            )
+            def med(key: str, rows: list[dict[str, float]] = rows) -> float:
+                return statistics.median(r[key] for r in rows)
+
+            moves = med("moves")
+            per = {name: 1000 * med(name) / moves for name in METRICS}
             print(
-                f"each game's coached round followed to its end, {args.runs} runs, medians; "
-                "ms of the page's main thread a person's move:"
+                f"  {game:14}{moves:>6.0f}{med('draws') / moves:>12.2f}"
+                f"{per['TaskDuration']:>8.1f}{per['ScriptDuration']:>8.1f}"
+                f"{per['RecalcStyleDuration']:>8.1f}{per['LayoutDuration']:>8.1f}"
+                f"{med('wall'):>8.1f}",
+                flush=True,
             )
-            print(
-                f"  {'game':14}{'moves':>6}{'draws/move':>12}{'tasks':>8}{'script':>8}"
-                f"{'style':>8}{'layout':>8}{'wall s':>8}"
-            )
-            for game in games:
-                rows = [coached_round(browser, base, game) for _ in range(args.runs)]
-
-                def med(key: str, rows: list[dict[str, float]] = rows) -> float:
-                    return statistics.median(r[key] for r in rows)
-
-                moves = med("moves")
-                per = {name: 1000 * med(name) / moves for name in METRICS}
-                print(
-                    f"  {game:14}{moves:>6.0f}{med('draws') / moves:>12.2f}"
-                    f"{per['TaskDuration']:>8.1f}{per['ScriptDuration']:>8.1f}"
-                    f"{per['RecalcStyleDuration']:>8.1f}{per['LayoutDuration']:>8.1f}"
-                    f"{med('wall'):>8.1f}",
-                    flush=True,
-                )
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
     return 0
 
 

@@ -20,12 +20,16 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import ROOT, VENV, BuildError, say
 from .node import ensure_tools, eslint_command
+from .server import SiteServer, start_server
 from .site import build
 
 REQUIREMENTS = ROOT / "requirements-test.txt"
@@ -99,6 +103,28 @@ def find_chromium() -> str | None:
         if found:
             return found
     return None
+
+
+@contextmanager
+def served_chromium(mounts: list[tuple[str, Path]]) -> Iterator[tuple[Any, str, SiteServer]]:
+    """For the benchmarks: serve ``mounts`` (``start_server``) and launch headless Chromium as
+    the browser tests do; yields the browser, the site's base URL and the server (to set its
+    network profile), and closes them after."""
+    from playwright.sync_api import sync_playwright
+
+    server, base = start_server(mounts)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=find_chromium(), args=CHROMIUM_ARGS
+            )
+            try:
+                yield browser, base, server
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def ensure_chromium() -> None:
