@@ -14,11 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # the generic search's types, named here only for the annotations
-    from engine.bots.evaluation import Evaluator
-    from engine.bots.ismcts import SearchConfig
+from typing import Any, Generic, TypeVar
 
 RECORD_FORMAT = 1
 """Version of the saved-game record layout; bumped when the layout changes."""
@@ -159,22 +155,33 @@ Policy = Callable[[dict[str, Any], list[Action], random.Random], Action]
 view, so by construction it sees only what that seat may see."""
 
 
+Search = TypeVar("Search")
+"""The type of a search's settings (the bots' ``SearchConfig``): the core holds them unread."""
+Valuer = TypeVar("Valuer")
+"""The type of an evaluator (the bots' ``Evaluator``): the core holds it unread."""
+
+
 @dataclass(frozen=True)
-class BotSettings:
+class BotSettings(Generic[Search, Valuer]):
     """What the generic bots (:mod:`engine.bots`) need to know of one game: its greedy
     policy, the Hard level's iterations per decision, and the search's settings and
     evaluator (``None``: the generic ones), with the table sizes that play otherwise.
-    The bots read them through :meth:`at`, for the size of the table in front of them."""
+    The bots read them through :meth:`at`, for the size of the table in front of them.
+
+    The core never reads ``search`` or ``evaluator``: their types are the bots' own
+    (``engine.bots.ismcts.SearchConfig``, ``engine.bots.evaluation.Evaluator``), filled in
+    by each game's ``bot.py`` and read back by ``engine.bots.ismcts.settings_of``, so the
+    core names no module of the bots."""
 
     greedy: Policy
     hard_iterations: int
-    search: SearchConfig | None = None
-    evaluator: Evaluator | None = None
+    search: Search | None = None
+    evaluator: Valuer | None = None
     sizes: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     """Table sizes whose search differs: players -> the fields that differ there
     (``hard_iterations``, ``search``, ``evaluator``)."""
 
-    def at(self, players: int) -> BotSettings:
+    def at(self, players: int) -> BotSettings[Search, Valuer]:
         """These settings at a table of ``players``: those of the size where it has its own
         (``sizes``), else the game's."""
         changes = self.sizes.get(players)
@@ -195,7 +202,7 @@ class GameSpec:
     max_players: int
     default_players: int
     factory: Callable[[int, int, dict[str, Any]], State]
-    bot: BotSettings
+    bot: BotSettings[Any, Any]
     options: Mapping[str, Option] = field(default_factory=dict)
     summary: str = ""
     clarifications: tuple[str, ...] = ()

@@ -97,11 +97,18 @@ class SearchConfig:
     to an opponent."""
 
 
-def settings_of(game_id: str, players: int) -> BotSettings:
-    """The bot settings of a registered game (``SPEC.bot``) at a table of ``players``."""
+def settings_of(game_id: str, players: int) -> BotSettings[SearchConfig, Evaluator]:
+    """The bot settings of a registered game (``SPEC.bot``) at a table of ``players``, with
+    the search's settings and evaluator checked to be this module's types (the core holds
+    them without knowing their types)."""
     import engine  # the registry imports the games, whose settings import this module
 
-    return engine.GAMES[game_id].bot.at(players)
+    settings: BotSettings[Any, Any] = engine.GAMES[game_id].bot.at(players)
+    if not isinstance(settings.search, SearchConfig | None) or not isinstance(
+        settings.evaluator, Evaluator | None
+    ):
+        raise TypeError(f"{game_id}: its bot settings need a SearchConfig and an Evaluator")
+    return settings
 
 
 def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str, Any]:

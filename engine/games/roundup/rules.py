@@ -1,12 +1,13 @@
-"""Roundup's tables and pure rules: the deck and card values, bid points, and the helpers
-that only read a state: why an action is refused, in words a player understands
-(``why_illegal``), and a deal of the hidden cards consistent with what the table knows
-(``determinize``).
+"""Roundup's tables and pure rules: the deck and card values, bid points, and functions over
+plain data that only read a position: why an action is refused, in words a player
+understands (``why_illegal``), and a deal of the hidden cards consistent with what the table
+knows (``determinize``). Nothing here knows the State class (``state.py`` imports this).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from engine.cards import (
     RANKS,
@@ -20,9 +21,6 @@ from engine.cards import (
     suit_of,
 )
 from engine.core import seat_token
-
-if TYPE_CHECKING:
-    from engine.games.roundup.state import RoundupState
 
 DECK: tuple[str, ...] = tuple(standard_deck())
 ORDER: dict[str, int] = {c: i for i, c in enumerate(DECK)}
@@ -42,6 +40,11 @@ FACE_KINDS = {"J": "jack", "Q": "queen", "K": "king"}
 def bid_points(correct_guessers: int) -> int:
     """Points each correct bidder gets when ``correct_guessers`` players named the last suit."""
     return {1: 3, 2: 2, 3: 1}.get(correct_guessers, 0)
+
+
+def playable(card: str, stacks: Mapping[str, int]) -> bool:
+    """Does ``card`` go on its suit's stack now (the stack's next number card)?"""
+    return VALUE.get(card, -1) == stacks[card[-1]] + 1
 
 
 def sort_cards(cards: list[str]) -> list[str]:
@@ -68,7 +71,28 @@ KNOWN_KINDS = {
 FACE_NAMES = {"jack": "J", "queen": "Q", "king": "K"}
 
 
-def explain(state: RoundupState, action_id: str) -> str | None:
+class Position(Protocol):
+    """What :func:`explain` reads of a position: plain data (``RoundupState`` has it all)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def current_player(self) -> int | None: ...
+    @property
+    def attack(self) -> Mapping[str, Any] | None: ...
+    @property
+    def face_down(self) -> Sequence[Sequence[str]]: ...
+    @property
+    def face_up(self) -> Sequence[Sequence[str]]: ...
+    @property
+    def stacks(self) -> Mapping[str, int]: ...
+    @property
+    def played_this_turn(self) -> Sequence[str]: ...
+
+
+def explain(state: Position, action_id: str) -> str | None:
     """The reason ``action_id`` is not legal now, or None for ids of no known kind."""
     kind, _, rest = action_id.partition(":")
     if kind not in KNOWN_KINDS:
@@ -126,7 +150,7 @@ def explain(state: RoundupState, action_id: str) -> str | None:
             return "a number card is turned up, not discarded"
         return None
 
-    playable_up = [c for c in up if state._playable(c)]
+    playable_up = [c for c in up if playable(c, state.stacks)]
     if kind == "end":
         if not state.played_this_turn:
             return "you can only end your turn after playing a face-up card"
@@ -140,7 +164,7 @@ def explain(state: RoundupState, action_id: str) -> str | None:
         top = state.stacks[suit]
         if top == 10:
             return f"the {SUIT_SYMBOLS[suit]} stack is already closed"
-        if not state._playable(card):
+        if not playable(card, state.stacks):
             return f"the {SUIT_SYMBOLS[suit]} stack needs {card_name(NEXT_CARD[(suit, top)])} next"
         if card in down:
             if state.played_this_turn:

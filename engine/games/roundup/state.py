@@ -227,9 +227,6 @@ class RoundupState(State):
     def is_over(self) -> bool:
         return self.phase == "over"
 
-    def _playable(self, c: str) -> bool:
-        return VALUE.get(c, -1) == self.stacks[c[-1]] + 1
-
     def _answers(self, target: int, kind: str, named: str) -> list[str]:
         pool = named_cards(kind, named)
         return [c for c in self.face_down[target] if c in pool]
@@ -246,7 +243,7 @@ class RoundupState(State):
             p = self.turn
             assert p is not None
             seat = _SEATS[self.players][p]
-            stacks = self.stacks  # _playable inlined: this runs for every listing
+            stacks = self.stacks  # rules.playable inlined: this runs for every listing
             ups = seat.up
             out = [ups[c] for c in self.face_up[p] if VALUE.get(c, -1) == stacks[c[-1]] + 1]
             if self.played_this_turn:
@@ -279,7 +276,7 @@ class RoundupState(State):
         for c in down:
             if c in NUMBER_CARDS:
                 numbers.append(c)
-                if VALUE[c] == stacks[c[-1]] + 1:  # _playable, inlined
+                if VALUE[c] == stacks[c[-1]] + 1:  # rules.playable, inlined
                     out.append(plays[c])
             else:
                 attacks += faces[c]
@@ -403,7 +400,7 @@ class RoundupState(State):
             self.played_this_turn.append(c)
             stacks = self.stacks
             for x in self.face_up[p]:
-                if VALUE.get(x, -1) == stacks[x[-1]] + 1:  # _playable, inlined
+                if VALUE.get(x, -1) == stacks[x[-1]] + 1:  # rules.playable, inlined
                     return  # the player may go on or end the turn
         self._end_turn()
 
