@@ -176,7 +176,72 @@ def test_unreadable_saves_are_set_aside_with_a_message(page, site, open_app):
     assert "set aside" in notice.inner_text()
     assert page.locator("[data-testid=resume]").count() == 0
     assert read_save(page) is None
+    # What could not be resumed can still be kept, as a match file.
+    with page.expect_download() as download:
+        page.click("[data-testid=notice-export]")
+    kept = json.loads(Path(download.value.path()).read_text())
+    assert (kept["parlour"], kept["record"], kept["title"]) == (
+        "match",
+        bad["data"]["record"],
+        "Crisps",
+    )
     start(page, "crisps")  # and the page carries on
+
+
+# ----- storage that is full or turned off ---------------------------------------------------
+
+UNSAVED = "[data-testid=unsaved]"
+STORAGE_FULL = """() => {
+  window.__setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function () {
+    throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+  };
+}"""
+STORAGE_BACK = "() => { Storage.prototype.setItem = window.__setItem; }"
+STORAGE_OFF = """Object.defineProperty(window, "localStorage", {
+  get() { throw new DOMException("Access is denied for this document.", "SecurityError"); },
+});"""
+
+
+def move(page) -> None:
+    settle(page)
+    page.click(f"{SIDE_ACTIONS}[data-action='{plain_choice(side_action_ids(page))}']")
+    page.wait_for_selector(IDLE)
+
+
+def test_a_full_storage_is_said_play_goes_on_and_saving_resumes(page, site, open_app):
+    open_app(page, site)
+    start(page, "crisps")
+    move(page)
+    assert not page.locator(UNSAVED).count()
+    kept = saved_actions(page)
+    page.evaluate(STORAGE_FULL)
+    try:
+        move(page)
+        notice = page.locator(UNSAVED)
+        assert "cannot keep this match" in notice.inner_text()
+        move(page)  # play goes on; the save is as it was before the storage filled up
+        assert notice.is_visible() and saved_actions(page) == kept
+        with page.expect_download() as download:
+            page.click("[data-testid=unsaved-export]")
+        exported = json.loads(Path(download.value.path()).read_text())["record"]["actions"]
+        assert len(exported) > len(kept) and exported[: len(kept)] == kept
+    finally:
+        page.evaluate(STORAGE_BACK)
+    move(page)  # space again: the next move is saved and the notice goes
+    assert not page.locator(UNSAVED).count()
+    assert len(saved_actions(page)) > len(exported)
+
+
+@own_page
+def test_storage_turned_off_is_said_and_play_goes_on(page, site, open_app):
+    page.add_init_script(STORAGE_OFF)
+    open_app(page, site)
+    start(page, "crisps")
+    page.locator(UNSAVED).wait_for()
+    move(page)
+    move(page)
+    assert page.locator(UNSAVED).is_visible()
 
 
 # ----- pass and play ----------------------------------------------------------------------------

@@ -193,13 +193,16 @@ def swap_into_place(staging: Path, dist: Path) -> None:
     raise BuildError(f"could not put the new build in place at {dist}")
 
 
-def build(dist: Path = DIST, quiet: bool = False, minify: bool = True) -> dict[str, str]:
-    """Build the whole site into ``dist``; returns build-info.
+def build(
+    dist: Path = DIST, quiet: bool = False, minify: bool = True, source: Path = WEB
+) -> dict[str, str]:
+    """Build the whole site into ``dist`` from ``source`` (web/, or a changed copy of it: the
+    test of a release builds a second site that way); returns build-info.
 
     ``minify=False`` (build.py build --no-minify, for debugging) copies web/ as it is and
     ships the full engine wheel: no bundler, so no npm tools are needed either.
     """
-    if not (WEB / "sw.js").is_file():
+    if not (source / "sw.js").is_file():
         raise BuildError("web/sw.js is missing")
     runtime = fetch_pyodide()
     stdlib_zip = trimmed_stdlib(runtime)
@@ -221,7 +224,10 @@ def build(dist: Path = DIST, quiet: bool = False, minify: bool = True) -> dict[s
 
     try:
         shutil.copytree(
-            WEB, web, dirs_exist_ok=True, ignore=lambda _, names: sorted(IGNORED_NAMES & set(names))
+            source,
+            web,
+            dirs_exist_ok=True,
+            ignore=lambda _, names: sorted(IGNORED_NAMES & set(names)),
         )
         write_catalog(web)
         shutil.copytree(web, staging, dirs_exist_ok=True, ignore=ignored)

@@ -87,7 +87,9 @@ const state = {
   levels: catalog.levels,
   ladder: catalog.ladder, // what the arena measured of each level (benchmarks/ladder.json)
   notice: null,           // a message on the menu (e.g. a save set aside)
+  noticeMatch: null,      // {data, title}: the match the notice is about, offered as a file
   save: null,             // the saved match offered for resuming
+  unsaved: false,         // the match on the table could not be saved (storage full or off)
   setupGame: null, setup: null,                         // the set-up screen's game and choices
   rulesGame: null, rulesContent: undefined, rulesReturn: "menu",
   snapshot: null,         // the bridge's snapshot of the match on the table
@@ -275,6 +277,7 @@ async function recoverEngine(err) {
     state.screen = "menu";
     refreshSave();
     state.notice = "The game engine stopped and was restarted.";
+    state.noticeMatch = null;
     render();
   } catch (error) {
     engineFailed(error);
@@ -497,10 +500,18 @@ async function restoreKept(kept, token) {
 async function persist(token) {
   const snap = state.snapshot;
   if (!snap) return;
-  if (snap.is_over) { storage.clearMatch(); return; }
+  if (snap.is_over) { storage.clearMatch(); noteSaved(true); return; }
   const reply = await engineCall("record", {}, { current: () => token === matchToken, refused: () => {} });
   if (!reply) return;
-  storage.saveMatch(snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null, keptState());
+  noteSaved(storage.saveMatch(snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null, keptState()));
+}
+
+/** Whether the latest save worked: a failed one (storage full or turned off) puts the table's
+ * notice up, the next one that works takes it down; each move tries again. */
+function noteSaved(saved) {
+  if (state.unsaved === !saved) return;
+  state.unsaved = !saved;
+  renderSoon();
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -565,6 +576,7 @@ async function enterTable(snap, gameId, setup, kept = null) {
   Object.assign(state, {
     screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
     error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
+    noticeMatch: null, unsaved: false,
   });
   applySnapshot(snap, null);
   if (kept) await restoreKept(kept, token);
@@ -649,7 +661,7 @@ function sentence(text) {
 
 function refreshSave() {
   const loaded = storage.loadMatch();
-  if (!loaded.ok) { state.save = null; state.notice = loaded.problem; return; }
+  if (!loaded.ok) { state.save = null; state.notice = loaded.problem; state.noticeMatch = null; return; }
   const save = loaded.save;
   state.save = save && state.games.some((g) => g.id === save.game) ? save : null;
 }
@@ -786,7 +798,8 @@ const intents = {
         leaveWaiting();
         storage.setAsideMatch();
         state.save = null;
-        state.notice = `Your saved ${save.title || save.game} match could not be resumed (${error.message}), so it was set aside.`;
+        state.notice = `Your saved ${save.title || save.game} match could not be resumed by this version of Parlour (${error.message}), so it was set aside. You can keep it as a file.`;
+        state.noticeMatch = { data: save.data, title: save.title || null };
         render();
       },
     });
@@ -799,6 +812,7 @@ const intents = {
     storage.clearMatch();
     state.save = null;
     state.notice = null;
+    state.noticeMatch = null;
     render();
   },
   reload() {

@@ -26,7 +26,16 @@
 // a snapshot that cannot be made is a console warning at most. Not after a start from a
 // snapshot, not with ?snapshot=0, and at most once per page.
 
-const WORKER_URL = new URL("../worker.js", import.meta.url);
+const WORKER_SCRIPT = new URL("../worker.js", import.meta.url);
+// The build this page's first engine reported: a later worker (a restart, the snapshot maker)
+// names it in its URL, so that the service worker answers it from this build's files even
+// after a newer release took over (see sw.js). The worker itself ignores it.
+let pageBuild = null;
+const workerUrl = () => {
+  const url = new URL(WORKER_SCRIPT);
+  if (pageBuild) url.searchParams.set("build", pageBuild);
+  return url;
+};
 const QUICK_MS = 30_000;
 const SLOW_MS = 180_000;
 const SLOW_METHODS = new Set(["bot_move", "hint", "analyse", "load", "start", "replay", "undo"]);
@@ -56,7 +65,7 @@ function makeSnapshot() {
       finish({ stored: false, reason });
     };
     try {
-      worker = new Worker(WORKER_URL, { type: "module", name: workerName("parlour-snapshot") });
+      worker = new Worker(workerUrl(), { type: "module", name: workerName("parlour-snapshot") });
     } catch (error) {
       fail((error && error.message) || String(error));
       return;
@@ -74,7 +83,7 @@ function makeSnapshot() {
 }
 
 export async function startEngine(onProgress = () => {}) {
-  const worker = new Worker(WORKER_URL, { type: "module", name: workerName("parlour-engine") });
+  const worker = new Worker(workerUrl(), { type: "module", name: workerName("parlour-engine") });
   const pending = new Map();
   const crashCallbacks = [];
   let nextId = 1;
@@ -142,6 +151,7 @@ export async function startEngine(onProgress = () => {}) {
         break;
       case "ready":
         info = { build_id: data.build_id, pyodide_version: data.pyodide_version };
+        if (!pageBuild && typeof data.build_id === "string") pageBuild = data.build_id;
         fromSnapshot = Boolean(data.snapshot);
         settleStart.resolve();
         break;

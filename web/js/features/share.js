@@ -245,12 +245,16 @@ function intents({ state, intents: all, engineCall, engineReady, enterTable, ren
     if (state.screen === "waiting") showMenu(); else render();
   };
   return {
-    async exportMatch(data) {
+    /** The match on the table as a file; or `data` (a saved match {record, seats, practice})
+     * with its `title`, or the replay's. */
+    async exportMatch(data, dataTitle) {
       let saved = data;
       let title = state.snapshot && state.snapshot.title;
       if (!saved) {
         saved = await engineCall("record");
         if (!saved) return;
+      } else if (dataTitle) {
+        title = dataTitle;
       } else if (state.replay && state.replay.snapshot) {
         title = state.replay.snapshot.title;
       }

@@ -76,6 +76,7 @@ export function renderTable(state, intents, gameRoot, panels) {
     h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !shownMessage },
       lastMoveShown ? h("span", { class: "status-last-label" }, "Last move: ") : null, shownMessage || "")),
   errorArea(state.error),
+  state.unsaved && !snap.is_over ? unsavedNotice(busy, intents) : null,
   h("div", { class: "table-main" },
     hidden ? h("div", { class: "game-root is-hidden" }) : gameRoot,
     h("aside", { class: "side-panel", "aria-label": "Moves and log" },
@@ -92,6 +93,14 @@ export function renderTable(state, intents, gameRoot, panels) {
     : null,
   snap.is_over ? matchOver(state, intents, panels.over) : null,
   );
+}
+
+/** The last save failed (storage full or turned off): say so, offer the match as a file. Play
+ * goes on; the page tries again after every move and takes this down when a save works. */
+function unsavedNotice(busy, intents) {
+  return h("div", { class: "save-warning", role: "status", dataset: { testid: "unsaved" } },
+    h("p", {}, "This device cannot keep this match (its storage is full or turned off): it is lost if the page closes. Keep it as a file."),
+    button("Save as a file", { class: "quiet-ink", dataset: { testid: "unsaved-export", focus: "unsaved-export" }, disabled: busy, onclick: () => intents.exportMatch() }));
 }
 
 /**
