@@ -24,8 +24,8 @@ the par play as they always do. It bounds what knowing the hidden cards could be
 that search.
 Every change is recorded in the log's settings (the rollout policy as ``eps_greedy``, the
 mix by its policies' names), so a log of a variant never resumes as another. The logs in
-``benchmarks/arena/tried/`` named after a variant were made this way (``docs/bots.md``
-gives each command).
+``benchmarks/arena/tried/`` named after a variant were made this way (``docs/bots.md`` says
+what each was for, ``benchmarks/arena/INDEX.md`` gives its figures and settings).
 
 Prints the first level's round wins and its margin over the par; with ``--against LOG``
 (a log of the same seeds), also the paired difference of the two margins over par, the

@@ -453,7 +453,8 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument(
         "--markdown",
         action="store_true",
-        help="print the table as Markdown (the ladder's steps, then every run), as in docs/bots.md",
+        help="print the table as Markdown: the ladder's steps and the goal against the plain "
+        "search (docs/bots.md), then every run (benchmarks/arena/INDEX.md)",
     )
     b = sub.add_parser("bench", help="engine steps per second, random matches")
     b.add_argument("game", nargs="?")

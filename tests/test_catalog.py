@@ -111,11 +111,52 @@ def test_the_source_tree_has_no_catalog_only_the_build_writes_it():
     assert ignored.returncode == 0, "web/js/catalog.js should be in .gitignore"
 
 
-def test_the_docs_and_the_readme_show_the_ladder_tables():
-    """docs/bots.md shows the table as ``python -m engine ladder --markdown`` prints it, and
-    the README its steps (``python tools/update_docs_ladder.py`` writes both)."""
-    from tools.update_docs_ladder import PLACES, block
+def test_the_ladder_table_the_docs_and_the_index_are_what_the_logs_give():
+    """benchmarks/ladder.json, the tables of docs/bots.md and benchmarks/arena/INDEX.md are
+    written from the arena's logs alone (``python tools/update_docs_ladder.py``): written
+    again, each is the file as it stands."""
+    from tools.update_docs_ladder import outputs
 
-    for name, (_, runs) in PLACES.items():
-        _, table, _ = block(ROOT / name)
-        assert table == ladder.markdown(ladder.read_table(), runs=runs), name
+    for path, text in outputs().items():
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{path.relative_to(ROOT)} differs from what the arena's logs give: run "
+            "python tools/update_docs_ladder.py"
+        )
+
+
+def test_the_ladders_runs_are_those_of_the_logs_and_no_other():
+    """Every ladder run comes from a log in benchmarks/arena/, and every log there gives
+    ladder runs: a log of former bots or of a screen belongs in tried/."""
+    from tools.update_docs_ladder import ladder_logs
+
+    logs = {e["log"] for e in ladder.read_table()}
+    assert logs == {p.relative_to(ROOT).as_posix() for p in ladder_logs()}
+
+
+def test_docs_cite_every_log_kept_in_tried_and_only_those():
+    """benchmarks/arena/tried/ keeps the logs docs/bots.md cites (``{a,b}`` in a cited name
+    stands for each of its choices, as in a shell), and every log it cites is there."""
+    from tools.update_docs_ladder import DOCS, TRIED
+
+    cited = set()
+    for name in re.findall(r"`([\w.{},-]+\.jsonl)`", DOCS.read_text(encoding="utf-8")):
+        cited.update(expand_braces(name))
+    kept = {p.name for p in TRIED.iterdir()}
+    ladder_logs = {Path(e["log"]).name for e in ladder.read_table()}
+    assert kept - cited == set(), "logs in tried/ that docs/bots.md does not cite"
+    assert cited - kept - ladder_logs == set(), "logs docs/bots.md cites that are not kept"
+
+
+def expand_braces(name: str) -> list[str]:
+    """``a{b,c}d{e,f}`` -> ``abde``, ``abdf``, ``acde``, ``acdf``.
+
+    >>> expand_braces("x-{1,2}p-{a,b}.jsonl")
+    ['x-1p-a.jsonl', 'x-1p-b.jsonl', 'x-2p-a.jsonl', 'x-2p-b.jsonl']
+    """
+    found = re.search(r"\{([^{}]*)\}", name)
+    if not found:
+        return [name]
+    head, tail = name[: found.start()], name[found.end() :]
+    return [
+        out for choice in found.group(1).split(",") for out in expand_braces(head + choice + tail)
+    ]

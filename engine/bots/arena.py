@@ -48,7 +48,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -448,6 +448,34 @@ def read_table(path: str | Path = TABLE) -> list[dict[str, Any]]:
     return entries
 
 
+def _order(entry: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        entry["game"],
+        entry["players"],
+        entry["seats"],
+        entry["rounds"] or 0,
+        entry["par"] or "",
+    )
+
+
+def table_json(runs: list[dict[str, Any]]) -> str:
+    """The text of a ladder table file holding ``runs`` (in the order given)."""
+    data = {
+        "about": "Arena runs, one per logged comparison (engine/bots/arena.py); "
+        "the set-up screen shows their figures.",
+        "runs": runs,
+    }
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_table(runs: Iterable[dict[str, Any]], path: str | Path = TABLE) -> list[dict[str, Any]]:
+    """Write the ladder table of ``runs`` to ``path``, in a fixed order (game, table size,
+    line-up, rounds, par), and return them in that order."""
+    ordered = sorted(runs, key=_order)
+    Path(path).write_text(table_json(ordered), encoding="utf-8")
+    return ordered
+
+
 def record(
     entries: list[dict[str, Any]],
     path: str | Path = TABLE,
@@ -461,18 +489,23 @@ def record(
         table.pop(_key(entry), None)
     for entry in entries:
         table[_key(entry)] = entry
-    runs = sorted(table.values(), key=lambda e: (e["game"], e["players"], e["seats"]))
-    text = json.dumps(
-        {
-            "about": "Arena runs, one per logged comparison (engine/bots/arena.py); "
-            "the set-up screen shows their figures.",
-            "runs": runs,
-        },
-        indent=1,
-        ensure_ascii=False,
-    )
-    Path(path).write_text(text + "\n", encoding="utf-8")
-    return runs
+    return write_table(table.values(), path)
+
+
+def table_from_logs(logs: Iterable[str | Path]) -> list[dict[str, Any]]:
+    """The ladder table that ``logs`` give: every run of today's bots in them, in the table's
+    order. Two logs of the same comparison (game, table size, line-up, rounds, par) are an
+    error: one of them belongs in ``benchmarks/arena/tried/``."""
+    table: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for log in logs:
+        for entry in entries_from_log(log):
+            if not describes_todays_bots(entry):
+                continue
+            key = _key(entry)
+            if key in table:
+                raise ValueError(f"{entry['log']} and {table[key]['log']} log the same comparison")
+            table[key] = entry
+    return sorted(table.values(), key=_order)
 
 
 Z95 = 1.96
@@ -580,10 +613,19 @@ def _ms(ms: float) -> str:
     return f"{ms:,.0f}" if ms >= 10 else f"{ms:.1f}"
 
 
-def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
-    """The ladder table as Markdown, for ``docs/bots.md`` (``python -m engine ladder
-    --markdown``): the steps of the ladder at every game and table size, then (``runs``)
-    every run."""
+MARKDOWN_PARTS = ("steps", "plain", "runs")
+"""The tables of :func:`markdown`: the ladder's steps, the goal against the plain search,
+and every run."""
+
+
+def markdown(entries: list[dict[str, Any]], parts: Sequence[str] = MARKDOWN_PARTS) -> str:
+    """The ladder table as Markdown (``python -m engine ladder --markdown``), the ``parts``
+    asked for, in this order: the steps of the ladder at every game and table size
+    (``steps``), the goal against the plain search (``plain``) and every run (``runs``).
+    ``docs/bots.md`` shows the first two, ``benchmarks/arena/INDEX.md`` the third."""
+    unknown = set(parts) - set(MARKDOWN_PARTS)
+    if unknown:
+        raise ValueError(f"no such part of the ladder's Markdown: {', '.join(sorted(unknown))}")
     shown = figures(entries)
     titles = {game_id: spec.title for game_id, spec in engine.GAMES.items()}
     words = {"stronger": "stronger", "weaker": "**weaker**", "alike": "not told apart"}
@@ -599,32 +641,42 @@ def markdown(entries: list[dict[str, Any]], runs: bool = True) -> str:
             for level, below in STEPS
         ]
 
-    lines = _by_size(
-        "| game | players | " + " | ".join(f"{a} > {b}" for a, b in STEPS) + " |", step_cells
-    )
-    if not runs:
-        return "\n".join(lines) + "\n"
-    lines += ["", *_plain_lines(entries, shown, words)]
-    lines += [
-        "",
-        "| game | players | line-up | matches | first seat's wins | 95% interval | x fair "
-        "| over par | verdict | its decision, mean ms | log |",
-        "|---|--:|---|--:|--:|---|--:|---|---|--:|---|",
-    ]
-    for entry, f in zip(entries, shown, strict=True):
-        row = entry["levels"][f["level"]]
-        lineup_text = ", ".join(dict.fromkeys(entry["seats"]))
-        if entry["rounds"]:
-            lineup_text += f" ({entry['rounds']} round{'s' if entry['rounds'] > 1 else ''} each)"
-        par = f"{_pm(row['over_par'])} ({entry['par']})" if row["over_par"] else ""
-        lines.append(
-            f"| {titles.get(entry['game'], entry['game'])} | {entry['players']} | {lineup_text} "
-            f"| {entry['matches']} | {row['win_rate']:.3f} | [{row['ci'][0]:.3f}, "
-            f"{row['ci'][1]:.3f}] | {row['x_fair']:.2f} | {par} | {f['verdict']}"
-            f"{' (superseded)' if f['superseded'] else ''} "
-            f"| {_ms(row['decision_ms'])} | {Path(entry['log']).stem} |"
+    tables: list[list[str]] = []
+    if "steps" in parts:
+        tables.append(
+            _by_size(
+                "| game | players | " + " | ".join(f"{a} > {b}" for a, b in STEPS) + " |",
+                step_cells,
+            )
         )
-    return "\n".join(lines) + "\n"
+    if "plain" in parts:
+        tables.append(_plain_lines(entries, shown, words))
+    if "runs" in parts:
+        lines = [
+            "| game | players | line-up | matches | first seat's wins | 95% interval | x fair "
+            "| over par | verdict | its decision, mean ms | log |",
+            "|---|--:|---|--:|--:|---|--:|---|---|--:|---|",
+        ]
+        for entry, f in zip(entries, shown, strict=True):
+            row = entry["levels"][f["level"]]
+            par = f"{_pm(row['over_par'])} ({entry['par']})" if row["over_par"] else ""
+            lines.append(
+                f"| {titles.get(entry['game'], entry['game'])} | {entry['players']} "
+                f"| {lineup_text(entry)} | {entry['matches']} | {row['win_rate']:.3f} "
+                f"| [{row['ci'][0]:.3f}, {row['ci'][1]:.3f}] | {row['x_fair']:.2f} | {par} "
+                f"| {f['verdict']}{' (superseded)' if f['superseded'] else ''} "
+                f"| {_ms(row['decision_ms'])} | {Path(entry['log']).stem} |"
+            )
+        tables.append(lines)
+    return "\n\n".join("\n".join(lines) for lines in tables) + "\n"
+
+
+def lineup_text(entry: dict[str, Any]) -> str:
+    """A run's levels, in seat order, and its rounds a match: ``hard, normal (1 round each)``."""
+    text = ", ".join(dict.fromkeys(entry["seats"]))
+    if entry["rounds"]:
+        text += f" ({entry['rounds']} round{'s' if entry['rounds'] > 1 else ''} each)"
+    return text
 
 
 def _runs_at(
@@ -668,13 +720,11 @@ def _plain_lines(
             cost = ours["decision_ms"] / theirs["decision_ms"]
             # With the plain search's own par, the margin over it decided (see verdict).
             duplicate = (
-                f", {_pm(f['over_par'])} points over its par"
-                if f["par_is_met"] and f["over_par"]
-                else ""
+                f", {_pm(f['over_par'])} over its par" if f["par_is_met"] and f["over_par"] else ""
             )
             found.append(
                 f"{words[f['verdict']]}: wins {f['win_rate']:.3f} of {f['matches']}{rounds}"
-                f" against {opponent}{duplicate}, at {cost:.1f}x its time a decision in that run"
+                f" against {opponent}{duplicate}, at {cost:.1f}x its time a decision"
             )
         return "; ".join(found) or "not measured"
 

@@ -174,8 +174,7 @@ not told apart from Normal (+0.12 ± 0.19 points a round over Normal's par, 156 
 the same deals the paired search scores +0.72 ± 0.24 (180 rounds), at about the same time a
 decision. At 4 players it did not separate from Normal in 500 rounds (+0.14 ± 0.08) and lost
 the two steps the tree search holds there (Expert above Hard, Hard above the plain search at
-its cost), so 4 players keeps the tree (docs/bots.md, "General Mhing: the paired search at 3
-players, and why not at 4")."""
+its cost), so 4 players keeps the tree (docs/bots.md, "What was tried")."""
 
 SETTINGS = BotSettings(
     greedy=greedy,

@@ -273,7 +273,7 @@ over who can hold its suit back longer. The greedy rollouts of the larger tables
 race poorly: with them Hard won 0.342 of 120 rounds against a plain search of 200
 iterations. Uniformly random rollouts are cheap enough for nearly three times the
 iterations at about the same time a decision, and with no greedy move kept against the
-search they beat that plain search (docs/bots.md, "Roundup at two players"). The evaluator
+search they beat that plain search (docs/bots.md, "What was tried"). The evaluator
 stays the game's: half the round's rank, half its margin, which beats Normal by more points
 than the rank alone."""
 
