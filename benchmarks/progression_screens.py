@@ -5,7 +5,7 @@
 
 Each match is one round (the arena's ``--rounds 1``) with ``--par normal``: the figure to
 read is Hard's margin over par, its round margin less Normal's in the same seat of the same
-deal. Compare variants on the same seeds (the README's table used 500 and 600, 60 rounds
+deal. Compare variants on the same seeds (the screens docs/bots.md cites used 500 and 600, 60 rounds
 each). The variants change the search for this process only; two of them are measurements,
 not bots: ``clairvoyant`` searches the true state (every hand and the draw pile's order),
 and ``hands-known`` sees every hand but shuffles the draw pile in each sampled world. They
