@@ -12,6 +12,7 @@ import ast
 from pathlib import Path
 
 from tests.test_web_layers import find_cycle
+from tools.build.wheel import import_base
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,11 +34,7 @@ def imports_of(source: str, module: str, is_package: bool, known: set[str]) -> s
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parent = package.split(".")
-                parent = parent[: len(parent) - (node.level - 1)]
-                base = ".".join(parent + ([base] if base else []))
+            base = import_base(node, package)
             for alias in node.names:
                 full = f"{base}.{alias.name}"
                 found.add(full if full in known else base)

@@ -138,6 +138,17 @@ def slim_python(source: str, name: str = "<module>") -> str:
     return ast.unparse(_Slim().visit(ast.parse(source, name))) + "\n"
 
 
+def import_base(node: ast.ImportFrom, package: str) -> str:
+    """The absolute name of the module a ``from ... import`` statement in ``package`` names
+    (``from .. import x`` in ``a.b`` names ``a``)."""
+    base = node.module or ""
+    if node.level:
+        parent = package.split(".")
+        parent = parent[: len(parent) - (node.level - 1)]
+        base = ".".join(parent + ([base] if base else []))
+    return base
+
+
 def _imported_modules(tree: ast.AST, module: str, is_package: bool) -> set[str]:
     """Every module an import statement anywhere in ``tree`` may load (absolute names)."""
     found: set[str] = set()
@@ -146,11 +157,7 @@ def _imported_modules(tree: ast.AST, module: str, is_package: bool) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parent = package.split(".")
-                parent = parent[: len(parent) - (node.level - 1)]
-                base = ".".join(parent + ([base] if base else []))
+            base = import_base(node, package)
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
