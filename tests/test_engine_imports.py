@@ -84,8 +84,11 @@ def test_the_core_names_no_module_of_the_bots_or_the_games():
     assert graph["engine.core"] <= {"engine.cards"}, graph["engine.core"]
 
 
-def test_a_games_rules_do_not_know_its_state():
+def test_a_games_rules_are_pure_functions_over_plain_data():
+    """A game's ``rules.py`` imports only ``engine.cards`` and ``engine.core``: never its
+    state, its bot or the bots (docs/engine.md)."""
     graph = import_graph()
-    for name, targets in graph.items():
-        if name.endswith(".rules"):
-            assert name.replace(".rules", ".state") not in targets, name
+    rules = [name for name in graph if name.startswith("engine.games.") and name.endswith(".rules")]
+    assert rules
+    for name in rules:
+        assert graph[name] <= {"engine.cards", "engine.core"}, name
