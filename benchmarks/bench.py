@@ -52,21 +52,72 @@ sys.path.insert(0, str(BENCH_WEB))
 import engine_bench  # noqa: E402  (the same file runs in the page)
 
 MENU = "[data-testid=menu] [data-game]"
-# Run in the page before its own scripts: notes when the first frame showing a game card of
-# the menu has been painted (performance.now(): ms since the navigation started).
-MENU_CLOCK = """(() => {
-    const seen = () => document.querySelector(MENU);
-    const observer = new MutationObserver(() => {
-        if (!seen()) return;
-        observer.disconnect();
-        const note = () => { window.__menuPainted = performance.now(); };
-        requestAnimationFrame(() => setTimeout(note, 0));
-    });
-    observer.observe(document, { subtree: true, childList: true });
-})()""".replace("MENU", json.dumps(MENU))
 START = "[data-testid=setup] [data-testid=start]"
 # The table accepts a move: one of its legal-action controls is enabled.
 MOVE = "[data-testid=table][data-busy=false] [data-action]:not([disabled])"
+# The same, on a table the engine feeds (not a prepared opening's: see web/js/openings.js).
+ENGINE_MOVE = (
+    "[data-testid=table][data-busy=false][data-source=engine] [data-action]:not([disabled])"
+)
+# Run in the page before its own scripts: notes, by the page's own clock (performance.now():
+# ms since the navigation started), the first frame painted with each of these on the page
+# (window.__painted[name]), and when Start was clicked (window.__painted.start).
+PAINT_CLOCK = """(() => {
+    const watched = WATCHED;
+    const painted = (window.__painted = {});
+    const note = (name) => requestAnimationFrame(() => setTimeout(() => {
+        painted[name] = performance.now();
+    }, 0));
+    const seen = new Set();
+    const look = () => {
+        for (const [name, selector] of Object.entries(watched)) {
+            if (!seen.has(name) && document.querySelector(selector)) {
+                seen.add(name);
+                note(name);
+            }
+        }
+    };
+    new MutationObserver(look).observe(document, {
+        subtree: true, childList: true, attributes: true,
+    });
+    document.addEventListener("click", (event) => {
+        const target = event.target instanceof Element ? event.target : null;
+        if (target && target.closest(START) && !("start" in painted)) {
+            painted.start = performance.now();
+        }
+    }, true);
+})()""".replace("WATCHED", json.dumps({"menu": MENU, "move": MOVE, "engine": ENGINE_MOVE})).replace(
+    "START", json.dumps(START)
+)
+# Run in the page before its own scripts (--trace): notes, by the page's clock, each request
+# the page makes of the engine worker and each answer (window.__trace.calls: [ms, what,
+# method or type]) and the worker's start-up steps (window.__trace.steps, from its "ready").
+TRACE_CLOCK = """(() => {
+    const trace = (window.__trace = { calls: [], steps: [] });
+    const Original = window.Worker;
+    const methods = new Map();
+    window.Worker = class extends Original {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener("message", (event) => {
+                const data = event.data || {};
+                if (data.type === "reply") {
+                    trace.calls.push([performance.now(), "answered", methods.get(data.id)]);
+                } else if (data.type === "ready") {
+                    trace.steps = data.steps || [];
+                    trace.calls.push([performance.now(), "ready", ""]);
+                }
+            });
+        }
+        postMessage(message, ...rest) {
+            if (message && message.method) {
+                methods.set(message.id, message.method);
+                trace.calls.push([performance.now(), "asked", message.method]);
+            }
+            return super.postMessage(message, ...rest);
+        }
+    };
+})()"""
 SAVE_KEY = "parlour.save"
 TIMEOUT_MS = 180_000
 # True once the app's IndexedDB holds a start-up snapshot (see web/worker.js).
@@ -99,49 +150,74 @@ def measure_startup(runs: int, profiles: list[str], game: str) -> dict[str, dict
         for name in profiles:
             server.set_profile(name)
             print(f"network {name}:", flush=True)
-            got: dict[str, list[float]] = {
-                key: [] for key in ("menu", "menu_driver", "move", "bytes", "bare", "bare_bytes")
-            }
+            got: dict[str, list[float]] = {}
+
+            def keep(found: dict[str, float], got: dict[str, list[float]] = got) -> None:
+                for key, value in found.items():
+                    got.setdefault(key, []).append(value)
+
             for run in range(runs):
                 first = run % 2 == 0
                 if not first:
-                    got["bare"].append(visit_bare(browser, server, base)[0])
-                    got["bare_bytes"].append(server.traffic.bytes)
-                app = visit_app(browser, server, base, game, repeat=False)
-                for key in ("menu", "menu_driver", "move", "bytes"):
-                    got[key].append(app[key])
+                    keep(visit_bare(browser, server, base))
+                keep(visit_app(browser, server, base, game, repeat=False))
                 if first:
-                    got["bare"].append(visit_bare(browser, server, base)[0])
-                    got["bare_bytes"].append(server.traffic.bytes)
+                    keep(visit_bare(browser, server, base))
                 print(
                     f"  run {run + 1}/{runs}: menu {got['menu'][-1]:.2f} s "
-                    f"(driver {got['menu_driver'][-1]:.2f} s), first move "
-                    f"{got['move'][-1]:.2f} s ({got['bytes'][-1] / 1e6:.2f} MB), "
-                    f"bare loadPyodide {got['bare'][-1]:.2f} s "
-                    f"({got['bare_bytes'][-1] / 1e6:.2f} MB)",
+                    f"(driver {got['menu_driver'][-1]:.2f} s), first decision "
+                    f"{got['move'][-1]:.2f} s ({got['decision'][-1]:.2f} s after Start), "
+                    f"engine's first move {got['engine'][-1]:.2f} s "
+                    f"({got['bytes'][-1] / 1e6:.2f} MB, ours {got['own_bytes'][-1] / 1e3:.0f} kB), "
+                    f"bare loadPyodide {got['bare'][-1]:.2f} s, its last byte "
+                    f"{got['bare_last_byte'][-1]:.2f} s ({got['bare_bytes'][-1] / 1e6:.2f} MB)",
                     flush=True,
                 )
             repeat = visit_app(browser, server, base, game, repeat=True)
-            got["menu_repeat"] = [repeat["menu"]]
-            got["menu_driver_repeat"] = [repeat["menu_driver"]]
-            got["move_repeat"] = [repeat["move"]]
-            got["bare_repeat"] = [visit_bare(browser, server, base, repeat=True)[1]]
+            for key in ("menu", "menu_driver", "move", "engine"):
+                got[f"{key}_repeat"] = [repeat[key]]
+            got["bare_repeat"] = [visit_bare(browser, server, base, repeat=True)["bare_repeat"]]
             out[name] = got
     return out
 
 
+def bare_floor(profile: str, sent: float) -> float:
+    """What the bare page's bytes cost on ``profile``'s line: every byte once at its
+    bandwidth, and five round trips (bench.html, bench.mjs, bench-worker.mjs, pyodide.mjs
+    one after the other, then the runtime's four files together)."""
+    line = PROFILES[profile]
+    bandwidth = sent * 8 / line.bits_per_second if line.bits_per_second else 0.0
+    return bandwidth + BARE_ROUND_TRIPS * line.rtt_s
+
+
+BARE_ROUND_TRIPS = 5
+
+
 def first_move(page, game: str, started: float) -> dict[str, float]:
     """Menu -> ``game`` -> start, each clicked as soon as it is clickable, until the table
-    accepts a move; seconds from ``started`` to the menu being usable and to the move."""
+    accepts a move and until the engine's table does (the same when no prepared opening
+    is drawn first). By the page's own clock (seconds from the start of the navigation):
+    "menu" (the first frame with the menu), "move" (with the table accepting a move),
+    "engine" (with the engine's table accepting one) and "decision" (from the click on Start
+    to "move"); "menu_driver": by Playwright's clock from ``started`` to the menu clickable."""
     card = page.locator(f"{MENU}[data-game={game}]")
     card.click(trial=True, timeout=TIMEOUT_MS)  # waits until it is clickable
     driver = time.perf_counter() - started
     card.click(timeout=TIMEOUT_MS)
     page.locator(START).click(timeout=TIMEOUT_MS)
     page.locator(MOVE).first.wait_for(state="visible", timeout=TIMEOUT_MS)
-    move = time.perf_counter() - started
-    painted = page.evaluate("() => window.__menuPainted")
-    return {"menu": painted / 1000, "menu_driver": driver, "move": move}
+    page.locator(ENGINE_MOVE).first.wait_for(state="visible", timeout=TIMEOUT_MS)
+    page.wait_for_function(
+        "() => ['menu', 'move', 'engine', 'start'].every((k) => k in window.__painted)"
+    )
+    painted = page.evaluate("() => window.__painted")
+    return {
+        "menu": painted["menu"] / 1000,
+        "menu_driver": driver,
+        "move": painted["move"] / 1000,
+        "engine": painted["engine"] / 1000,
+        "decision": (painted["move"] - painted["start"]) / 1000,
+    }
 
 
 def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, float]:
@@ -151,7 +227,7 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
     context = browser.new_context()
     try:
         page = context.new_page()
-        page.add_init_script(MENU_CLOCK)
+        page.add_init_script(PAINT_CLOCK)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         server.traffic.reset()
@@ -159,6 +235,7 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
         page.goto(base + "?speed=0")
         got = first_move(page, game, started)
         got["bytes"] = server.traffic.bytes
+        got["own_bytes"] = own_bytes(server.traffic.by_path)
         if repeat:
             # The service worker's precache complete and the snapshot kept (the app makes
             # it in the background once idle): the reload is a person's next visit.
@@ -181,26 +258,82 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
         context.close()
 
 
-def visit_bare(browser, server, base: str, repeat: bool = False) -> tuple[float, float]:
-    """Seconds for the blank page's bare loadPyodide() of the stock runtime: a first visit
-    in a fresh profile, then (with ``repeat``) a reload from the HTTP cache."""
+def own_bytes(by_path: dict[str, int]) -> int:
+    """Of the bytes sent, those of our own files (not the Pyodide runtime's, its standard
+    library's or micropip's: see kind_of)."""
+    return sum(size for path, size in by_path.items() if kind_of(path.lstrip("/"))[0])
+
+
+def visit_bare(browser, server, base: str, repeat: bool = False) -> dict[str, float]:
+    """The blank page's bare loadPyodide() of the stock runtime, a first visit in a fresh
+    profile, by the page's own clock (seconds from the start of its navigation): "bare"
+    (loadPyodide() resolved in the worker, as the page hears of it) and "bare_last_byte" (the
+    last byte of its downloads arrived); "bare_bytes", what the server sent; with
+    ``repeat``, "bare_repeat": a reload from the HTTP cache, the same way."""
     context = browser.new_context()
     try:
         page = context.new_page()
         server.traffic.reset()
-        started = time.perf_counter()
         page.goto(base + "bench.html")
         page.locator("#ready").wait_for(state="visible", timeout=TIMEOUT_MS)
-        cold = time.perf_counter() - started
-        warm = float("nan")
+        bare = page.evaluate("() => window.__bare")
+        got = {
+            "bare": bare["ready"] / 1000,
+            "bare_last_byte": bare["lastByte"] / 1000,
+            "bare_bytes": server.traffic.bytes,
+        }
         if repeat:
-            started = time.perf_counter()
             page.reload()
             page.locator("#ready").wait_for(state="visible", timeout=TIMEOUT_MS)
-            warm = time.perf_counter() - started
-        return cold, warm
+            got["bare_repeat"] = page.evaluate("() => window.__bare.ready") / 1000
+        return got
     finally:
         context.close()
+
+
+def trace_first_visit(profile: str, game: str) -> None:
+    """One first visit of the app on ``profile``, printed as a waterfall by the page's clock
+    (seconds from the start of the navigation): every response the server sent (when its
+    request came, when its last byte went, its bytes), the worker's start-up steps, the
+    page's requests to the engine and their answers, and the frames the benchmark watches."""
+    mounts = [("/", build.DIST)]
+    with build.served_chromium(mounts) as (browser, base, server):
+        server.set_profile("none")
+        visit_app(browser, server, base, game, repeat=False)  # the OS cache warmed up
+        server.set_profile(profile)
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            page.add_init_script(PAINT_CLOCK)
+            page.add_init_script(TRACE_CLOCK)
+            server.traffic.reset()
+            page.goto(base + "?speed=0")
+            got = first_move(page, game, time.perf_counter())
+            origin = page.evaluate("() => performance.timeOrigin") / 1000
+            trace = page.evaluate("() => window.__trace")
+            painted = page.evaluate("() => window.__painted")
+            log = list(server.traffic.log)
+        finally:
+            context.close()
+    events: list[tuple[float, str]] = []
+    for path, size, asked, done in log:
+        sent = f"GET {path} ({size / 1e3:.1f} kB) until {done - origin:.2f} s"
+        events.append((asked - origin, sent))
+    for name, at in trace["steps"]:
+        events.append((at / 1000 - origin, f"worker: {name}"))
+    for at, what, method in trace["calls"]:
+        events.append((at / 1000, f"page: engine {what} {method}".rstrip()))
+    for name, at in painted.items():
+        shown = "Start clicked" if name == "start" else f"first frame with the {name}"
+        events.append((at / 1000, f"page: {shown}"))
+    print(f"first visit on {profile}, {game} (seconds from the start of the navigation):")
+    for at, what in sorted(events):
+        print(f"  {at:7.2f}  {what}")
+    print(
+        f"  menu {got['menu']:.2f} s, first decision {got['move']:.2f} s "
+        f"({got['decision']:.2f} s after Start), engine's first move {got['engine']:.2f} s",
+        flush=True,
+    )
 
 
 def print_startup(results: dict[str, dict], runs: int) -> None:
@@ -211,31 +344,42 @@ def print_startup(results: dict[str, dict], runs: int) -> None:
         return statistics.median(got[key])
 
     names = list(results)
+    floors = {n: bare_floor(n, med(results[n], "bare_bytes")) for n in names}
     rows = [
         (f"first visit (median of {runs})", None),
-        ("  menu usable", lambda g: f"{med(g, 'menu'):.2f} s"),
-        ("  menu usable (driver)", lambda g: f"{med(g, 'menu_driver'):.2f} s"),
-        ("  first move possible", lambda g: f"{med(g, 'move'):.2f} s"),
-        ("  bytes before the first move", lambda g: f"{med(g, 'bytes') / 1e6:.2f} MB"),
-        ("  bare loadPyodide() (stock)", lambda g: f"{med(g, 'bare'):.2f} s"),
-        ("  bytes of the bare page", lambda g: f"{med(g, 'bare_bytes') / 1e6:.2f} MB"),
-        ("  first move / bare", lambda g: f"{med(g, 'move') / med(g, 'bare'):.2f}"),
+        ("  menu usable", lambda n, g: f"{med(g, 'menu'):.2f} s"),
+        ("  menu usable (driver)", lambda n, g: f"{med(g, 'menu_driver'):.2f} s"),
+        ("  first decision possible", lambda n, g: f"{med(g, 'move'):.2f} s"),
+        ("    after Start", lambda n, g: f"{med(g, 'decision'):.2f} s"),
+        ("  engine's first move possible", lambda n, g: f"{med(g, 'engine'):.2f} s"),
+        ("  bytes sent until then", lambda n, g: f"{med(g, 'bytes') / 1e6:.2f} MB"),
+        ("    of them our own files", lambda n, g: f"{med(g, 'own_bytes') / 1e3:.0f} kB"),
+        ("  bare loadPyodide() (stock)", lambda n, g: f"{med(g, 'bare'):.2f} s"),
+        ("    its last byte arrived", lambda n, g: f"{med(g, 'bare_last_byte'):.2f} s"),
+        ("    bytes / line + 5 round trips", lambda n, g: f"{floors[n]:.2f} s"),
+        ("    bytes of the bare page", lambda n, g: f"{med(g, 'bare_bytes') / 1e6:.2f} MB"),
+        ("  bare / its floor", lambda n, g: ratio(med(g, "bare"), floors[n])),
+        ("  engine's first move / bare", lambda n, g: ratio(med(g, "engine"), med(g, "bare"))),
         ("repeat visit", None),
-        ("  menu usable", lambda g: f"{med(g, 'menu_repeat'):.2f} s"),
-        ("  menu usable (driver)", lambda g: f"{med(g, 'menu_driver_repeat'):.2f} s"),
-        ("  first move possible", lambda g: f"{med(g, 'move_repeat'):.2f} s"),
-        ("  bare loadPyodide() reload", lambda g: f"{med(g, 'bare_repeat'):.2f} s"),
+        ("  menu usable", lambda n, g: f"{med(g, 'menu_repeat'):.2f} s"),
+        ("  menu usable (driver)", lambda n, g: f"{med(g, 'menu_driver_repeat'):.2f} s"),
+        ("  first move possible", lambda n, g: f"{med(g, 'engine_repeat'):.2f} s"),
+        ("  bare loadPyodide() reload", lambda n, g: f"{med(g, 'bare_repeat'):.2f} s"),
         (
             "  first move / bare first visit",
-            lambda g: f"{med(g, 'move_repeat') / med(g, 'bare'):.2f}",
+            lambda n, g: ratio(med(g, "engine_repeat"), med(g, "bare")),
         ),
     ]
     print()
     print(f"  {'network':34}" + "".join(f"{name:>12}" for name in names))
     for label, cell in rows:
-        cells = "" if cell is None else "".join(f"{cell(results[n]):>12}" for n in names)
+        cells = "" if cell is None else "".join(f"{cell(n, results[n]):>12}" for n in names)
         print(f"  {label:34}{cells}")
     print(flush=True)
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}" if b > 0 else "-"
 
 
 def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dict:
@@ -348,7 +492,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--skip-browser", action="store_true")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--startup-only", action="store_true")
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="one first visit on each --network profile, printed as a waterfall, and nothing else",
+    )
     args = parser.parse_args(argv)
+
+    if args.trace:
+        for name in args.network.split(","):
+            trace_first_visit(name, args.game)
+        return 0
 
     if not args.skip_browser and not args.skip_startup:
         profiles = args.network.split(",")

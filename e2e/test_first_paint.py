@@ -7,6 +7,7 @@ with page.route until the test lets them through, or refused to make the loading
 
 from __future__ import annotations
 
+import json
 import re
 
 from pagehelpers import (
@@ -15,12 +16,16 @@ from pagehelpers import (
     MENU,
     app_url,
     bot_seat,
+    click_side_action,
     read_save,
     saved_match,
+    settled_look,
+    side_action_ids,
     store_script,
 )
 
 import engine
+from engine import bridge
 
 COLD_START = True
 """Every test here is a first visit (see conftest's ``page``)."""
@@ -231,3 +236,52 @@ def test_leaving_a_waiting_table_cancels_the_start_and_keeps_the_choices(page, s
     assert read_save(page) is None
     page.click(f"{MENU}[data-game=roundup]")
     assert page.locator("[data-testid=players]").input_value() == "5"
+
+
+def test_the_first_decision_is_made_on_a_prepared_opening_before_the_engine_is_ready(
+    page, site, dist
+):
+    # Progression's default table: some of its openings have the computers move first.
+    downloads = HeldDownloads(page)
+    page.goto(app_url(site, "?speed=0&test=1"))
+    page.locator(MENU).first.wait_for(state="visible")
+    page.click(f"{MENU}[data-game=progression]")
+    page.click("[data-testid=start]")
+    page.locator("[data-testid=table][data-source=opening]").wait_for(state="visible")
+    look = settled_look(page)
+    assert look is not None and engine_status(page) == "loading" and downloads.held
+
+    # What the table shows is one of the build's openings: its first decision, its record.
+    prepared = json.loads((dist / "openings.json").read_text())["progression"]
+    saved = read_save(page)["data"]
+    opening = next(o for o in prepared["openings"] if o["record"] == saved)
+    offered = [action["id"] for action in opening["snapshot"]["legal"]]
+    assert side_action_ids(page) == offered
+    assert page.locator("[data-testid=table] .scores .score").count() == 3
+    no_error_shows(page)
+
+    # The decision is taken while the runtime is held, and kept for a reload.
+    choice = offered[-1]
+    click_side_action(page, choice, look["folded"])
+    page.locator("[data-testid=table][data-busy=true]").wait_for(state="attached")
+    before = opening["record"]["record"]["actions"]
+    assert read_save(page)["data"]["record"]["actions"] == [*before, choice]
+    assert engine_status(page) == "loading"
+
+    # The engine arrives, replays the opening, takes the decision and plays on (the
+    # computers' replies, if it is theirs to move).
+    downloads.release()
+    page.locator("[data-testid=table][data-source=engine]").wait_for(state="attached")
+    look = settled_look(page)
+    record = read_save(page)["data"]
+    assert record["record"]["actions"][: len(before) + 1] == [*before, choice]
+    # The page's engine holds the very match of the save, and the table shows its moves.
+    shown = page.evaluate("() => window.__parlourTest.call('snapshot', {})")
+    bridge.reset()
+    expected = json.loads(bridge.load(json.dumps(record)))
+    bridge.reset()
+    for key in ("view", "legal", "current_player", "moves"):
+        assert shown[key] == expected[key], key
+    if look is not None:
+        assert side_action_ids(page) == [a["id"] for a in expected["legal"]]
+    no_error_shows(page)

@@ -6,9 +6,11 @@
 //
 // Messages to the page (the engine):
 //   {type: "progress", stage, fraction, message}   while loading ("runtime", "engine", "ready")
-//   {type: "ready", build_id, pyodide_version, snapshot}
+//   {type: "ready", build_id, pyodide_version, snapshot, steps}
 //                                                  once engine.bridge is imported; snapshot:
-//                                                  true when it started from a stored snapshot
+//                                                  true when it started from a stored snapshot;
+//                                                  steps: when each step of the start ended,
+//                                                  [name, ms since the epoch] (see step())
 //   {type: "failed", message}                      loading failed (readable text)
 //   {type: "reply", id, result} / {type: "reply", id, error: {code, message}}
 //                                                  one per request {id, method, params}; a
@@ -62,6 +64,13 @@ function post(message) {
 
 function progress(stage, fraction, message) {
   post({ type: "progress", stage, fraction, message });
+}
+
+// The start's steps as they end, for the benchmark's trace (benchmarks/bench.py --trace):
+// [name, ms since the epoch], sent with "ready".
+const steps = [];
+function step(name) {
+  steps.push([name, performance.timeOrigin + performance.now()]);
 }
 
 function describe(error) {
@@ -296,6 +305,7 @@ async function installWithMicropip(pyodide, wheelName, wheel, micropipBytes) {
     // which imports importlib.metadata).
     pyodide.runPython(forgetDirectory(site));
     micropip = pyodide.pyimport("micropip");
+    step("micropip imported");
   } catch (error) {
     throw new Error(`could not load micropip (${pythonMessage(error)})`, { cause: error });
   }
@@ -324,8 +334,11 @@ function startBridge(pyodide) {
 }
 
 async function boot() {
+  step("worker started");
   progress("runtime", 0, "Loading the Python runtime");
   const { buildInfo, wheel, runtime, options } = startDownloads();
+  runtime.then(() => step("pyodide.mjs imported"), () => {});
+  wheel.then(() => step("engine wheel fetched and unzipped"), () => {});
   const snapshot = useSnapshots ? readSnapshot(buildInfo) : Promise.resolve(null);
   // micropip only for a start without a snapshot: it downloads as soon as that is known.
   let micropip = snapshot.then((found) => (found ? null : fetchMicropip(buildInfo)));
@@ -355,14 +368,17 @@ async function boot() {
 
   progress("runtime", 0.1, "Starting Python");
   const pyodide = await loadPyodide(options);
+  step("loadPyodide() resolved");
   progress("engine", 0.8, "Installing the rules engine");
   const info = await buildInfo;
   await installWithMicropip(pyodide, info.engine_wheel, await wheel, await micropip);
+  step("engine wheel installed by micropip");
   progress("engine", 0.9, "Starting the rules engine");
   // Only what the menu needs: engine.bridge (the game registry and the bots' levels).
   const bridge = startBridge(pyodide);
+  step("engine.bridge imported");
   progress("ready", 1, "Ready");
-  post({ type: "ready", build_id: info.build_id, pyodide_version: pyodide.version, snapshot: false });
+  post({ type: "ready", build_id: info.build_id, pyodide_version: pyodide.version, snapshot: false, steps });
   return bridge;
 }
 

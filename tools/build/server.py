@@ -178,13 +178,16 @@ class Pacer:
 
 
 class Traffic:
-    """What the server sent: body bytes and responses, in total and by URL path."""
+    """What the server sent: body bytes and responses, in total and by URL path, and each
+    response's times (``log``: path, body bytes, when its request came and when its last
+    byte went, in time.time() seconds: the benchmark's waterfall)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.bytes = 0
         self.requests = 0
         self.by_path: dict[str, int] = {}
+        self.log: list[tuple[str, int, float, float]] = []
 
     def add(self, url_path: str, size: int) -> None:
         with self._lock:
@@ -192,11 +195,17 @@ class Traffic:
             self.requests += 1
             self.by_path[url_path] = self.by_path.get(url_path, 0) + size
 
+    def sent(self, url_path: str, size: int, asked: float) -> None:
+        """A response has gone: ``size`` body bytes, its request came at ``asked``."""
+        with self._lock:
+            self.log.append((url_path, size, asked, time.time()))
+
     def reset(self) -> None:
         with self._lock:
             self.bytes = 0
             self.requests = 0
             self.by_path = {}
+            self.log = []
 
 
 class GzipCache:
@@ -257,6 +266,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         return None
 
     def _serve(self, send_body: bool) -> None:
+        asked = time.time()
         url_path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
         url_path = posixpath.normpath(url_path) + ("/" if url_path.endswith("/") else "")
         if url_path.startswith("//"):
@@ -292,6 +302,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         else:
             body = found.read_bytes()
         self._send(200, content_type, body, url_path, send_body, gzipped, etag)
+        self.server.traffic.sent(url_path, len(body) if send_body else 0, asked)
 
     def _send(
         self,

@@ -15,6 +15,7 @@ from pathlib import Path
 from . import DIST, ROOT, WEB, BuildError, say, sha256_file
 from .catalog import write_catalog
 from .node import ensure_tools, run_esbuild
+from .openings import write_openings
 from .runtime import PYODIDE_FILES, PYODIDE_VERSION, fetch_pyodide, micropip_wheel, trimmed_stdlib
 from .wheel import build_wheel, web_wheel
 
@@ -213,7 +214,8 @@ def build(
         modules = ensure_tools()
         wheel = web_wheel(wheel)
     staging = Path(tempfile.mkdtemp(prefix=".dist-", dir=dist.parent))
-    # web/ as the site gets it: a copy with js/catalog.js (tools/build/catalog.py) written in.
+    # web/ as the site gets it: a copy with js/catalog.js (tools/build/catalog.py) and the
+    # prepared openings (openings.json, tools/build/openings.py) written in.
     web = Path(tempfile.mkdtemp(prefix=".dist-web-", dir=dist.parent))
 
     def ignored(directory: str, names: list[str]) -> list[str]:
@@ -230,6 +232,7 @@ def build(
             ignore=lambda _, names: sorted(IGNORED_NAMES & set(names)),
         )
         write_catalog(web)
+        write_openings(web)
         shutil.copytree(web, staging, dirs_exist_ok=True, ignore=ignored)
         if modules is not None:
             bundle_web(modules, staging, web)

@@ -27,8 +27,14 @@
 // (starting or resuming a match, opening a match file, a challenge link) goes through
 // engineReady(): the table's frame shows the progress, and the step goes on by itself once
 // the engine answers.
+//
+// The table has one drawing and several sources of its snapshots (state.source): the
+// engine in the worker, and before it has loaded, a prepared opening (js/openings.js: a
+// default table's deal and first decision, computed by the engine at build time), which
+// goes over to the engine once it has loaded (handOver).
 import catalog from "./catalog.js";
 import { startEngine } from "./engine-client.js";
+import { fetchOpenings, openingsFor, pickOpening, recordWith } from "./openings.js";
 import * as storage from "./storage.js";
 import { cardsReceived, humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
 import { h, clear } from "./ui/dom.js";
@@ -93,6 +99,7 @@ const state = {
   setupGame: null, setup: null,                         // the set-up screen's game and choices
   rulesGame: null, rulesContent: undefined, rulesReturn: "menu",
   snapshot: null,         // the bridge's snapshot of the match on the table
+  source: "engine",       // where it came from: "engine", or "opening" (a prepared opening, see js/openings.js)
   matchSetup: null,       // {game, setup}: how that match was set up (for "Play again")
   renderer: null,         // its game module (web/js/games/<id>.js)
   selection: new Set(),   // the cards the person has selected
@@ -129,6 +136,7 @@ let matchToken = 0;
 let lastScreen = null;
 let shownMoves = 0;     // state.moveCount when the table was last drawn
 let newDeal = false;    // the next table drawn is a new match or round: no card travels into it
+let heldOpening = null; // the prepared opening on the table, until the engine has it: {record, token}
 const rulesCache = new Map();
 const renderers = new Map();
 
@@ -567,13 +575,17 @@ function showThinking(token, fraction) {
   if (!setThinking(root, state.thinkingFraction)) render();
 }
 
-async function enterTable(snap, gameId, setup, kept = null) {
+/** Put a match on the table: `snap`, from the engine, or from a prepared opening when
+ * `opening` is given (then its record is kept as the save, and the engine gets it later). */
+async function enterTable(snap, gameId, setup, kept = null, opening = null) {
   matchToken += 1;
   const token = matchToken;
   state.renderer = await rendererFor(gameId);
   if (token !== matchToken) return;
   newDeal = true;
+  heldOpening = opening ? { record: opening.record, token } : null;
   Object.assign(state, {
+    source: opening ? "opening" : "engine",
     screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
     error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
     noticeMatch: null, unsaved: false,
@@ -582,6 +594,10 @@ async function enterTable(snap, gameId, setup, kept = null) {
   if (kept) await restoreKept(kept, token);
   if (token !== matchToken) return;
   render();
+  if (opening) {
+    storage.saveMatch(snap.game, snap.title, opening.record, setup, keptState());
+    return;
+  }
   await holdingBusy(async () => {
     await persist(token);
     runBots();   // the bots' loop holds the table busy from here, before this hold ends
@@ -598,6 +614,13 @@ function setupFromSnapshot(snap) {
 async function sendMove(actionId) {
   const token = matchToken;
   const taken = (state.snapshot.legal || []).find((a) => a.id === actionId);
+  if (heldOpening && taken) {
+    // The engine is still loading: the move waits for it, kept with the save meanwhile.
+    const snap = state.snapshot;
+    storage.saveMatch(snap.game, snap.title, recordWith(heldOpening.record, actionId), state.matchSetup.setup, keptState());
+    state.message = "Your move is in: the game engine takes it as soon as it has loaded.";
+    render();
+  }
   const reply = await engineCall("act", { action: actionId }, {
     current: () => token === matchToken,
     refused: (error) => { state.error = sentence(error.message); render(); },
@@ -639,6 +662,7 @@ async function startNew(gameId, setup) {
   if (state.busy) return;
   storage.saveSetup(gameId, setup);
   state.error = null;
+  if (await startFromOpening(gameId, setup)) return;
   const spec = state.games.find((g) => g.id === gameId);
   const waiting = { title: spec ? spec.title : gameId, message: "Your match starts as soon as the game engine is ready." };
   if (!(await engineReady(waiting))) return;
@@ -651,6 +675,43 @@ async function startNew(gameId, setup) {
     if (!reply) return;
   }
   await enterTable(reply, gameId, setup);
+}
+
+/** While the engine is loading: the table from one of the game's prepared openings when
+ * `setup` is the table they were prepared for (js/openings.js); false when there is none. */
+async function startFromOpening(gameId, setup) {
+  if (client || state.engine.status !== "loading") return false;
+  const opening = pickOpening(await openingsFor(gameId), startParams(gameId, setup, 0, 0));
+  if (!opening) return false;
+  await rendererFor(gameId);
+  if (client) return false;  // the engine came meanwhile: it starts the match
+  await enterTable(structuredClone(opening.snapshot), gameId, setup, null, opening);
+  return true;
+}
+
+/** The engine has loaded: a prepared opening on the table goes over to it. The engine
+ * replays its record (and answers with the same snapshot); a first decision the person
+ * made meanwhile is a request queued behind this one. */
+function handOver(current) {
+  const held = heldOpening;
+  heldOpening = null;
+  if (!held || held.token !== matchToken || state.source !== "opening") return;
+  const mine = () => held.token === matchToken && state.source === "opening";
+  current.call("load", held.record).then((reply) => {
+    if (!mine()) return;
+    if (reply.error) {
+      matchToken += 1;
+      Object.assign(state, { screen: "menu", source: "engine", notice: `That deal could not be carried on (${reply.error.message}): start a new match.` });
+      storage.clearMatch();
+      refreshSave();
+      render();
+      return;
+    }
+    state.source = "engine";
+    // Drawn unless the person's first decision is on its way: its reply is drawn then.
+    if (!pending && !holds) applySnapshot(reply, null);
+    renderSoon();
+  }, () => { /* a dead worker is dealt with by recoverEngine */ });
 }
 
 function sentence(text) {
@@ -896,6 +957,7 @@ async function loadEngine() {
   }
   client = started;
   watchEngine(client);
+  handOver(client);
   engineAnswered();
   registerServiceWorker();
   keepSnapshotWhenIdle(client);
@@ -914,6 +976,7 @@ function boot() {
     };
   }
   loadEngine();  // the worker starts now; the menu does not wait for it
+  fetchOpenings();  // a first decision before the engine has loaded (js/openings.js)
   refreshSave();
   render();
   intents.checkChallenge();

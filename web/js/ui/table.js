@@ -58,7 +58,7 @@ export function renderTable(state, intents, gameRoot, panels) {
   const lastMoveShown = Boolean(lastText && shownMessage === lastText);
 
   return h("section", {
-    class: ["screen", "table-screen", busy && "is-busy"], dataset: { testid: "table", tableGame: snap.game, busy: busy ? "true" : "false", botTurn: snap.bot_turn ? "true" : "false" },
+    class: ["screen", "table-screen", busy && "is-busy"], dataset: { testid: "table", tableGame: snap.game, source: state.source, busy: busy ? "true" : "false", botTurn: snap.bot_turn ? "true" : "false" },
     "aria-labelledby": "table-title",
   },
   h("header", { class: "table-bar" },
