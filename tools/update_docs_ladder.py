@@ -70,14 +70,16 @@ def _evaluator(search: dict[str, Any]) -> str:
     rank = evaluator["rank_weight"]
     text = f"rank {rank:g}, margin {1 - rank:g} (scale {evaluator['scale']:g})"
     if search["max_rollout_steps"] == 0 and evaluator["heuristic"]:
-        text += f", of the leaf's `{evaluator['heuristic']}`"
+        text += f" from `{evaluator['heuristic']}` at the leaf"
     return text
 
 
-def _trust(trust: float | None) -> str:
+def _trust(search: dict[str, Any]) -> str:
+    trust = search["greedy_trust"]
     if trust is None:
         return "never kept"
-    return f"{trust:g} standard error{'' if trust == 1 else 's'}"
+    spread = "" if search["trust_spread"] is not None else " (of the sample's own spread)"
+    return f"{trust:g} standard error{'' if trust == 1 else 's'}{spread}"
 
 
 def settings_markdown() -> str:
@@ -93,12 +95,11 @@ def settings_markdown() -> str:
             hard = bots.make("hard").settings(game_id, players)
             expert = bots.make("expert").settings(game_id, players)
             search = hard["search"]
-            trust = search["greedy_trust"]
             lines.append(
                 f"| {spec.title} | {players} | {hard['iterations']:,} / {expert['iterations']:,} "
                 f"| {'paired' if search['paired'] else 'tree'} | {_rollouts(search)} "
                 f"| {search['exploration']:g} "
-                f"| {_trust(trust)} | {_evaluator(search)} |"
+                f"| {_trust(search)} | {_evaluator(search)} |"
             )
     return "\n".join(lines) + "\n"
 
