@@ -355,7 +355,7 @@ def test_dist_holds_web_runtime_and_wheel(site_dir, info):
         | chunks
         | runtime
         | {f"wheels/{info['engine_wheel']}", f"wheels/{info['micropip_wheel']}"}
-        | {"build-info.json", ".nojekyll"}
+        | {"build-info.json", ".nojekyll", "openings.json"}
     )
     assert files == expected
     # Everything but the service worker itself is precached, the trimmed library and
