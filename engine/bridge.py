@@ -478,6 +478,7 @@ def coach(params: dict[str, Any]) -> dict[str, Any]:
     return {
         "messages": advice["messages"],
         "suggestion": session.action_json(action) if action is not None else None,
+        "why": session.names(advice["why"]) if advice["why"] else None,
         "done": advice["done"],
         "last_cards": advice["last_cards"],
     }

@@ -53,6 +53,7 @@ class InvalidOptions(EngineError):
 
 
 SEAT_TOKEN = re.compile(r"\{seat(\d+)\}")
+_SEAT_IN_TEXT = re.compile(r"\{seat(\d+)\}('s\b)?")
 
 
 def seat_token(seat: int) -> str:
@@ -65,13 +66,28 @@ def seat_token(seat: int) -> str:
 
 
 def name_seats(text: str, names: list[str]) -> str:
-    """Replace seat tokens in ``text`` by ``names`` (``"player N"`` when a name is missing)."""
+    """Replace seat tokens in ``text`` by ``names`` (``"player N"`` when a name is missing).
+
+    The person's seat is named "You": inside a sentence it reads "you", and as an owner
+    ("{seat0}'s") "your" ("Your" at the start), never "You's".
+
+    >>> name_seats("{seat1}'s Jack on {seat0}", ["You", "Bo"])
+    "Bo's Jack on you"
+    >>> name_seats("{seat0}'s turn; {seat0} must answer {seat0}'s Queen", ["You"])
+    'Your turn; you must answer your Queen'
+    """
 
     def name(match: re.Match[str]) -> str:
         seat = int(match.group(1))
-        return names[seat] if seat < len(names) else f"player {seat + 1}"
+        owner = match.group(2) or ""
+        word = names[seat] if seat < len(names) else f"player {seat + 1}"
+        if word != "You":
+            return word + owner
+        start = match.start() == 0 or text[: match.start()].rstrip().endswith((".", ":", "!", "?"))
+        word = "your" if owner else "you"
+        return word.capitalize() if start else word
 
-    return SEAT_TOKEN.sub(name, text)
+    return _SEAT_IN_TEXT.sub(name, text)
 
 
 def copy_rng(rng: random.Random) -> random.Random:

@@ -252,3 +252,35 @@ def test_a_coach_file_names_each_lessons_moves_title_and_until():
     ):
         with pytest.raises(coach.CoachError):
             coach._check("spite", {**base, "deals": deals})
+
+
+def test_roundups_bid_advice_and_its_suggestion_agree_and_say_why():
+    bid = next(s for s in coach.load("roundup").steps if s["id"] == "bid")
+    assert "a low number helps you start first" not in bid["say"]
+    assert "highest card of that suit" in bid["say"]
+    deal = coach.load("roundup").deals[0]
+    state = coach.start("roundup", deal)
+    advice = coach.advise(state, set())
+    suggested = advice["suggestion"]
+    assert suggested.kind == "bid"
+    card = suggested.cards[0]
+    held = [
+        c
+        for c in state.view(0)["face_down"]
+        if c[-1] == card[-1] and c != card and c[0] not in "JQK"
+    ]
+    why = advice["why"]
+    assert why.startswith(f"{engine.cards.card_name(card)}: ")
+    assert all(engine.cards.card_name(c) in why for c in held), (held, why)
+    assert "highest" in why
+    # The bridge gives the page the same words.
+    call(
+        "start",
+        {
+            "game": "roundup",
+            "seed": deal["seed"],
+            "options": deal["options"],
+            "seats": [{"type": "human"}, {"type": "bot", "level": "normal"}],
+        },
+    )
+    assert call("coach", {"shown": []})["why"] == why

@@ -539,3 +539,15 @@ def test_position_values_read_from_the_state_equal_the_greedy_players_view(playe
         state.apply(greedy_bot.choose(state, state.current_player, random.Random(step)))
         step += 1
     assert checked > 100 and taken, "positions with cards taken from public stacks were met"
+
+
+def test_a_card_played_to_ones_own_stack_is_theirs_in_the_others_log():
+    state = engine.new_game("progression", 3, 5)
+    rng = random.Random(5)
+    while not any(a.id.startswith("play:") for a in state.history):
+        state.apply(rng.choice(state.legal_actions()))
+    played = next(a for a in state.history if a.id.startswith("play:"))
+    assert state.public_label(played, played.player).endswith("to your stack")
+    for viewer in (*(p for p in range(3) if p != played.player), None):
+        label = state.public_label(played, viewer)
+        assert label.endswith("to their own stack") and "your" not in label

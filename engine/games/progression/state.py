@@ -306,6 +306,13 @@ class ProgressionState(State):
         return None
 
     # ----- what seats see -------------------------------------------------------------------
+    def public_label(self, action: Action, viewer: int | None) -> str:
+        """A card played to a seat's own stack reads "to their own stack" in the log of
+        anyone but that seat (its label speaks to the seat that plays it: "your stack")."""
+        if viewer != action.player and action.id.startswith("play:"):
+            return f"Play {card_name(action.cards[0])} to their own stack"
+        return action.label
+
     def view(self, player: int | None) -> dict[str, Any]:
         stack_scores = [
             {s: stack_score(self.private[p][s]) for s in SUITS} for p in range(self.players)
