@@ -24,6 +24,7 @@ from pagehelpers import (
     SIDE_ACTIONS,
     app_url,
     bot_seat,
+    import_match,
     open_record,
     own_page,
     read_save,
@@ -70,10 +71,10 @@ def quiet_and_revealing(state):
     return quiet, revealing
 
 
-def finished_crisps(seed: int = 21):
+def finished_crisps(seed: int = 21, options: dict | None = None):
     """A whole Crisps match whose last action is seat 0's (so a person can end it)."""
     for s in range(seed, seed + 200):
-        state = engine.new_game("crisps", 2, s, {})
+        state = engine.new_game("crisps", 2, s, options or {})
         rng = random.Random(s)
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
@@ -339,36 +340,54 @@ def test_replay_of_an_unfinished_import_cannot_reveal(page, site, open_app, tmp_
 
 def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     state = play_until("crisps", 2, 12, lambda s: len(s.history) >= 9 and s.current_player == 0)
-    open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("easy", "North")])
+    seats = [HUMAN, bot_seat("easy", "North")]
+    open_record(page, site, open_app, state.to_record(), seats)
     before_log, before_ids = log_texts(page), side_action_ids(page)
-    with page.expect_download() as info:
-        page.click("[data-testid=export]")
-    download = info.value
-    assert re.fullmatch(r"parlour-crisps-[\d-]+\.json", download.suggested_filename)
-    exported = json.loads(open(download.path()).read())
-    assert exported["record"]["actions"] == state.to_record()["actions"]
-    assert exported["seats"][1]["level"] == "easy"
+    # While the match is played neither a file nor a link is offered: both carry the deal.
+    assert page.locator("[data-testid=export], [data-testid=challenge]").count() == 0
+    later = page.locator("[data-testid=share-later]").inner_text()
+    assert "offered when the match ends" in later and "hidden cards" in later
 
-    # A different match on the table, then the file brings the exported one back.
+    # A match file made elsewhere (an unfinished one) still opens, exactly where it was.
     page.click("[data-testid=menu-button]")
     page.click("[data-testid=discard-save]")
     page.click("[data-testid=menu] [data-game=crisps]")
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
     page.click("[data-testid=menu-button]")
+    unfinished = {"parlour": "match", "v": 1, "record": state.to_record(), "seats": seats}
     page.set_input_files(
         "[data-testid=import]",
         files=[
             {
                 "name": "match.json",
                 "mimeType": "application/json",
-                "buffer": json.dumps(exported).encode(),
+                "buffer": json.dumps(unfinished).encode(),
             }
         ],
     )
     page.wait_for_selector(IDLE)
     assert log_texts(page) == before_log and side_action_ids(page) == before_ids
     assert "North" in page.locator("[data-testid=table] .scores").inner_text()
+
+    # Once the match is over the file is offered, and it holds the whole match.
+    record = finished_crisps()
+    page.click("[data-testid=menu-button]")
+    import_match(page, {**record, "actions": record["actions"][:-1]}, seats)
+    page.click(f"{SIDE_ACTIONS}[data-action='{record['actions'][-1]}']")
+    page.wait_for_selector("[data-testid=match-over]")
+    with page.expect_download() as info:
+        page.click("[data-testid=export-over]")
+    download = info.value
+    assert re.fullmatch(r"parlour-crisps-[\d-]+\.json", download.suggested_filename)
+    exported = json.loads(open(download.path()).read())
+    assert exported["record"]["actions"] == record["actions"]
+    assert exported["seats"][1]["level"] == "easy"
+    page.click("[data-testid=match-over] button:not([data-testid])")  # back to the menu
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    before_log = log_texts(page)
 
     # Bad files: a clear message on the menu, and the match in progress is untouched.
     page.click("[data-testid=menu-button]")
@@ -415,15 +434,39 @@ def test_a_challenge_link_deals_the_same_cards(page, site, open_app):
     assert [s["type"] for s in saved["data"]["seats"]] == ["human", "bot"]
     assert saved["data"]["seats"][1]["level"] == "random"
 
-    # The table's challenge button gives the link for this very deal.
-    page.click("[data-testid=challenge]")
+    # While this match is played there is no link to give (it would show the hidden hand).
+    assert page.locator("[data-testid=challenge]").count() == 0
+    assert page.locator("[data-testid=share-later]").is_visible()
+
+    # A finished match: its link, opened in a fresh page, deals the very same cards.
+    record = finished_crisps(seed=30, options=options)
+    page.click("[data-testid=menu-button]")
+    import_match(page, {**record, "actions": record["actions"][:-1]}, [HUMAN, bot_seat("random")])
+    page.click(f"{SIDE_ACTIONS}[data-action='{record['actions'][-1]}']")
+    page.wait_for_selector("[data-testid=match-over]")
+    page.click("[data-testid=challenge-over]")
     link = page.locator("[data-testid=challenge-link]").input_value()
     fragment = urllib.parse.parse_qs(urllib.parse.urlsplit(link).fragment)
-    assert fragment["game"] == ["crisps"] and fragment["seed"] == ["4242"]
+    assert fragment["game"] == ["crisps"] and fragment["seed"] == [str(record["seed"])]
     assert fragment["players"] == ["human,random"]
     assert "auto_skip:true" in fragment["options"][0]
     page.click("[data-testid=close-challenge]")
     assert page.locator("[data-testid=challenge-dialog]").count() == 0
+    assert page.locator("[data-testid=match-over]").is_visible()
+
+    fresh = page.context.new_page()
+    problems: list[str] = []
+    fresh.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    fresh.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        fresh.goto(link)
+        fresh.wait_for_selector(IDLE, timeout=90_000)
+        dealt = engine.new_game("crisps", 2, record["seed"], options).view(0)["hand"]
+        hand = fresh.locator(HAND_CARDS).evaluate_all("n => n.map(c => c.dataset.card)")
+        assert sorted(hand) == sorted(dealt)
+    finally:
+        fresh.close()
+    assert not problems, problems
 
 
 def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_app):

@@ -19,7 +19,7 @@
 //   }
 // (every part optional), and FEATURES below lists them. ctx = {root, state, intents, render,
 // renderSoon (a render at the next frame, for engine replies), engineCall, engineReady,
-// enterTable, loadRenderer, token, save}. A state field, intent or screen has one owner.
+// enterTable, loadRenderer, token, save, mayReplaceSave}. A state field, intent or screen has one owner.
 //
 // The page first, the engine in the background: the menu, set-up, rules, statistics and
 // settings are drawn at once from js/catalog.js (the engine's game listing, written by the
@@ -37,7 +37,7 @@ import { startEngine } from "./engine-client.js";
 import { fetchOpenings, openingsFor, pickOpening, recordWith } from "./openings.js";
 import * as storage from "./storage.js";
 import { cardsReceived, humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
-import { h, clear } from "./ui/dom.js";
+import { h, button, clear } from "./ui/dom.js";
 import { cardText } from "./ui/cards.js";
 import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
@@ -116,6 +116,7 @@ const state = {
   handoffTo: null,        // pass and play: the seat the device goes to next
   shownViewer: null,      // pass and play: the seat whose cards are showing
   busy: false,            // a request or the bots' turns are under way
+  replacing: null,        // {what, answer}: asking whether to abandon the saved match for `what`
 };
 
 /** Add each feature's part of `target` (state fields, intents, screens); one owner each. */
@@ -355,8 +356,15 @@ function render() {
     const target = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
     if (target && !target.disabled) target.focus({ preventScroll: true });
   }
-  const dialog = root.querySelector(".overlay [data-focus]");
-  if (dialog && !root.querySelector(".overlay").contains(document.activeElement)) dialog.focus({ preventScroll: true });
+  // The dialog on top (the last drawn) holds the focus.
+  const overlays = root.querySelectorAll(".overlay");
+  const top = overlays[overlays.length - 1];
+  const dialog = top && top.querySelector("[data-focus]");
+  if (dialog && !top.contains(document.activeElement)) dialog.focus({ preventScroll: true });
+  if (state.replacing) {
+    root.append(replacingDialog(state.replacing));
+    root.querySelector("[data-testid=replace-dialog] [data-focus]").focus({ preventScroll: true });
+  }
   if (state.screen === "waiting") setProgress(root, state.engine);
   for (const f of FEATURES) if (f.afterRender) f.afterRender(root, state);
 }
@@ -444,6 +452,7 @@ async function fetchRoundEnd(snap, token) {
 function roundEndSnapshot(snap) {
   return {
     ...snap, view: snap.round_end.view, legal: [], current_player: null, human_turn: false, bot_turn: false,
+    round_over: true,   // nobody is to play on it: the renderers show no turn
   };
 }
 
@@ -461,7 +470,8 @@ function moveMessage(snap, move, prev) {
   state.received = received;
   const named = received.filter((c) => !text.includes(cardText(c)));
   if (!named.length) return text;
-  return `${text}. You ${move.player === snap.viewer ? "receive" : "received"} ${named.map(cardText).join(" ")}`;
+  // Another seat's move did not give them: they are only new since it (a refill, a deal).
+  return `${text}. ${move.player === snap.viewer ? "You receive" : "New in your hand:"} ${named.map(cardText).join(" ")}`;
 }
 
 function roundSummary(prev, snap) {
@@ -720,6 +730,49 @@ function sentence(text) {
   return t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
 }
 
+/**
+ * Resolves true when nothing saved stands in the way of a new match (`what`: "a coached
+ * round of Roundup"), or when the person chose to abandon the saved one; false when they
+ * chose to keep playing it (it is then resumed). Asked in a dialog over the screen.
+ */
+function mayReplaceSave(what) {
+  refreshSave();
+  if (!state.save) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    state.replacing = {
+      what,
+      answer: (abandon) => {
+        state.replacing = null;
+        resolve(abandon);
+        if (abandon) render(); else intents.resume();
+      },
+    };
+    render();
+  });
+}
+
+function replacingDialog(asked) {
+  const save = state.save;
+  const title = save ? save.title || save.game : "";
+  return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "replace-title", dataset: { testid: "replace-dialog" } },
+    h("div", { class: "overlay-card" },
+      h("h2", { id: "replace-title" }, `Your ${title} match is in progress`),
+      h("p", {}, `Starting ${asked.what} ends it: it cannot be resumed afterwards.`),
+      h("div", { class: "form-actions" },
+        button(`Keep playing your ${title} match`, { class: "primary", dataset: { testid: "keep-playing", focus: "keep-playing" }, onclick: () => asked.answer(false) }),
+        button("Abandon it", { class: "quiet-ink", dataset: { testid: "abandon-save", focus: "abandon-save" }, onclick: () => asked.answer(true) }))));
+}
+
+/** Close the rules page: back to the screen it was opened from. */
+function leaveRules() {
+  if (state.screen !== "rules") return;
+  state.screen = state.rulesReturn === "rules" ? "menu" : state.rulesReturn || "menu";
+  if (state.screen === "table" && !state.snapshot) state.screen = "menu";
+  if (state.screen === "menu") refreshSave();
+  render();
+  if (state.screen === "table") runBots();
+}
+
 function refreshSave() {
   const loaded = storage.loadMatch();
   if (!loaded.ok) { state.save = null; state.notice = loaded.problem; state.noticeMatch = null; return; }
@@ -744,6 +797,7 @@ const intents = {
     state.setupGame = gameId;
     state.setup = normalizeSetup(spec, state.levels, storage.loadSetup(gameId));
     state.screen = "setup";
+    refreshSave();   // a match in progress is named before a new one would replace it
     state.error = null;
     render();
     // The table's drawing for this game is fetched now, while the person sets up the match,
@@ -777,7 +831,12 @@ const intents = {
     await startNew(ms.game, ms.setup || setupFromSnapshot(state.snapshot));
   },
   async openRules(gameId) {
-    if (state.screen !== "rules") state.rulesReturn = state.screen;
+    if (state.screen !== "rules") {
+      state.rulesReturn = state.screen;
+      // The browser's Back button closes the rules page (see the popstate listener below)
+      // instead of leaving the site.
+      try { history.pushState({ parlour: "rules" }, ""); } catch { /* Back then leaves, as before */ }
+    }
     state.screen = "rules";
     state.rulesGame = gameId;
     state.rulesContent = rulesCache.get(gameId);
@@ -790,11 +849,9 @@ const intents = {
     }
   },
   closeRules() {
-    state.screen = state.rulesReturn === "rules" ? "menu" : state.rulesReturn || "menu";
-    if (state.screen === "table" && !state.snapshot) state.screen = "menu";
-    if (state.screen === "menu") refreshSave();
-    render();
-    if (state.screen === "table") runBots();
+    // Opened with a history entry: going back through it closes the page (popstate).
+    if (history.state && history.state.parlour === "rules") { history.back(); return; }
+    leaveRules();
   },
   async send(actionId) {
     if (state.busy || !state.snapshot) return;
@@ -886,7 +943,7 @@ const intents = {
 };
 
 const context = {
-  root, state, intents, render, renderSoon, engineCall, engineReady, enterTable, loadRenderer: rendererFor, token: () => matchToken,
+  root, state, intents, render, renderSoon, engineCall, engineReady, enterTable, loadRenderer: rendererFor, token: () => matchToken, mayReplaceSave,
   save: () => {
     // What the page keeps is rewritten at once (a reload before the engine's reply keeps it);
     // the record follows.
@@ -905,6 +962,10 @@ for (const f of FEATURES) if (f.start) f.start(context);
 
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && state.screen === "rules") intents.closeRules();
+});
+// The browser's Back button on the rules page returns to the screen it was opened from.
+window.addEventListener("popstate", () => {
+  if (state.screen === "rules") leaveRules();
 });
 
 // ----- the engine, loading in the background ------------------------------------------------

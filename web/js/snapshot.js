@@ -8,6 +8,12 @@ export function seatName(snapshot, seat) {
   return (s && s.name) || `Seat ${seat + 1}`;
 }
 
+/** A seat's name as an owner, inside a sentence: "your" for the person ("You"), else
+ * "North's" (never "You's"). */
+export function possessive(name) {
+  return name === "You" ? "your" : `${name}'s`;
+}
+
 /** The seats people play, in order; `holder` is a snapshot or a set-up (anything with seats). */
 export function humanSeats(holder) {
   return holder.seats.map((s, i) => (s.type === "human" ? i : -1)).filter((i) => i >= 0);

@@ -100,7 +100,7 @@ function renderReview(state, intents) {
     h("div", { class: "review-tools" },
       review.running
         ? button("Stop", { class: "quiet", dataset: { testid: "review-stop", focus: "review-stop" }, onclick: intents.stopReview })
-        : button(done ? "Rank the rest" : "Rank my moves", {
+        : button(done >= review.total ? "All your moves are ranked" : done ? "Rank the rest" : "Rank my moves", {
           class: "primary", dataset: { testid: "review-run", focus: "review-run" }, disabled: done >= review.total || state.busy, onclick: intents.reviewMoves,
         }),
       review.running ? h("progress", {
@@ -122,10 +122,13 @@ function decorateReview(root, state) {
     if (!entry) continue;
     entry.classList.add(r.rank === 1 ? "is-best-move" : "is-off-move");
     const text = r.of === 1 ? "only move" : r.rank === 1 ? "best" : `#${r.rank} of ${r.of}`;
+    // The computer's choice is written out (a tooltip is out of reach on a touch screen).
     entry.append(h("span", {
-      class: "move-rank", dataset: { testid: "move-rank", step, rank: String(r.rank) },
-      title: r.rank === 1 ? r.reason : `The computer's choice: ${r.bestLabel}. ${r.reason}`,
+      class: "move-rank", dataset: { testid: "move-rank", step, rank: String(r.rank) }, title: r.reason,
     }, text));
+    if (r.rank !== 1 && r.of !== 1) {
+      entry.append(h("span", { class: "move-best", dataset: { testid: "move-best" } }, ` \u2014 the computer's choice: ${r.bestLabel}`));
+    }
   }
 }
 

@@ -59,7 +59,8 @@ async function ask(ctx) {
     coach.nowMoves = moves;
     speak(coach.now);
   }
-  coach.suggestion = reply.suggestion && state.snapshot && state.snapshot.human_turn && state.snapshot.moves === moves ? reply.suggestion : null;
+  coach.suggestion = reply.suggestion && state.snapshot && state.snapshot.human_turn && state.snapshot.moves === moves
+    ? { ...reply.suggestion, why: reply.why || null } : null;
   coach.suggestionAt = moves;
   coach.done = coach.done || reply.done;
   coach.problem = null;
@@ -90,6 +91,7 @@ function panel(state, intents) {
         class: "primary coach-follow", dataset: { testid: "coach-follow", action: suggestion.id, focus: "coach-follow" },
         disabled: state.busy, onclick: () => intents.send(suggestion.id),
       })) : null,
+    suggestion && suggestion.why ? h("p", { class: "coach-why", dataset: { testid: "coach-why" } }, `Why: ${suggestion.why}`) : null,
     coach.done ? h("p", { class: "field-note" }, coach.deal
       ? "That was the lesson. Play on, or go back to the menu."
       : "That was the coached round. Play on to finish the match, or go back to the menu.") : null,
@@ -157,6 +159,7 @@ function intents(ctx) {
       if (state.busy) return;
       const spec = state.games.find((g) => g.id === gameId);
       const title = spec ? spec.title : gameId;
+      if (!(await ctx.mayReplaceSave(`a coached round of ${title}`))) return;
       if (!(await engineReady({ title, message: "Your coached round starts as soon as the game engine is ready." }))) return;
       const info = await engineCall("coach", { game: gameId });
       if (!info) return;

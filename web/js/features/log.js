@@ -116,7 +116,10 @@ function afterSnapshot(prev, snap, move, state) {
   if (received.length) {
     const id = String(move.id || "");
     const drew = move.player === snap.viewer && (id.startsWith("draw") || id === "take:blind");
-    state.logNotes.push({ index, seat: snap.viewer, text: `You ${drew ? "drew" : "received"} ${cardsWords(received)}` });
+    // Cards that came in on another seat's move are not theirs to give: only new since it.
+    const text = move.player !== snap.viewer ? `new in your hand after it: ${received.map(cardText).join(" ")}`
+      : `You ${drew ? "drew" : "received"} ${cardsWords(received)}`;
+    state.logNotes.push({ index, seat: snap.viewer, text });
   }
   const mod = state.renderer;
   if (mod && typeof mod.logNote === "function") {

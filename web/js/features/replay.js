@@ -89,7 +89,7 @@ function renderReplay(state, intents) {
     h("header", { class: "table-bar" },
       button("\u2190 Back", { class: "quiet", dataset: { testid: "replay-close", focus: "replay-close" }, onclick: intents.closeReplay }),
       h("h1", { id: "replay-title" }, `Replay: ${snap.title}`),
-      h("div", { class: "bar-actions" }, button("Export", { class: "quiet", dataset: { testid: "replay-export" }, onclick: () => intents.exportMatch(rs.data) }))),
+      h("div", { class: "bar-actions" }, info.finished ? button("Export", { class: "quiet", dataset: { testid: "replay-export" }, onclick: () => intents.exportMatch(rs.data) }) : null)),
     h("div", { class: "status-line" },
       h("ul", { class: "scores", "aria-label": "Score at this point" }, snap.seats.map((_, i) => h("li", { class: "score" },
         h("span", { class: "score-name" }, seatName(snap, i)), " ", h("span", { class: "score-value" }, scores[i] ?? "")))),

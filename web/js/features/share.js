@@ -194,13 +194,30 @@ function download(text, name) {
 
 // ----- what the page shows -------------------------------------------------------------------
 
-/** Export and Challenge buttons for the table's side panel (and the match-over dialog). */
+/** Why a match in progress has no link and no file: both carry the deal, and a deal opened
+ * again from another seat shows that seat's hidden cards (in pass and play, the others'). */
+const SHARED_AT_THE_END = "The challenge link and the match file are offered when the match ends, "
+  + "so that nobody can use them to see hidden cards.";
+
+/** Export and Challenge buttons for the table's side panel, once the match is over; before
+ * that, a line saying when they come. */
 function shareTools(state, intents) {
   const snap = state.snapshot;
   if (!snap || (state.handoffTo !== null && state.handoffTo !== undefined)) return null;
+  if (!snap.is_over) {
+    return h("div", { class: "share-tools" },
+      h("p", { class: "field-note", dataset: { testid: "share-later" } }, SHARED_AT_THE_END));
+  }
   return h("div", { class: "share-tools" },
     button("Export match", { class: "quiet", dataset: { testid: "export", focus: "export" }, disabled: state.busy, onclick: () => intents.exportMatch() }),
     button("Challenge a friend", { class: "quiet", dataset: { testid: "challenge", focus: "challenge" }, disabled: state.busy, onclick: intents.showChallenge }));
+}
+
+/** The match-over dialog's challenge button (the dialog has its own export button). */
+function overChallenge(state, intents) {
+  const snap = state.snapshot;
+  if (!snap || !snap.is_over) return null;
+  return button("Challenge a friend", { class: "quiet-ink", dataset: { testid: "challenge-over", focus: "challenge-over" }, disabled: state.busy, onclick: intents.showChallenge });
 }
 
 /** The dialog that shows (and copies) the challenge link. */
@@ -210,7 +227,8 @@ function challengeDialog(state, intents) {
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "challenge-title", dataset: { testid: "challenge-dialog" } },
     h("div", { class: "overlay-card" },
       h("h2", { id: "challenge-title" }, "Challenge a friend"),
-      h("p", {}, "Send this link: it deals the same cards, with the same seats and options, to whoever opens it."),
+      h("p", {}, "Send this link: it deals the same cards, with the same seats and options, to whoever opens it. "
+        + "It is offered once a match is over, so that nobody can use it to see the hidden cards of a match still being played."),
       h("input", { type: "text", readonly: true, value: c.link, class: "challenge-link", "aria-label": "Challenge link", dataset: { testid: "challenge-link", focus: "challenge-link" },
         onfocus: (e) => e.target.select() }),
       c.copied ? h("p", { class: "field-note", role: "status" }, c.copied) : null,
@@ -246,10 +264,17 @@ function intents({ state, intents: all, engineCall, engineReady, enterTable, ren
   };
   return {
     /** The match on the table as a file; or `data` (a saved match {record, seats, practice})
-     * with its `title`, or the replay's. */
-    async exportMatch(data, dataTitle) {
+     * with its `title`, or the replay's. The match on the table only once it is over, but for
+     * `{unsaved: true}`: this device cannot keep it (see state.unsaved), and the file is then
+     * the only way not to lose it. */
+    async exportMatch(data, dataTitle, { unsaved = false } = {}) {
       let saved = data;
       let title = state.snapshot && state.snapshot.title;
+      if (!saved && !(state.snapshot && state.snapshot.is_over) && !(unsaved && state.unsaved)) {
+        state.error = SHARED_AT_THE_END;
+        render();
+        return;
+      }
       if (!saved) {
         saved = await engineCall("record");
         if (!saved) return;
@@ -300,6 +325,11 @@ function intents({ state, intents: all, engineCall, engineReady, enterTable, ren
     async showChallenge() {
       const snap = state.snapshot;
       if (!snap) return;
+      if (!snap.is_over) {
+        state.error = SHARED_AT_THE_END;
+        render();
+        return;
+      }
       const reply = await engineCall("record");
       if (!reply) return;
       state.challengeShown = { link: challengeLink(snap, reply.record), copied: null };
@@ -369,7 +399,7 @@ export const feature = {
     shareError: null,      // why a file or a link could not be used, shown on the menu
   },
   intents,
-  panels: { side: shareTools, table: challengeDialog, menu: menuShare },
+  panels: { side: shareTools, table: challengeDialog, menu: menuShare, over: overChallenge },
   start({ state, intents: all }) {
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && state.screen !== "replay" && state.challengeShown) all.closeChallenge();

@@ -77,7 +77,7 @@ export function render(root, snapshot, ui) {
       piles(ui, view),
       trickPanel(ui, snapshot, view)),
     playedPanel(ui, view),
-    h("section", { class: ["crisps-seat", "crisps-you", view.current_player === me && "is-turn"], "aria-label": "Your hand" },
+    h("section", { class: ["crisps-seat", "crisps-you", view.current_player === me && !snapshot.round_over && "is-turn"], "aria-label": "Your hand" },
       seatHeader(ui, snapshot, view, me),
       h("div", { class: "hand", dataset: { testid: "hand" } },
         hand.map((c) => {
@@ -104,7 +104,7 @@ function seatHeader(ui, snapshot, view, seat) {
     h("span", { class: "round-wins", "aria-label": `${score} of ${target} rounds won` }, pips, h("span", { class: "round-wins-text" }, `${score}/${target}`)),
     view.current_player === seat && snapshot.bot_turn && ui.thinking === seat
       ? h("span", { class: "thinking", dataset: { testid: "seat-thinking" } }, "thinking\u2026") : null,
-    view.current_player === seat && !snapshot.is_over ? h("span", { class: "turn-badge" }, view.phase === "draw" ? "choosing a card" : "to play") : null);
+    view.current_player === seat && !snapshot.is_over && !snapshot.round_over ? h("span", { class: "turn-badge" }, view.phase === "draw" ? "choosing a card" : "to play") : null);
 }
 
 function seatPanel(ui, snapshot, view, seat) {
@@ -113,7 +113,7 @@ function seatPanel(ui, snapshot, view, seat) {
   const known = (view.known_cards || [])[seat] || [];
   const backs = [];
   for (let i = 0; i < Math.max(0, count - known.length); i++) backs.push(ui.cardBack({ small: true }));
-  return h("section", { class: ["crisps-seat", "crisps-opponent", view.current_player === seat && "is-turn"], "aria-label": `${ui.seatName(seat)}'s hand`, dataset: { seat: String(seat) } },
+  return h("section", { class: ["crisps-seat", "crisps-opponent", view.current_player === seat && !snapshot.round_over && "is-turn"], "aria-label": `${ui.seatName(seat)}'s hand`, dataset: { seat: String(seat) } },
     seatHeader(ui, snapshot, view, seat),
     h("div", { class: "opponent-hand", "aria-label": `${count} cards` },
       h("div", { class: "fan" }, backs, known.map((c) => ui.card(c, { small: true, extraLabel: "taken face up" }))),

@@ -82,7 +82,7 @@ function seatHeader(ui, snapshot, view, seat) {
   const { h } = ui;
   const count = (view.sequence_counts || [])[seat] || 0;
   const points = (view.round_points || [])[seat] || 0;
-  const current = view.current_player === seat && !snapshot.is_over;
+  const current = view.current_player === seat && !snapshot.is_over && !snapshot.round_over;
   return h("header", { class: "seat-header" },
     h("span", { class: "seat-name" }, ui.seatName(seat)),
     h("span", { class: "mhing-tally", "aria-label": `${count} of ${MAX_SEQUENCES} sequences laid` },
@@ -100,7 +100,7 @@ function opponentPanel(ui, snapshot, view, seat) {
   const backs = [];
   for (let i = 0; i < Math.max(0, count - known.length); i++) backs.push(ui.cardBack({ small: true }));
   return h("section", {
-    class: ["mhing-seat", "mhing-opponent", view.current_player === seat && !snapshot.is_over && "is-turn"],
+    class: ["mhing-seat", "mhing-opponent", view.current_player === seat && !snapshot.is_over && !snapshot.round_over && "is-turn"],
     dataset: { seat: String(seat) }, "aria-label": `${ui.seatName(seat)}: ${plural(count, "card")} in hand`,
   },
   seatHeader(ui, snapshot, view, seat),
@@ -196,7 +196,7 @@ function yourPanel(ui, snapshot, view, me, myTurn) {
   const swapCards = new Set(swaps.map((a) => a.cards[0]));
   const discards = myTurn && view.phase === "play";
   let prevSuit = null;
-  return h("section", { class: ["mhing-seat", "mhing-you", view.current_player === me && !snapshot.is_over && "is-turn"], "aria-label": "Your sequences and hand" },
+  return h("section", { class: ["mhing-seat", "mhing-you", view.current_player === me && !snapshot.is_over && !snapshot.round_over && "is-turn"], "aria-label": "Your sequences and hand" },
     seatHeader(ui, snapshot, view, me),
     sequencesRow(ui, view, me, { mine: true, swaps }),
     h("div", { class: "hand mhing-hand", dataset: { testid: "hand" }, "aria-label": "Your hand" },

@@ -138,7 +138,7 @@ function seatBadges(ctx, seat) {
   const { view, snapshot, ui } = ctx;
   const badges = [];
   if (view.dealer === seat) badges.push(h("span", { class: "prog-badge is-dealer", title: "Dealt this round" }, "dealer"));
-  if (view.current_player === seat && !snapshot.is_over) {
+  if (view.current_player === seat && !snapshot.is_over && !snapshot.round_over) {
     if (ui.thinking === seat && snapshot.bot_turn) badges.push(h("span", { class: "thinking", dataset: { testid: "seat-thinking" } }, "thinking\u2026"));
     badges.push(h("span", { class: "turn-badge" }, view.phase === "draw" ? "drawing" : "playing"));
   }
@@ -156,7 +156,7 @@ function opponentPanel(ctx, seat) {
   const backs = [];
   for (let i = 0; i < Math.max(0, count - known.length); i++) backs.push(ui.cardBack({ tiny: true }));
   const rs = roundScore(view, seat);
-  return h("section", { class: ["prog-seat", "prog-opponent", view.current_player === seat && !ctx.snapshot.is_over && "is-turn"], "aria-label": `${ui.seatName(seat)}'s stacks`, dataset: { seat: String(seat) } },
+  return h("section", { class: ["prog-seat", "prog-opponent", view.current_player === seat && !ctx.snapshot.is_over && !ctx.snapshot.round_over && "is-turn"], "aria-label": `${ui.seatName(seat)}'s stacks`, dataset: { seat: String(seat) } },
     h("header", { class: "prog-seat-head" },
       h("span", { class: "seat-name" }, ui.seatName(seat)),
       h("span", { class: "prog-opp-hand", dataset: { testid: "opponent-hand" }, role: "img",

@@ -11,6 +11,7 @@
 // name in the controls) and then a suit or number; a Jack only needs a target.
 
 import { h } from "../ui/dom.js";
+import { possessive } from "../snapshot.js";
 import { RANKS, SUIT_NAMES as SUIT_WORDS, SUIT_SYMBOLS, cardElement, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
 
 const SUITS = ["S", "H", "D", "C"];
@@ -113,7 +114,7 @@ function phaseText(ctx) {
     case "answer": {
       const a = view.attack || {};
       const who = ui.seatName(a.target);
-      return `${who} must answer ${ui.seatName(a.by)}'s ${FACE_WORDS[a.kind] || "card"} naming ${namedWord(a.kind, a.named)}.`;
+      return `${who} must answer ${possessive(ui.seatName(a.by))} ${FACE_WORDS[a.kind] || "card"} naming ${namedWord(a.kind, a.named)}.`;
     }
     case "play": {
       const open = 4 - (view.closed || []).length;
@@ -131,7 +132,7 @@ function seatPanel(ctx, p) {
   const faceUp = (view.face_up || [])[p] || [];
   const downCount = (view.face_down_counts || [])[p] || 0;
   const score = (view.scores || [])[p] || 0;
-  const isTurn = !snapshot.is_over && (view.phase === "play" || view.phase === "answer" ? view.turn === p : view.current_player === p);
+  const isTurn = !snapshot.is_over && !snapshot.round_over && (view.phase === "play" || view.phase === "answer" ? view.turn === p : view.current_player === p);
   const answering = view.phase === "answer" && view.attack && view.attack.target === p;
   const bid = (view.bids || [])[p];
   const targeted = myTurn && faceKind && sel.target === p;
@@ -326,7 +327,7 @@ function myPanel(ctx) {
     usable.add(c);
     if (a.kind !== "pass") lit.add(c);
   }
-  const isTurn = !snapshot.is_over && (view.phase === "play" || view.phase === "answer" ? view.turn === me : view.current_player === me);
+  const isTurn = !snapshot.is_over && !snapshot.round_over && (view.phase === "play" || view.phase === "answer" ? view.turn === me : view.current_player === me);
   const attackOnMe = view.phase === "answer" && view.attack && view.attack.target === me;
   const cardOf = (c, where) => {
     const selectable = myTurn && usable.has(c);
@@ -583,11 +584,14 @@ function bidCards(last, seatName) {
   return h("div", { class: "round-detail", dataset: { testid: "round-detail" } },
     h("div", { class: "round-cards" },
       h("div", { class: "round-group is-closing", dataset: { testid: "closing-suit" } },
-        h("span", { class: "round-group-cards" }, h("span", { class: ["card", "card-small", "card-empty", "ru-slot", isRedSuit(suit) ? "card-red" : "card-black"], role: "img", "aria-label": `${SUIT_WORDS[suit]} closed last` }, SUIT_SYMBOLS[suit])),
+        h("span", { class: "round-group-cards" }, h("span", {
+          class: ["card", "card-small", "ru-suit-tile", isRedSuit(suit) ? "card-red" : "card-black"], role: "img",
+          "aria-label": `${SUIT_WORDS[suit]} closed last`, dataset: { testid: "closing-suit-tile", suit },
+        }, h("span", { class: "card-pip", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]))),
         h("span", { class: "round-group-note" }, "closed last")),
       (last.bids || []).map((bid, p) => {
         const right = Boolean(bid) && suitOf(bid) === suit;
-        const card = bid ? cardElement(bid, { small: true, extraLabel: `${seatName(p)}'s bid${right ? ", right" : ""}` }) : null;
+        const card = bid ? cardElement(bid, { small: true, extraLabel: `${possessive(seatName(p))} bid${right ? ", right" : ""}` }) : null;
         if (card) card.classList.toggle("is-match", right);
         return h("div", { class: "round-group", dataset: { testid: "round-bid", right: right ? "true" : "false" } },
           h("span", { class: "round-group-cards" }, card || h("span", { class: "card card-small card-empty", "aria-hidden": "true" })),

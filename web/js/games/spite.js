@@ -144,14 +144,14 @@ function opponentZone(ctx) {
   const backs = [];
   for (let i = 0; i < count; i++) backs.push(ui.cardBack({ tiny: true }));
   const thinking = snapshot.bot_turn && ui.thinking === opp;
-  return h("section", { class: ["spite-zone", "spite-opponent", view.current_player === opp && !snapshot.is_over && "is-turn"],
+  return h("section", { class: ["spite-zone", "spite-opponent", view.current_player === opp && !snapshot.is_over && !snapshot.round_over && "is-turn"],
     dataset: { testid: "opponent", seat: String(opp) }, "aria-label": `${ui.seatName(opp)}'s side` },
   h("header", { class: "spite-head" },
     h("span", { class: "seat-name" }, ui.seatName(opp)),
     h("span", { class: "spite-opp-hand", "aria-label": `${plural(count, "card")} in hand` },
       h("span", { class: "spite-mini-fan", "aria-hidden": "true" }, backs),
       h("span", { class: "count" }, plural(count, "card"))),
-    view.current_player === opp && !snapshot.is_over
+    view.current_player === opp && !snapshot.is_over && !snapshot.round_over
       ? h("span", { class: ["turn-badge", thinking && "is-thinking"], dataset: thinking ? { testid: "seat-thinking" } : {} }, thinking ? "thinking\u2026" : "to play") : null),
   h("div", { class: "spite-row" },
     payoffPile(ctx, opp, "small"),
@@ -296,11 +296,11 @@ function centreNote(ctx, count, max) {
 
 function myZone(ctx, hand) {
   const { ui, view, me, snapshot } = ctx;
-  return h("section", { class: ["spite-zone", "spite-you", view.current_player === me && !snapshot.is_over && "is-turn"],
+  return h("section", { class: ["spite-zone", "spite-you", view.current_player === me && !snapshot.is_over && !snapshot.round_over && "is-turn"],
     "aria-label": "Your side" },
   h("header", { class: "spite-head" },
     h("span", { class: "seat-name" }, ui.seatName(me)),
-    view.current_player === me && !snapshot.is_over ? h("span", { class: "turn-badge" }, "your turn") : null),
+    view.current_player === me && !snapshot.is_over && !snapshot.round_over ? h("span", { class: "turn-badge" }, "your turn") : null),
   h("div", { class: "spite-mine" },
     h("div", { class: "spite-row" },
       payoffPile(ctx, me, "normal"),

@@ -124,6 +124,7 @@ export function renderSetup(state, intents) {
       h("h1", { id: "setup-title" }, `New game of ${spec.title}`),
       button("Rules", { class: "quiet", dataset: { testid: "rules", focus: "rules" }, onclick: () => intents.openRules(spec.id) })),
     h("form", { class: "setup-form", onsubmit: (e) => { e.preventDefault(); intents.startMatch(); } },
+      replacing(state, intents),
       spec.summary ? h("p", { class: "setup-summary" }, spec.summary) : null,
       h("fieldset", {}, h("legend", {}, "Players"), playerField,
         h("ol", { class: "seat-list" }, seatRows), orderField,
@@ -136,7 +137,8 @@ export function renderSetup(state, intents) {
           h("span", { class: "option-description" }, "Take back any move, as often as you like; the match is marked as practice."))),
       errorArea(state.error),
       h("div", { class: "form-actions" },
-        h("button", { type: "submit", class: "primary big", dataset: { testid: "start", focus: "start" }, disabled: state.busy }, state.busy ? "Dealing\u2026" : "Start the match"))),
+        h("button", { type: "submit", class: "primary big", dataset: { testid: "start", focus: "start" }, disabled: state.busy },
+          state.busy ? "Dealing\u2026" : state.save ? "Abandon it and start" : "Start the match"))),
   );
 }
 
@@ -166,6 +168,18 @@ function optionField(opt, value, onChange) {
     h("select", { id, dataset: { option: opt.name, focus: id }, onchange: (e) => onChange(opt.choices[Number(e.target.value)]) },
       opt.choices.map((c, i) => h("option", { value: i, selected: c === value }, String(c)))),
     opt.description ? h("p", { class: "field-note" }, opt.description) : null);
+}
+
+/** A match in progress is saved: starting this one would end it. Said at the top of the
+ * set-up (the Start button then reads "Abandon it and start"), with the way back to it. */
+function replacing(state, intents) {
+  const save = state.save;
+  if (!save) return null;
+  const title = save.title || save.game;
+  return h("div", { class: "resume", dataset: { testid: "replace-warning" } },
+    h("p", {}, `You have a ${title} match in progress. Starting a new match ends it: it cannot be resumed afterwards.`),
+    h("button", { type: "button", class: "primary", dataset: { testid: "keep-playing", focus: "keep-playing" }, disabled: state.busy, onclick: intents.resume },
+      `Keep playing your ${title} match`));
 }
 
 export function errorArea(message) {

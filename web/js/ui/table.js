@@ -86,12 +86,13 @@ export function renderTable(state, intents, gameRoot, panels) {
         !actions.length || hidden ? h("p", { class: "field-note" }, snap.is_over ? "The match is over."
           : state.roundOver ? "The round is over." : `Waiting for ${seatName(snap, snap.current_player) || "the other players"}\u2026`) : null)),
       panels.side)),
-  panels.table,
   state.handoffTo !== null && state.handoffTo !== undefined ? handoff(state, intents) : null,
   state.roundOver && !snap.is_over
     ? (state.roundTable ? roundOverBar(state.roundOver, intents) : roundOverDialog(snap, state.roundOver, intents, Boolean(state.roundEnd), panels.over))
     : null,
   snap.is_over ? matchOver(state, intents, panels.over) : null,
+  // The features' dialogs last: one opened from the match-over dialog shows over it.
+  panels.table,
   );
 }
 
@@ -100,7 +101,7 @@ export function renderTable(state, intents, gameRoot, panels) {
 function unsavedNotice(busy, intents) {
   return h("div", { class: "save-warning", role: "status", dataset: { testid: "unsaved" } },
     h("p", {}, "This device cannot keep this match (its storage is full or turned off): it is lost if the page closes. Keep it as a file."),
-    button("Save as a file", { class: "quiet-ink", dataset: { testid: "unsaved-export", focus: "unsaved-export" }, disabled: busy, onclick: () => intents.exportMatch() }));
+    button("Save as a file", { class: "quiet-ink", dataset: { testid: "unsaved-export", focus: "unsaved-export" }, disabled: busy, onclick: () => intents.exportMatch(null, null, { unsaved: true }) }));
 }
 
 /**
