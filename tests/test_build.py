@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
 from tests.scripts import benchmark  # noqa: E402
 from tools import draw_icons  # noqa: E402
-from tools.build import WEB, BuildError, sha256_file  # noqa: E402
+from tools.build import CACHE, WEB, BuildError, sha256_file  # noqa: E402
 from tools.build import testing as test_command  # noqa: E402
 from tools.build.catalog import catalog_source  # noqa: E402
 from tools.build.micropip import MICROPIP_SHA256, MICROPIP_WHEEL  # noqa: E402
@@ -608,9 +608,21 @@ def test_the_standard_library_is_trimmed_by_the_keep_list(site_dir):
     assert shipped.stat().st_size < 0.6 * full.stat().st_size
 
 
-def test_micropip_is_the_pinned_wheel(site_dir, info):
+def test_micropip_is_the_pinned_wheel_compiled(site_dir, info):
+    # The pinned wheel from PyPI, each module a sourceless .pyc, every other member as it was.
     assert info["micropip_wheel"] == MICROPIP_WHEEL
-    assert sha256_file(site_dir / "wheels" / MICROPIP_WHEEL) == MICROPIP_SHA256
+    pinned = CACHE / MICROPIP_WHEEL
+    assert sha256_file(pinned) == MICROPIP_SHA256
+    with (
+        zipfile.ZipFile(pinned) as source,
+        zipfile.ZipFile(site_dir / "wheels" / MICROPIP_WHEEL) as shipped,
+    ):
+        names = {i.filename for i in source.infolist() if not i.is_dir()}
+        compiled = {n + "c" if n.endswith(".py") else n for n in names}
+        assert set(shipped.namelist()) == compiled
+        assert "micropip/__init__.pyc" in compiled
+        for name in names - {n for n in names if n.endswith(".py")}:
+            assert shipped.read(name) == source.read(name), name
 
 
 def test_build_info_is_consistent(site_dir, info):

@@ -108,3 +108,26 @@ def micropip_wheel() -> Path:
         return fetch_micropip(CACHE)
     except MicropipError as exc:
         raise BuildError(str(exc)) from exc
+
+
+def compiled_micropip(runtime: Path) -> Path:
+    """The pinned micropip wheel compiled to bytecode by the runtime, as the standard library
+    is (stdlib.compile_stdlib: each ``x.py`` a sourceless ``x.pyc``, every other member as it
+    was), made once into .cache/ under the same file name. The page unpacks it into
+    site-packages and imports micropip without compiling its sources: under Node.js on the
+    loaded 2-core box 0.46-0.58 s instead of 1.2-3.3 s, for 38 kB more (153 kB)."""
+    pinned = micropip_wheel()
+    key = sha256_file(pinned)[:8] + sha256_file(COMPILE_SCRIPT)[:8]
+    target = CACHE / f"micropip-compiled-{PYODIDE_VERSION}-{key}" / pinned.name
+    if target.is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        say("compiling micropip to bytecode (once)")
+        compile_stdlib(runtime, pinned, partial, node=node())
+    except StdlibError as exc:
+        partial.unlink(missing_ok=True)
+        raise BuildError(f"compiling micropip: {exc}") from exc
+    os.replace(partial, target)
+    return target

@@ -16,7 +16,13 @@ from . import DIST, ROOT, WEB, BuildError, say, sha256_file
 from .catalog import write_catalog
 from .node import ensure_tools, run_esbuild
 from .openings import write_openings
-from .runtime import PYODIDE_FILES, PYODIDE_VERSION, fetch_pyodide, micropip_wheel, trimmed_stdlib
+from .runtime import (
+    PYODIDE_FILES,
+    PYODIDE_VERSION,
+    compiled_micropip,
+    fetch_pyodide,
+    trimmed_stdlib,
+)
 from .wheel import build_wheel, web_wheel
 
 # Filled into dist/sw.js: the text between these markers is replaced by the build's data.
@@ -207,7 +213,7 @@ def build(
         raise BuildError("web/sw.js is missing")
     runtime = fetch_pyodide()
     stdlib_zip = trimmed_stdlib(runtime)
-    micropip = micropip_wheel()
+    micropip = compiled_micropip(runtime)
     wheel = build_wheel()
     modules = None
     if minify:
