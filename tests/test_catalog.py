@@ -1,12 +1,17 @@
-"""js/catalog.js, the page's copy of the engine's game listing, agrees with the engine."""
+"""js/catalog.js, the page's copy of the engine's game listing, agrees with the engine: the
+file the built site ships (dist/js/catalog.js), read back, not the build's computation run
+again."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -14,7 +19,9 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine import bridge  # noqa: E402
 from engine.bots import arena as ladder  # noqa: E402
+from tools.build import DIST  # noqa: E402
 from tools.build.catalog import CATALOG, catalog_source, write_catalog  # noqa: E402
+from tools.build.site import build as build_site  # noqa: E402
 
 MODULE = re.compile(r"\A(?://[^\n]*\n)*export default (\{.*\});\n\Z", re.DOTALL)
 
@@ -26,16 +33,29 @@ def module_data(text: str) -> dict:
     return json.loads(found.group(1))
 
 
-def test_the_catalog_is_the_bridges_game_listing_and_the_ladder():
-    data = module_data(catalog_source())
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """What the built site's js/catalog.js exports: build.py test's dist/ (built before the
+    tests run), else a site built here."""
+    dist = DIST
+    if not os.environ.get("PARLOUR_DIST_READY"):
+        dist = tmp_path_factory.mktemp("site") / "dist"
+        build_site(dist, quiet=True)
+    return module_data((dist / CATALOG).read_text(encoding="utf-8"))
+
+
+@pytest.mark.build
+def test_the_catalog_is_the_bridges_game_listing_and_the_ladder(shipped):
+    data = dict(shipped)
     assert data.pop("ladder") == ladder.figures(ladder.read_table())
     assert data == json.loads(bridge.games())
 
 
-def test_the_catalogs_figures_are_the_ladder_tables():
+@pytest.mark.build
+def test_the_catalogs_figures_are_the_ladder_tables(shipped):
     """Every figure the page can show is a logged run of the table, with its numbers."""
     table = json.loads((ROOT / "benchmarks" / "ladder.json").read_text(encoding="utf-8"))
-    shown = module_data(catalog_source())["ladder"]
+    shown = shipped["ladder"]
     assert len(shown) == len(table["runs"]) > 0
     for figure, run in zip(shown, table["runs"], strict=True):
         level = run["seats"][0]
@@ -72,8 +92,9 @@ def test_every_ladder_run_is_logged_and_describes_todays_bots():
         assert ladder.describes_todays_bots(run), f"{run['log']}: its bots have changed since"
 
 
-def test_the_catalog_lists_every_registered_game_with_its_options_and_the_levels():
-    data = module_data(catalog_source())
+@pytest.mark.build
+def test_the_catalog_lists_every_registered_game_with_its_options_and_the_levels(shipped):
+    data = shipped
     assert [g["id"] for g in data["games"]] == list(engine.GAMES)
     for game in data["games"]:
         spec = engine.GAMES[game["id"]]

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from . import DIST, ROOT, WEB, BuildError, say, sha256_file
-from .catalog import write_catalog
+from .catalog import CATALOG, write_catalog
 from .node import ensure_tools, run_esbuild
 from .openings import write_openings
 from .runtime import (
@@ -54,6 +54,9 @@ def bundle_web(modules: Path, staging: Path, web: Path = WEB) -> None:
     # import.meta.url)` still finds the worker), and each `import("./games/<id>.js")`
     # becomes a chunk of its own next to it, named with a hash of its content. Run in ``web``
     # with a relative entry: the hashes also cover the modules' paths from where esbuild runs.
+    # js/catalog.js (the engine's game listing, tools/build/catalog.py) stays a module of its
+    # own, as the build wrote it: JSON that no minifier shrinks, and what tests/test_catalog.py
+    # reads of the built site. index.html preloads it with the other chunks of app.js.
     run_esbuild(
         modules,
         [
@@ -61,11 +64,13 @@ def bundle_web(modules: Path, staging: Path, web: Path = WEB) -> None:
             "--bundle",
             "--format=esm",
             "--splitting",
+            f"--external:./{Path(CATALOG).name}",
             f"--outdir={staging / Path(JS_ENTRY).parent}",
             *ESBUILD_COMMON,
         ],
         cwd=web,
     )
+    shutil.copy2(web / CATALOG, staging / CATALOG)
     run_esbuild(
         modules,
         [str(web / CSS_ENTRY), "--bundle", f"--outfile={staging / CSS_ENTRY}", *ESBUILD_COMMON],
