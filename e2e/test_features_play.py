@@ -469,6 +469,75 @@ def test_a_challenge_link_deals_the_same_cards(page, site, open_app):
     assert not problems, problems
 
 
+def finished_match(game: str, players: int, options: dict, last_seat: int) -> dict:
+    """The record of a whole random playout of ``game`` whose last action is ``last_seat``'s."""
+    for seed in range(40, 400):
+        state = engine.new_game(game, players, seed, options)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        if state.history[-1].player == last_seat:
+            return state.to_record()
+    raise AssertionError("no suitable match")
+
+
+def challenge_link_of(page, record: dict, seats: list[dict], last_seat: int) -> str:
+    """Open ``record`` less its last action, make that action as seat ``last_seat``'s person,
+    and read the finished match's challenge link (from the menu, back to it)."""
+    import_match(page, {**record, "actions": record["actions"][:-1]}, seats)
+    if page.locator("[data-testid=handoff]").is_visible():
+        page.click("[data-testid=handoff-ready]")
+    page.click(f"{SIDE_ACTIONS}[data-action='{record['actions'][-1]}']")
+    page.wait_for_selector("[data-testid=match-over]")
+    page.click("[data-testid=challenge-over]")
+    link = page.locator("[data-testid=challenge-link]").input_value()
+    page.click("[data-testid=close-challenge]")
+    page.click("[data-testid=match-over] [data-focus=over-menu]")
+    return link
+
+
+@own_page
+def test_challenge_links_of_rotated_seats_and_pass_and_play_deal_the_same_cards(
+    page, site, open_app
+):
+    """A finished match's link, opened in a fresh page, deals its very cards to the same seats:
+    with the person in the second seat and an option changed, and for two people at one
+    device (the first to move is handed the device and holds the dealt hand)."""
+    open_app(page, site)
+    options = {"special_rank_runs": True}
+    rotated = finished_match("crisps", 2, options, last_seat=1)
+    link = challenge_link_of(page, rotated, [bot_seat("random"), HUMAN], last_seat=1)
+    assert "players=random%2Chuman" in link and "special_rank_runs%3Atrue" in link, link
+    runs = [(link, rotated["seed"], options, 1, False)]
+    shared = finished_match("crisps", 2, {}, last_seat=0)
+    link = challenge_link_of(page, shared, [HUMAN, {**HUMAN, "name": "Bea"}], last_seat=0)
+    assert "players=human%2Chuman" in link, link
+    first = engine.new_game("crisps", 2, shared["seed"], {}).current_player
+    runs.append((link, shared["seed"], {}, first, True))
+
+    fresh = page.context.new_page()
+    problems: list[str] = []
+    fresh.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    fresh.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        for link, seed, opts, seat, handed in runs:
+            fresh.goto("about:blank")
+            fresh.goto(link)
+            if handed:
+                fresh.click("[data-testid=handoff-ready]")
+            fresh.wait_for_selector(IDLE, timeout=90_000)
+            dealt = engine.new_game("crisps", 2, seed, opts).view(seat)["hand"]
+            hand = fresh.locator(HAND_CARDS).evaluate_all("n => n.map(c => c.dataset.card)")
+            assert sorted(hand) == sorted(dealt), link
+            record = read_save(fresh)["data"]["record"]
+            assert record["seed"] == seed
+            assert record["options"] == engine.GAMES["crisps"].normalize_options(opts)
+            fresh.evaluate(f"() => localStorage.removeItem({json.dumps(SAVE_KEY)})")
+    finally:
+        fresh.close()
+    assert not problems, problems
+
+
 def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_app):
     open_app(page, site)
     page.click("[data-testid=menu] [data-game=crisps]")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -247,9 +248,50 @@ def test_storage_turned_off_is_said_and_play_goes_on(page, site, open_app):
 # ----- pass and play ----------------------------------------------------------------------------
 
 
+SUITS = {"S": ("\u2660", "spades"), "H": ("\u2665", "hearts"), "D": ("\u2666", "diamonds")}
+SUITS["C"] = ("\u2663", "clubs")
+RANK_WORDS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+TEXT_BEHIND = """() => {
+  const handoff = document.querySelector("[data-testid=handoff]");
+  const parts = [];
+  const LABELS = ["aria-label", "title", "alt", "value"];
+  const shown = NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT;
+  const walk = document.createTreeWalker(document.body, shown);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (handoff.contains(n)) continue;
+    const element = n.nodeType === Node.TEXT_NODE ? n.parentElement : n;
+    if (!element.checkVisibility()) continue;
+    if (n.nodeType === Node.TEXT_NODE) parts.push(n.textContent);
+    else for (const name of LABELS) parts.push(n.getAttribute(name) || "");
+  }
+  return parts.join(" | ");
+}"""
+"""Every text drawn behind the hand-off screen (and every label a screen reader would say)."""
+
+
+def card_words(card: str) -> list[str]:
+    """How the page writes a card: "10\u2665" and "10 of hearts" (see web/js/ui/cards.js)."""
+    base = card.split("#", 1)[0]
+    rank, suit = base[:-1], base[-1]
+    symbol, name = SUITS[suit]
+    return [rank + symbol, f"{RANK_WORDS.get(rank, rank)} of {name}"]
+
+
 def assert_nothing_private_shows(page):
     handoff = page.locator("[data-testid=handoff]")
     assert handoff.is_visible()
+    page.wait_for_selector(IDLE)  # the move is saved: the record below is the table's
+    # No text behind it (the turn and message lines included) names a card in any hand.
+    state = engine.from_record(read_save(page)["data"]["record"])
+    hidden = [card for seat in range(state.players) for card in state.view(seat)["hand"]]
+    assert hidden
+    behind = page.evaluate(TEXT_BEHIND)
+    assert "Ann" in behind or "Bob" in behind, "the text behind the hand-off is read"
+    for card in hidden:
+        for words in card_words(card):
+            assert not re.search(rf"(?<![0-9]){re.escape(words)}", behind), (
+                f"{words}, in a hand, is written behind the hand-off screen"
+            )
     assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 0, (
         "no card of any seat is in the page behind the hand-off screen"
     )
