@@ -2,8 +2,8 @@
 installed, then build B (the same sources with every game screen changed, so their hashed
 chunks have other names) is published in its place, as a static host replaces a whole site.
 The tab opened on A keeps running A, online and offline (game screens it had not loaded
-yet, the files its engine asks for); its next load runs B, which resumes the match A saved;
-and A's files are dropped once no page runs A.
+yet, the files of an engine restarted after a crash); its next load runs B, which resumes
+the match A saved; and A's files are dropped once no page runs A.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import build
 COLD_START = True  # a first visit with its service worker; one page per test
 
 CACHES = "async () => (await caches.keys()).filter((name) => name.startsWith('parlour-')).sort()"
+ENGINE_BUILD = "async () => (await window.__parlourTest.engine()).build_id"
 PAGE_BUILD = "async () => (await (await fetch('build-info.json')).json()).build_id"
 NEW_RELEASE = """async () => {
   const registration = await navigator.serviceWorker.ready;
@@ -90,7 +91,7 @@ def test_a_tab_open_across_a_release_keeps_its_build_and_the_next_load_runs_the_
     served.symlink_to(dist, target_is_directory=True)
     server, url = build.start_server([("/", served)])
     try:
-        open_app(page, url)
+        open_app(page, url, "?speed=0&test=1")  # test=1: the hook that kills the engine
         page.evaluate("async () => { await navigator.serviceWorker.ready; }")
         assert page.evaluate(CACHES) == [f"parlour-{a_id}"]
 
@@ -109,6 +110,11 @@ def test_a_tab_open_across_a_release_keeps_its_build_and_the_next_load_runs_the_
         try:
             page.click("[data-testid=menu-button]")
             start_and_move(page, "spite")
+            # An engine restarted there (after a crash) is A's too, from A's cache.
+            page.evaluate("() => window.__parlourTest.killWorker()")
+            page.get_by_text("your match is exactly where it was").wait_for()
+            assert page.evaluate(ENGINE_BUILD) == a_id
+            play_a_move(page)
         finally:
             page.context.set_offline(False)
         saved_by_a = saved_actions(page)
