@@ -605,7 +605,7 @@ async function enterTable(snap, gameId, setup, kept = null, opening = null) {
   if (token !== matchToken) return;
   render();
   if (opening) {
-    storage.saveMatch(snap.game, snap.title, opening.record, setup, keptState());
+    noteSaved(storage.saveMatch(snap.game, snap.title, opening.record, setup, keptState()));
     return;
   }
   await holdingBusy(async () => {
@@ -627,7 +627,7 @@ async function sendMove(actionId) {
   if (heldOpening && taken) {
     // The engine is still loading: the move waits for it, kept with the save meanwhile.
     const snap = state.snapshot;
-    storage.saveMatch(snap.game, snap.title, recordWith(heldOpening.record, actionId), state.matchSetup.setup, keptState());
+    noteSaved(storage.saveMatch(snap.game, snap.title, recordWith(heldOpening.record, actionId), state.matchSetup.setup, keptState()));
     state.message = "Your move is in: the game engine takes it as soon as it has loaded.";
     render();
   }
