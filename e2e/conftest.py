@@ -242,6 +242,7 @@ RUN_FIRST = (
     "test_mhing",
     "test_analysis",
     "test_features_play",
+    "test_release",  # one long test: two builds, three engine starts
 )
 
 
