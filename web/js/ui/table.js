@@ -100,7 +100,7 @@ export function renderTable(state, intents, gameRoot, panels) {
  * goes on; the page tries again after every move and takes this down when a save works. */
 function unsavedNotice(busy, intents) {
   return h("div", { class: "save-warning", role: "status", dataset: { testid: "unsaved" } },
-    h("p", {}, "This device cannot keep this match (its storage is full or turned off): it is lost if the page closes. Keep it as a file."),
+    h("p", {}, "This device cannot keep this match: its storage is full or turned off."),
     button("Save as a file", { class: "quiet-ink", dataset: { testid: "unsaved-export", focus: "unsaved-export" }, disabled: busy, onclick: () => intents.exportMatch(null, null, { unsaved: true }) }));
 }
 
