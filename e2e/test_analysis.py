@@ -18,7 +18,7 @@ import pytest
 from pagehelpers import HUMAN, IDLE, MATCH_OVER, SIDE_ACTIONS, bot_seat, open_record, play_out
 
 import engine
-from engine import bots
+from engine.bots import analysis
 
 SHARED_PAGE = True
 ANALYSIS = "[data-testid=analysis]"
@@ -70,18 +70,21 @@ def test_the_hint_is_the_top_ranked_move_and_says_why(page, site, open_app, game
     top = rows[0][0]
     assert result.get_attribute("data-best") == top == hint
     reason = page.locator("[data-testid=analysis-reason]").inner_text()
-    assert reason in message and "worlds" in reason
+    labels = dict(zip(legal, [a.label for a in state.legal_actions()], strict=True))
+    assert reason in message and reason.startswith(labels[top].split("{")[0])
+    assert "worlds" not in reason and "usual play" not in reason, "plain words, no jargon"
     worlds = page.locator("[data-testid=analysis-row] td:last-child").all_inner_texts()
     assert all(w.isdigit() for w in worlds) and sum(map(int, worlds)) > 0
 
     budget = int(result.get_attribute("data-budget"))
     assert budget == engine.GAMES[game_id].bot.at(state.players).hard_iterations
     # The page's engine, given that budget as a fixed number of iterations (a busy machine's
-    # clock cuts nothing then), makes the Hard search's choice that CPython makes.
+    # clock cuts nothing then), ranks the moves as CPython does from the same seed.
     fixed = page.evaluate(FIXED_BUDGET, budget)
-    assert fixed["iterations"] == budget
-    hard = bots.make("hard", iterations=budget).choose(state, 0, random.Random(len(state.history)))
-    assert fixed["best"] == hard.id, "the page's analysis is the Hard search from the same seed"
+    expected = analysis.run(state, 0, random.Random(len(state.history)), iterations=budget)
+    assert fixed["iterations"] == expected.iterations
+    assert [m["id"] for m in fixed["moves"]] == [m.action.id for m in expected.moves]
+    assert fixed["best"] == expected.best.id, "the page's analysis is CPython's"
 
     # Playing a move clears the analysis; the next turn offers it afresh.
     page.click(f"{SIDE_ACTIONS}[data-action='{top}']")
@@ -124,6 +127,12 @@ def test_after_the_match_the_review_ranks_the_persons_moves(page, site, open_app
     page.click("[data-testid=review-stop]")
     page.locator("[data-testid=review-run]").wait_for()
     marked = ranks.evaluate_all("n => n.map(e => [Number(e.dataset.step), Number(e.dataset.rank)])")
+    # A move the search could tell from its choice names that choice in the page itself.
+    off = page.locator("[data-testid=review] .log-entry.is-off-move")
+    assert off.count() >= 1
+    for i in range(off.count()):
+        best = off.nth(i).locator("[data-testid=move-best]").inner_text()
+        assert best.startswith(" \u2014 the computer's choice: ") or "computer's choice" in best
     assert len(marked) >= 3
     assert [step for step, _ in marked] == mine[: len(marked)], "the person's moves, in order"
     assert all(rank >= 1 for _, rank in marked)

@@ -9,7 +9,9 @@ out.
   person's bid as "your bid", never "You's bid"; the table behind it shows no seat to play.
 - Another seat's card played to its own stack is "their own stack" in the person's log; cards
   that came into the person's hand before another seat's move are not told as part of it.
-- The review names the computer's choice in the page and says when every move is ranked.
+- The review says when every move is ranked, and calls a move the search cannot tell from
+  its choice "as good as the best" (e2e/test_analysis.py checks that a move it can tell
+  apart names the computer's choice in the page).
 
 The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
@@ -269,12 +271,14 @@ def test_the_review_writes_the_computers_choice_and_says_when_all_are_ranked(pag
         timeout=120_000,
     )
     assert run.is_disabled()
-    ranks = page.locator("[data-testid=move-rank]").evaluate_all(
-        "n => n.map(e => Number(e.dataset.rank))"
-    )
-    off = sum(1 for rank in ranks if rank > 1)
+    texts = page.locator("[data-testid=move-rank]").all_inner_texts()
+    assert len(texts) == len([a for a in state.history if a.player == 0])
+    # The search cannot tell most of these moves apart (Spite and Malice's figures are an
+    # estimated chance of winning, close for every move): they are "as good as the best".
+    assert "as good as the best" in texts, texts
+    off = page.locator("[data-testid=review] .log-entry.is-off-move")
     best = page.locator("[data-testid=move-best]")
-    assert best.count() == off > 0, (ranks, best.count())
+    assert best.count() == off.count()
     for text in best.all_inner_texts():
         assert "the computer's choice: " in text and text.split(": ", 1)[1].strip()
     page.click("[data-testid=review-back]")

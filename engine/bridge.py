@@ -583,7 +583,8 @@ def _analysis_json(session: Session, result: analysing.Analysis) -> dict[str, An
         "iterations": result.iterations,
         "budget": result.budget,
         "best": result.best.id,
-        "reason": result.reason(lambda action: session.names(action.label)),
+        "tied": len(result.tied()),
+        "reason": session.names(result.reason(lambda action: action.label)),
         "moves": moves,
     }
 
@@ -603,8 +604,8 @@ def _iterations(params: dict[str, Any]) -> int | None:
 
 @_endpoint
 def hint(params: dict[str, Any]) -> dict[str, Any]:
-    """The Hard search's move for the human seat to act, with the reason in one line:
-    the first move of :func:`analyse` for the same position and ``{iterations?}``."""
+    """The best move for the human seat to act, with its reason in plain words: the first
+    move of :func:`analyse` for the same position and ``{iterations?}``."""
     session = _need_session()
     state = session.state
     current = state.current_player
@@ -615,7 +616,7 @@ def hint(params: dict[str, Any]) -> dict[str, Any]:
     return {
         "action": session.action_json(first.action),
         "level": "hard",
-        "reason": result.reason(lambda action: session.names(action.label)),
+        "reason": session.names(result.reason(lambda action: action.label)),
         "worlds": first.worlds,
     }
 
@@ -653,9 +654,12 @@ def analyse(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("bad_step", "that move was not made by a person")
     state = _tape_for(session.state.to_record()).state_at(step)
     out = _analysis_json(session, _analysis_of(session, state, taken.player, iterations))
+    mine = next(m for m in out["moves"] if m["id"] == taken.id)
     out["taken"] = {
         "id": taken.id,
-        "rank": next(m["rank"] for m in out["moves"] if m["id"] == taken.id),
+        "rank": mine["rank"],
+        "group": mine["group"],
+        "placed": mine["placed"],
     }
     return out
 

@@ -49,8 +49,8 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.cards import SUIT_NAMES, card_name
 from engine.core import Action, State
+from engine.purpose import purpose
 
 COACH_DIR = Path(__file__).resolve().parent / "games"
 PERSON = 0
@@ -287,39 +287,12 @@ def suggestion(game: str, m: Moment, kinds: list[str] | None) -> Action | None:
 
 
 def why(game: str, view: dict[str, Any], action: Action | None) -> str | None:
-    """The suggested move's reason in a player's words, read off the person's own view (so it
-    tells nothing the person cannot see), or ``None`` when the step's text says it all."""
+    """The suggested move's reason in a player's words ("It closes the hearts stack."), read
+    off the person's own view (:mod:`engine.purpose`), or ``None``."""
     if action is None:
         return None
-    explain = _WHY.get(game)
-    return explain(view, action) if explain else None
-
-
-def _roundup_why(view: dict[str, Any], action: Action) -> str | None:
-    if action.kind != "bid" or not action.cards:
-        return None
-    card = action.cards[0]
-    suit = card[-1]
-    ranks = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
-    below = [
-        c for c in view.get("face_down", []) if c[-1] == suit and c[:-1] in ranks and c != card
-    ]
-    below.sort(key=lambda c: ranks.index(c[:-1]))
-    suit_name = SUIT_NAMES[suit]
-    if not below:
-        return (
-            f"{card_name(card)}: no suit stands out in your hand, and {suit_name} is as good a "
-            "guess as any."
-        )
-    held = ", ".join(card_name(c) for c in below)
-    return (
-        f"{card_name(card)}: you hold {held} face down, so the {suit_name} stack cannot climb "
-        f"past them while they stay in your hand, and {suit_name} should close late. It is your "
-        f"highest {suit_name[:-1]} card, so the low ones stay hidden."
-    )
-
-
-_WHY = {"roundup": _roundup_why}
+    text = purpose(game, view, action)
+    return f"It {text}." if text else None
 
 
 def advise(

@@ -15,8 +15,17 @@ import pytest
 
 import engine
 from engine import bots, bridge
+from engine.bots import analysis as analysing
 from engine.bots import ismcts
-from engine.bots.analysis import Analysis, Move, analyse, measure_of, run
+from engine.bots.analysis import (
+    REFINE_SHARE,
+    Analysis,
+    Move,
+    analyse,
+    measure_of,
+    rank_by_figures,
+    run,
+)
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
 from engine.core import Action
@@ -70,15 +79,20 @@ def test_every_legal_move_is_ranked_once_and_the_first_is_the_hard_choice(game_i
     legal = [a.id for a in state.legal_actions()]
     assert sorted(m.action.id for m in result.moves) == sorted(legal)
     assert [m.rank for m in result.moves] == list(range(1, len(legal) + 1))
+    # The first move has the best figure; the Hard bot's choice got its rollouts too.
     hard = bots.make("hard", iterations=ITERATIONS).choose(state, player, random.Random(3))
-    assert result.best.id == hard.id
-    assert result.iterations == result.budget == ITERATIONS
+    assert result.figure_of(result.moves[0]) == max(
+        result.figure_of(m) for m in result.moves if m.low is not None
+    )
+    assert next(m for m in result.moves if m.action == hard).worlds > 0
+    assert result.budget == ITERATIONS
+    assert ITERATIONS < result.iterations <= ITERATIONS * (1 + REFINE_SHARE)
     worlds = sum(m.worlds for m in result.moves)
     # A tree search scores one rollout per iteration; the flat paired one skips a root move
-    # in a world where it is not legal.
-    assert 0 < worlds <= ITERATIONS
+    # in a world where it is not legal, and so does the refinement.
+    assert 0 < worlds <= result.iterations
     if not (engine.GAMES[game_id].bot.at(state.players).search or SearchConfig()).paired:
-        assert worlds == ITERATIONS
+        assert worlds == result.iterations
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -115,8 +129,9 @@ def test_progress_rises_to_one_and_the_result_is_returned():
         except StopIteration as done:
             result = done.value
             break
-    assert fractions == [(i + 1) / 10 for i in range(10)]
-    assert isinstance(result, Analysis) and result.iterations == 160
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert fractions[9] == pytest.approx(1 / (1 + REFINE_SHARE)), "the search's share first"
+    assert isinstance(result, Analysis) and 160 < result.iterations <= 160 * (1 + REFINE_SHARE)
 
 
 def test_one_legal_move_needs_no_search_and_no_rng():
@@ -129,7 +144,7 @@ def test_one_legal_move_needs_no_search_and_no_rng():
     result = run(state, state.current_player, untouched)
     assert untouched.getstate() == before
     assert [(m.rank, m.worlds) for m in result.moves] == [(1, 0)]
-    assert result.reason().endswith(": the only legal move.")
+    assert result.reason().startswith(f"{result.best.label}: the only legal move.")
 
 
 def test_a_seat_not_to_move_is_refused():
@@ -152,37 +167,108 @@ def act(name: str) -> Action:
     return Action(name, 0, name.capitalize())
 
 
-def analysis(measure: str, *moves: tuple, usual: str | None = None) -> Analysis:
+def analysis(measure: str, *moves: tuple, does: str | None = None) -> Analysis:
+    """An analysis of ``moves`` = ``(name, worlds, figure, low, high, group)``, in order."""
     ranked = [
-        Move(act(name), i + 1, worlds, win, win, points)
-        for i, (name, worlds, win, points) in enumerate(moves)
+        Move(act(name), i + 1, worlds, figure, figure, figure, low, high, group, group)
+        for i, (name, worlds, figure, low, high, group) in enumerate(moves)
     ]
-    return Analysis(0, ranked, measure, sum(m.worlds for m in ranked), 100, usual)
+    return Analysis(0, ranked, measure, sum(m.worlds for m in ranked), 100, purpose=does)
 
 
-def test_the_reason_names_the_figures_of_the_first_and_the_next_best():
-    line = analysis("win", ("pass", 60, 0.58, 1.0), ("play", 40, 0.41, -1.0)).reason()
+def test_the_reason_says_what_the_move_does_and_how_it_fares_against_the_next():
+    line = analysis(
+        "win",
+        ("pass", 60, 0.58, 0.5, 0.66, 1),
+        ("play", 40, 0.31, 0.2, 0.42, 2),
+        does="keeps your cards for a later trick",
+    ).reason()
     assert line == (
-        "Pass: wins 58% of simulated deals (60 of 100 worlds); the next best play, Play, 41%."
+        "Pass. It keeps your cards for a later trick. It wins 58% of the deals played out "
+        "from here; the next best, Play, 31%."
     )
-    line = analysis("points", ("pass", 70, 0.6, 3.2), ("play", 30, 0.5, -1.06)).reason()
+    line = analysis(
+        "points", ("pass", 70, 3.2, 2.0, 4.4, 1), ("play", 30, -1.06, -2.0, 0.0, 2)
+    ).reason()
     assert line == (
-        "Pass: 3.2 points ahead of the others on average (70 of 100 worlds); "
-        "the next best play, Play, -1.1 points."
+        "Pass. It ends 3.2 points ahead of the others on average; the next best, Play, -1.1 points."
     )
+    assert "worlds" not in line and "usual" not in line
 
 
-def test_the_reason_is_plain_when_the_next_move_scores_more():
-    kept = analysis("win", ("pass", 30, 0.40, 0.0), ("play", 70, 0.45, 0.0), usual="pass")
-    assert kept.reason().endswith(
-        "Play, 45%, not clearly better on these worlds: the usual play stands."
+def test_moves_the_search_cannot_tell_apart_are_said_to_be_equally_good():
+    line = analysis(
+        "win",
+        ("pass", 50, 0.52, 0.45, 0.59, 1),
+        ("play", 40, 0.55, 0.47, 0.63, 1),
+        ("draw", 10, 0.2, 0.05, 0.35, 2),
+    ).reason()
+    assert line.endswith(
+        "These 2 moves are equally good as far as the search can tell (45% to 63% of the "
+        "deals won): Pass and Play."
     )
-    close = analysis("win", ("pass", 55, 0.40, 0.0), ("play", 45, 0.45, 0.0))
-    assert close.reason().endswith("Play, 45%, too close to call on these worlds.")
-    rank = analysis("points", ("pass", 55, 0.70, 1.0), ("play", 45, 0.60, 2.0))
-    assert rank.reason().endswith(
-        "Play, +2.0 points, but wins the deal less often (60% against 70%)."
-    )
+    many = analysis("points", *((f"m{i}", 10, 0.1 * i, -1.0, 1.0, 1) for i in range(7)))
+    assert many.reason().endswith(": M0, M1, M2 and 4 more.")
+
+
+def test_the_ranking_follows_the_figures_in_groups():
+    # Sorted by figure; "a" is within reach of "b" (its wide interval), "c" of "e", but not
+    # "e" of "b"; the search's choice leads its group; moves without an interval come last,
+    # each alone.
+    figures = [
+        ("a", 0.45, 0.25, 0.65),
+        ("c", 0.20, 0.18, 0.22),
+        ("b", 0.50, 0.45, 0.55),
+        ("d", None, None, None),
+        ("e", 0.21, 0.19, 0.23),
+    ]
+    ranked = [
+        ("b", 1, 1),
+        ("a", 1, 1),
+        ("e", 2, 3),
+        ("c", 2, 3),
+        ("d", 3, 5),
+    ]
+    assert rank_by_figures(figures) == rank_by_figures(figures, choice="a") == ranked
+    # The search's choice goes first among equal figures only.
+    tied = [("p", 0.4, 0.3, 0.5), ("q", 0.4, 0.3, 0.5)]
+    assert [key for key, _, _ in rank_by_figures(tied, choice="q")] == ["q", "p"]
+    # A move far below with a wide interval is not tied to a leader known closely.
+    assert rank_by_figures([("x", 0.86, 0.81, 0.91), ("y", 0.62, 0.42, 0.82)]) == [
+        ("x", 1, 1),
+        ("y", 2, 2),
+    ]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_ranking_never_puts_a_move_under_a_worse_one_of_a_later_group(game_id):
+    state = choice_position(game_id, seed=6)
+    result = run(state, state.current_player, random.Random(4), iterations=ITERATIONS)
+    assert [m.group for m in result.moves] == sorted(m.group for m in result.moves)
+    assert [m.placed for m in result.moves] == sorted(m.placed for m in result.moves)
+    # Moves too seldom played out to have an interval come last (the page shows no figure).
+    known = [m.low is not None for m in result.moves]
+    assert known == sorted(known, reverse=True)
+    figures = [(m.group, m.placed, result.figure_of(m)) for m in result.moves if m.low is not None]
+    for i, (group, _, figure) in enumerate(figures):
+        for later_group, _, later in figures[i + 1 :]:
+            if later_group != group and figure is not None and later is not None:
+                assert figure >= later, (figures, i)
+
+
+def test_the_refinement_spends_its_rollouts_on_the_leading_moves(monkeypatch):
+    state = choice_position("crisps")
+    player = state.current_player
+    refined = run(state, player, random.Random(2), iterations=ITERATIONS * 4)
+    monkeypatch.setattr(analysing, "REFINE_SHARE", 0.0)
+    plain = run(state, player, random.Random(2), iterations=ITERATIONS * 4)
+    extra = {
+        m.action.id: m.worlds - next(p.worlds for p in plain.moves if p.action == m.action)
+        for m in refined.moves
+    }
+    assert sum(extra.values()) == refined.iterations - plain.iterations > 0
+    # The move the figures put first got more of them than the move they put last.
+    assert extra[refined.moves[0].action.id] > extra[refined.moves[-1].action.id] >= 0
 
 
 def test_an_estimated_chance_says_so():
@@ -203,15 +289,17 @@ def test_the_bridge_ranks_the_legal_moves_and_the_hint_is_the_first(game_id):
     assert [m["rank"] for m in reply["moves"]] == list(range(1, len(snap["legal"]) + 1))
     assert reply["best"] == reply["moves"][0]["id"]
     assert reply["player"] == snap["current_player"]
-    assert reply["iterations"] == reply["budget"] == ITERATIONS
+    assert reply["budget"] == ITERATIONS <= reply["iterations"]
     labels = {a["id"]: a["label"] for a in snap["legal"]}
     for move in reply["moves"]:
         assert move["label"] == labels[move["id"]]
         assert set(move) >= {"id", "label", "cards", "rank", "worlds", "value", "win", "points"}
-    assert 0 < sum(m["worlds"] for m in reply["moves"]) <= ITERATIONS
+        assert set(move) >= {"group", "placed", "low", "high"}
+    assert 0 < sum(m["worlds"] for m in reply["moves"]) <= reply["iterations"]
+    assert reply["tied"] == sum(1 for m in reply["moves"] if m["group"] == 1)
     first = reply["moves"][0]
-    assert reply["reason"].startswith(f"{first['label']}: ")
-    assert f"({first['worlds']} of " in reply["reason"]
+    assert reply["reason"].startswith(f"{first['label']}")
+    assert "{seat" not in reply["reason"] and "worlds" not in reply["reason"]
     hint = call("hint", {"iterations": ITERATIONS})
     assert hint["action"]["id"] == reply["best"] and hint["reason"] == reply["reason"]
     assert hint["level"] == "hard" and hint["worlds"] == first["worlds"]
@@ -231,15 +319,19 @@ def test_the_default_budget_is_the_hard_levels(monkeypatch):
     # A clock that never moves: the safety clock never cuts the search, however busy the
     # machine, so the whole budget is searched.
     monkeypatch.setattr(ismcts, "perf_counter", lambda: 0.0)
+    monkeypatch.setattr(analysing, "perf_counter", lambda: 0.0)
     state = choice_position("crisps")
     load_for_person(state)
     reply = call("analyse")
     assert reply["budget"] == engine.GAMES["crisps"].bot.hard_iterations
-    assert reply["iterations"] == reply["budget"]
+    assert reply["iterations"] > reply["budget"]  # the refinement's rollouts on top
     expected = bots.make("hard", iterations=reply["budget"]).choose(
         state, state.current_player, random.Random(len(state.history))
     )
-    assert reply["best"] == expected.id == call("hint")["action"]["id"]
+    # The Hard bot's choice is among the moves the figures cannot tell from the best here.
+    tied = [m["id"] for m in reply["moves"] if m["group"] == 1]
+    assert expected.id in tied
+    assert reply["best"] == call("hint")["action"]["id"]
 
 
 def test_the_bridge_reports_progress_while_it_analyses(monkeypatch):
@@ -248,7 +340,8 @@ def test_the_bridge_reports_progress_while_it_analyses(monkeypatch):
     fractions: list[float] = []
     bridge.on_progress(fractions.append)
     call("analyse", {"iterations": 160})
-    assert fractions == [(i + 1) / 10 for i in range(10)]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert fractions[9] == pytest.approx(1 / (1 + REFINE_SHARE)), "the search's share first"
     fractions.clear()
     call("analyse", {"iterations": 160})  # the same position again: kept, no search
     assert fractions == []
@@ -320,6 +413,8 @@ def test_after_the_match_each_of_the_persons_moves_gets_its_rank():
         assert taken["id"] == record["actions"][step]
         ranked = {m["id"]: m["rank"] for m in reply["moves"]}
         assert ranked[taken["id"]] == taken["rank"]
+        group = next(m["group"] for m in reply["moves"] if m["id"] == taken["id"])
+        assert taken["group"] == group
         position = engine.from_record({**record, "actions": record["actions"][:step]})
         assert sorted(ranked) == sorted(a.id for a in position.legal_actions())
         assert reply["player"] == 0

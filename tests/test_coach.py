@@ -252,7 +252,7 @@ def test_roundups_bid_advice_and_its_suggestion_agree_and_say_why():
         if c[-1] == card[-1] and c != card and c[0] not in "JQK"
     ]
     why = advice["why"]
-    assert why.startswith(f"{engine.cards.card_name(card)}: ")
+    assert why.startswith(f"It guesses {engine.cards.SUIT_NAMES[card[-1]]} for the last suit")
     assert all(engine.cards.card_name(c) in why for c in held), (held, why)
     assert "highest" in why
     # The bridge gives the page the same words.

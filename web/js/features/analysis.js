@@ -1,7 +1,8 @@
 // What the computer sees: on the person's turn, "Analyse" runs the Hard search from their
-// own seat (bridge.analyse: worlds dealt from what they can see, never the hidden cards) and
-// lists every legal move ranked, with its chance of winning or its points and the number of
-// simulated worlds behind it, a progress bar while it thinks, and the reason in one line.
+// own seat (bridge.analyse: deals dealt from what they can see, never the hidden cards) and
+// lists every legal move in order of its chance of winning or its points, in groups of moves
+// the search cannot tell apart (one place, marked "="), with the number of deals played out
+// behind each, a progress bar while it thinks, and the reason in plain words.
 // After the match, "Review my moves" ranks each of the person's moves in the same way, one
 // move after the other with progress, and marks them in the log (the review screen).
 import { h, button } from "../ui/dom.js";
@@ -25,22 +26,35 @@ function currentAnalysis(state) {
   return a;
 }
 
+/** A move's place: its group's ("3"), with "=" when the group holds several moves. */
+function placeText(m, sizes) {
+  const place = m.placed || m.rank;
+  return (sizes.get(m.group) || 1) > 1 ? `${place}=` : String(place);
+}
+
 function analysisTable(result) {
   const withPoints = result.moves.some((m) => m.points !== null && m.points !== undefined);
   const winHead = result.estimated ? "Chance of winning" : "Wins";
+  const sizes = new Map();
+  for (const m of result.moves) sizes.set(m.group, (sizes.get(m.group) || 0) + 1);
+  // A move played out too seldom to have an interval shows no figure: one or two deals say
+  // nothing, and a figure would sit out of order among the others'.
+  const shown = (m) => m.low !== null && m.low !== undefined;
   return h("table", { class: "analysis-table", dataset: { testid: "analysis-table" } },
-    h("caption", { class: "visually-hidden" }, "Your legal moves, best first, as the computer sees them"),
+    h("caption", { class: "visually-hidden" }, "Your legal moves, best first, as the computer sees them; moves with the same place cannot be told apart"),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Move"),
       h("th", { scope: "col", class: result.measure === "win" ? "is-measure" : null }, winHead),
       withPoints ? h("th", { scope: "col", class: result.measure === "points" ? "is-measure" : null, title: "Points ahead of the others' average" }, "Points") : null,
-      h("th", { scope: "col" }, "Worlds"))),
-    h("tbody", {}, result.moves.map((m) => h("tr", {
-      class: ["analysis-row", m.rank === 1 && "is-best"], dataset: { testid: "analysis-row", move: m.id, rank: String(m.rank) },
+      h("th", { scope: "col", title: "Deals played out from here after this move" }, "Deals"))),
+    h("tbody", {}, result.moves.map((m, i) => h("tr", {
+      class: ["analysis-row", m.rank === 1 && "is-best", m.group === 1 && m.rank > 1 && "is-tied",
+        i > 0 && result.moves[i - 1].group !== m.group && "is-group-start"],
+      dataset: { testid: "analysis-row", move: m.id, rank: String(m.rank), group: String(m.group) },
     },
-    h("td", {}, String(m.rank)), h("th", { scope: "row" }, m.label),
-    h("td", {}, percent(m.win)),
-    withPoints ? h("td", {}, points(m.points)) : null,
+    h("td", {}, placeText(m, sizes)), h("th", { scope: "row" }, m.label),
+    h("td", {}, shown(m) ? percent(m.win) : "\u2013"),
+    withPoints ? h("td", {}, shown(m) ? points(m.points) : "\u2013") : null,
     h("td", {}, String(m.worlds))))));
 }
 
@@ -67,7 +81,8 @@ function analysisPanel(state, intents) {
       h("p", { class: "analysis-reason", role: "status", tabindex: "-1", dataset: { testid: "analysis-reason" } }, current.result.reason),
       analysisTable(current.result),
       h("p", { class: "field-note" },
-        `${current.result.iterations} simulated worlds, each dealt from what you can see.`)) : null);
+        `${current.result.iterations} deals played out, each dealt from what you can see (never from the hidden cards). `
+        + "Moves with the same place (marked =) cannot be told apart by the search; a dash: too few deals to say.")) : null);
 }
 
 // ----- the review of a finished match ---------------------------------------------------------
@@ -81,10 +96,10 @@ function peoplesSteps(snap) {
 function reviewSummary(review) {
   const ranks = Object.values(review.done);
   if (!ranks.length) return null;
-  const best = ranks.filter((r) => r.rank === 1).length;
-  const off = ranks.filter((r) => r.rank > 1).length;
+  const best = ranks.filter((r) => r.rank === 1 || r.group === 1).length;
+  const off = ranks.length - best;
   return h("p", { class: "review-summary", dataset: { testid: "review-summary" } },
-    `${ranks.length} of ${review.total} moves ranked: ${best} the computer's first choice, ${off} not.`);
+    `${ranks.length} of ${review.total} moves ranked: ${best} as good as the computer's choice, ${off} not.`);
 }
 
 function renderReview(state, intents) {
@@ -120,13 +135,15 @@ function decorateReview(root, state) {
   for (const [step, r] of Object.entries(state.review.done)) {
     const entry = entries[Number(step)];
     if (!entry) continue;
-    entry.classList.add(r.rank === 1 ? "is-best-move" : "is-off-move");
-    const text = r.of === 1 ? "only move" : r.rank === 1 ? "best" : `#${r.rank} of ${r.of}`;
+    // A move the search cannot tell from its choice counts as one of the best.
+    const good = r.rank === 1 || r.group === 1;
+    entry.classList.add(good ? "is-best-move" : "is-off-move");
+    const text = r.of === 1 ? "only move" : r.rank === 1 ? "best" : good ? "as good as the best" : `#${r.placed || r.rank} of ${r.of}`;
     // The computer's choice is written out (a tooltip is out of reach on a touch screen).
     entry.append(h("span", {
-      class: "move-rank", dataset: { testid: "move-rank", step, rank: String(r.rank) }, title: r.reason,
+      class: "move-rank", dataset: { testid: "move-rank", step, rank: String(r.rank), group: String(r.group || r.rank) }, title: r.reason,
     }, text));
-    if (r.rank !== 1 && r.of !== 1) {
+    if (!good && r.of !== 1) {
       entry.append(h("span", { class: "move-best", dataset: { testid: "move-best" } }, ` \u2014 the computer's choice: ${r.bestLabel}`));
     }
   }
@@ -212,7 +229,8 @@ function intents({ state, engineCall, render, token, root }) {
         if (!reply) break;
         const best = reply.moves[0];
         review.done[step] = {
-          rank: reply.taken.rank, of: reply.moves.length, bestLabel: best.label, reason: reply.reason,
+          rank: reply.taken.rank, group: reply.taken.group, placed: reply.taken.placed,
+          of: reply.moves.length, bestLabel: best.label, reason: reply.reason,
         };
         render();
       }
