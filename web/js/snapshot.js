@@ -14,6 +14,11 @@ export function possessive(name) {
   return name === "You" ? "your" : `${name}'s`;
 }
 
+/** A seat's name inside a sentence: "you" for the person ("You"), else the name. */
+export function inSentence(name) {
+  return name === "You" ? "you" : name;
+}
+
 /** The seats people play, in order; `holder` is a snapshot or a set-up (anything with seats). */
 export function humanSeats(holder) {
   return holder.seats.map((s, i) => (s.type === "human" ? i : -1)).filter((i) => i >= 0);

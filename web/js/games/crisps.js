@@ -3,6 +3,7 @@
 // View keys: engine/games/crisps/state.py (CrispsState.view). Action ids: "play:5D,5S" (cards by
 // rank, then suit C D H S), "pass", "take:faceup", "take:blind".
 import { cardText, plural, rankOf } from "../ui/cards.js";
+import { inSentence } from "../snapshot.js";
 
 const SUIT_ORDER = ["C", "D", "H", "S"];
 const NUMBER_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10"];
@@ -256,7 +257,7 @@ export function roundSummary(prev, snapshot, seatName) {
   return {
     title: winner === "You" ? `You win round ${last.round}!` : `${winner} wins round ${last.round}`,
     lines: [
-      `${winner} played every card${left !== undefined ? `; ${seatName(loser)} still had ${plural(left, "card")}` : ""}.`,
+      `${winner} played every card${left !== undefined ? `; ${inSentence(seatName(loser))} still had ${plural(left, "card")}` : ""}.`,
       `Rounds won: ${seatName(0)} ${scores[0]} \u2013 ${scores[1]} ${seatName(1)} (first to ${view.target || 3}).`,
     ],
   };

@@ -9,6 +9,7 @@
 // Building works two ways: click a source card (upcard, a discard-pile top or a hand card),
 // then a lit target; or drag the source card onto a target (pointer events, see `drag`).
 import { h } from "../ui/dom.js";
+import { inSentence } from "../snapshot.js";
 import { RANKS, cardName, cardText, isJoker, plural, rankName, rankOf } from "../ui/cards.js";
 
 const RANK_SHORT = ["", ...RANKS];
@@ -514,7 +515,6 @@ function gameLine(game, seatName) {
   }
   const winner = seatName(game.winner);
   const loser = seatName(1 - game.winner);
-  const inSentence = (name) => (name === "You" ? "you" : name);
   const left = (game.payoff_left || [])[1 - game.winner] ?? 0;
   const points = (game.points || [])[game.winner] ?? left;
   return `Game ${game.round}: ${winner} emptied ${winner === "You" ? "your" : "their"} pay-off pile first; `
