@@ -18,8 +18,6 @@ The tests share one page (``SHARED_PAGE``): the engine starts once for the modul
 
 from __future__ import annotations
 
-import random
-
 from pagehelpers import (
     HUMAN,
     IDLE,
@@ -29,29 +27,18 @@ from pagehelpers import (
     SIDE_ACTIONS,
     bot_seat,
     open_record,
+    random_playout,
     read_save,
 )
-
-import engine
 
 SHARED_PAGE = True
 MESSAGE = "[data-testid=message]"
 
 
-def playout(game: str, players: int, seed: int, options: dict | None = None):
-    """A seeded random playout of ``game``: the state after every step."""
-    state = engine.new_game(game, players, seed, options or {})
-    rng = random.Random(seed)
-    yield state
-    while not state.is_over:
-        state.apply(rng.choice(state.legal_actions()))
-        yield state
-
-
 def find(game: str, players: int, want, options: dict | None = None, seeds=range(1, 200)):
     """The first position of a seeded random playout of ``game`` where ``want(state)``."""
     for seed in seeds:
-        for state in playout(game, players, seed, options):
+        for state in random_playout(game, players, options or {}, seed):
             if want(state):
                 return state
     raise AssertionError(f"no {game} position found")
@@ -254,7 +241,7 @@ def test_cards_that_came_after_another_seats_move_are_not_said_to_be_from_it(pag
 def test_the_review_writes_the_computers_choice_and_says_when_all_are_ranked(page, site, open_app):
     # A single game of Spite and Malice where the person had few choices (so the review is
     # short), cut before the person's last move.
-    state = list(playout("spite", 2, 545, {"target": 0}))[-1]
+    state = list(random_playout("spite", 2, {"target": 0}, 545))[-1]
     record = state.to_record()
     last = max(i for i, a in enumerate(state.history) if a.player == 0)
     assert last == len(state.history) - 1, "the person ends this game"
