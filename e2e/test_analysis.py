@@ -52,6 +52,16 @@ def test_the_hint_is_the_top_ranked_move_and_says_why(page, site, open_app, game
         page.locator(SIDE_ACTIONS).evaluate_all("n => n.map(e => e.dataset.action)")
     ) == sorted(legal)
 
+    # The page's engine, given the Hard budget as a fixed number of iterations (a busy
+    # machine's clock cuts nothing then), ranks the moves as CPython does from the same seed;
+    # the hint and the analysis below reuse that search (the default budget, in full).
+    budget = engine.GAMES[game_id].bot.at(state.players).hard_iterations
+    fixed = page.evaluate(FIXED_BUDGET, budget)
+    expected = analysis.run(state, 0, random.Random(len(state.history)), iterations=budget)
+    assert fixed["iterations"] == expected.iterations and fixed["budget"] == budget
+    assert [m["id"] for m in fixed["moves"]] == [m.action.id for m in expected.moves]
+    assert fixed["best"] == expected.best.id, "the page's analysis is CPython's"
+
     page.click("[data-testid=hint]")
     hinted = page.locator(f"{SIDE_ACTIONS}.is-hinted")
     hinted.wait_for()
@@ -76,15 +86,9 @@ def test_the_hint_is_the_top_ranked_move_and_says_why(page, site, open_app, game
     worlds = page.locator("[data-testid=analysis-row] td:last-child").all_inner_texts()
     assert all(w.isdigit() for w in worlds) and sum(map(int, worlds)) > 0
 
-    budget = int(result.get_attribute("data-budget"))
-    assert budget == engine.GAMES[game_id].bot.at(state.players).hard_iterations
-    # The page's engine, given that budget as a fixed number of iterations (a busy machine's
-    # clock cuts nothing then), ranks the moves as CPython does from the same seed.
-    fixed = page.evaluate(FIXED_BUDGET, budget)
-    expected = analysis.run(state, 0, random.Random(len(state.history)), iterations=budget)
-    assert fixed["iterations"] == expected.iterations
-    assert [m["id"] for m in fixed["moves"]] == [m.action.id for m in expected.moves]
-    assert fixed["best"] == expected.best.id, "the page's analysis is CPython's"
+    assert int(result.get_attribute("data-budget")) == budget
+    assert int(result.get_attribute("data-iterations")) == fixed["iterations"]
+    assert top == fixed["best"], "the page's hint and analysis are that search"
 
     # Playing a move clears the analysis; the next turn offers it afresh.
     page.click(f"{SIDE_ACTIONS}[data-action='{top}']")

@@ -27,6 +27,7 @@ import engine
 from engine import bots
 from engine import coach as coaching
 from engine.bots import analysis as analysing
+from engine.bots.ismcts import settings_of
 from engine.core import Action, EngineError, IllegalAction, InvalidRecord, State, name_seats
 
 MAX_INPUT_CHARS = 2_000_000
@@ -561,13 +562,21 @@ def _analysis_of(
     stopped after :data:`HINT_TIME_MS`); the latest one is kept for the same position."""
     key = (tuple(a.id for a in state.history), player, iterations)
     cached = session.analysis
-    if cached is not None and cached[0] == key:
-        return cached[1]
+    if cached is not None and cached[0][:2] == key[:2]:
+        # The default budget asked for as a number is searched without a clock: what a
+        # request for the default gives when its clock does not stop it first. Reused.
+        asked = cached[0][2]
+        if asked == iterations or (iterations is None and asked == _default_budget(state)):
+            return cached[1]
     clock = HINT_TIME_MS if iterations is None else None
     rng = random.Random(len(state.history))
     result = _drive(analysing.analyse(state, player, rng, iterations, clock))
     session.analysis = (key, result)
     return result
+
+
+def _default_budget(state: State) -> int:
+    return settings_of(state.game_id, state.players).hard_iterations
 
 
 def _analysis_json(session: Session, result: analysing.Analysis) -> dict[str, Any]:

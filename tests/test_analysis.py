@@ -334,6 +334,23 @@ def test_the_default_budget_is_the_hard_levels(monkeypatch):
     assert reply["best"] == call("hint")["action"]["id"]
 
 
+def test_the_default_budget_searched_in_full_answers_a_request_for_the_default(monkeypatch):
+    state = choice_position("crisps")
+    load_for_person(state)
+    budget = engine.GAMES["crisps"].bot.hard_iterations
+    full = call("analyse", {"iterations": budget})
+    assert full["budget"] == budget and full["iterations"] >= budget
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(bridge.analysing, "analyse", no_search)
+    assert call("analyse") == full
+    assert call("hint")["action"]["id"] == full["best"]
+    with pytest.raises(AssertionError, match="searched again"):
+        bridge._analysis_of(bridge._session, state, state.current_player, budget - 1)
+
+
 def test_the_bridge_reports_progress_while_it_analyses(monkeypatch):
     monkeypatch.setattr(bridge, "PROGRESS_INTERVAL_S", 0.0)
     load_for_person(choice_position("crisps"))
