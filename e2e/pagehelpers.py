@@ -270,7 +270,8 @@ def record_near_the_end(
 
 def import_match(page, record: dict, seats: list[dict]) -> None:
     """Open ``record`` from the menu as a match file, as a person does with "Open a match
-    file"; no page load, so no new engine start. Waits for the table."""
+    file" (abandoning the match saved before, see ``abandon_saved_match``); no page load, so
+    no new engine start. Waits for the table."""
     page.set_input_files(
         "[data-testid=import]",
         files=[
@@ -281,4 +282,17 @@ def import_match(page, record: dict, seats: list[dict]) -> None:
             }
         ],
     )
+    abandon_saved_match(page)
     page.wait_for_selector(IDLE)
+
+
+REPLACE_DIALOG = "[data-testid=replace-dialog]"
+
+
+def abandon_saved_match(page) -> None:
+    """An unfinished match opened from a file while another one is saved asks first (keep
+    playing it, or abandon it): a test abandons the saved one. Waits for the table or the
+    question."""
+    page.wait_for_selector(f"{IDLE}, {REPLACE_DIALOG}")
+    if page.locator(REPLACE_DIALOG).count():
+        page.click("[data-testid=abandon-save]")

@@ -20,6 +20,7 @@ from pagehelpers import (
     HUMAN,
     IDLE,
     MENU,
+    REPLACE_DIALOG,
     SAVE_KEY,
     SIDE_ACTIONS,
     app_url,
@@ -366,6 +367,10 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
             }
         ],
     )
+    # The match started just before is saved: opening the file asks first.
+    page.locator(REPLACE_DIALOG).wait_for()
+    assert "Starting the match from your file ends it" in page.locator(REPLACE_DIALOG).inner_text()
+    page.click("[data-testid=abandon-save]")
     page.wait_for_selector(IDLE)
     assert log_texts(page) == before_log and side_action_ids(page) == before_ids
     assert "North" in page.locator("[data-testid=table] .scores").inner_text()

@@ -255,7 +255,7 @@ function menuShare(state, intents) {
 
 // ----- intents -------------------------------------------------------------------------------
 
-function intents({ state, intents: all, engineCall, engineReady, enterTable, render }) {
+function intents({ state, intents: all, engineCall, engineReady, enterTable, render, mayReplaceSave }) {
   const showMenu = () => all.showMenu();
   // A problem with a file or a link, said on the menu (the table may be waiting for the engine).
   const sayOnMenu = (message) => {
@@ -314,6 +314,8 @@ function intents({ state, intents: all, engineCall, engineReady, enterTable, ren
         if (!opened.ok) sayOnMenu(opened.message);
         return;
       }
+      // An unfinished match goes on the table in the place of the saved one: ask first.
+      if (!(await mayReplaceSave("the match from your file"))) return;
       const reply = await engineCall("load", data, {
         refused: (error) => sayOnMenu(`That file's match cannot be resumed (${error.message}). Nothing was changed.`),
       });
