@@ -21,7 +21,6 @@ from pagehelpers import (
     IDLE,
     SAVE_KEY,
     SIDE_ACTIONS,
-    app_url,
     bot_seat,
     deal_next,
     next_turn,
@@ -114,14 +113,15 @@ def mid_turn_deal(game: str) -> tuple[int, str]:
 
 
 def open_challenge(page, site: str, open_app, fragment: str) -> None:
-    """Open the challenge link ``#fragment`` in a fresh load of the app. A match saved by an
-    earlier test on the shared page is removed first, so the link deals at once (the offer to
-    set a saved match aside for a challenge is tested in test_features_play)."""
-    open_app(page, site)
+    """Follow the challenge link ``#fragment`` on the open app's menu, as a link to the page
+    already open does (its #hash changes; no reload, so no new engine start: a first visit by
+    a link is test_features_play's ``test_a_challenge_link_deals_the_same_cards``). A match
+    saved by an earlier test on the shared page is removed before the menu is shown, so the
+    link deals at once (the offer to set a saved match aside for a challenge is tested in
+    test_features_play)."""
     page.evaluate(f"() => localStorage.removeItem({json.dumps(SAVE_KEY)})")
-    # A fresh load: a link that differs only in its #hash would not reload the page.
-    page.goto("about:blank")
-    page.goto(app_url(site, "?speed=0#" + fragment))
+    open_app(page, site)
+    page.evaluate("(fragment) => { window.location.hash = fragment; }", fragment)
     page.wait_for_selector(IDLE)
 
 
