@@ -341,7 +341,11 @@ function render() {
   if (state.screen === "table") newDeal = false;
   clear(root);
   root.append(screen);
-  if (state.screen === "table") markLastMove(root, state.lastMove);
+  if (state.screen === "table") {
+    markLastMove(root, state.lastMove);
+    // Each hand is one overlapping fan: its card count sets the overlap (web/css/fit.css).
+    for (const hand of root.querySelectorAll(".game-root .hand")) hand.style.setProperty("--n", String(hand.childElementCount));
+  }
   if (places) {
     const fresh = state.moveCount !== shownMoves;
     playMoves(root, places, fresh ? state.lastMove : null, travel);
@@ -976,7 +980,8 @@ function showEngine() {
   const engine = state.engine;
   document.documentElement.dataset.engine = engine.status;
   const own = state.screen === "waiting" || state.screen === "loading" || state.screen === "fatal";
-  const shown = !own && (engine.status !== "ready" || performance.now() < readyShownUntil);
+  // On the table, the cards answering says the engine is ready: no notice over its buttons.
+  const shown = !own && (engine.status !== "ready" || (state.screen !== "table" && performance.now() < readyShownUntil));
   showEngineStatus(statusLine, engine, intents, shown);
   if (state.screen === "waiting" || state.screen === "loading") setProgress(root, engine);
 }

@@ -87,7 +87,7 @@ function stackHead(ctx, seat, suit, size) {
     h("span", { class: "prog-sr" }, spoken),
     h("span", { class: "pstack-line", "aria-hidden": "true" },
       suitMark(suit),
-      h("span", { class: "pstack-value", dataset: { testid: "stack-value" } }, count ? `value ${value}` : "\u2013"),
+      h("span", { class: "pstack-value", dataset: { testid: "stack-value" } }, count ? [h("span", { class: "pstack-value-word" }, "value "), String(value)] : "\u2013"),
       faces ? h("span", { class: "pstack-mult" }, `\u00d7${faces + 1}`) : null),
     size === "tiny" && !count ? null : h("span", { class: ["pstack-score", scoreClass(score)], "aria-hidden": "true", dataset: { testid: "stack-score" } }, count ? signed(score) : ""));
 }

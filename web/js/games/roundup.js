@@ -352,11 +352,11 @@ function myPanel(ctx) {
       h("span", { class: "ru-seat-score" }, `${score} pt${score === 1 ? "" : "s"}`)),
     h("div", { class: "ru-hands" },
       h("div", { class: "ru-hand ru-hand-up" },
-        h("h2", { class: "zone-title" }, `Face-up hand (${faceUp.length}) \u00b7 everyone sees these`),
+        h("h2", { class: "zone-title", title: "Everyone sees these" }, `Face-up hand (${faceUp.length})`),
         h("div", { class: "hand", dataset: { testid: "my-face-up" } },
           faceUp.length ? faceUp.map((c) => cardOf(c, "up")) : h("span", { class: "ru-none" }, "Empty"))),
       h("div", { class: "ru-hand ru-hand-down" },
-        h("h2", { class: "zone-title" }, `Face-down hand (${faceDown.length}) \u00b7 only you see these`),
+        h("h2", { class: "zone-title", title: "Only you see these" }, `Face-down hand (${faceDown.length}), yours alone`),
         h("div", { class: "hand", dataset: { testid: "my-face-down" } },
           faceDown.length ? faceDown.map((c) => cardOf(c, "down")) : h("span", { class: "ru-none" }, "Empty")))),
     // After the hands: a Tab from the selected card reaches the buttons that play it.

@@ -72,10 +72,12 @@ export function renderTable(state, intents, gameRoot, panels) {
     h("div", { class: "turn-line" },
       h("p", { class: ["turn", snap.human_turn && !state.roundOver && "is-you"], dataset: { testid: "turn" }, "aria-live": "polite" }, turnText(state)),
       thinkingBar(state)),
-    // The latest move in words (or another message), in the bar that stays on screen.
-    h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !shownMessage },
-      lastMoveShown ? h("span", { class: "status-last-label" }, "Last move: ") : null, shownMessage || "")),
-  errorArea(state.error),
+    // The latest move in words (or another message), in the bar that stays on screen; a
+    // refusal shows over it, so that neither moves the table.
+    h("div", { class: "status-message" },
+      h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !shownMessage },
+        lastMoveShown ? h("span", { class: "status-last-label" }, "Last move: ") : null, shownMessage || ""),
+      errorArea(state.error))),
   state.unsaved && !snap.is_over ? unsavedNotice(busy, intents) : null,
   h("div", { class: "table-main" },
     hidden ? h("div", { class: "game-root is-hidden" }) : gameRoot,

@@ -1,0 +1,288 @@
+"""The table fits the screen it is played on: phones (390x844 and 360x740, touch) and a laptop.
+
+Seeded matches of every game at its largest table are played through the page (seat 0 is the
+person, the others random computers). At sampled decisions of the person, at each of the three
+sizes, a playable card is selected (when there is one) and the checks are that it, every lit
+target (the table's buttons that make a move, the seat targets, the turn's controls) and the
+place a game played by button puts it (the trick, the discard pile, the stacks) are inside the
+window at the top of the page, uncovered (``document.elementFromPoint`` at their centres finds
+them), with the status line readable; and that no visible word is split over two lines. The
+round-over and match-over dialogs, the menu, the rules pages and the set-up screen are
+checked for split words too. Figures per game and size are printed with ``-s``; set
+``PARLOUR_FIT_DECISIONS`` to walk more of each match (the test samples a few).
+
+The three sizes are emulated on one page (Chrome DevTools Protocol: a mobile viewport with
+touch, or a desktop one), so the engine starts once for the module.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import random
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from pagehelpers import (
+    IDLE,
+    LOOK,
+    MATCH_OVER,
+    MENU,
+    ROUND_OVER,
+    import_match,
+    record_near_the_end,
+)
+
+import engine
+
+SHARED_PAGE = True
+
+SIZES = {
+    "390x844": {"width": 390, "height": 844, "mobile": True},
+    "360x740": {"width": 360, "height": 740, "mobile": True},
+    "1280x800": {"width": 1280, "height": 800, "mobile": False},
+}
+TABLES = {"roundup": 6, "progression": 4, "mhing": 4, "crisps": 2, "spite": 2}
+SEEDS = {"roundup": 11, "progression": 12, "mhing": 13, "crisps": 14, "spite": 15}
+DECISIONS = int(os.environ.get("PARLOUR_FIT_DECISIONS", "3"))
+"""The person's decisions checked per game, from the start of the match (then a few more
+near the end of the match)."""
+SHOTS = Path(os.environ["PARLOUR_FIT_SHOTS"]) if os.environ.get("PARLOUR_FIT_SHOTS") else None
+"""Where to write a screenshot of each game at each size (its first decision checked)."""
+# Where a card goes in a game played by button: shown with the card and its buttons.
+PLACES = {
+    "crisps": "[data-testid=trick]",
+    "mhing": "[data-testid=discard-pile]",
+    "roundup": "[data-testid=stacks]",
+}
+
+# Everything the person decides with, checked where it is now: inside the window and the
+# element found at its centre. Returns the problems, in words.
+FITS = """(place) => {
+  const problems = [];
+  const root = document.querySelector('.game-root');
+  if (!root) return ['no table'];
+  const name = (e) => e.dataset.action || e.dataset.card || e.dataset.testid
+    || String(e.className).split(' ')[0] || e.tagName;
+  const check = (e, what) => {
+    if (!e.checkVisibility()) return;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
+      const where = `${Math.round(r.top)}..${Math.round(r.bottom)}`;
+      problems.push(`${what} ${name(e)} outside the window (${where})`);
+      return;
+    }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(hit === e || e.contains(hit))) {
+      problems.push(`${what} ${name(e)} covered by ${hit ? name(hit) : 'nothing'}`);
+    }
+  };
+  root.querySelectorAll('.card.is-selected').forEach((e) => check(e, 'selected card'));
+  root.querySelectorAll('[data-action]:not([disabled]), [data-testid=target],'
+    + ' [data-testid=controls] button:not([disabled])').forEach((e) => check(e, 'target'));
+  if (place && root.querySelector('.card.is-selected')) {
+    root.querySelectorAll(place).forEach((e) => check(e, 'place'));
+  }
+  check(document.querySelector('[data-testid=turn]'), 'status');
+  const message = document.querySelector('[data-testid=message]');
+  const error = document.querySelector('.table-screen [data-testid=error]');
+  if (error && !error.hidden) check(error, 'refusal');
+  else if (message && !message.hidden) check(message, 'status');
+  return problems;
+}"""
+
+# Words (runs of non-space characters) of visible text whose range lies on two lines; a
+# compound word may break after its hyphen ("face-/down"), as print does, but not elsewhere.
+SPLIT_WORDS = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  const lines = (node, start, end) => {
+    range.setStart(node, start);
+    range.setEnd(node, end);
+    const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.top);
+    return tops.length ? Math.max(...tops) - Math.min(...tops) > 2 : false;
+  };
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !node.data.trim() || !el.checkVisibility()) continue;
+    const re = /[^\\s-]+-?/g;
+    for (let m = re.exec(node.data); m; m = re.exec(node.data)) {
+      const word = m[0].replace(/-$/, '');
+      if (word.length > 1 && lines(node, m.index, m.index + word.length)) out.push(m[0]);
+    }
+  }
+  return [...new Set(out)];
+}"""
+
+# A card to select: a playable one of the person's, else any selectable one, not yet selected.
+SELECT = """(pick) => {
+  const root = document.querySelector('.game-root');
+  const free = 'button.card[data-card]:not([disabled]):not(.is-selected)';
+  const cards = [...root.querySelectorAll(free)];
+  const playable = cards.filter((c) => c.classList.contains('is-playable'));
+  const pool = playable.length ? playable : cards;
+  if (!pool.length) return null;
+  const card = pool[pick % pool.length];
+  card.click();
+  return card.dataset.card;
+}"""
+
+
+def emulate(page, size: str) -> None:
+    """Give the page the window of ``size``: a phone's (mobile, touch) or a laptop's."""
+    spec = SIZES[size]
+    cdp = page.context.new_cdp_session(page) if not hasattr(page, "fit_cdp") else page.fit_cdp
+    page.fit_cdp = cdp
+    cdp.send(
+        "Emulation.setDeviceMetricsOverride",
+        {
+            "width": spec["width"],
+            "height": spec["height"],
+            "deviceScaleFactor": 3 if spec["mobile"] else 1,
+            "mobile": spec["mobile"],
+        },
+    )
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": spec["mobile"], "maxTouchPoints": 5})
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r(window.scrollTo(0, 0))))")
+
+
+def end_emulation(page) -> None:
+    cdp = getattr(page, "fit_cdp", None)
+    if cdp is not None:
+        cdp.send("Emulation.clearDeviceMetricsOverride")
+        cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        cdp.detach()
+        del page.fit_cdp
+
+
+def seats(players: int) -> list[dict]:
+    out = [{"type": "human", "name": "You"}]
+    return out + [{"type": "bot", "level": "random", "name": f"Bot {i}"} for i in range(1, players)]
+
+
+class Tally:
+    """Decisions checked and fitting, per game and size; the problems found, by kind."""
+
+    def __init__(self) -> None:
+        self.checked: dict[tuple[str, str], int] = defaultdict(int)
+        self.fitting: dict[tuple[str, str], int] = defaultdict(int)
+        self.problems: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self.splits: dict[tuple[str, str], set[str]] = defaultdict(set)
+
+    def report(self) -> str:
+        lines = []
+        for key in sorted(self.checked):
+            game, size = key
+            lines.append(
+                f"{game:12s} {size:9s} decisions {self.checked[key]:3d}  fit {self.fitting[key]:3d}"
+                f"  split words {sorted(self.splits[key])[:8]}"
+            )
+            for problem in sorted(set(self.problems[key]))[:6]:
+                lines.append(f"    {problem}")
+        return "\n".join(lines)
+
+    def failures(self) -> list[str]:
+        out = []
+        for key in sorted(self.checked):
+            if self.fitting[key] < self.checked[key]:
+                out.append(f"{key}: {sorted(set(self.problems[key]))[:5]}")
+        out += [f"{key}: split {sorted(words)}" for key, words in self.splits.items() if words]
+        return out
+
+
+def check_words(page, tally: Tally, key: tuple[str, str]) -> None:
+    tally.splits[key] |= set(page.evaluate(SPLIT_WORDS))
+
+
+def check_decision(page, game: str, tally: Tally, rng: random.Random) -> None:
+    """At the person's decision: at each size, select a card and check what fits."""
+    pick = rng.randrange(1000)
+    for size in SIZES:
+        emulate(page, size)
+        if not page.locator(".game-root .card.is-selected").count():
+            if page.evaluate(SELECT, pick):
+                page.wait_for_selector(IDLE)
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r()))")
+        problems = page.evaluate(FITS, PLACES.get(game))
+        key = (game, size)
+        if SHOTS and not tally.checked[key]:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            shot = page.fit_cdp.send("Page.captureScreenshot", {"format": "png"})
+            (SHOTS / f"{game}-{size}.png").write_bytes(base64.b64decode(shot["data"]))
+        tally.checked[key] += 1
+        if problems:
+            tally.problems[key] += problems
+        else:
+            tally.fitting[key] += 1
+        check_words(page, tally, key)
+
+
+def play(page, game: str, tally: Tally, rng: random.Random, decisions: int) -> bool:
+    """Take ``decisions`` of the person's decisions (checking each), choosing at random from
+    the side panel; round-over and match-over dialogs are checked for split words at every
+    size. True once the match is over."""
+    taken = 0
+    while taken < decisions:
+        page.wait_for_selector(IDLE)
+        look = page.evaluate(LOOK)
+        if look["matchOver"] or look["roundOver"]:
+            dialog = MATCH_OVER if look["matchOver"] else ROUND_OVER
+            for size in SIZES:
+                emulate(page, size)
+                check_words(page, tally, (game, size))
+                fits = page.evaluate(
+                    """(sel) => [...document.querySelectorAll(sel + ' button')].filter((b) => {
+                      b.scrollIntoView({block: 'nearest'});
+                      const r = b.getBoundingClientRect();
+                      return r.bottom > innerHeight + 1 || r.right > innerWidth + 1; })
+                      .map((b) => b.textContent)""",
+                    dialog,
+                )
+                if fits:
+                    tally.problems[(game, size)].append(f"dialog buttons cut off: {fits}")
+                    tally.checked[(game, size)] += 1
+            if look["matchOver"]:
+                return True
+            page.click(f"{ROUND_OVER} [data-testid=continue]")
+            continue
+        if not look["ids"]:
+            raise AssertionError(f"{game}: the person's turn lists no move")
+        check_decision(page, game, tally, rng)
+        taken += 1
+        choice = rng.choice(look["ids"])
+        page.evaluate(
+            "(id) => document.querySelector(`[data-testid=actions] [data-action='${id}']`).click()",
+            choice,
+        )
+    return False
+
+
+@pytest.fixture(scope="module")
+def tally():
+    found = Tally()
+    yield found
+    print("\n" + found.report())
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_the_table_fits_every_screen(page, site, open_app, tally, game):
+    open_app(page, site)
+    rng = random.Random(SEEDS[game])
+    players = TABLES[game]
+    state = engine.new_game(game, players, SEEDS[game])
+    try:
+        import_match(page, state.to_record(), seats(players))
+        play(page, game, tally, rng, DECISIONS)
+        # Near the end of the match: the last round's end and the match-over dialog.
+        record = record_near_the_end(game, players, {}, steps_left=6, seeds=range(1, 40))
+        page.evaluate("() => document.querySelector('[data-testid=menu-button]').click()")
+        page.locator(MENU).first.wait_for()
+        import_match(page, record, seats(players))
+        play(page, game, tally, rng, DECISIONS)
+    finally:
+        end_emulation(page)
+    failures = [f for f in tally.failures() if f.startswith(f"('{game}'")]
+    assert not failures, "\n".join(failures)
