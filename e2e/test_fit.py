@@ -286,3 +286,47 @@ def test_the_table_fits_every_screen(page, site, open_app, tally, game):
         end_emulation(page)
     failures = [f for f in tally.failures() if f.startswith(f"('{game}'")]
     assert not failures, "\n".join(failures)
+
+
+def touch_drag(page, source: str, target: str) -> None:
+    """A finger on ``source``, moved in steps and lifted over ``target`` (touch events, which
+    the browser turns into pointer events, as on a phone)."""
+    start = page.locator(source).bounding_box()
+    end = page.locator(target).bounding_box()
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+
+    def touch(kind: str, points: list[dict]) -> None:
+        page.fit_cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", [{"x": x0, "y": y0}])
+    for i in range(1, 13):
+        touch("touchMove", [{"x": x0 + (x1 - x0) * i / 12, "y": y0 + (y1 - y0) * i / 12}])
+    touch("touchEnd", [])
+
+
+def test_a_card_dragged_with_a_finger_makes_the_move_its_target_makes(page, site, open_app):
+    open_app(page, site)
+    state = engine.new_game("progression", 4, SEEDS["progression"])
+    while state.current_player != 0 or state.view(0)["phase"] != "play":
+        state.apply(state.legal_actions()[0].id)
+    public = next(a for a in state.legal_actions() if a.id.startswith("public:"))
+    card = public.cards[0]
+    suit = card.split("#")[0][-1]
+    try:
+        emulate(page, "390x844")
+        import_match(page, state.to_record(), seats(4))
+        label = page.locator(f"[data-testid=actions] [data-action='{public.id}']").text_content()
+        touch_drag(
+            page,
+            f".game-root [data-testid=hand] [data-card='{card}']",
+            f".game-root [data-drop='public:{suit}']",
+        )
+        page.wait_for_selector(IDLE)
+        assert page.locator(f"[data-testid=public-stacks] [data-card='{card}']").count() == 1
+        assert page.locator(f".game-root [data-testid=hand] [data-card='{card}']").count() == 0
+        # The log says the move in the words of the side panel's button: the same move.
+        log = page.locator(".log-list").text_content()
+        assert f"You:{label}" in log.replace("You: ", "You:"), (label, log)
+    finally:
+        end_emulation(page)

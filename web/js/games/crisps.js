@@ -2,6 +2,8 @@
 // the cards played this round by rank, both scores, and your hand to select plays from.
 // View keys: engine/games/crisps/state.py (CrispsState.view). Action ids: "play:5D,5S" (cards by
 // rank, then suit C D H S), "pass", "take:faceup", "take:blind".
+import { dragSource } from "../ui/drag.js";
+import { matchingActions } from "../ui/selection.js";
 import { cardText, plural, rankOf } from "../ui/cards.js";
 import { inSentence } from "../snapshot.js";
 
@@ -85,9 +87,18 @@ export function render(root, snapshot, ui) {
           const selectable = myTurn && playPhase;
           const playable = selectable && byRank(plays, ui.selection, hand).addable.has(c);
           const known = (view.known_cards && view.known_cards[me] || []).includes(c);
-          return ui.card(c, {
+          const el = ui.card(c, {
             selectable, playable, dim: selectable && !playable && !ui.selection.has(c), extraLabel: known ? "seen by your opponent" : null,
             onclick: (id) => toggle(ui, plays, hand, id),
+          });
+          if (!selectable) return el;
+          // Dragged onto the trick: the selection with this card, played as its button plays
+          // it; a set that is no play is left selected, for its button to say why.
+          const withIt = () => new Set([...ui.selection, c]);
+          const play = () => matchingActions(plays, withIt())[0] || null;
+          return dragSource(el, c, {
+            accepts: (key) => (key === "trick" ? (play() ? "legal" : "refused") : null),
+            drop: () => { const a = play(); if (a) ui.send(a.id); else ui.setSelection([...withIt()]); },
           });
         })),
       // After the hand: a Tab from the selected cards reaches the button that plays them.
@@ -158,7 +169,7 @@ function trickPanel(ui, snapshot, view) {
   else if (view.phase === "play" && !trick.length) note = "Any combination may lead.";
   else if (view.phase === "draw") note = view.trick_winner === view.player ? "Choose a card: the passer gets the other." : "They choose a card; you get the other.";
   const lastDraw = view.last_draw && !trick.length && view.phase === "play" ? drawText(ui, view) : null;
-  return h("section", { class: "crisps-trick", dataset: { testid: "trick" }, "aria-label": "Current trick" },
+  return h("section", { class: "crisps-trick", dataset: { testid: "trick", drop: "trick" }, "aria-label": "Current trick" },
     h("h2", { class: "zone-title" }, heading),
     entries.length ? h("ol", { class: "trick-list" }, entries) : h("p", { class: "trick-empty" }, lastDraw || "No cards on the table yet."),
     note ? h("p", { class: "trick-note" }, note) : null);

@@ -6,6 +6,7 @@
 // to high with an Ace at the position of the rank it stands for: "lay:7H,AH,9H",
 // "take:7H,8H,9H", "swap:8H", "discard:7H", "draw:stock".
 
+import { dragSource } from "../ui/drag.js";
 import { RANKS, SUIT_SYMBOLS, cardElement, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
 import { h } from "../ui/dom.js";
 
@@ -175,7 +176,7 @@ function centre(ui, snapshot, view, myTurn) {
         "aria-label": `Draw a card (${plural(count, "card")} left)`, onclick: () => ui.send(drawAction.id),
       }, drawPile) : drawPile,
       h("figcaption", {}, `Draw pile: ${count}`)),
-    h("figure", { class: ["pile", "discard-pile", takes.length && "can-take"], dataset: { testid: "discard-pile" } },
+    h("figure", { class: ["pile", "discard-pile", takes.length && "can-take"], dataset: { testid: "discard-pile", drop: "discard" } },
       h("span", { class: "discard-stack" },
         under.map((c) => ui.card(c, { tiny: true, extraLabel: "under the top discard" })),
         top ? ui.card(top, { small: true, playable: takes.length > 0, fresh: ui.fresh && ui.lastMove && /^discard:/.test(ui.lastMove.id), extraLabel: "top of the discard pile" })
@@ -214,7 +215,12 @@ function yourPanel(ui, snapshot, view, me, myTurn) {
         });
         el.classList.toggle("is-drawn", c === view.drawn);
         el.classList.toggle("suit-break", newSuit);
-        return el;
+        // In the play phase a card dragged onto the discard pile is discarded, as its button does.
+        if (!discards) return el;
+        return dragSource(el, c, {
+          accepts: (key) => (key === "discard" ? (ui.legal.some((a) => a.id === `discard:${c}`) ? "legal" : "refused") : null),
+          drop: () => (ui.legal.some((a) => a.id === `discard:${c}`) ? ui.send(`discard:${c}`) : ui.why(`discard:${c}`)),
+        });
       })),
     // After the hand: a Tab from the selected cards reaches the button that plays them.
     myTurn ? controls(ui, view) : waitingLine(ui, snapshot, view),

@@ -6,6 +6,7 @@
 // Card values, face cards and scores all come from the view: nothing here knows a rule.
 import { h } from "../ui/dom.js";
 import { SUIT_SYMBOLS, SUIT_NAMES, cardElement, cardText, isRedSuit, plural, suitOf } from "../ui/cards.js";
+import { dragSource } from "../ui/drag.js";
 
 const SUITS = ["S", "H", "D", "C"];
 const LONG_FAN = 7;
@@ -119,18 +120,18 @@ function privateStacks(ctx, seat, size) {
       if (action) {
         return h("button", {
           type: "button", class: ["pstack", "is-target"], disabled: ui.busy,
-          dataset: { action: action.id, focus: "stack:" + action.id, testid: "private-target" },
+          dataset: { action: action.id, focus: "stack:" + action.id, testid: "private-target", drop: `private:${suit}` },
           "aria-label": `Play ${ui.cardName(sel)} to your ${SUIT_NAMES[suit]} stack`,
           onclick: () => ui.send(action.id),
         }, body, h("span", { class: "target-tag" }, "Play here"));
       }
       return h("button", {
-        type: "button", class: ["pstack", "is-blocked"], dataset: { testid: "why-private", focus: "why:" + sel },
+        type: "button", class: ["pstack", "is-blocked"], dataset: { testid: "why-private", focus: "why:" + sel, drop: `private:${suit}` },
         "aria-label": `Why can't ${ui.cardName(sel)} go on your ${SUIT_NAMES[suit]} stack?`,
         onclick: () => ui.why(`play:${sel}`),
       }, body, h("span", { class: "target-tag" }, "Too low"));
     }
-    return h("div", { class: "pstack", dataset: { suit } }, body);
+    return h("div", { class: "pstack", dataset: mine ? { suit, drop: `private:${suit}` } : { suit } }, body);
   }));
 }
 
@@ -211,7 +212,7 @@ function publicStack(ctx, suit) {
     if (action) {
       return h("button", {
         type: "button", class: ["pstack", "is-target", "is-public-target"], disabled: ui.busy,
-        dataset: { action: action.id, focus: "stack:" + action.id, testid: "public-target" },
+        dataset: { action: action.id, focus: "stack:" + action.id, testid: "public-target", drop: `public:${suit}` },
         "aria-label": `Put ${ui.cardName(ctx.selected)} on the public ${SUIT_NAMES[suit]} stack`, onclick: () => ui.send(action.id),
       }, body, h("span", { class: "target-tag" }, "Put here"));
     }
@@ -232,7 +233,7 @@ function publicStack(ctx, suit) {
       }, body, h("span", { class: "target-tag" }, "Just played"));
     }
   }
-  return h("div", { class: "pstack", "aria-label": label }, body);
+  return h("div", { class: "pstack", "aria-label": label, dataset: { drop: `public:${suit}` } }, body);
 }
 
 // ----- your side: stacks, prompt, hand --------------------------------------------------------
@@ -272,7 +273,18 @@ function handCard(ctx, cardId) {
   });
   if (selectable && !toPrivate) el.classList.add("is-public-only");
   if (known) el.classList.add("is-known");
-  return el;
+  if (!selectable) return el;
+  // Dragged onto a stack of its suit (data-drop "private:H" or "public:H"): the move a tap
+  // on that lit stack makes, or the engine's reason why not.
+  const idFor = (key) => {
+    const [where, suit] = key.split(":");
+    if (suit !== suitOf(cardId)) return null;
+    return where === "private" ? `play:${cardId}` : where === "public" ? `public:${cardId}` : null;
+  };
+  return dragSource(el, cardId, {
+    accepts: (key) => { const id = idFor(key); return id ? (ctx.legal.has(id) ? "legal" : "refused") : null; },
+    drop: (key) => { const id = idFor(key); if (ctx.legal.has(id)) ui.send(id); else ui.why(id); },
+  });
 }
 
 function stepPill(n, text, state) {

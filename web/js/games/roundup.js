@@ -10,6 +10,7 @@
 // that names the move. A Queen or King also needs a target (click "Target" on a seat or a
 // name in the controls) and then a suit or number; a Jack only needs a target.
 
+import { dragSource } from "../ui/drag.js";
 import { h } from "../ui/dom.js";
 import { possessive } from "../snapshot.js";
 import { RANKS, SUIT_NAMES as SUIT_WORDS, SUIT_SYMBOLS, cardElement, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
@@ -237,7 +238,7 @@ function stackPanel(ctx, s) {
   else state = "";
   return h("figure", {
     class: ["ru-stack", isRedSuit(s) && "is-red", closedAt >= 0 && "is-closed", mine && "is-mine", aimed && "is-aimed", lastOpen && "is-last-open"],
-    dataset: { suit: s, testid: `stack-${s}`, top: String(top) },
+    dataset: { suit: s, testid: `stack-${s}`, top: String(top), drop: `stack:${s}` },
     "aria-label": `${SUIT_WORDS[s]} stack: ${top ? `up to ${RANKS[top - 1]}` : "empty"}${closedAt >= 0 ? ", closed" : ""}`,
   },
   h("figcaption", { class: "ru-stack-title" }, h("span", { class: "ru-suit" }, SUIT_SYMBOLS[s]), h("span", { class: "ru-suit-word" }, ` ${SUIT_WORDS[s]}`)),
@@ -335,12 +336,19 @@ function myPanel(ctx) {
     // On your turn a card that cannot be used says why at once (the engine's reason for
     // the move it would be).
     if (myTurn && !selectable) return ui.refusedCard(c, () => ui.why(wouldBeId(view, c)), { fresh: freshCard(ctx, me, c), extraLabel });
-    return ui.card(c, {
+    const el = ui.card(c, {
       selectable, playable: selectable && lit.has(c), dim: myTurn && !selectable,
       selected: sel.card === c,
       onclick: () => ui.setSelection(sel.card === c ? [] : [c]),
       fresh: freshCard(ctx, me, c),
       extraLabel,
+    });
+    // A number card dragged onto its suit's stack plays it, as its confirm button does.
+    const play = legal.find((a) => a.kind === "play" && a.cards && a.cards[0] === c);
+    if (!play) return el;
+    return dragSource(el, c, {
+      accepts: (key) => (key === `stack:${suitOf(c)}` ? "legal" : null),
+      drop: () => ui.send(play.id),
     });
   };
   return h("section", { class: ["ru-you", isTurn && "is-turn", attackOnMe && "is-answering"], "aria-label": "Your hands", dataset: { testid: "you" } },

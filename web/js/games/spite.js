@@ -7,18 +7,17 @@
 // engine lists the action, and any other target asks the engine why not.
 //
 // Building works two ways: click a source card (upcard, a discard-pile top or a hand card),
-// then a lit target; or drag the source card onto a target (pointer events, see `drag`).
+// then a lit target; or drag the source card onto a target (ui/drag.js).
 import { h } from "../ui/dom.js";
 import { inSentence } from "../snapshot.js";
 import { RANKS, cardName, cardText, isJoker, plural, rankName, rankOf } from "../ui/cards.js";
+import { dragSource } from "../ui/drag.js";
 
 const RANK_SHORT = ["", ...RANKS];
 const RANK_WORD = RANK_SHORT.map(rankName);
 const KING = 13;
 const FAN_SHOWN = 9;          // a discard pile shows at most this many cards
 const FAN_TIGHT = 6;          // longer piles are fanned tighter
-const DRAG_THRESHOLD_PX = 6;
-const DRAG_EDGE_PX = 56;        // dragging this close to the window's edge scrolls the page
 
 /** The action id that putting `card` on the target `key` ("stack:3", "stack:new", "pile:2") would be. */
 function actionFor(card, key) {
@@ -94,13 +93,20 @@ function sourceCard(ctx, cardId, opts = {}) {
     ...opts, selectable: true, selected, playable: playable && !selected,
     extraLabel: [opts.extraLabel, playable ? null : "no move for it now"].filter(Boolean).join(", ") || null,
     onclick: () => {
-      if (drag.swallowClick) return;
       if (selected) ui.clearSelection(); else ui.setSelection([cardId]);
     },
   });
   el.classList.add("spite-source");
-  el.addEventListener("pointerdown", (event) => drag.begin(event, cardId, ctx));
-  return el;
+  return dragSource(el, cardId, {
+    accepts: (key) => {
+      const id = actionFor(cardId, key);
+      return id ? (ctx.legal.has(id) ? "legal" : "refused") : null;
+    },
+    drop: (key) => {
+      const id = actionFor(cardId, key);
+      if (ctx.legal.has(id)) ui.send(id); else ui.why(id);
+    },
+  });
 }
 
 /** A hand card is selected: your discard piles are targets, so their tops are not sources. */
@@ -119,7 +125,7 @@ function target(ctx, key, attrs, body, words) {
   const id = selected ? actionFor(selected, key) : null;
   const applies = id && !(key.startsWith("pile:") && !handSelected(ctx));
   const classes = [attrs.class].flat();
-  const base = { ...attrs, class: classes, dataset: { ...(attrs.dataset || {}), target: key } };
+  const base = { ...attrs, class: classes, dataset: { ...(attrs.dataset || {}), target: key, drop: key } };
   if (!applies) return h("div", base, body);
   const action = ctx.legal.get(id);
   if (action) {
@@ -369,128 +375,6 @@ function endControl(ui, end, building) {
     h("p", { class: "controls-note" }, END_WITH_A_BUILD_LEFT),
     ui.actionButton(end, "Yes, end my turn", { class: "pass-button", focusPrefix: "controls:" }));
 }
-
-// ----- dragging a card onto a target ------------------------------------------------------
-
-/**
- * One drag at a time. The listeners sit on window, and targets are found by data-target under
- * the pointer, so a re-render in the middle of a drag cannot strand it. A drop on a lit target
- * sends its action; a drop on any other target asks the engine why not.
- */
-const drag = {
-  state: null,
-  swallowClick: false,
-
-  begin(event, card, ctx) {
-    if (event.button !== 0 || !event.isPrimary || this.state) return;
-    const x = event.clientX;
-    const y = event.clientY;
-    this.state = { card, ctx, source: event.currentTarget, x0: x, y0: y, x, y, ghost: null, over: null, frame: 0, pointerId: event.pointerId };
-    window.addEventListener("pointermove", this.move);
-    window.addEventListener("pointerup", this.up);
-    window.addEventListener("pointercancel", this.cancel);
-    window.addEventListener("keydown", this.key);
-  },
-
-  move: (event) => {
-    const s = drag.state;
-    if (!s || event.pointerId !== s.pointerId) return;
-    if (!s.ghost) {
-      if (Math.hypot(event.clientX - s.x0, event.clientY - s.y0) < DRAG_THRESHOLD_PX) return;
-      drag.start(s);
-    }
-    event.preventDefault();
-    s.x = event.clientX;
-    s.y = event.clientY;
-    s.ghost.style.transform = `translate(${s.x - s.dx}px, ${s.y - s.dy}px) rotate(-4deg)`;
-    drag.track(s);
-  },
-
-  /** Mark the target under the pointer. */
-  track(s) {
-    const under = document.elementFromPoint(s.x, s.y);
-    const over = under ? under.closest("[data-target]") : null;
-    if (over !== s.over) {
-      if (s.over) s.over.classList.remove("is-drop-over");
-      s.over = over;
-      if (over) over.classList.add("is-drop-over");
-    }
-  },
-
-  /** Near the top or bottom edge the page scrolls, so a far target (a phone) can be reached. */
-  scroll: () => {
-    const s = drag.state;
-    if (!s || !s.ghost) return;
-    const edge = Math.min(DRAG_EDGE_PX, window.innerHeight / 6);
-    const step = s.y < edge ? -(edge - s.y) : s.y > window.innerHeight - edge ? s.y - (window.innerHeight - edge) : 0;
-    if (step) {
-      window.scrollBy(0, Math.round(step / 3));
-      drag.track(s);
-    }
-    s.frame = requestAnimationFrame(drag.scroll);
-  },
-
-  start(s) {
-    const rect = s.source.getBoundingClientRect();
-    s.dx = s.x0 - rect.left;
-    s.dy = s.y0 - rect.top;
-    const ghost = s.source.cloneNode(true);
-    ghost.removeAttribute("data-card");
-    ghost.removeAttribute("data-testid");
-    ghost.classList.remove("is-selected", "is-playable", "is-dim");
-    ghost.classList.add("spite-ghost");
-    ghost.setAttribute("aria-hidden", "true");
-    ghost.style.width = `${rect.width}px`;
-    ghost.style.height = `${rect.height}px`;
-    ghost.style.transform = `translate(${rect.left}px, ${rect.top}px)`;
-    document.body.append(ghost);
-    s.ghost = ghost;
-    s.frame = requestAnimationFrame(drag.scroll);
-    s.source.classList.add("is-dragging");
-    document.documentElement.classList.add("spite-dragging");
-    for (const el of document.querySelectorAll("[data-target]")) {
-      if (s.ctx.legal.has(actionFor(s.card, el.dataset.target))) el.classList.add("is-drop-ok");
-    }
-  },
-
-  up: (event) => {
-    const s = drag.state;
-    if (!s || event.pointerId !== s.pointerId) return;
-    const over = s.over;
-    const dragged = Boolean(s.ghost);
-    drag.finish();
-    if (!dragged) return;
-    // The click that follows this pointerup belongs to the drag, not to a selection.
-    drag.swallowClick = true;
-    setTimeout(() => { drag.swallowClick = false; }, 0);
-    if (!over) return;
-    const { ui, legal } = s.ctx;
-    const id = actionFor(s.card, over.dataset.target);
-    if (legal.has(id)) ui.send(id);
-    else if (id) ui.why(id);
-  },
-
-  cancel: () => drag.finish(),
-
-  key: (event) => {
-    if (event.key === "Escape" && drag.state) drag.finish();
-  },
-
-  finish() {
-    const s = this.state;
-    this.state = null;
-    window.removeEventListener("pointermove", this.move);
-    window.removeEventListener("pointerup", this.up);
-    window.removeEventListener("pointercancel", this.cancel);
-    window.removeEventListener("keydown", this.key);
-    if (!s) return;
-    if (s.frame) cancelAnimationFrame(s.frame);
-    if (s.ghost) s.ghost.remove();
-    s.source.classList.remove("is-dragging");
-    document.documentElement.classList.remove("spite-dragging");
-    for (const el of document.querySelectorAll(".is-drop-ok, .is-drop-over")) el.classList.remove("is-drop-ok", "is-drop-over");
-  },
-};
 
 // ----- words for the frame: moves, games, the match ----------------------------------------
 
