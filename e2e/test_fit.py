@@ -330,3 +330,59 @@ def test_a_card_dragged_with_a_finger_makes_the_move_its_target_makes(page, site
         assert f"You:{label}" in log.replace("You: ", "You:"), (label, log)
     finally:
         end_emulation(page)
+
+
+CLICK = "(selector) => document.querySelector(selector).click()"
+"""A click on a button wherever it is on the page, as the tests here move between screens."""
+
+
+def split_words_at_every_size(page) -> dict[str, list[str]]:
+    """The split words of the screen as it is, at each size."""
+    found = {}
+    for size in SIZES:
+        emulate(page, size)
+        words = page.evaluate(SPLIT_WORDS)
+        if words:
+            found[size] = words
+    return found
+
+
+def test_no_word_is_split_on_the_other_screens(page, site, open_app):
+    """The menu, every rules page and set-up, the analysis beside a table and the coach."""
+    open_app(page, site)
+    found: dict[str, dict[str, list[str]]] = {}
+    try:
+        found["menu"] = split_words_at_every_size(page)
+        for game in TABLES:
+            page.evaluate(CLICK, f"[data-testid=rules][data-rules-game={game}]")
+            page.locator("[data-testid=rules-page]").wait_for()
+            found[f"{game} rules"] = split_words_at_every_size(page)
+            page.evaluate("() => document.querySelector('[data-testid=back]').click()")
+            page.locator(MENU).first.wait_for()
+            page.evaluate(CLICK, f"[data-testid=menu] [data-game={game}]")
+            page.locator("[data-testid=start]").wait_for()
+            found[f"{game} set-up"] = split_words_at_every_size(page)
+            page.evaluate("() => document.querySelector('[data-testid=back]').click()")
+            page.locator(MENU).first.wait_for()
+        # The analysis of a move beside a Crisps table.
+        state = engine.new_game("crisps", 2, SEEDS["crisps"])
+        while state.current_player != 0:
+            state.apply(state.legal_actions()[0].id)
+        import_match(page, state.to_record(), seats(2))
+        page.evaluate("() => document.querySelector('[data-testid=analyse]').click()")
+        page.locator("[data-testid=analysis-table]").wait_for(state="attached")
+        page.wait_for_selector(IDLE)
+        found["analysis"] = split_words_at_every_size(page)
+        # The coach of a first round.
+        page.evaluate("() => document.querySelector('[data-testid=menu-button]').click()")
+        page.locator(MENU).first.wait_for()
+        page.evaluate("() => document.querySelector('[data-learn-game=progression]').click()")
+        if page.locator("[data-testid=replace-dialog]").count():
+            page.click("[data-testid=abandon-save]")
+        page.locator("[data-testid=coach-now]").wait_for(state="attached")
+        page.wait_for_selector(IDLE)
+        found["coach"] = split_words_at_every_size(page)
+    finally:
+        end_emulation(page)
+    split = {screen: words for screen, words in found.items() if words}
+    assert not split, split

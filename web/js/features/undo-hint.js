@@ -5,6 +5,7 @@
 // highlighted on its side-panel button and on its cards where the table draws them, never
 // played; it replaces the person's selection.
 import { h, button } from "../ui/dom.js";
+import { isNarrow } from "../ui/table.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
 function playTools(state, intents) {
@@ -94,7 +95,9 @@ function intents({ state, engineCall, render, token }) {
       state.message = `Suggested move \u2014 ${reply.reason}`;
       render();
       const target = document.querySelector(`[data-testid=actions] [data-action="${CSS.escape(action.id)}"]`);
-      if (target) target.scrollIntoView({ block: "nearest" });
+      // On a phone the list of moves is below the table: the page stays on the table, where
+      // the suggested move is lit.
+      if (target && !isNarrow()) target.scrollIntoView({ block: "nearest" });
     },
   };
 }

@@ -42,7 +42,7 @@ function ladderFigures(figures, game, players, levels) {
       const others = f.against.map(opponentWords).join(" and ");
       const unit = f.rounds === 1 ? "round" : "match";
       let text = `${VERDICT_WORDS[f.verdict](name, others)}: wins ${percent(f.win_rate)} against ${others}` +
-        ` (${f.matches} ${f.rounds === 1 ? "one-round matches" : "matches"}, 95% interval ${percent(f.ci[0])}\u2013${percent(f.ci[1])},` +
+        ` (${f.matches} ${f.rounds === 1 ? "one-round matches" : "matches"}, 95% interval ${percent(f.ci[0])}\u2060\u2013\u2060${percent(f.ci[1])},` +
         ` fair share ${percent(f.fair_share)})`;
       // Only a margin over the level met speaks of it (see arena.figures: par_is_met).
       if (f.over_par && f.par_is_met) {
