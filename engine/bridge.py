@@ -49,7 +49,7 @@ class BridgeError(EngineError):
 
 @dataclass
 class Seat:
-    type: str  # "human" or "bot"
+    type: str  # "human", "bot" or "friend" (a person on another device: see seat_view)
     level: str | None
     name: str
 
@@ -67,6 +67,9 @@ class Session:
     bot_cache: dict[str, Any] = field(default_factory=dict)
     rounds: RoundMarks = field(default_factory=lambda: RoundMarks())
     round_end: dict[str, Any] | None = None  # the table as the latest move's round ended
+    round_end_move: tuple[State, Action] | None = None
+    """The position before the latest move and the move, when it ended a round (friends'
+    seats are shown the table as it ended from their own seat)."""
     analysis: tuple[Any, analysing.Analysis] | None = None
     """The latest analysis and the position it is of (a hint after it costs nothing)."""
 
@@ -90,6 +93,11 @@ class Session:
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.type == "human"]
+
+    @property
+    def shared(self) -> bool:
+        """Whether friends play from their own devices (see seat_view)."""
+        return any(s.type == "friend" for s in self.seats)
 
     def bot(self, seat: int) -> Any:
         level = self.seats[seat].level or "normal"
@@ -176,8 +184,8 @@ def _seats_from(params: dict[str, Any], players: int) -> list[Seat]:
         if not isinstance(item, dict):
             raise BridgeError("bad_seats", "each seat must be an object")
         kind = item.get("type", "bot")
-        if kind not in ("human", "bot"):
-            raise BridgeError("bad_seats", f"seat {i + 1} must be 'human' or 'bot'")
+        if kind not in SEAT_TYPES:
+            raise BridgeError("bad_seats", f"seat {i + 1} must be 'human', 'friend' or 'bot'")
         level = None
         if kind == "bot":
             level = item.get("level", "normal")
@@ -201,6 +209,7 @@ def _seats_from(params: dict[str, Any], players: int) -> list[Seat]:
     return seats
 
 
+SEAT_TYPES = ("human", "bot", "friend")
 DEFAULT_NAMES = ("South", "West", "North", "East", "North-West", "North-East")
 
 
@@ -237,7 +246,7 @@ def _snapshot(session: Session) -> dict[str, Any]:
         "viewer": viewer,
         "current_player": current,
         "human_turn": human_turn,
-        "bot_turn": current is not None and not human_turn,
+        "bot_turn": current is not None and session.seats[current].type == "bot",
         "is_over": state.is_over,
         "view": state.view(viewer),
         "legal": legal,
@@ -264,6 +273,8 @@ def _undo_count(session: Session) -> int:
     humans = set(session.humans())
     if not history or not humans:
         return 0
+    if session.shared:
+        return _own_undo_count(session, session.humans()[0])
     if session.practice:
         count = 0
         # Drop trailing bot moves, then the human action before them.
@@ -328,14 +339,18 @@ def snapshot(params: dict[str, Any]) -> dict[str, Any]:
 
 @_endpoint
 def act(params: dict[str, Any]) -> dict[str, Any]:
-    """Take the action ``{action: id}`` for the human seat whose turn it is."""
+    """Take the action ``{action: id}`` for the human seat whose turn it is; with ``seat``,
+    for that friend's seat (see :func:`seat_view`): the reply is then that seat's view."""
     session = _need_session()
     action_id = _text(params, "action")
+    seat = _friend_seat(session, params)
     current = session.state.current_player
     if current is None:
         raise BridgeError("match_over", "the match is over")
-    if session.seats[current].type != "human":
-        raise BridgeError("not_your_turn", "it is not your turn: the opponent is to move")
+    if session.seats[current].type != ("human" if seat is None else "friend") or (
+        seat is not None and current != seat
+    ):
+        raise BridgeError("not_your_turn", "it is not your turn: another player is to move")
     before = session.state.clone()
     try:
         taken = session.state.apply(action_id)
@@ -343,7 +358,7 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError(exc.code, session.names(exc.message)) from exc
     snap = _snapshot(session)
     _note_round_end(session, before, taken)
-    return snap
+    return snap if seat is None else _seat_snapshot(session, seat)
 
 
 @_endpoint
@@ -351,6 +366,9 @@ def why(params: dict[str, Any]) -> dict[str, Any]:
     """Why ``{action: id}`` cannot be played now (``{"legal": true}`` when it can)."""
     session = _need_session()
     action_id = _text(params, "action")
+    seat = _friend_seat(session, params)
+    if seat is not None and session.state.current_player != seat:
+        return {"legal": False, "reason": "it is not your turn"}
     try:
         session.state.find_action(action_id)
     except IllegalAction as exc:
@@ -410,8 +428,10 @@ def _note_round_end(session: Session, before: State, taken: Action) -> None:
     (see :func:`round_end`); forget it otherwise."""
     state = session.state
     session.round_end = None
+    session.round_end_move = None
     if state.is_over or _completed_rounds(state) <= _completed_rounds(before):
         return
+    session.round_end_move = (before, taken)
     session.round_end = {
         "round": _completed_rounds(state),
         "view": _round_end_view(before, taken, session.viewer),
@@ -675,16 +695,21 @@ def analyse(params: dict[str, Any]) -> dict[str, Any]:
 
 @_endpoint
 def undo(params: dict[str, Any]) -> dict[str, Any]:
-    """Take back the human's actions since the start of their turn (see ``_undo_count``)."""
+    """Take back the human's actions since the start of their turn (see ``_undo_count``);
+    with ``seat``, that friend's own (see :func:`_own_undo_count`); the reply is then that
+    seat's view."""
     session = _need_session()
-    count = _undo_count(session)
+    seat = _friend_seat(session, params)
+    count = _undo_count(session) if seat is None else _own_undo_count(session, seat)
     if not count:
         raise BridgeError("cannot_undo", "there is nothing you may take back now")
     record = session.state.to_record()
     record["actions"] = record["actions"][:-count]
     session.state = _replay(record)
     session.round_end = None
-    return _snapshot(session)
+    session.round_end_move = None
+    snap = _snapshot(session)
+    return snap if seat is None else _seat_snapshot(session, seat)
 
 
 @_endpoint
@@ -933,3 +958,127 @@ def replay(params: dict[str, Any]) -> dict[str, Any]:
             else None,
         },
     }
+
+
+# ===== shared matches: friends' seats on their own devices ==============================
+# A seat of type "friend" is a person playing from another device through the host's page
+# (web/js/together/). The host's engine holds the match; the page forwards to each friend
+# only seat_view(seat) and passes back the action ids that friend sends (act, why and undo
+# with ``seat``), which are validated here like any input.
+
+
+def _friend_seat(session: Session, params: dict[str, Any]) -> int | None:
+    """The ``seat`` of a request made for a friend, or None for the host's own request."""
+    seat = params.get("seat")
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(session.seats):
+        raise BridgeError("bad_seat", "'seat' must be a seat number")
+    if session.seats[seat].type != "friend":
+        raise BridgeError("bad_seat", f"seat {seat + 1} is not a friend's seat")
+    return seat
+
+
+def _own_undo_count(session: Session, seat: int) -> int:
+    """How many trailing actions ``seat`` may take back in a shared match: its own latest
+    move (the actions of its latest turn), only while no other player has acted since, and
+    never past an action that revealed a hidden card."""
+    state = session.state
+    history = state.history
+    if state.is_over or not history or history[-1].player != seat:
+        return 0
+    count = 0
+    while count < len(history):
+        index = len(history) - 1 - count
+        if history[index].player != seat or state.move_revealed_hidden(index):
+            break
+        count += 1
+    return count
+
+
+def _seat_snapshot(session: Session, seat: int) -> dict[str, Any]:
+    """A snapshot of the match for ``seat`` only: what that seat may see and do.
+
+    The same shape as the host's snapshot; the seat is the viewer and the one "human" seat,
+    other people are "friend" seats; ``last`` is the latest action as that seat may know it
+    and ``round_end`` the table as the latest move's round ended, from that seat."""
+    state = session.state
+    current = state.current_player
+    own_turn = current is not None and current == seat
+    seats = [
+        {
+            "type": "human" if i == seat else ("bot" if s.type == "bot" else "friend"),
+            "level": s.level if s.type == "bot" else None,
+            "name": s.name,
+        }
+        for i, s in enumerate(session.seats)
+    ]
+    last = None
+    if state.history:
+        taken = state.history[-1]
+        last = session.action_json(taken, seat, public=True)
+        last["player"] = taken.player
+    round_end = None
+    if session.round_end is not None and session.round_end_move is not None:
+        before, taken = session.round_end_move
+        round_end = {
+            "round": session.round_end["round"],
+            "view": _round_end_view(before, taken, seat),
+        }
+    return {
+        "game": state.game_id,
+        "title": engine.GAMES[state.game_id].title,
+        "players": state.players,
+        "options": state.options,
+        "seats": seats,
+        "practice": False,
+        "viewer": seat,
+        "current_player": current,
+        "human_turn": own_turn,
+        "bot_turn": False,
+        "is_over": state.is_over,
+        "view": state.view(seat),
+        "legal": [session.action_json(a) for a in state.legal_actions()] if own_turn else [],
+        "result": state.result(),
+        "log": _log_entries(session, seat),
+        "can_undo": bool(_own_undo_count(session, seat)),
+        "moves": len(state.history),
+        "last": last,
+        "round_end": round_end,
+    }
+
+
+@_endpoint
+def seat_view(params: dict[str, Any]) -> dict[str, Any]:
+    """The match as the friend's seat ``{seat}`` may see it, for that friend's device."""
+    session = _need_session()
+    seat = _friend_seat(session, params)
+    if seat is None:
+        raise BridgeError("bad_seat", "give the friend's 'seat'")
+    return _seat_snapshot(session, seat)
+
+
+@_endpoint
+def set_seat(params: dict[str, Any]) -> dict[str, Any]:
+    """Change a friend's seat: ``{seat, name?}`` names it (each friend chooses a name),
+    ``{seat, level}`` hands it to a computer at that level for the rest of the match. The
+    reply is the host's snapshot."""
+    session = _need_session()
+    seat = _friend_seat(session, params)
+    if seat is None:
+        raise BridgeError("bad_seat", "give the friend's 'seat'")
+    name = params.get("name")
+    level = params.get("level")
+    if name is not None:
+        if not isinstance(name, str):
+            raise BridgeError("bad_request", "a seat's name must be text")
+        session.seats[seat].name = name.strip()[:MAX_NAME_CHARS] or default_name(seat)
+    if level is not None:
+        level = bots.ALIASES.get(level, level) if isinstance(level, str) else level
+        levels = available_levels()
+        if level not in levels:
+            raise BridgeError(
+                "bad_seats", f"unknown opponent level {level!r}; choose one of {', '.join(levels)}"
+            )
+        session.seats[seat] = Seat("bot", level, session.seats[seat].name)
+    return _snapshot(session)
