@@ -87,10 +87,13 @@ def check_message(message: dict[str, Any], seat: int, full_log: bool = False) ->
     # The log is the seat's own public labels of every action; each step adds one, and the
     # earlier ones were checked at their own steps (the whole log is at the end).
     log = message["log"] if full_log else message["log"][-3:]
-    assert [e["text"] for e in log] == [
-        bridge._session.names(state.public_label(a, seat))  # type: ignore[union-attr]
-        for a in state.history[len(state.history) - len(log) :]
-    ]
+    assert (
+        [e["text"] for e in log]
+        == [
+            bridge._session.names(state.public_label(a, seat))  # type: ignore[union-attr]
+            for a in state.history[len(state.history) - len(log) :]
+        ]
+    )
     rest["log"] = log
     if message["round_end"] is not None:
         before, taken = bridge._session.round_end_move  # type: ignore[union-attr]
@@ -216,7 +219,8 @@ def test_friend_requests_are_checked():
     assert renamed["seats"][1]["name"] == "Ada Lovelace the Magnifi"
     assert call("set_seat", {"seat": 1, "level": "nonsense"})["error"]["code"] == "bad_seats"
     handed = call("set_seat", {"seat": 1, "level": "easy"})
-    assert handed["seats"][1] == {"type": "bot", "level": "easy", "name": "Ada Lovelace the Magnifi"}
+    name = "Ada Lovelace the Magnifi"
+    assert handed["seats"][1] == {"type": "bot", "level": "easy", "name": name}
     assert call("seat_view", {"seat": 1})["error"]["code"] == "bad_seat"
     # The saved form keeps friends' seats: a host who reloads gets them back, waiting.
     call("start", {"game": "crisps", "seed": 9, "seats": [{"type": "human"}, {"type": "friend"}]})
