@@ -257,6 +257,16 @@ def _snapshot(session: Session) -> dict[str, Any]:
     }
 
 
+def _last_action(session: Session, viewer: int | None) -> dict[str, Any] | None:
+    """The latest action as ``viewer`` may know it, with the seat that took it."""
+    history = session.state.history
+    if not history:
+        return None
+    out = session.action_json(history[-1], viewer, public=True)
+    out["player"] = history[-1].player
+    return out
+
+
 def _replay(record: dict[str, Any]) -> State:
     return engine.from_record(record)
 
@@ -340,7 +350,8 @@ def snapshot(params: dict[str, Any]) -> dict[str, Any]:
 @_endpoint
 def act(params: dict[str, Any]) -> dict[str, Any]:
     """Take the action ``{action: id}`` for the human seat whose turn it is; with ``seat``,
-    for that friend's seat (see :func:`seat_view`): the reply is then that seat's view."""
+    for that friend's seat (see :func:`seat_view`): the reply is then shaped like
+    :func:`bot_move`'s, for the host (``action``, ``snapshot``), plus ``seat_view``."""
     session = _need_session()
     action_id = _text(params, "action")
     seat = _friend_seat(session, params)
@@ -358,7 +369,13 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError(exc.code, session.names(exc.message)) from exc
     snap = _snapshot(session)
     _note_round_end(session, before, taken)
-    return snap if seat is None else _seat_snapshot(session, seat)
+    if seat is None:
+        return snap
+    return {
+        "action": session.action_json(taken, session.viewer, public=True),
+        "snapshot": snap,
+        "seat_view": _seat_snapshot(session, seat),
+    }
 
 
 @_endpoint
@@ -1013,11 +1030,6 @@ def _seat_snapshot(session: Session, seat: int) -> dict[str, Any]:
         }
         for i, s in enumerate(session.seats)
     ]
-    last = None
-    if state.history:
-        taken = state.history[-1]
-        last = session.action_json(taken, seat, public=True)
-        last["player"] = taken.player
     round_end = None
     if session.round_end is not None and session.round_end_move is not None:
         before, taken = session.round_end_move
@@ -1043,7 +1055,7 @@ def _seat_snapshot(session: Session, seat: int) -> dict[str, Any]:
         "log": _log_entries(session, seat),
         "can_undo": bool(_own_undo_count(session, seat)),
         "moves": len(state.history),
-        "last": last,
+        "last": _last_action(session, seat),
         "round_end": round_end,
     }
 

@@ -145,7 +145,8 @@ def test_a_friend_is_sent_only_what_their_seat_may_see(game, seats, options, see
             assert call("act", {"action": "no-such-move", "seat": current})["error"]
             moved = call("act", {"action": rng.choice(view["legal"])["id"], "seat": current})
             assert "error" not in moved
-            check_message(moved, current)
+            check_message(moved["seat_view"], current)
+            assert moved["snapshot"] == call("snapshot")
         steps += 1
         assert steps < 20_000
     for seat in friends:
@@ -202,7 +203,7 @@ def test_undo_in_a_shared_match_is_your_own_last_move_until_the_next_player_acts
         undone = call("undo")
     else:
         assert call("undo")["error"]["code"] == "cannot_undo"
-        assert moved["can_undo"]
+        assert moved["seat_view"]["can_undo"]
         undone = call("undo", {"seat": 1})
         check_message(undone, 1)
     assert "error" not in undone

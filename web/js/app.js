@@ -59,12 +59,19 @@ import { feature as log } from "./features/log.js";
 import { feature as replay } from "./features/replay.js";
 import { feature as share } from "./features/share.js";
 import { feature as coach } from "./features/coach.js";
+import { feature as together, isFriend, sharedLink } from "./features/together.js";
 
 // In this order their panels are drawn (the side panel: the coach, hints, the analysis, the
 // log, then sharing).
-const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share];
+const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, together];
+// What a friend's page shows of them (it has no engine of its own: no hints, no analysis, no
+// sharing of the host's match).
+const FRIEND_FEATURES = new Set([settings, announcer, keyboard, log, together]);
 
 const query = new URLSearchParams(window.location.search);
+// An invitation to a shared table, or a reply to one (read before the features take it off
+// the address bar): such a page needs no engine of its own.
+const sharedOpening = sharedLink();
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** Pause before a bot moves so a person can follow the play (?speed= or the Speed setting). */
@@ -129,6 +136,7 @@ function declare(target, what, part) {
 for (const f of FEATURES) declare(state, "state field", f.state);
 
 let client = null;
+let engineStarted = false;  // a friend's page (a shared table) loads the engine only if asked
 let readyWaiters = [];   // called once the engine first answers (see engineClient, engineReady)
 let requestChain = Promise.resolve();
 let pending = 0;
@@ -201,6 +209,7 @@ async function holdingBusy(work) {
  */
 function engineReady(waiting) {
   if (client) return Promise.resolve(true);
+  if (!engineStarted) loadEngine();
   matchToken += 1;
   const token = matchToken;
   Object.assign(state, { screen: "waiting", waiting, error: null });
@@ -299,7 +308,8 @@ async function recoverEngine(err) {
 
 /** What the features add to a screen's `slot` ("side", "table", "menu"), in FEATURES order. */
 function panels(slot) {
-  return FEATURES.map((f) => (f.panels && f.panels[slot] ? f.panels[slot](state, intents) : null));
+  const shown = isFriend(state) ? FEATURES.filter((f) => FRIEND_FEATURES.has(f)) : FEATURES;
+  return shown.map((f) => (f.panels && f.panels[slot] ? f.panels[slot](state, intents) : null));
 }
 
 const screens = {
@@ -521,7 +531,7 @@ async function restoreKept(kept, token) {
 /** Save the match on the table after a move (a refusal only means no save this time). */
 async function persist(token) {
   const snap = state.snapshot;
-  if (!snap) return;
+  if (!snap || isFriend(state)) return;
   if (snap.is_over) { storage.clearMatch(); noteSaved(true); return; }
   const reply = await engineCall("record", {}, { current: () => token === matchToken, refused: () => {} });
   if (!reply) return;
@@ -688,6 +698,8 @@ async function startNew(gameId, setup) {
     reply = await engineCall("start", startParams(gameId, setup, seed, rotation));
     if (!reply) return;
   }
+  // With friends' seats the match waits in the lobby until every friend has joined.
+  if (reply.seats.some((s) => s.type === "friend")) { intents.openLobby(reply, gameId, setup); return; }
   await enterTable(reply, gameId, setup);
 }
 
@@ -831,7 +843,7 @@ const intents = {
   },
   async playAgain() {
     const ms = state.matchSetup;
-    if (!ms) return;
+    if (!ms || isFriend(state)) return;
     await startNew(ms.game, ms.setup || setupFromSnapshot(state.snapshot));
   },
   async openRules(gameId) {
@@ -859,9 +871,11 @@ const intents = {
   },
   async send(actionId) {
     if (state.busy || !state.snapshot) return;
+    if (isFriend(state)) { await holdingBusy(() => intents.remoteAct(actionId)); return; }
     await holdingBusy(() => sendMove(actionId));
   },
   async why(actionId) {
+    if (isFriend(state)) { await intents.remoteWhy(actionId); return; }
     const reply = await engineCall("why", { action: actionId });
     if (!reply) return;
     if (reply.legal === false) {
@@ -875,6 +889,7 @@ const intents = {
   },
   async undo() {
     if (state.busy) return;
+    if (isFriend(state)) { await holdingBusy(intents.remoteUndo); return; }
     await holdingBusy(undoMove);
   },
   toggleCard(cardId) {
@@ -946,8 +961,26 @@ const intents = {
   },
 };
 
+/**
+ * A new snapshot that came from elsewhere than the person's own move: a friend's move on the
+ * host's page, the host's view on a friend's page. `move` is the latest action as this page
+ * may know it (snap.last), or null; `roundEnd`: ask the engine for the table as a round
+ * ended; `message`: what to say instead of the move.
+ */
+async function applyRemote(snap, move, { roundEnd = false, message = null } = {}) {
+  const token = matchToken;
+  if (roundEnd) await fetchRoundEnd(snap, token);
+  if (token !== matchToken || !state.snapshot) return;
+  applySnapshot(snap, move);
+  if (message) state.message = message;
+  renderSoon();
+  if (isFriend(state)) return;
+  await persist(token);
+  runBots();
+}
+
 const context = {
-  root, state, intents, render, renderSoon, engineCall, engineReady, enterTable, loadRenderer: rendererFor, token: () => matchToken, mayReplaceSave,
+  root, state, intents, render, renderSoon, engineCall, engineReady, enterTable, applyRemote, loadRenderer: rendererFor, token: () => matchToken, mayReplaceSave,
   save: () => {
     // What the page keeps is rewritten at once (a reload before the engine's reply keeps it);
     // the record follows.
@@ -1002,6 +1035,7 @@ function engineAnswered() {
 
 /** Start the engine's worker; the page goes on meanwhile. A failure is shown with a retry. */
 async function loadEngine() {
+  engineStarted = true;
   state.engine = { status: "loading", fraction: 0, message: "Loading the game engine", problem: null };
   render();
   let started;
@@ -1041,8 +1075,12 @@ function boot() {
       snapshot: async () => (await engineClient()).keepSnapshot(),
     };
   }
-  loadEngine();  // the worker starts now; the menu does not wait for it
-  fetchOpenings();  // a first decision before the engine has loaded (js/openings.js)
+  // The worker starts now; the menu does not wait for it. A page opened from an invitation to
+  // a shared table (or a reply to one) needs none: the host's engine deals.
+  if (!sharedOpening) {
+    loadEngine();
+    fetchOpenings();  // a first decision before the engine has loaded (js/openings.js)
+  }
   refreshSave();
   render();
   intents.checkChallenge();

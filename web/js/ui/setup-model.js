@@ -1,8 +1,10 @@
 // The set-up of a match as plain data, and how it becomes the bridge's start() parameters.
-// setup = {players, seats: [{type: "human"|"bot", level}], order: "random"|"<n>", options}
+// setup = {players, seats: [{type: "human"|"bot"|"friend", level}], order: "random"|"<n>", options}
+// ("friend": a person on their own device, invited to a shared match; see features/together.js)
 import { humanSeats } from "../snapshot.js";
 
-const MAX_NAME = 24;   // engine/bridge.py MAX_NAME_CHARS
+const MAX_NAME = 24;
+const SEAT_TYPES = ["human", "bot", "friend"];   // engine/bridge.py MAX_NAME_CHARS
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 const OPPONENT_NAMES = {
   1: ["North"],
@@ -30,7 +32,7 @@ export function normalizeSetup(spec, levels, saved) {
   const seats = [];
   for (let i = 0; i < players; i++) {
     const old = Array.isArray(s.seats) ? s.seats[i] : null;
-    const type = old && (old.type === "human" || old.type === "bot") ? old.type : i === 0 ? "human" : "bot";
+    const type = old && SEAT_TYPES.includes(old.type) ? old.type : i === 0 ? "human" : "bot";
     const level = old && levels.includes(old.level) ? old.level : fallbackLevel;
     const name = old && typeof old.name === "string" ? old.name.slice(0, MAX_NAME) : "";
     seats.push({ type, level, name });
@@ -54,6 +56,11 @@ export function withPlayers(spec, levels, setup, players) {
 export function seatNames(seats) {
   const humans = humanSeats({ seats });
   const n = seats.length;
+  if (hasFriends({ seats })) {
+    // A shared match: everyone reads these names, so nobody is "You"; each friend chooses theirs.
+    let friend = 0;
+    return seats.map((s) => (s.type === "human" ? "Host" : s.type === "friend" ? `Friend ${++friend}` : null));
+  }
   if (humans.length !== 1) return seats.map((s, i) => (s.type === "human" ? `Player ${i + 1}` : null));
   const me = humans[0];
   const others = OPPONENT_NAMES[n - 1] || [];
@@ -89,10 +96,15 @@ export function startParams(gameId, setup, seed, rotation = 0) {
  */
 export function rotationFor(setup, starter, rotation) {
   const humans = humanSeats(setup);
-  if (setup.order === "random" || humans.length !== 1 || starter === null || starter === undefined) return rotation;
+  if (hasFriends(setup) || setup.order === "random" || humans.length !== 1 || starter === null || starter === undefined) return rotation;
   const n = setup.seats.length;
   const want = (starter + Number(setup.order)) % n;
   return (want - humans[0] + n) % n;
+}
+
+/** Whether a set-up or snapshot has seats for friends on their own devices. */
+export function hasFriends(holder) {
+  return holder.seats.some((s) => s.type === "friend");
 }
 
 export function randomSeed() {

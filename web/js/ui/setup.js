@@ -1,6 +1,6 @@
 // The set-up screen: players, who sits where, opponents' levels and the game's options.
 import { h, button } from "./dom.js";
-import { ordinal, seatNames } from "./setup-model.js";
+import { hasFriends, ordinal, seatNames } from "./setup-model.js";
 import { humanSeats } from "../snapshot.js";
 
 const LEVEL_WORDS = { random: "Random moves", easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
@@ -80,7 +80,7 @@ export function renderSetup(state, intents) {
   const seatRows = setup.seats.map((seat, i) => {
     const id = `seat-${i}`;
     const nameId = `seat-name-${i}`;
-    const value = seat.type === "human" ? "human" : "bot:" + seat.level;
+    const value = seat.type === "bot" ? "bot:" + seat.level : seat.type;
     return h("li", { class: "seat-row" },
       h("label", { for: id }, `Seat ${i + 1}`),
       h("select", {
@@ -88,11 +88,12 @@ export function renderSetup(state, intents) {
         onchange: (e) => {
           const v = e.target.value;
           const seats = setup.seats.map((s) => ({ ...s }));
-          seats[i] = v === "human" ? { type: "human", level: seat.level } : { type: "bot", level: v.slice(4) };
+          seats[i] = v === "human" || v === "friend" ? { type: v, level: seat.level } : { type: "bot", level: v.slice(4) };
           update({ seats });
         },
       },
       h("option", { value: "human", selected: value === "human" }, i === 0 ? "You" : "A person (pass and play)"),
+      i === 0 ? null : h("option", { value: "friend", selected: value === "friend" }, "A friend on their own device"),
       levels.map((level) => h("option", { value: "bot:" + level, selected: value === "bot:" + level },
         `Computer: ${LEVEL_WORDS[level] || level}`))),
       h("input", {
@@ -106,7 +107,7 @@ export function renderSetup(state, intents) {
 
   const humans = humanSeats(setup);
   let orderField = null;
-  if (humans.length === 1) {
+  if (humans.length === 1 && !hasFriends(setup)) {
     const id = "setup-order";
     orderField = field("Turn order", h("select", {
       id, dataset: { testid: "order", focus: id }, onchange: (e) => update({ order: e.target.value }),
@@ -135,10 +136,13 @@ export function renderSetup(state, intents) {
           onchange: (e) => update({ practice: e.target.checked }) }),
         h("label", { for: "setup-practice" }, h("span", { class: "option-label" }, "Practice match"),
           h("span", { class: "option-description" }, "Take back any move, as often as you like; the match is marked as practice."))),
+      hasFriends(setup) ? h("p", { class: "field-note", dataset: { testid: "friends-note" } },
+        "Your device deals and runs the computer players; next you get an invitation link for each friend. "
+        + "Each friend's device receives only their own cards.") : null,
       errorArea(state.error),
       h("div", { class: "form-actions" },
         h("button", { type: "submit", class: "primary big", dataset: { testid: "start", focus: "start" }, disabled: state.busy },
-          state.busy ? "Dealing\u2026" : state.save ? "Abandon it and start" : "Start the match"))),
+          state.busy ? "Dealing\u2026" : hasFriends(setup) ? "Deal and invite" : state.save ? "Abandon it and start" : "Start the match"))),
   );
 }
 

@@ -1,0 +1,245 @@
+"""Playing together over real WebRTC: a host and a friend in two browser contexts.
+
+Every connection here stays on this machine: the module makes its own network namespace
+(``ip netns``), with only a loopback and a veth pair whose two ends are both inside it (so
+Chromium has an address to offer as a host candidate), and runs the site's server and
+Chromium inside it. No STUN or TURN server is ever configured. Where the namespace cannot be
+made (not root, no ``ip``), the module skips and says why.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import APP_TIMEOUT_MS, new_context
+from pagehelpers import LOOK, MENU
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+import build
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMESPACE = f"parlour-e2e-{os.getpid()}"
+SETUP = [
+    ["ip", "link", "set", "lo", "up"],
+    ["ip", "link", "add", "pl0", "type", "veth", "peer", "name", "pl1"],
+    ["ip", "addr", "add", "10.77.0.1/24", "dev", "pl0"],
+    ["ip", "addr", "add", "10.77.0.2/24", "dev", "pl1"],
+    ["ip", "link", "set", "pl0", "up"],
+    ["ip", "link", "set", "pl1", "up"],
+    ["ip", "route", "add", "default", "via", "10.77.0.2", "dev", "pl0"],
+]
+SERVE = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import build
+server, url = build.start_server([("/", Path(sys.argv[2]))])
+print(url, flush=True)
+while True:
+    time.sleep(3600)
+"""
+RUNTIME = ("pyodide", "worker.js", ".whl", "python_stdlib")
+"""What a page that loads the game engine downloads; a friend's page downloads none of it."""
+
+
+@pytest.fixture(scope="module")
+def netns() -> Iterator[str]:
+    if os.geteuid() != 0 or not shutil.which("ip"):
+        pytest.skip("needs root and iproute2 to make a private network namespace")
+    made = subprocess.run(["ip", "netns", "add", NAMESPACE], capture_output=True, text=True)
+    if made.returncode:
+        pytest.skip(f"cannot make a network namespace: {made.stderr.strip()}")
+    try:
+        for command in SETUP:
+            step = subprocess.run(
+                ["ip", "netns", "exec", NAMESPACE, *command], capture_output=True, text=True
+            )
+            if step.returncode:
+                pytest.skip(f"cannot set up the namespace ({' '.join(command)}): {step.stderr}")
+        yield NAMESPACE
+    finally:
+        subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def ns_site(netns: str, dist: Path) -> Iterator[str]:
+    server = subprocess.Popen(
+        ["ip", "netns", "exec", netns, sys.executable, "-c", SERVE, str(ROOT), str(dist)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:"), url
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def ns_browser(netns: str, playwright_instance) -> Iterator:
+    chromium = build.find_chromium()
+    if not chromium:
+        pytest.skip("no Chromium to run inside the namespace")
+    with tempfile.TemporaryDirectory() as tmp:
+        wrapper = Path(tmp) / "chromium-in-netns"
+        wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {netns} {chromium} "$@"\n')
+        wrapper.chmod(0o755)
+        browser = playwright_instance.chromium.launch(
+            executable_path=str(wrapper), args=build.CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+class Device:
+    """One person's browser: its own context (storage, network log) and page."""
+
+    def __init__(self, browser, site: str, query: str = "?speed=0&snapshot=0") -> None:
+        self.context = new_context(browser)
+        self.requests: list[str] = []
+        self.context.on("request", lambda request: self.requests.append(request.url))
+        self.page = self.context.new_page()
+        self.site = site
+        self.query = query
+
+    def open_menu(self) -> None:
+        self.page.goto(self.site + self.query)
+        self.page.locator(MENU).first.wait_for(state="visible", timeout=APP_TIMEOUT_MS)
+        self.page.locator("html[data-engine=ready]").wait_for(
+            state="attached", timeout=APP_TIMEOUT_MS
+        )
+
+    def close(self) -> list[str]:
+        problems = self.context.problems.all()
+        self.context.close()
+        return problems
+
+
+@pytest.fixture
+def devices(ns_browser, ns_site) -> Iterator:
+    made: list[Device] = []
+
+    def device(query: str = "?speed=0&snapshot=0") -> Device:
+        made.append(Device(ns_browser, ns_site, query))
+        return made[-1]
+
+    yield device
+    problems = [p for d in made for p in d.close()]
+    assert not problems, problems
+
+
+def deal_with_friends(host: Device, game: str, seats: dict[int, str], players: int | None = None):
+    """On the host's page: set up ``game`` with ``seats`` (seat -> "friend" or "bot:<level>")
+    and deal; the lobby's invitation links, by seat."""
+    page = host.page
+    page.click(f"[data-game={game}]")
+    if players:
+        page.select_option("[data-testid=players]", str(players))
+    for seat, value in seats.items():
+        page.select_option(f"[data-testid=seat-{seat}]", value)
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=lobby]")
+    links = {}
+    for seat, value in seats.items():
+        if value == "friend":
+            field = page.locator(f"[data-testid=friend-{seat}] [data-testid=invite-link]")
+            field.wait_for()
+            links[seat] = field.input_value()
+    return links
+
+
+def join(friend: Device, link: str, name: str) -> str:
+    """The friend opens the invitation, chooses a name; their reply link."""
+    page = friend.page
+    page.goto(link.replace("#", friend.query + "#", 1))
+    page.fill("[data-testid=join-name]", name)
+    page.click("[data-testid=join]")
+    return page.locator("[data-testid=reply-link]").input_value()
+
+
+def connect(host: Device, seat: int, reply: str) -> None:
+    page = host.page
+    page.fill(f"[data-testid=paste-{seat}]", reply)
+    page.click(f"[data-testid=connect-{seat}]")
+    page.wait_for_selector(f"[data-testid=friend-{seat}][data-status=connected]")
+
+
+def play(devices: list[Device], rng: random.Random, max_moves: int, until=None) -> int:
+    """Take turns on whichever device may move (a random legal move from the side panel),
+    clicking through round-over dialogs, until every device shows the match over (or
+    ``until()`` holds); the number of moves made."""
+    moves = 0
+    while moves < max_moves:
+        if until and until():
+            return moves
+        looks = [d.page.evaluate(LOOK) for d in devices]
+        if all(look["matchOver"] for look in looks):
+            return moves
+        acted = False
+        for device, look in zip(devices, looks, strict=True):
+            page = device.page
+            if look["roundOver"] and not look["matchOver"]:
+                page.click("[data-testid=round-over] [data-testid=continue]")
+                acted = True
+            elif look["ids"] and page.locator("[data-testid=table][data-busy=false]").count():
+                # The table may change under the click (the other device's move arriving):
+                # a move no longer offered is looked at again.
+                action = rng.choice(look["ids"])
+                try:
+                    if action in look["folded"]:
+                        page.click(
+                            f"[data-testid=actions] [data-testid='confirm-{action}'] summary",
+                            timeout=2000,
+                        )
+                    page.click(
+                        f"[data-testid=actions] [data-action='{action}']", force=True, timeout=2000
+                    )
+                except PlaywrightTimeout:
+                    continue
+                moves += 1
+                acted = True
+        if not acted:
+            devices[0].page.wait_for_timeout(30)
+    raise AssertionError("the match did not end")
+
+
+def test_a_whole_match_with_a_friend_on_another_device(devices):
+    host = devices()
+    host.open_menu()
+    friend = devices()
+    links = deal_with_friends(host, "crisps", {1: "friend"})
+    assert set(links) == {1}
+    reply = join(friend, links[1], "Ada")
+    # The friend's page loaded no Python runtime and no engine.
+    assert not [u for u in friend.requests if any(part in u for part in RUNTIME)]
+    connect(host, 1, reply)
+    host.page.click("[data-testid=start-shared]")
+    for device in (host, friend):
+        device.page.wait_for_selector("[data-testid=table]")
+    # Each side sees the other's chosen name; each sees its own hand only.
+    assert "Ada" in host.page.locator(".scores").inner_text()
+    assert "Host" in friend.page.locator(".scores").inner_text()
+    moves = play([host, friend], random.Random(4), max_moves=600)
+    assert moves > 10
+    for device in (host, friend):
+        device.page.wait_for_selector("[data-testid=match-over]")
+    # Both tables agree on the result.
+    scores = [
+        d.page.locator("[data-testid=match-over] .final-scores").inner_text()
+        for d in (host, friend)
+    ]
+    assert scores[0] == scores[1]
+    assert not [u for u in friend.requests if any(part in u for part in RUNTIME)]

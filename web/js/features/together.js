@@ -1,0 +1,654 @@
+// Playing together from your own devices, with no server: the host's browser deals.
+//
+// The host (the person who sets seats to "Friend") runs the match in their own engine, with
+// the computer seats. Each friend's seat gets an invitation link (js/together/link.js) whose
+// fragment carries the host's half of a WebRTC connection; the friend's page (which loads no
+// Python) answers with a reply link or code that the host pastes, or opens on the same device:
+// that tab hands the reply to the inviting tab over a BroadcastChannel. Then a data channel
+// joins the two pages (js/together/peer.js) and:
+//   host -> friend  {t: "welcome", seat, title}     the seat is theirs; the match starts soon
+//                   {t: "start", snap}              a match starts (or goes on, after a rejoin)
+//                   {t: "snap", snap}               the table changed (bridge seat_view(seat))
+//                   {t: "reply", id, error?, reason?}  the answer to a request
+//                   {t: "bye", reason}              the seat is no longer theirs
+//   friend -> host  {t: "hello", name}              the name they chose
+//                   {t: "act", id, action}          a move: one of their seat's action ids
+//                   {t: "why", id, action}          why a move cannot be made
+//                   {t: "undo", id}                 take back their own last move
+// A friend's messages are untrusted: only these kinds, small, at most RATE_COUNT in
+// RATE_MS; the action ids go to the host's engine for that seat only, which refuses any
+// other seat's move. Everything refused is counted on the host's table and logged.
+import { h, button } from "../ui/dom.js";
+import { errorArea } from "../ui/setup.js";
+import { LinkError, decode, encode, linkFor } from "../together/link.js";
+import { CONNECT_MS, MAX_HOST_MESSAGE_CHARS, answer, complete, invite, messenger, opened } from "../together/peer.js";
+
+const CHANNEL_NAME = "parlour-together";
+const RATE_COUNT = 40;
+const RATE_MS = 10_000;
+const MAX_ACTION_CHARS = 200;
+const JOINED_KEY = "parlour-joined";
+const REQUEST_MS = 60_000;
+
+const ADVICE = "Check that both devices are on the same Wi-Fi network (a guest network often keeps devices apart), "
+  + "then invite again with a fresh link.";
+
+const STATUS_WORDS = {
+  making: "Making the invitation\u2026",
+  ready: "Link not shared yet",
+  shared: "Waiting for the reply",
+  connecting: "Connecting\u2026",
+  connected: "Connected",
+  lost: "Lost: the seat waits",
+  failed: "Did not connect",
+};
+
+// The host's connections, by seat: {pc, channel, signal, link, talk (messenger), times}.
+const links = new Map();
+let ctx = null;
+let handoff = null;   // the BroadcastChannel the inviting tab listens on
+
+// ----- the friend's page ----------------------------------------------------------------------
+
+let friendTalk = null;
+let nextRequest = 1;
+const waiting = new Map();   // request id -> {resolve, timer}
+
+/** What the page's fragment asks for: {kind: "join"|"reply", text} or null. */
+export function sharedLink() {
+  const hash = window.location.hash || "";
+  if (hash.startsWith("#join=")) return { kind: "join", text: hash };
+  if (hash.startsWith("#reply=")) return { kind: "reply", text: hash };
+  return null;
+}
+
+/** True on a friend's page: the table's snapshots come from the host. */
+export function isFriend(state) {
+  return Boolean(state.together && state.together.role === "friend");
+}
+
+function sentence(text) {
+  const t = String(text || "").trim();
+  return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : t;
+}
+
+function request(message) {
+  const id = nextRequest++;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { waiting.delete(id); resolve({ error: { message: "the host did not answer" } }); }, REQUEST_MS);
+    waiting.set(id, { resolve, timer });
+    if (!friendTalk || !friendTalk.send({ ...message, id })) {
+      clearTimeout(timer);
+      waiting.delete(id);
+      resolve({ error: { message: "you are not connected to the host" } });
+    }
+  });
+}
+
+async function readInvitation(state) {
+  const link = sharedLink();
+  // The code leaves the address bar at once: a reload must not reuse a used invitation.
+  window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  try {
+    const invitation = await decode(link.text, "join", state.games.map((g) => g.id));
+    state.together = {
+      role: "friend", status: "name", seat: invitation.seat, game: invitation.game, title: invitation.title,
+      host: invitation.host, invitation, reply: null, code: null, problem: null,
+    };
+    ctx.loadRenderer(invitation.game).catch(() => undefined);   // the table's drawing, fetched meanwhile
+  } catch (error) {
+    state.together = { role: "friend", status: "bad", problem: `This invitation cannot be used: ${error instanceof LinkError ? error.message : "it is damaged"}. Ask the host for a new link.` };
+  }
+  state.screen = "join";
+  ctx.render();
+}
+
+function onHostMessage(state, message) {
+  const t = state.together;
+  switch (message.t) {
+    case "welcome":
+      t.status = "connected";
+      ctx.render();
+      break;
+    case "start":
+    case "snap": {
+      const snap = message.snap;
+      if (!snap || typeof snap !== "object" || !Array.isArray(snap.seats) || typeof snap.game !== "string") return;
+      const fresh = message.t === "start" || state.screen !== "table" || !state.snapshot || snap.game !== state.snapshot.game;
+      t.status = "playing";
+      if (fresh) ctx.enterTable(snap, snap.game, null);
+      else ctx.applyRemote(snap, snap.moves > state.snapshot.moves ? snap.last : null);
+      break;
+    }
+    case "reply": {
+      const pending = waiting.get(message.id);
+      if (!pending) return;
+      waiting.delete(message.id);
+      clearTimeout(pending.timer);
+      pending.resolve(message);
+      break;
+    }
+    case "bye":
+      t.status = "gone";
+      t.problem = sentence(typeof message.reason === "string" ? message.reason.slice(0, 200) : "the host closed your seat");
+      state.error = t.problem;
+      ctx.render();
+      break;
+    default:
+      break;
+  }
+}
+
+/** The snapshot in the host's answer to the friend's own move or undo. */
+function fromHostReply(state, answer, message = null) {
+  const snap = answer.snap;
+  if (!snap || typeof snap !== "object" || !Array.isArray(snap.seats) || !state.snapshot) return;
+  const moved = snap.moves > state.snapshot.moves;
+  ctx.applyRemote(snap, moved ? snap.last : null, { message });
+}
+
+async function join(state, name) {
+  const t = state.together;
+  t.name = String(name || "").trim().slice(0, 24) || "Friend";
+  t.status = "answering";
+  ctx.render();
+  let made;
+  try {
+    made = await answer(t.invitation.signal);
+    t.code = await encode({ k: "reply", s: t.seat, o: t.invitation.signal.u, ...made.signal });
+  } catch (error) {
+    t.status = "bad";
+    t.problem = `Your reply could not be made (${(error && error.message) || error}).`;
+    ctx.render();
+    return;
+  }
+  t.reply = linkFor("reply", t.code);
+  t.status = "reply";
+  ctx.render();
+  const channel = await made.channel;
+  try {
+    await opened(made.pc, channel, 10 * 60_000);
+  } catch {
+    t.status = "bad";
+    t.problem = `The connection to the host did not come up. ${ADVICE}`;
+    ctx.render();
+    return;
+  }
+  friendTalk = messenger(made.pc, channel, {
+    maxChars: MAX_HOST_MESSAGE_CHARS,
+    onMessage: (message) => onHostMessage(state, message),
+    onRefused: (why) => console.warn("Parlour: refused from the host:", why),
+    onClose: () => {
+      if (t.status === "gone") return;
+      t.status = "lost";
+      t.problem = "The connection to the host was lost. Your seat waits for you: ask the host for a new invitation link.";
+      state.error = t.problem;
+      ctx.render();
+    },
+  });
+  try { sessionStorage.setItem(JOINED_KEY, t.title || ""); } catch { /* private mode */ }
+  friendTalk.send({ t: "hello", name: t.name });
+}
+
+function renderJoin(state, intents) {
+  const t = state.together || {};
+  const body = [];
+  if (t.status === "bad") {
+    body.push(h("p", { class: "notice", dataset: { testid: "join-problem" }, role: "alert" }, t.problem));
+  } else if (t.status === "name") {
+    body.push(
+      h("p", {}, `${t.host || "A friend"} invites you to a game of ${t.title}. Your device gets only your own cards: the host's device holds the deal, as a dealer at a real table does.`),
+      h("form", { class: "setup-form", onsubmit: (e) => { e.preventDefault(); intents.joinTable(e.target.elements.name.value); } },
+        h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"),
+          h("input", { id: "join-name", name: "name", maxlength: 24, autocomplete: "nickname", dataset: { testid: "join-name" } })),
+        h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary big", dataset: { testid: "join" } }, "Take my seat"))));
+  } else if (t.status === "answering") {
+    body.push(h("p", {}, "Making your reply\u2026"));
+  } else if (t.status === "reply") {
+    body.push(
+      h("p", {}, "Send this reply back to the host (the same way the invitation came), or let them scan it. The table opens once they take it."),
+      shareBox(t.reply, "reply"),
+      h("p", { class: "field-note" }, "Or read them this short code to paste: ", h("code", { class: "link-code", dataset: { testid: "reply-code" } }, t.code)));
+  } else if (t.status === "connected") {
+    body.push(h("p", { dataset: { testid: "join-waiting" } }, `Connected. Waiting for ${t.host || "the host"} to start the match\u2026`));
+  } else {
+    body.push(h("p", { class: "notice", role: "alert" }, t.problem || ""));
+  }
+  return h("section", { class: "screen setup-screen", dataset: { testid: "join-screen", status: t.status || "" }, "aria-labelledby": "join-title" },
+    h("header", { class: "screen-bar" },
+      button("\u2190 Menu", { class: "quiet", dataset: { testid: "back" }, onclick: intents.showMenu }),
+      h("h1", { id: "join-title" }, t.title ? `Join a game of ${t.title}` : "Join a table")),
+    body);
+}
+
+// ----- sharing a link -------------------------------------------------------------------------
+
+function shareBox(link, what, onShared = () => {}) {
+  const canShare = typeof navigator.share === "function";
+  return h("div", { class: "share-link" },
+    h("input", { type: "text", readonly: true, value: link, class: "link-text", "aria-label": what === "reply" ? "Your reply link" : "Invitation link", dataset: { testid: `${what}-link` },
+      onfocus: (e) => e.target.select() }),
+    h("div", { class: "form-actions" },
+      button("Copy", { class: "quiet", dataset: { testid: `copy-${what}` }, onclick: async (e) => {
+        onShared();
+        try { await navigator.clipboard.writeText(link); e.target.textContent = "Copied"; } catch { e.target.textContent = "Select the link and copy it"; }
+      } }),
+      canShare ? button("Share\u2026", { class: "quiet", dataset: { testid: `share-${what}` }, onclick: () => {
+        onShared();
+        navigator.share({ title: "Parlour", text: what === "reply" ? "My reply to your Parlour table" : "Take a seat at my Parlour table", url: link }).catch(() => undefined);
+      } }) : null),
+  );
+}
+
+// ----- the host's page ------------------------------------------------------------------------
+
+function hostSeats(state) {
+  return (state.together && state.together.role === "host" && state.together.seats) || [];
+}
+
+function seatState(state, seat) {
+  return hostSeats(state).find((s) => s.seat === seat);
+}
+
+function friendSeatsOf(seats) {
+  return seats.map((s, i) => (s.type === "friend" ? i : -1)).filter((i) => i >= 0);
+}
+
+function drop(seat, reason = null) {
+  const link = links.get(seat);
+  if (!link) return;
+  links.delete(seat);
+  if (link.talk) {
+    if (reason) link.talk.send({ t: "bye", reason });
+    link.talk.close();
+  } else {
+    try { link.pc.close(); } catch { /* closed */ }
+  }
+}
+
+async function makeInvitation(state, seat) {
+  drop(seat);
+  const entry = seatState(state, seat);
+  Object.assign(entry, { status: "making", link: null, problem: null });
+  ctx.render();
+  const t = state.together;
+  let made;
+  try {
+    made = await invite();
+  } catch (error) {
+    Object.assign(entry, { status: "failed", problem: `The invitation could not be made (${(error && error.message) || error}).` });
+    ctx.render();
+    return;
+  }
+  if (state.together !== t) { made.pc.close(); return; }
+  const code = await encode({ k: "join", g: t.game, t: t.title, h: t.hostName, s: seat, ...made.signal });
+  links.set(seat, { pc: made.pc, channel: made.channel, signal: made.signal, talk: null, times: [] });
+  Object.assign(entry, { status: made.signal.c.length ? "ready" : "failed", link: linkFor("join", code) });
+  if (!made.signal.c.length) entry.problem = "This device has no network address to offer: connect it to a Wi-Fi network, then invite again.";
+  ctx.render();
+}
+
+async function takeReply(state, text) {
+  let reply;
+  try {
+    reply = await decode(text, "reply");
+  } catch (error) {
+    return `This reply cannot be used: ${error instanceof LinkError ? error.message : "it is damaged"}.`;
+  }
+  const entry = seatState(state, reply.seat);
+  const link = links.get(reply.seat);
+  if (!entry || !link || link.signal.u !== reply.offer) {
+    return "This reply answers an older invitation or another table: ask your friend to open the newest link.";
+  }
+  if (link.talk) return "That seat is connected already.";
+  Object.assign(entry, { status: "connecting", problem: null });
+  ctx.render();
+  try {
+    await complete(link.pc, reply.signal);
+    await opened(link.pc, link.channel, CONNECT_MS);
+  } catch {
+    if (links.get(reply.seat) !== link) return null;
+    Object.assign(entry, { status: "failed", problem: `The connection did not come up within ${CONNECT_MS / 1000} seconds. ${ADVICE}` });
+    ctx.render();
+    return null;
+  }
+  link.talk = messenger(link.pc, link.channel, {
+    onMessage: (message) => fromFriend(state, reply.seat, link, message),
+    onRefused: (why) => refuse(state, reply.seat, why),
+    onClose: () => {
+      if (links.get(reply.seat) !== link) return;
+      links.delete(reply.seat);
+      const now = seatState(state, reply.seat);
+      if (now) { now.status = "lost"; now.link = null; }
+      ctx.render();
+    },
+  });
+  entry.status = "connected";
+  ctx.render();
+  return null;
+}
+
+function refuse(state, seat, why) {
+  const entry = seatState(state, seat);
+  if (entry) entry.refused = (entry.refused || 0) + 1;
+  console.warn(`Parlour: refused from seat ${seat + 1}: ${why}`);
+  ctx.renderSoon();
+}
+
+function reply(link, id, body) {
+  link.talk.send({ t: "reply", id, ...body });
+}
+
+/** A friend's message (already a JSON object with a kind), on the host's page. */
+async function fromFriend(state, seat, link, message) {
+  const now = Date.now();
+  link.times = link.times.filter((at) => now - at < RATE_MS);
+  if (link.times.length >= RATE_COUNT) { refuse(state, seat, "too many messages"); return; }
+  link.times.push(now);
+  const id = message.id;
+  const validId = Number.isInteger(id) && id > 0;
+  const entry = seatState(state, seat);
+  switch (message.t) {
+    case "hello": {
+      if (typeof message.name !== "string") { refuse(state, seat, "a hello without a name"); return; }
+      const name = message.name.trim().slice(0, 24) || `Friend ${seat + 1}`;
+      entry.name = name;
+      link.talk.send({ t: "welcome", seat, title: state.together.title });
+      if (state.together.lobby) {
+        state.together.pending.snap.seats[seat].name = name;
+        ctx.render();
+        return;
+      }
+      const renamed = await ctx.engineCall("set_seat", { seat, name }, { refused: () => {} });
+      if (renamed) ctx.applyRemote(renamed, null);
+      await sendSeat(seat, "start");
+      return;
+    }
+    case "act":
+    case "why": {
+      if (!validId || typeof message.action !== "string" || message.action.length > MAX_ACTION_CHARS) {
+        refuse(state, seat, `a malformed ${message.t}`);
+        return;
+      }
+      if (state.together.lobby || !state.snapshot) { reply(link, id, { error: { message: "the match has not started" } }); return; }
+      if (message.t === "why") {
+        const answerWhy = await ctx.engineCall("why", { action: message.action, seat }, { refused: (error) => reply(link, id, { error }) });
+        if (answerWhy) reply(link, id, { reason: answerWhy.legal ? null : answerWhy.reason });
+        return;
+      }
+      await friendMove(state, seat, link, id, "act", { action: message.action, seat });
+      return;
+    }
+    case "undo":
+      if (!validId) { refuse(state, seat, "a malformed undo"); return; }
+      await friendMove(state, seat, link, id, "undo", { seat });
+      return;
+    default:
+      refuse(state, seat, `a message of unknown kind "${String(message.t).slice(0, 20)}"`);
+  }
+}
+
+/** A friend's move (or undo) through the host's engine, then the host's own table. */
+async function friendMove(state, seat, link, id, method, params) {
+  let refusal = null;
+  const done = await ctx.engineCall(method, params, { refused: (error) => { refusal = error; } });
+  if (!done) {
+    const error = refusal || { code: "failed", message: "the host's engine could not take it" };
+    reply(link, id, { error: { code: String(error.code), message: String(error.message) } });
+    if (refusal) console.warn(`Parlour: seat ${seat + 1}'s ${method} refused: ${refusal.message}`);
+    return;
+  }
+  // The answer carries the friend's own view after it: their table changes at once.
+  reply(link, id, { snap: method === "act" ? done.seat_view : done });
+  // A friend's move reads on the host's table as a computer's does: in the host's own words.
+  if (method === "undo") {
+    const now = await ctx.engineCall("snapshot", {}, { refused: () => {} });
+    if (now) await ctx.applyRemote(now, null, { message: `${now.seats[seat].name} took back a move.` });
+    return;
+  }
+  await ctx.applyRemote(done.snapshot, { ...done.action, player: seat }, { roundEnd: true });
+}
+
+/** Send seat `seat` its view (`kind` "snap" or "start"). */
+async function sendSeat(seat, kind = "snap") {
+  const link = links.get(seat);
+  if (!link || !link.talk) return;
+  const snap = await ctx.engineCall("seat_view", { seat }, { refused: () => {} });
+  if (snap && links.get(seat) === link) link.talk.send({ t: kind, snap });
+}
+
+function forwardAll(state) {
+  if (!state.together || state.together.role !== "host" || state.together.lobby) return;
+  for (const seat of links.keys()) sendSeat(seat);
+}
+
+function listenForReplies(state) {
+  if (handoff || typeof BroadcastChannel !== "function") return;
+  handoff = new BroadcastChannel(CHANNEL_NAME);
+  handoff.onmessage = async (event) => {
+    const data = event.data || {};
+    if (typeof data.reply !== "string" || !hostSeats(state).length) return;
+    const problem = await takeReply(state, data.reply);
+    handoff.postMessage({ taken: !problem, problem });
+    if (problem) { state.together.problem = problem; ctx.render(); }
+  };
+}
+
+/** The reply tab: hand the reply to the inviting tab on this device, and say so. */
+function handOver(state) {
+  const text = window.location.hash;
+  window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  state.together = { role: "relay", status: "handing", code: text.slice("#reply=".length) };
+  state.screen = "handover";
+  ctx.render();
+  const finish = (status, problem = null) => {
+    if (state.together.status !== "handing") return;
+    Object.assign(state.together, { status, problem });
+    ctx.render();
+  };
+  if (typeof BroadcastChannel !== "function") { finish("alone"); return; }
+  const channel = new BroadcastChannel(CHANNEL_NAME);
+  channel.onmessage = (event) => {
+    const data = event.data || {};
+    if (typeof data.taken === "boolean") finish(data.taken ? "taken" : "refused", data.problem || null);
+  };
+  channel.postMessage({ reply: text });
+  setTimeout(() => finish("alone"), 3000);
+}
+
+function renderHandover(state, intents) {
+  const t = state.together;
+  const words = {
+    handing: "Handing the reply to your inviting tab\u2026",
+    taken: "Your other tab has the reply: your friend is connecting there. You can close this tab.",
+    refused: t.problem || "Your other tab could not use this reply.",
+    alone: "No Parlour tab on this device is waiting for this reply. If you are the host, paste this code in your invite screen:",
+  };
+  return h("section", { class: "screen setup-screen", dataset: { testid: "handover", status: t.status } },
+    h("header", { class: "screen-bar" },
+      button("\u2190 Menu", { class: "quiet", onclick: intents.showMenu }), h("h1", {}, "A reply to an invitation")),
+    h("p", { role: "status" }, words[t.status]),
+    t.status === "alone" ? h("code", { class: "link-code" }, t.code) : null);
+}
+
+function seatRow(state, intents, entry, inTable) {
+  const status = entry.status;
+  const pasteId = `reply-${entry.seat}`;
+  const needsLink = ["ready", "shared", "failed"].includes(status) && entry.link;
+  return h("li", { class: "friend-seat", dataset: { testid: `friend-${entry.seat}`, status } },
+    h("p", {}, h("strong", {}, entry.name || `Seat ${entry.seat + 1}`), ` \u2014 `, h("span", { dataset: { testid: "friend-status" } }, STATUS_WORDS[status] || status),
+      entry.refused ? h("span", { class: "field-note" }, ` (${entry.refused} message${entry.refused > 1 ? "s" : ""} refused)`) : null),
+    entry.problem ? h("p", { class: "notice", role: "alert" }, entry.problem) : null,
+    needsLink ? [
+      h("p", { class: "field-note" }, "Send this invitation to your friend; it is theirs alone and works once."),
+      shareBox(entry.link, "invite", () => intents.inviteShared(entry.seat)),
+      h("form", { class: "paste-reply", onsubmit: (e) => { e.preventDefault(); intents.pasteReply(e.target.elements.reply.value); } },
+        h("label", { for: pasteId }, "Their reply (link or code)"),
+        h("input", { id: pasteId, name: "reply", autocomplete: "off", spellcheck: "false", dataset: { testid: `paste-${entry.seat}` } }),
+        button("Connect", { type: "submit", class: "primary", dataset: { testid: `connect-${entry.seat}` } })),
+    ] : null,
+    inTable && (status === "lost" || status === "failed" || status === "ready" || status === "shared") ? h("div", { class: "form-actions" },
+      status === "lost" ? button("Invite again", { class: "quiet", dataset: { testid: `reinvite-${entry.seat}` }, onclick: () => intents.reinvite(entry.seat) }) : null,
+      button("Let a computer play this seat", { class: "quiet", dataset: { testid: `to-computer-${entry.seat}` }, onclick: () => intents.toComputer(entry.seat) })) : null);
+}
+
+function renderLobby(state, intents) {
+  const t = state.together;
+  const seats = hostSeats(state);
+  const ready = seats.every((s) => s.status === "connected");
+  return h("section", { class: "screen setup-screen", dataset: { testid: "lobby" }, "aria-labelledby": "lobby-title" },
+    h("header", { class: "screen-bar" },
+      button("\u2190 Menu", { class: "quiet", dataset: { testid: "back" }, onclick: intents.showMenu }),
+      h("h1", { id: "lobby-title" }, `Invite your friends to ${t.title}`)),
+    h("p", {}, "Each friend gets their own link. They open it on their phone or computer, choose a name and send you back a reply. "
+      + "Your device holds the deal, as a dealer does: each friend's device receives only their own cards. "
+      + "The devices talk directly to each other, with no server in between; they need to be on the same network."),
+    h("ol", { class: "friend-seats" }, seats.map((entry) => seatRow(state, intents, entry, false))),
+    errorArea(t.problem),
+    h("div", { class: "form-actions" },
+      button(ready ? "Start the match" : "Waiting for every friend to join\u2026", { class: "primary big", disabled: !ready, dataset: { testid: "start-shared" }, onclick: intents.startShared })));
+}
+
+function renderPlayersPanel(state, intents) {
+  const seats = hostSeats(state);
+  if (!seats.length || state.together.lobby) return null;
+  return h("section", { class: "panel players-panel", "aria-label": "Friends at the table", dataset: { testid: "players-panel" } },
+    h("h2", {}, "Friends"),
+    h("ul", { class: "friend-seats" }, seats.map((entry) => seatRow(state, intents, entry, true))),
+    state.together.problem ? h("p", { class: "notice" }, state.together.problem) : null);
+}
+
+/** The host's page after a reload or a resumed save: the friends' seats wait, unconnected. */
+function adoptSavedMatch(state) {
+  const snap = state.snapshot;
+  if (!snap || isFriend(state)) return;
+  const friends = friendSeatsOf(snap.seats);
+  if (!friends.length) { if (state.together && state.together.role === "host") closeHost(state); return; }
+  if (state.together && state.together.role === "host" && !state.together.lobby && state.together.game === snap.game) return;
+  state.together = {
+    role: "host", game: snap.game, title: snap.title, hostName: (snap.seats[snap.viewer] || {}).name || "Host", lobby: false, problem: null,
+    seats: friends.map((seat) => ({ seat, name: snap.seats[seat].name, status: links.get(seat) && links.get(seat).talk ? "connected" : "lost", link: null, refused: 0 })),
+  };
+  listenForReplies(state);
+}
+
+function closeHost(state) {
+  for (const seat of [...links.keys()]) drop(seat, "The host closed the table.");
+  state.together = null;
+}
+
+export const feature = {
+  state: { together: null },
+  screens: { lobby: renderLobby, join: renderJoin, handover: renderHandover },
+  panels: {
+    side: (state, intents) => (state.together && state.together.role === "host" ? renderPlayersPanel(state, intents) : null),
+    over: (state) => (isFriend(state) ? h("p", { class: "field-note" }, "The host can deal the next match for the same table.") : null),
+  },
+  intents: (context) => {
+    ctx = context;
+    const { state } = context;
+    return {
+      /** The host: the match is dealt and waits in the lobby until every friend has joined. */
+      openLobby(snap, gameId, setup) {
+        const friends = friendSeatsOf(snap.seats);
+        const old = state.together && state.together.role === "host" ? state.together.seats : [];
+        for (const seat of [...links.keys()]) if (!friends.includes(seat)) drop(seat, "The host set up a new table without your seat.");
+        state.together = {
+          role: "host", game: gameId, title: snap.title, hostName: (snap.seats[snap.viewer] || {}).name || "Host", lobby: true,
+          pending: { snap, gameId, setup }, problem: null,
+          seats: friends.map((seat) => {
+            const before = old.find((s) => s.seat === seat);
+            const connected = links.get(seat) && links.get(seat).talk && !links.get(seat).talk.closed;
+            return { seat, name: connected && before ? before.name : snap.seats[seat].name, status: connected ? "connected" : "making", link: null, refused: 0 };
+          }),
+        };
+        for (const entry of state.together.seats) {
+          if (entry.status === "connected") snap.seats[entry.seat].name = entry.name;
+        }
+        state.screen = "lobby";
+        state.error = null;
+        listenForReplies(state);
+        context.render();
+        for (const entry of state.together.seats) if (entry.status !== "connected") makeInvitation(state, entry.seat);
+      },
+      inviteShared(seat) {
+        const entry = seatState(state, seat);
+        if (entry && entry.status === "ready") { entry.status = "shared"; context.render(); }
+      },
+      async pasteReply(text) {
+        const problem = await takeReply(state, text);
+        state.together.problem = problem;
+        context.render();
+      },
+      async startShared() {
+        const t = state.together;
+        if (!t || !t.lobby || !t.seats.every((s) => s.status === "connected")) return;
+        const { snap, gameId, setup } = t.pending;
+        const renames = t.seats.map((s) => ({ seat: s.seat, name: s.name }));
+        t.lobby = false;
+        t.pending = null;
+        let start = snap;
+        for (const r of renames) {
+          const renamed = await context.engineCall("set_seat", r, { refused: () => {} });
+          if (renamed) start = renamed;
+        }
+        // Entering the table sends each friend their view (see afterSnapshot).
+        await context.enterTable(start, gameId, setup);
+      },
+      async reinvite(seat) {
+        await makeInvitation(state, seat);
+      },
+      async toComputer(seat) {
+        const level = state.levels.includes("normal") ? "normal" : state.levels[0];
+        drop(seat, "The host gave your seat to a computer player.");
+        const snap = await context.engineCall("set_seat", { seat, level });
+        if (!snap) return;
+        state.together.seats = state.together.seats.filter((s) => s.seat !== seat);
+        if (!state.together.seats.length) state.together = null;
+        await context.applyRemote(snap, null, { message: `${snap.seats[seat].name} is now played by the computer.` });
+      },
+      joinTable(name) {
+        return join(state, name);
+      },
+      /** The friend's move, sent to the host; the table changes when the host's view comes. */
+      async remoteAct(actionId) {
+        const answer = await request({ t: "act", action: actionId });
+        if (answer.error) { state.error = sentence(answer.error.message); context.render(); return; }
+        state.error = null;
+        fromHostReply(state, answer);
+      },
+      async remoteWhy(actionId) {
+        const answer = await request({ t: "why", action: actionId });
+        if (answer.error || answer.reason) { state.error = sentence(answer.error ? answer.error.message : answer.reason); context.render(); return; }
+        await this.remoteAct(actionId);
+      },
+      async remoteUndo() {
+        const answer = await request({ t: "undo" });
+        if (answer.error) { state.error = sentence(answer.error.message); context.render(); return; }
+        fromHostReply(state, answer, "Move taken back.");
+      },
+    };
+  },
+  start(context) {
+    const { state } = context;
+    const link = sharedLink();
+    if (link && link.kind === "join") readInvitation(state);
+    else if (link && link.kind === "reply") handOver(state);
+    else {
+      let left;
+      try { left = sessionStorage.getItem(JOINED_KEY); sessionStorage.removeItem(JOINED_KEY); } catch { left = null; }
+      if (left !== null) state.notice = `You left the shared table${left ? ` of ${left}` : ""}. To take your seat again, ask the host for a new invitation link.`;
+    }
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && document.title.startsWith("Your turn")) document.title = "Parlour";
+    });
+  },
+  afterSnapshot(prev, snap, move, state) {
+    if (isFriend(state)) {
+      if (snap.human_turn && document.hidden) document.title = "Your turn \u2014 Parlour";
+      return;
+    }
+    adoptSavedMatch(state);
+    forwardAll(state);
+  },
+};

@@ -1,0 +1,174 @@
+// Invitations and replies as links: the signalling of a shared match, with no server.
+//
+// A WebRTC session description for a data channel is mostly boilerplate; what differs between
+// two connections is the ICE user fragment and password, the DTLS certificate's fingerprint
+// and the candidate addresses. Only those travel (a "signal"), and each side rebuilds the
+// description around them (sdpFor). A signal with its context is JSON, compressed with the
+// browser's CompressionStream("deflate-raw") and written in base64url:
+//   invitation: <page>#join=<code>    {k: "join", g: game id, s: seat, t: title, ...signal}
+//   reply:      <page>#reply=<code>   {k: "reply", s: seat, o: the offer's ufrag, ...signal}
+//   signal:     {u: ice-ufrag, p: ice-pwd, f: sha-256 fingerprint (base64), c: [[address, port, "h"|"s"|"r"]]}
+// The code lives in the URL's fragment, which a browser never sends to the web host.
+// Reading is strict and capped (MAX_CODE_CHARS of text, MAX_JSON_BYTES once decompressed):
+// anything malformed, tampered with, cut short or too large is a LinkError with words for people.
+
+export const MAX_CODE_CHARS = 3000;
+export const MAX_JSON_BYTES = 4096;
+const MAX_CANDIDATES = 8;
+
+export class LinkError extends Error {}
+
+// ----- base64url and compression -------------------------------------------------------------
+
+function toBase64Url(bytes) {
+  let text = "";
+  for (const b of bytes) text += String.fromCharCode(b);
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(code) {
+  if (!/^[A-Za-z0-9_-]+$/.test(code)) throw new LinkError("it has characters that no link of ours has");
+  const text = code.replace(/-/g, "+").replace(/_/g, "/");
+  let raw;
+  try { raw = atob(text + "=".repeat((4 - (text.length % 4)) % 4)); } catch { throw new LinkError("it is not complete"); }
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+async function deflate(text) {
+  const stream = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Inflate at most MAX_JSON_BYTES: a bigger result stops there (a "zip bomb" costs nothing). */
+async function inflate(bytes) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const parts = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_JSON_BYTES) {
+        reader.cancel().catch(() => undefined);
+        throw new LinkError("it is far larger than any link of ours");
+      }
+      parts.push(value);
+    }
+  } catch (error) {
+    if (error instanceof LinkError) throw error;
+    throw new LinkError("it is damaged or cut short");
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) { all.set(part, at); at += part.byteLength; }
+  try { return new TextDecoder("utf-8", { fatal: true }).decode(all); } catch { throw new LinkError("it is damaged"); }
+}
+
+// ----- signals --------------------------------------------------------------------------------
+
+const TYPES = { host: "h", srflx: "s", relay: "r" };
+const TYPE_NAMES = { h: "host", s: "srflx", r: "relay" };
+const PRIORITY = { h: 2122260223, s: 1686052607, r: 41885439 };
+
+/** The parts of a local description that the other side needs. */
+export function signalOf(sdp) {
+  const line = (name) => {
+    const found = sdp.split(/\r?\n/).find((l) => l.startsWith(`a=${name}:`));
+    return found ? found.slice(name.length + 3).trim() : "";
+  };
+  const fingerprint = line("fingerprint").split(" ");
+  if (fingerprint[0].toLowerCase() !== "sha-256") throw new Error("the browser gave no sha-256 fingerprint");
+  const bytes = Uint8Array.from(fingerprint[1].split(":").map((x) => parseInt(x, 16)));
+  const candidates = [];
+  for (const l of sdp.split(/\r?\n/)) {
+    if (!l.startsWith("a=candidate:")) continue;
+    const f = l.slice(12).split(" ");
+    // foundation component protocol priority address port "typ" type ...: UDP, first component
+    if (f[1] !== "1" || f[2].toLowerCase() !== "udp" || !TYPES[f[7]]) continue;
+    candidates.push([f[4], Number(f[5]), TYPES[f[7]]]);
+  }
+  return { u: line("ice-ufrag"), p: line("ice-pwd"), f: toBase64Url(bytes), c: candidates.slice(0, MAX_CANDIDATES) };
+}
+
+/** A whole session description for the data channel around a signal; `setup`: "actpass"
+ * (an offer) or "active" (the answer). */
+export function sdpFor(signal, setup) {
+  const fingerprint = [...fromBase64Url(signal.f)].map((b) => b.toString(16).padStart(2, "0").toUpperCase()).join(":");
+  const lines = [
+    "v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0", "a=msid-semantic: WMS",
+    "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0",
+  ];
+  signal.c.forEach(([address, port, type], i) => {
+    const related = type === "h" ? "" : " raddr 0.0.0.0 rport 0";
+    lines.push(`a=candidate:${i + 1} 1 udp ${PRIORITY[type] - i} ${address} ${port} typ ${TYPE_NAMES[type]}${related}`);
+  });
+  lines.push(`a=ice-ufrag:${signal.u}`, `a=ice-pwd:${signal.p}`, "a=ice-options:trickle",
+    `a=fingerprint:sha-256 ${fingerprint}`, `a=setup:${setup}`, "a=mid:0", "a=sctp-port:5000", "a=max-message-size:262144");
+  return lines.join("\r\n") + "\r\n";
+}
+
+// ----- codes and links ------------------------------------------------------------------------
+
+export async function encode(payload) {
+  return toBase64Url(await deflate(JSON.stringify(payload)));
+}
+
+const ICE_TEXT = /^[A-Za-z0-9+/]{4,256}$/;
+const ADDRESS = /^(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9a-fA-F:]{2,39}|[0-9a-fA-F-]{8,64}\.local)$/;
+
+function checkSignal(value) {
+  if (typeof value.u !== "string" || !ICE_TEXT.test(value.u)) throw new LinkError("its connection details are damaged");
+  if (typeof value.p !== "string" || !ICE_TEXT.test(value.p) || value.p.length < 22) throw new LinkError("its connection details are damaged");
+  let fingerprint;
+  try { fingerprint = typeof value.f === "string" ? fromBase64Url(value.f) : null; } catch { fingerprint = null; }
+  if (!fingerprint || fingerprint.length !== 32) throw new LinkError("its security fingerprint is damaged");
+  if (!Array.isArray(value.c) || value.c.length > MAX_CANDIDATES) throw new LinkError("its network addresses are damaged");
+  for (const c of value.c) {
+    if (!Array.isArray(c) || c.length !== 3 || typeof c[0] !== "string" || !ADDRESS.test(c[0])
+      || !Number.isInteger(c[1]) || c[1] < 1 || c[1] > 65535 || !TYPE_NAMES[c[2]]) {
+      throw new LinkError("its network addresses are damaged");
+    }
+  }
+  if (!value.c.length) throw new LinkError("it carries no network address to reach the other device (see the advice on the invite screen)");
+  return { u: value.u, p: value.p, f: value.f, c: value.c.map((c) => [c[0], c[1], c[2]]) };
+}
+
+/**
+ * Read a code (or a whole link holding one) of `kind` ("join" or "reply"). Resolves to the
+ * payload; rejects with a LinkError whose message completes "This ... cannot be used: ".
+ * `games`: the game ids an invitation may name.
+ */
+export async function decode(text, kind, games = null) {
+  let code = String(text || "").trim();
+  const marker = `${kind}=`;
+  const at = code.indexOf(`#${marker}`);
+  if (at >= 0) code = code.slice(at + marker.length + 1);
+  else if (code.startsWith(marker)) code = code.slice(marker.length);
+  else if (/[#/:]/.test(code)) throw new LinkError(kind === "join" ? "it is not an invitation to a table" : "it is not a reply to an invitation");
+  if (!code) throw new LinkError("it is empty");
+  if (code.length > MAX_CODE_CHARS) throw new LinkError("it is far longer than any link of ours");
+  const json = await inflate(fromBase64Url(code));
+  let value;
+  try { value = JSON.parse(json); } catch { throw new LinkError("it is damaged"); }
+  if (!value || typeof value !== "object" || Array.isArray(value) || value.k !== kind) {
+    throw new LinkError(kind === "join" ? "it is not an invitation to a table" : "it is not a reply to an invitation");
+  }
+  if (!Number.isInteger(value.s) || value.s < 0 || value.s > 5) throw new LinkError("its seat is damaged");
+  const out = { kind, seat: value.s, signal: checkSignal(value) };
+  if (kind === "join") {
+    if (typeof value.g !== "string" || (games && !games.includes(value.g))) throw new LinkError("it names a game this page does not have");
+    out.game = value.g;
+    out.title = typeof value.t === "string" ? value.t.slice(0, 60) : value.g;
+    out.host = typeof value.h === "string" ? value.h.slice(0, 24) : "";
+  } else {
+    if (typeof value.o !== "string" || !ICE_TEXT.test(value.o)) throw new LinkError("it is damaged");
+    out.offer = value.o;
+  }
+  return out;
+}
+
+/** The page's address with `kind=code` as its fragment. */
+export function linkFor(kind, code, base = window.location.origin + window.location.pathname) {
+  return `${base}#${kind}=${code}`;
+}
