@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import APP_TIMEOUT_MS, new_context
-from pagehelpers import LOOK, MENU
+from pagehelpers import LOOK, MENU, record_near_the_end, saved_match, store_script
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import build
@@ -141,7 +141,9 @@ def devices(ns_browser, ns_site) -> Iterator:
     assert not problems, problems
 
 
-def deal_with_friends(host: Device, game: str, seats: dict[int, str], players: int | None = None):
+def deal_with_friends(
+    host: Device, game: str, seats: dict[int, str], players: int | None = None, options=()
+):
     """On the host's page: set up ``game`` with ``seats`` (seat -> "friend" or "bot:<level>")
     and deal; the lobby's invitation links, by seat."""
     page = host.page
@@ -150,6 +152,8 @@ def deal_with_friends(host: Device, game: str, seats: dict[int, str], players: i
         page.select_option("[data-testid=players]", str(players))
     for seat, value in seats.items():
         page.select_option(f"[data-testid=seat-{seat}]", value)
+    for option in options:
+        page.check(f"[data-option={option}]")
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=lobby]")
     links = {}
@@ -177,10 +181,13 @@ def connect(host: Device, seat: int, reply: str) -> None:
     page.wait_for_selector(f"[data-testid=friend-{seat}][data-status=connected]")
 
 
-def play(devices: list[Device], rng: random.Random, max_moves: int, until=None) -> int:
+def play(
+    devices: list[Device], rng: random.Random, max_moves: int, until=None, to_the_end=True
+) -> int:
     """Take turns on whichever device may move (a random legal move from the side panel),
     clicking through round-over dialogs, until every device shows the match over (or
-    ``until()`` holds); the number of moves made."""
+    ``until()`` holds, or ``max_moves`` are made when not ``to_the_end``); the number of
+    moves made."""
     moves = 0
     while moves < max_moves:
         if until and until():
@@ -197,7 +204,9 @@ def play(devices: list[Device], rng: random.Random, max_moves: int, until=None) 
             elif look["ids"] and page.locator("[data-testid=table][data-busy=false]").count():
                 # The table may change under the click (the other device's move arriving):
                 # a move no longer offered is looked at again.
-                action = rng.choice(look["ids"])
+                # Plays before passes: the match is whole, and shorter.
+                plays = [i for i in look["ids"] if i != "pass"]
+                action = rng.choice(plays or look["ids"])
                 try:
                     if action in look["folded"]:
                         page.click(
@@ -213,33 +222,115 @@ def play(devices: list[Device], rng: random.Random, max_moves: int, until=None) 
                 acted = True
         if not acted:
             devices[0].page.wait_for_timeout(30)
-    raise AssertionError("the match did not end")
+    assert not to_the_end, "the match did not end"
+    return moves
 
 
-def test_a_whole_match_with_a_friend_on_another_device(devices):
+def hand(device: Device) -> list[str]:
+    return device.page.eval_on_selector_all(
+        "[data-testid=hand] [data-card]", "(nodes) => nodes.map((n) => n.dataset.card)"
+    )
+
+
+def no_runtime(device: Device) -> bool:
+    return not [u for u in device.requests if any(part in u for part in RUNTIME)]
+
+
+def tampered(link: str) -> dict[str, str]:
+    """The invitation spoilt in the ways a chat app or a person might spoil it."""
+    base, code = link.split("#join=")
+    flipped = code[:40] + ("A" if code[40] != "A" else "B") + code[41:]
+    return {
+        "cut short": f"{base}#join={code[: len(code) // 2]}",
+        "a character changed": f"{base}#join={flipped}",
+        "oversized": f"{base}#join={'A' * 5000}",
+        "not ours": f"{base}#join=%3Cscript%3E",
+    }
+
+
+def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     host = devices()
     host.open_menu()
-    friend = devices()
-    links = deal_with_friends(host, "crisps", {1: "friend"})
-    assert set(links) == {1}
+    links = deal_with_friends(host, "crisps", {1: "friend"}, options=["auto_skip"])
+    friend = devices("?speed=0&snapshot=0&test=1")
+
+    # Spoilt invitations: a clear message each, and nothing else happens.
+    for how, link in tampered(links[1]).items():
+        friend.page.goto("about:blank")
+        friend.page.goto(link.replace("#", friend.query + "#", 1))
+        problem = friend.page.locator("[data-testid=join-problem]")
+        assert "This invitation cannot be used" in problem.inner_text(), how
     reply = join(friend, links[1], "Ada")
-    # The friend's page loaded no Python runtime and no engine.
-    assert not [u for u in friend.requests if any(part in u for part in RUNTIME)]
+    assert no_runtime(friend), "a friend's page loads no Python runtime and no engine"
+
+    # A spoilt reply is refused on the host's page and the seat still waits for the real one.
+    host.page.fill("[data-testid=paste-1]", reply[:-30])
+    host.page.click("[data-testid=connect-1]")
+    host.page.wait_for_selector(
+        "[data-testid=lobby] [data-testid=error]:has-text('cannot be used')"
+    )
+    assert host.page.locator("[data-testid=start-shared]").is_disabled()
     connect(host, 1, reply)
     host.page.click("[data-testid=start-shared]")
     for device in (host, friend):
         device.page.wait_for_selector("[data-testid=table]")
-    # Each side sees the other's chosen name; each sees its own hand only.
     assert "Ada" in host.page.locator(".scores").inner_text()
     assert "Host" in friend.page.locator(".scores").inner_text()
-    moves = play([host, friend], random.Random(4), max_moves=600)
-    assert moves > 10
-    for device in (host, friend):
-        device.page.wait_for_selector("[data-testid=match-over]")
-    # Both tables agree on the result.
+    play([host, friend], random.Random(4), max_moves=6, to_the_end=False)
+
+    # Junk from the friend's page is refused and counted; the match goes on.
+    for junk in ("not json", '{"t": "deal-me-aces"}', '{"t": "act", "id": 1}', "[1, 2]"):
+        friend.page.evaluate("(text) => window.__parlourFriend.sendRaw(text)", junk)
+    friend.page.evaluate(
+        "() => window.__parlourFriend.sendRaw(JSON.stringify({t: 'act', id: 9, action: 'x'.repeat(5000)}))"  # noqa: E501
+    )
+    host.page.wait_for_selector("[data-testid=friend-1]:has-text('5 messages refused')")
+
+    # The friend drops: the seat waits; a new link brings them back to the table as it is.
+    played = play(
+        [host, friend],
+        random.Random(5),
+        max_moves=200,
+        until=lambda: bool(friend.page.locator("[data-testid=table] .turn.is-you").count()),
+    )
+    assert played < 200
+    cards = hand(friend)
+    friend.page.close()
+    host.page.wait_for_selector("[data-testid=friend-1][data-status=lost]")
+    host.page.click("[data-testid=reinvite-1]")
+    field = host.page.locator("[data-testid=friend-1] [data-testid=invite-link]")
+    field.wait_for()
+    friend.page = friend.context.new_page()
+    connect(host, 1, join(friend, field.input_value(), "Ada"))
+    friend.page.wait_for_selector("[data-testid=table] .turn.is-you")
+    assert hand(friend) == cards
+    play([host, friend], random.Random(6), max_moves=4, to_the_end=False)
+    assert no_runtime(friend)
+
+
+def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices):
+    record = record_near_the_end("crisps", 2, {}, steps_left=6)
+    seats = [{"type": "human", "name": "Host"}, {"type": "friend", "name": "Ada"}]
+    host = devices()
+    host.context.add_init_script(
+        "if (!sessionStorage.getItem('stored')) {"
+        + store_script(saved_match(record, seats))
+        + "sessionStorage.setItem('stored', '1'); }"
+    )
+    host.open_menu()
+    host.page.click("[data-testid=resume]")
+    host.page.wait_for_selector("[data-testid=friend-1][data-status=lost]")
+    host.page.click("[data-testid=reinvite-1]")
+    field = host.page.locator("[data-testid=friend-1] [data-testid=invite-link]")
+    field.wait_for()
+    friend = devices()
+    connect(host, 1, join(friend, field.input_value(), "Bea"))
+    friend.page.wait_for_selector("[data-testid=table]")
+    assert "Bea" in host.page.locator(".scores").inner_text()
+    play([host, friend], random.Random(7), max_moves=300)
     scores = [
         d.page.locator("[data-testid=match-over] .final-scores").inner_text()
         for d in (host, friend)
     ]
     assert scores[0] == scores[1]
-    assert not [u for u in friend.requests if any(part in u for part in RUNTIME)]
+    assert no_runtime(friend)

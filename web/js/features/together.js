@@ -187,6 +187,8 @@ async function join(state, name) {
     },
   });
   try { sessionStorage.setItem(JOINED_KEY, t.title || ""); } catch { /* private mode */ }
+  // Test-only hook (?test=1): send the host anything, as a tampered page could.
+  if (new URLSearchParams(window.location.search).get("test") === "1") window.__parlourFriend = { sendRaw: (text) => friendTalk.sendRaw(text) };
   friendTalk.send({ t: "hello", name: t.name });
 }
 
@@ -639,6 +641,8 @@ export const feature = {
       try { left = sessionStorage.getItem(JOINED_KEY); sessionStorage.removeItem(JOINED_KEY); } catch { left = null; }
       if (left !== null) state.notice = `You left the shared table${left ? ` of ${left}` : ""}. To take your seat again, ask the host for a new invitation link.`;
     }
+    // A link opened in a tab that shows Parlour already changes only the fragment: start over.
+    window.addEventListener("hashchange", () => { if (sharedLink()) window.location.reload(); });
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && document.title.startsWith("Your turn")) document.title = "Parlour";
     });

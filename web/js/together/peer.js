@@ -103,6 +103,10 @@ export function messenger(pc, channel, { onMessage, onRefused = () => {}, onClos
       if (closed || channel.readyState !== "open") return false;
       try { channel.send(JSON.stringify(value)); return true; } catch { return false; }
     },
+    /** Text as it is (the tests' junk message). */
+    sendRaw(text) {
+      if (!closed && channel.readyState === "open") channel.send(text);
+    },
     close() {
       try { channel.close(); pc.close(); } catch { /* gone already */ }
       close();
