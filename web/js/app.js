@@ -106,7 +106,8 @@ const state = {
   setupGame: null, setup: null,                         // the set-up screen's game and choices
   rulesGame: null, rulesContent: undefined, rulesReturn: "menu",
   snapshot: null,         // the bridge's snapshot of the match on the table
-  source: "engine",       // where it came from: "engine", or "opening" (a prepared opening, see js/openings.js)
+  source: "engine",       // where it came from: "engine", "opening" (a prepared opening, see js/openings.js)
+                          // or "host" (a friend's seat at a shared table, see features/together.js)
   matchSetup: null,       // {game, setup}: how that match was set up (for "Play again")
   renderer: null,         // its game module (web/js/games/<id>.js)
   selection: new Set(),   // the cards the person has selected
@@ -609,7 +610,7 @@ async function enterTable(snap, gameId, setup, kept = null, opening = null) {
   newDeal = true;
   heldOpening = opening ? { record: opening.record, token } : null;
   Object.assign(state, {
-    source: opening ? "opening" : "engine",
+    source: opening ? "opening" : isFriend(state) ? "host" : "engine",
     screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
     error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
     noticeMatch: null, unsaved: false,

@@ -1,11 +1,11 @@
 // Playing together from your own devices, with no server: the host's browser deals.
 //
 // The host (the person who sets seats to "Friend") runs the match in their own engine, with
-// the computer seats. Each friend's seat gets an invitation link (js/together/link.js) whose
+// the computer seats. Each friend's seat gets an invitation link (js/signal-links.js) whose
 // fragment carries the host's half of a WebRTC connection; the friend's page (which loads no
 // Python) answers with a reply link or code that the host pastes, or opens on the same device:
 // that tab hands the reply to the inviting tab over a BroadcastChannel. Then a data channel
-// joins the two pages (js/together/peer.js) and:
+// joins the two pages (js/peer.js) and:
 //   host -> friend  {t: "welcome", seat, title}     the seat is theirs; the match starts soon
 //                   {t: "start", snap}              a match starts (or goes on, after a rejoin)
 //                   {t: "snap", snap}               the table changed (bridge seat_view(seat))
@@ -20,8 +20,8 @@
 // other seat's move. Everything refused is counted on the host's table and logged.
 import { h, button } from "../ui/dom.js";
 import { errorArea } from "../ui/setup.js";
-import { LinkError, decode, encode, linkFor } from "../together/link.js";
-import { CONNECT_MS, MAX_HOST_MESSAGE_CHARS, answer, complete, invite, messenger, opened } from "../together/peer.js";
+import { LinkError, decode, encode, linkFor } from "../signal-links.js";
+import { CONNECT_MS, MAX_HOST_MESSAGE_CHARS, answer, complete, invite, messenger, opened } from "../peer.js";
 
 const CHANNEL_NAME = "parlour-together";
 const RATE_COUNT = 40;

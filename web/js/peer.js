@@ -2,7 +2,7 @@
 // The host makes an offer (invite()), the friend answers it (answer()), the host takes the
 // answer (complete()). No STUN server unless the host chose one: the page then contacts
 // nothing but the other browser, which connects devices on the same network, even offline.
-import { sdpFor, signalOf } from "./link.js";
+import { sdpFor, signalOf } from "./signal-links.js";
 
 /** How long to wait for this device's network addresses. */
 const GATHER_MS = 5000;
