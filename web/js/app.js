@@ -1015,7 +1015,8 @@ function showEngine() {
   document.documentElement.dataset.engine = engine.status;
   const own = state.screen === "waiting" || state.screen === "loading" || state.screen === "fatal";
   // On the table, the cards answering says the engine is ready: no notice over its buttons.
-  const shown = !own && (engine.status !== "ready" || (state.screen !== "table" && performance.now() < readyShownUntil));
+  // A friend's page at a shared table has no engine of its own to speak of.
+  const shown = !own && engineStarted && (engine.status !== "ready" || (state.screen !== "table" && performance.now() < readyShownUntil));
   showEngineStatus(statusLine, engine, intents, shown);
   if (state.screen === "waiting" || state.screen === "loading") setProgress(root, engine);
 }

@@ -216,7 +216,7 @@ function renderJoin(state, intents) {
   } else {
     body.push(h("p", { class: "notice", role: "alert" }, t.problem || ""));
   }
-  return h("section", { class: "screen setup-screen", dataset: { testid: "join-screen", status: t.status || "" }, "aria-labelledby": "join-title" },
+  return h("section", { class: "screen together-screen", dataset: { testid: "join-screen", status: t.status || "" }, "aria-labelledby": "join-title" },
     h("header", { class: "screen-bar" },
       button("\u2190 Menu", { class: "quiet", dataset: { testid: "back" }, onclick: intents.showMenu }),
       h("h1", { id: "join-title" }, t.title ? `Join a game of ${t.title}` : "Join a table")),
@@ -420,8 +420,12 @@ async function sendSeat(seat, kind = "snap") {
 }
 
 function forwardAll(state) {
-  if (!state.together || state.together.role !== "host" || state.together.lobby) return;
-  for (const seat of links.keys()) sendSeat(seat);
+  const t = state.together;
+  if (!t || t.role !== "host" || t.lobby) return;
+  // A match just dealt (a rematch too) starts afresh on the friends' tables.
+  const kind = t.fresh ? "start" : "snap";
+  t.fresh = false;
+  for (const seat of links.keys()) sendSeat(seat, kind);
 }
 
 function listenForReplies(state) {
@@ -466,7 +470,7 @@ function renderHandover(state, intents) {
     refused: t.problem || "Your other tab could not use this reply.",
     alone: "No Parlour tab on this device is waiting for this reply. If you are the host, paste this code in your invite screen:",
   };
-  return h("section", { class: "screen setup-screen", dataset: { testid: "handover", status: t.status } },
+  return h("section", { class: "screen together-screen", dataset: { testid: "handover", status: t.status } },
     h("header", { class: "screen-bar" },
       button("\u2190 Menu", { class: "quiet", onclick: intents.showMenu }), h("h1", {}, "A reply to an invitation")),
     h("p", { role: "status" }, words[t.status]),
@@ -498,7 +502,7 @@ function renderLobby(state, intents) {
   const t = state.together;
   const seats = hostSeats(state);
   const ready = seats.every((s) => s.status === "connected");
-  return h("section", { class: "screen setup-screen", dataset: { testid: "lobby" }, "aria-labelledby": "lobby-title" },
+  return h("section", { class: "screen together-screen", dataset: { testid: "lobby" }, "aria-labelledby": "lobby-title" },
     h("header", { class: "screen-bar" },
       button("\u2190 Menu", { class: "quiet", dataset: { testid: "back" }, onclick: intents.showMenu }),
       h("h1", { id: "lobby-title" }, `Invite your friends to ${t.title}`)),
@@ -589,6 +593,7 @@ export const feature = {
         const renames = t.seats.map((s) => ({ seat: s.seat, name: s.name }));
         t.lobby = false;
         t.pending = null;
+        t.fresh = true;
         let start = snap;
         for (const r of renames) {
           const renamed = await context.engineCall("set_seat", r, { refused: () => {} });

@@ -38,6 +38,18 @@ export function renderRules(state, intents) {
         h("h2", {}, "House clarifications"),
         h("p", { class: "field-note" }, "Where the original rules leave a question open, Parlour plays it this way."),
         h("ul", {}, clarifications.map((c) => h("li", {}, c)))) : null,
+      playingTogether(),
       h("p", {}, button("Back", { class: "primary", onclick: intents.closeRules }))),
   );
+}
+
+/** What a shared table means, the same for every game. */
+function playingTogether() {
+  return h("section", { class: "together-help", dataset: { testid: "together-help" } },
+    h("h2", {}, "Playing with friends on their own devices"),
+    h("p", {}, "Set a seat to \u201cA friend on their own device\u201d and each friend gets an invitation link; they answer with a reply link or code. "
+      + "The devices talk to each other directly, with no server in between, so they need to be on the same network."),
+    h("p", {}, "The inviting device holds the deal, as a dealer at a real table does: it shuffles, runs the computer players and checks every move. "
+      + "Each friend's device receives only what their own seat may see, never another player's hidden cards."),
+    h("p", {}, "Undo at a shared table takes back only your own last move, and only until the next player has acted."));
 }
