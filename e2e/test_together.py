@@ -226,9 +226,10 @@ def play(
     return moves
 
 
-def hand(device: Device) -> list[str]:
+def hand(device: Device, where: str = "[data-testid=hand]") -> list[str]:
+    """The cards in the person's own hand (``where``: the game's element for it)."""
     return device.page.eval_on_selector_all(
-        "[data-testid=hand] [data-card]", "(nodes) => nodes.map((n) => n.dataset.card)"
+        f"{where} [data-card]", "(nodes) => nodes.map((n) => n.dataset.card)"
     )
 
 
@@ -334,3 +335,46 @@ def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices)
     ]
     assert scores[0] == scores[1]
     assert no_runtime(friend)
+
+
+def log_count(device: Device) -> int:
+    text = device.page.locator("summary:has-text('Game log (')").first.inner_text()
+    return int(text.split("(")[1].split(")")[0])
+
+
+def test_four_player_roundup_with_two_friends_and_a_computer(devices):
+    host = devices()
+    host.open_menu()
+    links = deal_with_friends(
+        host, "roundup", {1: "friend", 2: "friend", 3: "bot:random"}, players=4
+    )
+    assert set(links) == {1, 2}
+    assert links[1] != links[2], "each friend's seat has its own invitation"
+    ada, bea = devices(), devices()
+    connect(host, 1, join(ada, links[1], "Ada"))
+    # The lobby waits for every friend.
+    assert host.page.locator("[data-testid=start-shared]").is_disabled()
+    connect(host, 2, join(bea, links[2], "Bea"))
+    host.page.click("[data-testid=start-shared]")
+    players = [host, ada, bea]
+    for device in players:
+        device.page.wait_for_selector("[data-testid=table]")
+        for name in ("Host", "Ada", "Bea", "East"):
+            assert name in device.page.locator(".scores").inner_text()
+    play(players, random.Random(8), max_moves=8, to_the_end=False)
+    # Everyone's table has every move, the computer's too; each sees only their own hand.
+    host.page.wait_for_function(
+        "() => document.querySelector('[data-testid=table][data-bot-turn=false]')"
+    )
+    counts = {log_count(d) for d in players}
+    for _ in range(50):
+        if len(counts) == 1:
+            break
+        host.page.wait_for_timeout(100)
+        counts = {log_count(d) for d in players}
+    assert len(counts) == 1 and counts.pop() >= 8
+    log = ada.page.locator("details:has(summary:has-text('Game log ('))").first.text_content()
+    assert "East" in log and "Bea" in log and "Host" in log
+    hands = [set(hand(d, "[data-testid=you] .ru-hand-down")) for d in players]
+    assert all(hands) and not (hands[0] & hands[1] or hands[0] & hands[2] or hands[1] & hands[2])
+    assert no_runtime(ada) and no_runtime(bea)

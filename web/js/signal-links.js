@@ -5,7 +5,7 @@
 // and the candidate addresses. Only those travel (a "signal"), and each side rebuilds the
 // description around them (sdpFor). A signal with its context is JSON, compressed with the
 // browser's CompressionStream("deflate-raw") and written in base64url:
-//   invitation: <page>#join=<code>    {k: "join", g: game id, s: seat, t: title, ...signal}
+//   invitation: <page>#join=<code>    {k: "join", g: game id, s: seat, t: title, h: host, i?: [stun], ...signal}
 //   reply:      <page>#reply=<code>   {k: "reply", s: seat, o: the offer's ufrag, ...signal}
 //   signal:     {u: ice-ufrag, p: ice-pwd, f: sha-256 fingerprint (base64), c: [[address, port, "h"|"s"|"r"]]}
 // The code lives in the URL's fragment, which a browser never sends to the web host.
@@ -161,6 +161,11 @@ export async function decode(text, kind, games = null) {
     out.game = value.g;
     out.title = typeof value.t === "string" ? value.t.slice(0, 60) : value.g;
     out.host = typeof value.h === "string" ? value.h.slice(0, 24) : "";
+    // The host's STUN server for friends on another network, if chosen: its address only.
+    if (value.i !== undefined && (!Array.isArray(value.i) || value.i.length > 2 || !value.i.every((u) => typeof u === "string" && /^stuns?:[A-Za-z0-9.:[\]_-]{1,200}$/.test(u)))) {
+      throw new LinkError("its network settings are damaged");
+    }
+    out.stun = value.i || [];
   } else {
     if (typeof value.o !== "string" || !ICE_TEXT.test(value.o)) throw new LinkError("it is damaged");
     out.offer = value.o;

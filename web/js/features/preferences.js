@@ -5,7 +5,17 @@ import * as storage from "../storage.js";
 
 /** Speed names -> the multiplier of the bot delay and animations (0 = instant). */
 export const SPEEDS = { instant: 0, fast: 2, normal: 1, slow: 0.5 };
-const DEFAULTS = { speed: "normal", fourColour: false, sound: false };
+// The STUN server a host may choose on the invite screen for friends on another network
+// (a well-known public one, contacted only when that option is ticked), and an optional TURN
+// server with its user name and password.
+export const SUGGESTED_STUN = "stun:stun.l.google.com:19302";
+const DEFAULTS = { speed: "normal", fourColour: false, sound: false, stun: SUGGESTED_STUN, turn: "", turnUser: "", turnPassword: "" };
+const SERVER_TEXT = /^(?:stun|stuns|turn|turns):[A-Za-z0-9.:[\]_-]{1,200}(?:\?transport=(?:udp|tcp))?$/;
+
+/** Whether `text` reads as a STUN or TURN server's address ("stun:host:port"). */
+export function isIceServer(text) {
+  return SERVER_TEXT.test(String(text || ""));
+}
 const KEY = "settings";
 
 let current = read();
@@ -17,6 +27,9 @@ function read() {
     if (Object.hasOwn(SPEEDS, saved.speed)) out.speed = saved.speed;
     if (typeof saved.fourColour === "boolean") out.fourColour = saved.fourColour;
     if (typeof saved.sound === "boolean") out.sound = saved.sound;
+    for (const name of ["stun", "turn", "turnUser", "turnPassword"]) {
+      if (typeof saved[name] === "string") out[name] = saved[name].slice(0, 200);
+    }
   }
   return out;
 }

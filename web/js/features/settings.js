@@ -1,6 +1,6 @@
 // The Settings screen: animation speed, four-colour suits, sound (kept by preferences.js).
 import { h, button } from "../ui/dom.js";
-import { SPEEDS, applySettings, getSettings, setSetting } from "./preferences.js";
+import { SPEEDS, SUGGESTED_STUN, applySettings, getSettings, isIceServer, setSetting } from "./preferences.js";
 import * as sound from "./sound.js";
 
 const SPEED_WORDS = { instant: "Instant", fast: "Fast", normal: "Normal", slow: "Slow" };
@@ -30,7 +30,24 @@ function renderSettings(state, intents) {
         checkbox("set-sound", "setting-sound", "Sound",
           "Short sounds when a card is played, when it is your turn and when you win a round.", s.sound,
           (v) => change("sound", v))),
+      h("fieldset", {}, h("legend", {}, "Friends on another network"),
+        h("p", { class: "field-note" }, "Friends on the same network connect directly and need none of this. For friends elsewhere, "
+          + "the invite screen can use this STUN server to find a way between the devices (no game data passes through it)."),
+        textField("set-stun", "setting-stun", "STUN server", s.stun, `For example ${SUGGESTED_STUN}`, (v) => change("stun", v)),
+        textField("set-turn", "setting-turn", "TURN server (optional)", s.turn, "turn:host:port, for networks where STUN is not enough: it relays the (encrypted) traffic.", (v) => change("turn", v)),
+        textField("set-turn-user", "setting-turn-user", "TURN user name", s.turnUser, "", (v) => change("turnUser", v)),
+        textField("set-turn-password", "setting-turn-password", "TURN password", s.turnPassword, "", (v) => change("turnPassword", v), "password")),
       h("p", { class: "field-note" }, "Settings are kept in this browser and remembered between visits.")));
+}
+
+function textField(id, testid, label, value, note, onChange, type = "text") {
+  const problem = id === "set-stun" || id === "set-turn" ? value && !isIceServer(value) : false;
+  return h("div", { class: "field" },
+    h("label", { for: id }, label),
+    h("input", { type, id, value, autocomplete: "off", spellcheck: "false", maxlength: 200, dataset: { testid, focus: id },
+      onchange: (e) => onChange(e.target.value.trim()) }),
+    problem ? h("p", { class: "notice" }, "This does not read as a server address (stun:host:port or turn:host:port).") : null,
+    note ? h("p", { class: "field-note" }, note) : null);
 }
 
 function checkbox(id, testid, label, description, checked, onChange) {

@@ -22,6 +22,7 @@ import { h, button } from "../ui/dom.js";
 import { errorArea } from "../ui/setup.js";
 import { LinkError, decode, encode, linkFor } from "../signal-links.js";
 import { CONNECT_MS, MAX_HOST_MESSAGE_CHARS, answer, complete, invite, messenger, opened } from "../peer.js";
+import { getSettings, isIceServer } from "./preferences.js";
 
 const CHANNEL_NAME = "parlour-together";
 const RATE_COUNT = 40;
@@ -31,7 +32,18 @@ const JOINED_KEY = "parlour-joined";
 const REQUEST_MS = 60_000;
 
 const ADVICE = "Check that both devices are on the same Wi-Fi network (a guest network often keeps devices apart), "
-  + "then invite again with a fresh link.";
+  + "then invite again with a fresh link. For a friend on another network, tick the STUN option on the invite screen; "
+  + "where even that fails, a TURN server (in Settings) relays the connection.";
+
+/** The servers the host chose for friends on another network: none unless `internet`. */
+function iceServers(internet) {
+  if (!internet) return [];
+  const s = getSettings();
+  const servers = [];
+  if (isIceServer(s.stun)) servers.push({ urls: s.stun });
+  if (isIceServer(s.turn) && s.turn.startsWith("turn")) servers.push({ urls: s.turn, username: s.turnUser, credential: s.turnPassword });
+  return servers;
+}
 
 const STATUS_WORDS = {
   making: "Making the invitation\u2026",
@@ -154,7 +166,7 @@ async function join(state, name) {
   ctx.render();
   let made;
   try {
-    made = await answer(t.invitation.signal);
+    made = await answer(t.invitation.signal, t.invitation.stun.map((urls) => ({ urls })));
     t.code = await encode({ k: "reply", s: t.seat, o: t.invitation.signal.u, ...made.signal });
   } catch (error) {
     t.status = "bad";
@@ -276,14 +288,17 @@ async function makeInvitation(state, seat) {
   const t = state.together;
   let made;
   try {
-    made = await invite();
+    made = await invite(iceServers(t.internet));
   } catch (error) {
     Object.assign(entry, { status: "failed", problem: `The invitation could not be made (${(error && error.message) || error}).` });
     ctx.render();
     return;
   }
   if (state.together !== t) { made.pc.close(); return; }
-  const code = await encode({ k: "join", g: t.game, t: t.title, h: t.hostName, s: seat, ...made.signal });
+  // With the internet option the friend's page uses the same STUN server (never TURN
+  // credentials: those stay on the host's device, and one side relaying is enough).
+  const stun = t.internet ? iceServers(true).filter((server) => String(server.urls).startsWith("stun")).map((server) => server.urls) : [];
+  const code = await encode({ k: "join", g: t.game, t: t.title, h: t.hostName, s: seat, ...(stun.length ? { i: stun } : {}), ...made.signal });
   links.set(seat, { pc: made.pc, channel: made.channel, signal: made.signal, talk: null, times: [] });
   Object.assign(entry, { status: made.signal.c.length ? "ready" : "failed", link: linkFor("join", code) });
   if (!made.signal.c.length) entry.problem = "This device has no network address to offer: connect it to a Wi-Fi network, then invite again.";
@@ -510,9 +525,25 @@ function renderLobby(state, intents) {
       + "Your device holds the deal, as a dealer does: each friend's device receives only their own cards. "
       + "The devices talk directly to each other, with no server in between; they need to be on the same network."),
     h("ol", { class: "friend-seats" }, seats.map((entry) => seatRow(state, intents, entry, false))),
+    internetOption(state, intents),
     errorArea(t.problem),
     h("div", { class: "form-actions" },
       button(ready ? "Start the match" : "Waiting for every friend to join\u2026", { class: "primary big", disabled: !ready, dataset: { testid: "start-shared" }, onclick: intents.startShared })));
+}
+
+/** The invite screen's choice for friends on another network (off unless ticked). */
+function internetOption(state, intents) {
+  const t = state.together;
+  const stun = getSettings().stun;
+  const usable = isIceServer(stun);
+  return h("div", { class: "field option-field" },
+    h("input", { type: "checkbox", id: "together-internet", checked: t.internet === true, disabled: !usable, dataset: { testid: "internet-option" },
+      onchange: (e) => intents.useInternet(e.target.checked) }),
+    h("label", { for: "together-internet" },
+      h("span", { class: "option-label" }, "Friends on another network"),
+      h("span", { class: "option-description" }, usable
+        ? `The invitations then ask the STUN server ${stun} for a way between the devices: this page contacts it, no game data passes through it. Change the server in Settings.`
+        : "Set a STUN server in Settings first.")));
 }
 
 function renderPlayersPanel(state, intents) {
@@ -521,6 +552,7 @@ function renderPlayersPanel(state, intents) {
   return h("section", { class: "panel players-panel", "aria-label": "Friends at the table", dataset: { testid: "players-panel" } },
     h("h2", {}, "Friends"),
     h("ul", { class: "friend-seats" }, seats.map((entry) => seatRow(state, intents, entry, true))),
+    seats.some((entry) => entry.status !== "connected") ? internetOption(state, intents) : null,
     state.together.problem ? h("p", { class: "notice" }, state.together.problem) : null);
 }
 
@@ -561,7 +593,7 @@ export const feature = {
         for (const seat of [...links.keys()]) if (!friends.includes(seat)) drop(seat, "The host set up a new table without your seat.");
         state.together = {
           role: "host", game: gameId, title: snap.title, hostName: (snap.seats[snap.viewer] || {}).name || "Host", lobby: true,
-          pending: { snap, gameId, setup }, problem: null,
+          pending: { snap, gameId, setup }, problem: null, internet: Boolean(state.together && state.together.internet),
           seats: friends.map((seat) => {
             const before = old.find((s) => s.seat === seat);
             const connected = links.get(seat) && links.get(seat).talk && !links.get(seat).talk.closed;
@@ -576,6 +608,12 @@ export const feature = {
         listenForReplies(state);
         context.render();
         for (const entry of state.together.seats) if (entry.status !== "connected") makeInvitation(state, entry.seat);
+      },
+      /** Friends on another network, or not: the invitations not yet answered are made again. */
+      useInternet(on) {
+        const t = state.together;
+        t.internet = on === true;
+        for (const entry of t.seats) if (["ready", "shared", "failed"].includes(entry.status)) makeInvitation(state, entry.seat);
       },
       inviteShared(seat) {
         const entry = seatState(state, seat);
