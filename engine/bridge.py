@@ -296,10 +296,17 @@ def _undo_count(session: Session) -> int:
     current = state.current_player
     if current is None or current not in humans:
         return 0
+    return _trailing_own_actions(state, current)
+
+
+def _trailing_own_actions(state: State, seat: int) -> int:
+    """How many of the latest actions ``seat`` took in a row, back to the first one that
+    revealed a hidden card to it (undo never goes past that)."""
+    history = state.history
     count = 0
     while count < len(history):
         index = len(history) - 1 - count
-        if history[index].player != current or state.move_revealed_hidden(index):
+        if history[index].player != seat or state.move_revealed_hidden(index):
             break
         count += 1
     return count
@@ -1004,13 +1011,7 @@ def _own_undo_count(session: Session, seat: int) -> int:
     history = state.history
     if state.is_over or not history or history[-1].player != seat:
         return 0
-    count = 0
-    while count < len(history):
-        index = len(history) - 1 - count
-        if history[index].player != seat or state.move_revealed_hidden(index):
-            break
-        count += 1
-    return count
+    return _trailing_own_actions(state, seat)
 
 
 def _seat_snapshot(session: Session, seat: int) -> dict[str, Any]:

@@ -115,6 +115,12 @@ async function readInvitation(state) {
   ctx.render();
 }
 
+/** Enough of a snapshot's shape to draw it (the host is another device: checked, not trusted). */
+function looksLikeSnapshot(snap) {
+  return Boolean(snap) && typeof snap === "object" && Array.isArray(snap.seats) && typeof snap.game === "string"
+    && snap.view && typeof snap.view === "object" && Array.isArray(snap.legal);
+}
+
 function onHostMessage(state, message) {
   const t = state.together;
   switch (message.t) {
@@ -125,7 +131,7 @@ function onHostMessage(state, message) {
     case "start":
     case "snap": {
       const snap = message.snap;
-      if (!snap || typeof snap !== "object" || !Array.isArray(snap.seats) || typeof snap.game !== "string") return;
+      if (!looksLikeSnapshot(snap)) return;
       const fresh = message.t === "start" || state.screen !== "table" || !state.snapshot || snap.game !== state.snapshot.game;
       t.status = "playing";
       if (fresh) ctx.enterTable(snap, snap.game, null);
@@ -154,7 +160,7 @@ function onHostMessage(state, message) {
 /** The snapshot in the host's answer to the friend's own move or undo. */
 function fromHostReply(state, answer, message = null) {
   const snap = answer.snap;
-  if (!snap || typeof snap !== "object" || !Array.isArray(snap.seats) || !state.snapshot) return;
+  if (!looksLikeSnapshot(snap) || !state.snapshot) return;
   const moved = snap.moves > state.snapshot.moves;
   ctx.applyRemote(snap, moved ? snap.last : null, { message });
 }
