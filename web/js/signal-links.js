@@ -4,7 +4,8 @@
 // two connections is the ICE user fragment and password, the DTLS certificate's fingerprint
 // and the candidate addresses. Only those travel (a "signal"), and each side rebuilds the
 // description around them (sdpFor). A signal with its context is JSON, compressed with the
-// browser's CompressionStream("deflate-raw") and written in base64url:
+// browser's CompressionStream("deflate-raw"), led by a CRC-32 of those bytes, and written in
+// base64url:
 //   invitation: <page>#join=<code>    {k: "join", g: game id, s: seat, t: title, h: host, i?: [stun], ...signal}
 //   reply:      <page>#reply=<code>   {k: "reply", s: seat, o: the offer's ufrag, ...signal}
 //   signal:     {u: ice-ufrag, p: ice-pwd, f: sha-256 fingerprint (base64), c: [[address, port, "h"|"s"|"r"]]}
@@ -110,8 +111,36 @@ export function sdpFor(signal, setup) {
 
 // ----- codes and links ------------------------------------------------------------------------
 
+// A CRC-32 of the compressed bytes leads them, so that a code altered on its way (a character
+// changed, a piece lost) is told apart from one that inflates to something else by chance.
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function withCheck(bytes) {
+  const out = new Uint8Array(bytes.length + 4);
+  new DataView(out.buffer).setUint32(0, crc32(bytes));
+  out.set(bytes, 4);
+  return out;
+}
+
+function checked(bytes) {
+  if (bytes.length < 5 || new DataView(bytes.buffer, bytes.byteOffset).getUint32(0) !== crc32(bytes.subarray(4))) {
+    throw new LinkError("it was changed or cut short on its way");
+  }
+  return bytes.subarray(4);
+}
+
 export async function encode(payload) {
-  return toBase64Url(await deflate(JSON.stringify(payload)));
+  return toBase64Url(withCheck(await deflate(JSON.stringify(payload))));
 }
 
 const ICE_TEXT = /^[A-Za-z0-9+/]{4,256}$/;
@@ -148,7 +177,7 @@ export async function decode(text, kind, games = null) {
   else if (/[#/:]/.test(code)) throw new LinkError(kind === "join" ? "it is not an invitation to a table" : "it is not a reply to an invitation");
   if (!code) throw new LinkError("it is empty");
   if (code.length > MAX_CODE_CHARS) throw new LinkError("it is far longer than any link of ours");
-  const json = await inflate(fromBase64Url(code));
+  const json = await inflate(checked(fromBase64Url(code)));
   let value;
   try { value = JSON.parse(json); } catch { throw new LinkError("it is damaged"); }
   if (!value || typeof value !== "object" || Array.isArray(value) || value.k !== kind) {
