@@ -197,6 +197,14 @@ def check_words(page, tally: Tally, key: tuple[str, str]) -> None:
     tally.splits[key] |= set(page.evaluate(SPLIT_WORDS))
 
 
+def shoot(page, name: str) -> None:
+    """A screenshot of the window as it is, when ``PARLOUR_FIT_SHOTS`` asks for them."""
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        shot = page.fit_cdp.send("Page.captureScreenshot", {"format": "png"})
+        (SHOTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
+
+
 def check_decision(page, game: str, tally: Tally, rng: random.Random) -> None:
     """At the person's decision: at each size, select a card and check what fits."""
     pick = rng.randrange(1000)
@@ -208,10 +216,8 @@ def check_decision(page, game: str, tally: Tally, rng: random.Random) -> None:
         page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r()))")
         problems = page.evaluate(FITS, PLACES.get(game))
         key = (game, size)
-        if SHOTS and not tally.checked[key]:
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            shot = page.fit_cdp.send("Page.captureScreenshot", {"format": "png"})
-            (SHOTS / f"{game}-{size}.png").write_bytes(base64.b64decode(shot["data"]))
+        if not tally.checked[key]:
+            shoot(page, f"{game}-{size}")
         tally.checked[key] += 1
         if problems:
             tally.problems[key] += problems
@@ -386,3 +392,67 @@ def test_no_word_is_split_on_the_other_screens(page, site, open_app):
         end_emulation(page)
     split = {screen: words for screen, words in found.items() if words}
     assert not split, split
+
+
+# The coach's line: inside the window, found at its centre, and its text not cut to nothing.
+COACH_LINE = """() => {
+  const e = document.querySelector('[data-testid=coach-line-text]');
+  if (!e || !e.checkVisibility()) return 'no coach line shown';
+  const r = e.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
+    return `the coach line is outside the window (${Math.round(r.top)}..${Math.round(r.bottom)})`;
+  }
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!hit || !e.contains(hit)) return `the coach line is covered by ${hit && hit.className}`;
+  return e.textContent.length > 'Coach: '.length + 10 ? null : 'the coach line says nothing';
+}"""
+
+
+def test_the_coach_is_on_a_phone_screen_at_the_first_decision(page, site, open_app):
+    """A coached round of every game on a 390x844 phone: at the person's first decision the
+    coach's advice is on the screen, uncovered, with the table fitting as at any decision;
+    a touch opens the whole advice, which the table's controls are not moved by."""
+    open_app(page, site)
+    problems = {}
+    try:
+        for game in TABLES:
+            emulate(page, "390x844")
+            page.evaluate(CLICK, f"[data-testid=learn][data-learn-game={game}]")
+            page.locator("[data-testid=replace-dialog], [data-testid=coach]").first.wait_for()
+            if page.locator("[data-testid=replace-dialog]").count():
+                page.evaluate(CLICK, "[data-testid=abandon-save]")
+            page.wait_for_selector(f"{IDLE} [data-testid=coach-follow]:not([disabled])")
+            page.locator("[data-testid=coach-line-text]").wait_for()
+            emulate(page, "390x844")
+            line = page.evaluate(COACH_LINE)
+            found = [line] if line else []
+            shoot(page, f"coach-{game}-390x844")
+            # The whole advice, opened with a touch: every message of the coach's panel in it.
+            table_top = page.locator(".game-root").bounding_box()["y"]
+            page.locator("[data-testid=coach-line-text]").click()
+            full = page.locator("[data-testid=coach-line-full]")
+            full.wait_for()
+            said = page.locator("[data-testid=coach-now] .coach-text").all_text_contents()
+            shown = full.text_content()
+            if not said or not all(text in shown for text in said):
+                found.append(f"the opened line lacks the coach's words: {said}")
+            shoot(page, f"coach-{game}-390x844-open")
+            if page.locator(".game-root").bounding_box()["y"] != table_top:
+                found.append("opening the coach's line moved the table")
+            page.locator("[data-testid=coach-line-text]").click()
+            full.wait_for(state="hidden")
+            # And the table fits with the coach's line, a card picked.
+            if page.evaluate(SELECT, 0):
+                page.wait_for_selector(IDLE)
+            found += page.evaluate(FITS, PLACES.get(game))
+            emulate(page, "1280x800")
+            shoot(page, f"coach-{game}-1280x800")
+            if page.locator("[data-testid=coach-line]").is_visible():
+                found.append("the coach's line shows beside the coach's panel on a laptop")
+            if found:
+                problems[game] = found
+            page.evaluate(CLICK, "[data-testid=menu-button]")
+            page.locator(MENU).first.wait_for()
+    finally:
+        end_emulation(page)
+    assert not problems, problems

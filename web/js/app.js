@@ -11,7 +11,9 @@
 //     panels:  {slot: (state, intents) => Node}     what it adds to another screen: "side"
 //                                                   (the table's side panel), "table" (the
 //                                                   table's dialogs), "over" (the buttons of
-//                                                   the round-over and match-over dialogs), "menu"
+//                                                   the round-over and match-over dialogs),
+//                                                   "status" (a line under the table's status
+//                                                   line), "menu"
 //     start(ctx)                                    once, at start-up (page-wide listeners)
 //     afterSnapshot(prev, snapshot, move, state)    after each new snapshot
 //     afterResume(state)                            its kept fields back with a resumed match
@@ -307,7 +309,7 @@ async function recoverEngine(err) {
 
 // ----- rendering ---------------------------------------------------------------------------
 
-/** What the features add to a screen's `slot` ("side", "table", "menu"), in FEATURES order. */
+/** What the features add to a screen's `slot` ("side", "table", "status", "menu"), in FEATURES order. */
 function panels(slot) {
   const shown = isFriend(state) ? FEATURES.filter((f) => FRIEND_FEATURES.has(f)) : FEATURES;
   return shown.map((f) => (f.panels && f.panels[slot] ? f.panels[slot](state, intents) : null));
@@ -398,7 +400,7 @@ function renderTableScreen() {
     console.warn("renderer failed", err);
   }
   const confirm = typeof state.renderer.confirm === "function" ? state.renderer.confirm : null;
-  return renderTable(state, intents, gameRoot, { side: panels("side"), table: panels("table"), over: panels("over"), confirm });
+  return renderTable(state, intents, gameRoot, { side: panels("side"), table: panels("table"), over: panels("over"), status: panels("status"), confirm });
 }
 
 /** The latest move stays marked on the table (its cards) until the next one. */

@@ -102,6 +102,42 @@ function panel(state, intents) {
     button("Stop coaching", { class: "quiet", dataset: { testid: "coach-stop", focus: "coach-stop" }, onclick: intents.stopCoaching }));
 }
 
+// On a narrow screen the side panel, and the coach's panel in it, come below the table: the
+// coach's advice is then also a line under the status line (two lines of it; a tap opens all
+// it says now over the top of the table, and another closes it). Its being open is kept
+// while the page is open.
+let lineOpen = false;
+
+/** The line's words: the latest of what the coach has to teach here, else (on a turn it only
+ * says is yours) the move it suggests and why. */
+function lineText(messages, suggestion) {
+  const taught = messages.filter((m) => !m.repeat);
+  if (taught.length) return taught[taught.length - 1].text;
+  if (suggestion) return `Suggested: ${suggestion.label}.${suggestion.why ? ` ${suggestion.why}` : ""}`;
+  return messages[messages.length - 1].text;
+}
+
+/** The coach's line for the status line (data-testid=coach-line), or null. */
+function line(state) {
+  const coach = state.coach;
+  const snap = state.snapshot;
+  if (!coach || !snap || snap.game !== coach.game || !coach.now.length || state.roundOver || snap.is_over) return null;
+  const suggestion = currentSuggestion(state);
+  // Opened and closed here, not by the browser: a render the same click brings about keeps it.
+  const toggle = (event) => {
+    event.preventDefault();
+    lineOpen = !lineOpen;
+    event.currentTarget.parentElement.open = lineOpen;
+  };
+  return h("details", { class: "coach-line", open: lineOpen, dataset: { testid: "coach-line" } },
+  h("summary", { class: "coach-line-text", dataset: { testid: "coach-line-text" }, onclick: toggle },
+    h("span", { class: "coach-line-label" }, "Coach: "), lineText(coach.now, suggestion)),
+  h("div", { class: "coach-line-full", dataset: { testid: "coach-line-full" } },
+    coach.now.map((m) => h("p", {}, m.text)),
+    suggestion ? h("p", {}, h("strong", {}, "Suggested: "), suggestion.label) : null,
+    suggestion && suggestion.why ? h("p", {}, `Why: ${suggestion.why}`) : null));
+}
+
 /** "Next lesson: ..." once the deal on the table is done, in the side panel or, while one
  * shows, in the round-over or match-over dialog. */
 function nextLessonButton(state, intents) {
@@ -206,7 +242,7 @@ export const feature = {
   },
   intents,
   start(ctx) { context = ctx; },
-  panels: { side: panel, over: nextLessonButton },
+  panels: { side: panel, over: nextLessonButton, status: line },
   afterSnapshot(prev, snap, move, state) {
     const coach = state.coach;
     if (!coach) return;

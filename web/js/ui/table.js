@@ -43,7 +43,8 @@ export function setThinking(root, fraction) {
   return Boolean(bar);
 }
 
-/** The table screen around `gameRoot`; panels = {side: [Node], table: [Node]} from the features. */
+/** The table screen around `gameRoot`; panels = {side: [Node], table: [Node], status: [Node]}
+ * from the features (status: under the status line's messages). */
 export function renderTable(state, intents, gameRoot, panels) {
   const snap = state.snapshot;
   const scores = (snap.result && snap.result.scores) || [];
@@ -77,7 +78,8 @@ export function renderTable(state, intents, gameRoot, panels) {
     h("div", { class: "status-message" },
       h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !shownMessage },
         lastMoveShown ? h("span", { class: "status-last-label" }, "Last move: ") : null, shownMessage || ""),
-      errorArea(state.error))),
+      errorArea(state.error)),
+    panels.status),
   state.unsaved && !snap.is_over ? unsavedNotice(busy, intents) : null,
   h("div", { class: "table-main" },
     hidden ? h("div", { class: "game-root is-hidden" }) : gameRoot,
