@@ -94,6 +94,14 @@ def side_action_ids(page) -> list[str]:
     return page.locator(SIDE_ACTIONS).evaluate_all("nodes => nodes.map(n => n.dataset.action)")
 
 
+def click_card(locator) -> None:
+    """Click a card of a hand as a person taps it: a long hand overlaps, so the next card may
+    cover this one's middle; its left edge, with the corner index, stays in view."""
+    box = locator.bounding_box()
+    assert box is not None, "the card is not on the page"
+    locator.click(position={"x": min(6, box["width"] / 2), "y": box["height"] / 2})
+
+
 def hand_ids(page) -> list[str]:
     """The card ids of the person's hand, in the order shown."""
     return page.locator(HAND_CARDS).evaluate_all("nodes => nodes.map(n => n.dataset.card)")

@@ -19,6 +19,7 @@ from pagehelpers import (
     IDLE,
     SIDE_ACTIONS,
     bot_seat,
+    click_card,
     deal_next,
     import_match,
     next_turn,
@@ -112,7 +113,7 @@ def table_step(page, rng: random.Random) -> None:
     legal, buttons = set(look["legal"]), look["buttons"]
     if look["cards"] and (not buttons or rng.random() < 0.8):
         card_id = look["cards"][rng.randrange(len(look["cards"]))]
-        page.click(f"{MY_CARDS}[data-card='{card_id}']")
+        click_card(page.locator(f"{MY_CARDS}[data-card='{card_id}']"))
         look = page.evaluate(TABLE_LOOK)
         assert look["pressed"] == [card_id]
         if look["targets"]:
@@ -164,7 +165,7 @@ def bid_from_the_table(page) -> str:
     assert "Bid \u2660" not in page.locator("[data-testid=seats]").inner_text()
     card = page.locator("[data-testid=my-face-down] button.card.is-playable").first
     card_id = card.get_attribute("data-card")
-    card.click()
+    click_card(card)
     bid = page.locator(f"{CONTROLS} [data-action='bid:{card_id}']")
     assert bid.count() == 1
     bid.click()
