@@ -31,6 +31,7 @@ from pagehelpers import (
     MENU,
     ROUND_OVER,
     import_match,
+    random_playout,
     record_near_the_end,
 )
 
@@ -294,12 +295,17 @@ def test_the_table_fits_every_screen(page, site, open_app, tally, game):
     assert not failures, "\n".join(failures)
 
 
+CLICK = "(selector) => document.querySelector(selector).click()"
+"""A click on a button wherever it is on the page, as the tests here move between screens."""
+
+
 def touch_drag(page, source: str, target: str) -> None:
-    """A finger on ``source``, moved in steps and lifted over ``target`` (touch events, which
-    the browser turns into pointer events, as on a phone)."""
+    """A finger on ``source`` (near its left edge: a card in an overlapping hand shows that
+    much), moved in steps and lifted over ``target`` (touch events, which the browser turns
+    into pointer events, as on a phone)."""
     start = page.locator(source).bounding_box()
     end = page.locator(target).bounding_box()
-    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x0, y0 = start["x"] + min(8, start["width"] / 2), start["y"] + start["height"] / 2
     x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
 
     def touch(kind: str, points: list[dict]) -> None:
@@ -338,8 +344,58 @@ def test_a_card_dragged_with_a_finger_makes_the_move_its_target_makes(page, site
         end_emulation(page)
 
 
-CLICK = "(selector) => document.querySelector(selector).click()"
-"""A click on a button wherever it is on the page, as the tests here move between screens."""
+def test_a_face_card_dragged_onto_a_seat_attacks_it(page, site, open_app):
+    """Roundup: a Jack dragged with a finger onto a seat makes the attack that seat's button
+    makes; a Queen dragged onto a seat takes it as the target, the suit then named."""
+    open_app(page, site)
+    state = next(
+        s
+        for s in random_playout("roundup", 3, {}, 1)
+        if s.current_player == 0 and {"jack", "queen"} <= {a.kind for a in s.legal_actions()}
+    )
+    record = state.to_record()
+    jack = next(a for a in state.legal_actions() if a.kind == "jack")
+    queen = next(a for a in state.legal_actions() if a.kind == "queen" and a.id.endswith(":S"))
+    jack_seat, queen_seat = jack.id.split(":")[2], queen.id.split(":")[2]
+    hand = ".game-root [data-testid=you]"
+    labels: dict[str, str] = {}  # the side panel's words for each move
+    log = ".log-list"
+    try:
+        emulate(page, "390x844")
+        import_match(page, record, seats(3))
+        labels.update(
+            page.eval_on_selector_all(
+                "[data-testid=actions] [data-action]",
+                "els => Object.fromEntries(els.map((e) => [e.dataset.action, e.textContent]))",
+            )
+        )
+        touch_drag(
+            page, f"{hand} [data-card='{queen.cards[0]}']", f"[data-drop='seat:{queen_seat}']"
+        )
+        # The Queen's seat is its target: the controls ask for the suit, as after its button.
+        assert "is-targeted" in page.locator(f"[data-testid=seat-{queen_seat}]").get_attribute(
+            "class"
+        )
+        page.click(f".game-root [data-testid=controls] [data-action='{queen.id}']")
+        page.wait_for_selector(IDLE)
+        assert page.locator(f"{hand} [data-card='{queen.cards[0]}']").count() == 0
+        assert f"You:{labels[queen.id]}" in page.locator(log).text_content().replace(
+            "You: ", "You:"
+        )
+        # The Jack, from the same position again: dropped on its seat, the attack is made.
+        page.evaluate(CLICK, "[data-testid=menu-button]")
+        page.locator(MENU).first.wait_for()
+        import_match(page, record, seats(3))
+        logged = page.locator(".log-list li").count()
+        touch_drag(page, f"{hand} [data-card='{jack.cards[0]}']", f"[data-drop='seat:{jack_seat}']")
+        page.wait_for_function(
+            "n => document.querySelectorAll('.log-list li').length > n", arg=logged
+        )
+        page.wait_for_selector(IDLE)
+        assert page.locator(f"{hand} [data-card='{jack.cards[0]}']").count() == 0
+        assert f"You:{labels[jack.id]}" in page.locator(log).text_content().replace("You: ", "You:")
+    finally:
+        end_emulation(page)
 
 
 def split_words_at_every_size(page) -> dict[str, list[str]]:

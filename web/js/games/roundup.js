@@ -141,7 +141,7 @@ function seatPanel(ctx, p) {
   const attack = view.attack;
   return h("article", {
     class: ["ru-seat", isTurn && "is-turn", answering && "is-answering", targeted && "is-targeted"],
-    dataset: { seat: String(p), testid: `seat-${p}` }, "aria-label": ui.seatName(p),
+    dataset: { seat: String(p), testid: `seat-${p}`, drop: `seat:${p}` }, "aria-label": ui.seatName(p),
   },
   h("header", { class: "ru-seat-head" },
     h("span", { class: "ru-seat-name" }, ui.seatName(p)),
@@ -345,10 +345,25 @@ function myPanel(ctx) {
     });
     // A number card dragged onto its suit's stack plays it, as its confirm button does.
     const play = legal.find((a) => a.kind === "play" && a.cards && a.cards[0] === c);
-    if (!play) return el;
+    if (play) {
+      return dragSource(el, c, {
+        accepts: (key) => (key === `stack:${suitOf(c)}` ? "legal" : null),
+        drop: () => ui.send(play.id),
+      });
+    }
+    // A face card dragged onto a seat it may attack does what that seat's button does: a
+    // Jack's attack is made; a Queen or King takes the seat as its target (a suit or a
+    // number is then named in the controls).
+    const attacks = legal.filter((a) => a.kind in FACE_WORDS_BY_KIND && a.cards && a.cards[0] === c);
+    if (!attacks.length) return el;
+    const attackOn = (key) => attacks.find((a) => key === `seat:${targetOf(a)}`);
     return dragSource(el, c, {
-      accepts: (key) => (key === `stack:${suitOf(c)}` ? "legal" : null),
-      drop: () => ui.send(play.id),
+      accepts: (key) => (attackOn(key) ? "legal" : null),
+      drop: (key) => {
+        const attack = attackOn(key);
+        if (attack.kind === "jack") ui.send(attack.id);
+        else ui.setSelection([c, TARGET_PREFIX + targetOf(attack)]);
+      },
     });
   };
   return h("section", { class: ["ru-you", isTurn && "is-turn", attackOnMe && "is-answering"], "aria-label": "Your hands", dataset: { testid: "you" } },
