@@ -215,6 +215,18 @@ def test_two_player_match_on_the_table_controls(page, site, open_app):
     assert page.locator("[data-testid=seats] .ru-seat").count() == 1
     assert page.locator("[data-testid=stacks] .ru-stack").count() == 4
     assert page.locator("[data-testid=my-face-down] [data-card]").count() == 26
+    # Twenty-six cards are two fans, one above the other, inside the window on a laptop and a phone.
+    viewport = page.viewport_size
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        edges = page.locator("[data-testid=my-face-down] [data-card]").evaluate_all(
+            "cs => cs.map(c => c.getBoundingClientRect()).map(r => [r.left, r.right, r.top])"
+        )
+        assert min(e[0] for e in edges) >= 0 and max(e[1] for e in edges) <= width, (width, edges)
+        assert len({round(e[2]) for e in edges if e[2] > 0}) >= 2, (
+            "a 26-card hand should take two rows"
+        )
+    page.set_viewport_size(viewport)
     bid_from_the_table(page)
     rng = random.Random(11)
     assert play_match(page, table_step, rng, rounds_wanted=1) == 1

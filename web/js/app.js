@@ -89,6 +89,8 @@ const statusLine = engineStatusLine();
 root.after(statusLine);
 const READY_SHOWN_MS = 4000;
 let readyShownUntil = 0;
+// More cards than this in a hand and it is drawn in two rows (see render).
+const LONG_HAND = 20;
 
 /** The page's state: these fields, and those the features declare (see `declare`). */
 const state = {
@@ -356,8 +358,15 @@ function render() {
   root.append(screen);
   if (state.screen === "table") {
     markLastMove(root, state.lastMove);
-    // Each hand is one overlapping fan: its card count sets the overlap (web/css/fit.css).
-    for (const hand of root.querySelectorAll(".game-root .hand")) hand.style.setProperty("--n", String(hand.childElementCount));
+    // Each hand is one overlapping fan: its card count sets the overlap (web/css/fit.css). A hand
+    // too long for one row on a phone (Roundup's 26 cards at two players) is two fans, one above the
+    // other, split by a line break.
+    for (const hand of root.querySelectorAll(".game-root .hand")) {
+      const count = hand.childElementCount;
+      const perRow = count > LONG_HAND ? Math.ceil(count / 2) : count;
+      hand.style.setProperty("--n", String(perRow));
+      if (perRow < count) hand.children[perRow].before(Object.assign(document.createElement("span"), { className: "hand-break" }));
+    }
   }
   if (places) {
     const fresh = state.moveCount !== shownMoves;
