@@ -362,9 +362,11 @@ def test_dist_holds_web_runtime_and_wheel(site_dir, info):
     # Everything but the service worker itself is precached, the trimmed library and
     # micropip included.
     assert set(sw_build_data(site_dir)["files"]) == {"./"} | files - {"sw.js", ".nojekyll"}
-    # One chunk per game screen, loaded when that game starts; the rest are shared chunks.
+    # One chunk per game screen, loaded when that game starts, and one for the QR codes of
+    # the shared tables (test_the_qr_library_is_a_chunk_of_ours_loaded_on_demand); the rest
+    # are shared chunks.
     names = sorted(CHUNK.fullmatch(f)["name"] for f in chunks)
-    assert sorted(n for n in names if n != "chunk") == GAME_SCREENS
+    assert sorted(n for n in names if n != "chunk") == sorted([*GAME_SCREENS, "qr"])
 
 
 def test_the_benchmark_names_the_kind_of_every_file_in_dist(site_dir):
@@ -460,6 +462,31 @@ def test_the_page_module_graph_resolves(site_dir):
     assert starters and all(Path(rel).parent.as_posix() == "js" for rel in starters)
     # The worker is bundled on its own (js/worker-python.mjs in it): it imports no module.
     assert not MODULE_SPECIFIER.search((site_dir / "worker.js").read_text())
+
+
+def test_the_qr_library_is_a_chunk_of_ours_loaded_on_demand(site_dir):
+    """qrcode-generator (web/js/vendor/, drawn by web/js/qr.js) is bundled into one chunk of
+    dist/js/, served from the site's own origin and precached by the service worker; the page's
+    entry and the chunks it imports statically do not hold it (the first paint does not wait
+    for it): js/features/together.js imports it when a link to scan is first on screen."""
+    marker = "data:image/gif;base64,"  # a string of the library's that minifying keeps
+    assert marker in (WEB / "js" / "vendor" / "qrcode-generator.mjs").read_text()
+    holders = [rel for rel in dist_files(site_dir) if marker in read_text_or_empty(site_dir / rel)]
+    assert len(holders) == 1 and CHUNK.fullmatch(holders[0])["name"] == "qr", holders
+    chunk = holders[0]
+    assert chunk in sw_build_data(site_dir)["files"]
+    first_paint = [JS_ENTRY, *(f"js/{c[2:]}" for c in entry_chunks(site_dir))]
+    assert chunk not in first_paint
+    importers = [
+        rel
+        for rel in first_paint
+        if f'import("./{Path(chunk).name}")' in (site_dir / rel).read_text(encoding="utf-8")
+    ]
+    assert importers, "the QR chunk is imported on demand by the page's own modules"
+
+
+def read_text_or_empty(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.suffix in WEB_TEXT_SUFFIXES else ""
 
 
 def test_the_page_links_one_stylesheet_with_every_part(site_dir):

@@ -226,8 +226,10 @@ function renderJoin(state, intents) {
     body.push(h("p", {}, "Making your reply\u2026"));
   } else if (t.status === "reply") {
     body.push(
-      h("p", {}, "Send this reply back to the host (the same way the invitation came), or let them scan it. The table opens once they take it."),
+      h("p", {}, "Send this reply back to the host (the same way the invitation came). The table opens once they take it."),
       shareBox(t.reply, "reply"),
+      qrFigure(t.reply, "reply", "Is the host's table open on a phone or tablet? They can scan this code with its camera: "
+        + "the reply opens there and goes to their table."),
       h("p", { class: "field-note" }, "Or read them this short code to paste: ", h("code", { class: "link-code", dataset: { testid: "reply-code" } }, t.code)));
   } else if (t.status === "connected") {
     body.push(h("p", { dataset: { testid: "join-waiting" } }, `Connected. Waiting for ${t.host || "the host"} to start the match\u2026`));
@@ -242,6 +244,33 @@ function renderJoin(state, intents) {
 }
 
 // ----- sharing a link -------------------------------------------------------------------------
+
+// QR codes of links, by link: an <svg> once drawn, "waiting" while js/qr.js (with its library)
+// loads, the first time a link to scan is on screen, or "failed". Each render shows a copy.
+const qrCodes = new Map();
+const QR_KEPT = 12;
+
+function qrCode(link, label) {
+  const made = qrCodes.get(link);
+  if (made === undefined) {
+    qrCodes.set(link, "waiting");
+    if (qrCodes.size > QR_KEPT) qrCodes.delete(qrCodes.keys().next().value);
+    import("../qr.js").then(
+      (qr) => { qrCodes.set(link, qr.qrSvg(link, label)); },
+      (error) => { qrCodes.set(link, "failed"); console.warn("Parlour: the QR code could not be drawn:", error); },
+    ).then(() => ctx.render());
+  }
+  if (made instanceof Element) return made.cloneNode(true);
+  if (made === "failed") return h("p", { class: "field-note" }, "The QR code could not be drawn here: share the link instead.");
+  return h("div", { class: "qr-code is-waiting", "aria-hidden": "true" });
+}
+
+/** The link as a QR code for a camera in the same room, with what it is for. */
+function qrFigure(link, what, caption) {
+  return h("figure", { class: "qr", dataset: { testid: `${what}-qr` } },
+    qrCode(link, what === "reply" ? "QR code of your reply link" : "QR code of this invitation link"),
+    h("figcaption", { class: "field-note" }, caption));
+}
 
 function shareBox(link, what, onShared = () => {}) {
   const canShare = typeof navigator.share === "function";
@@ -509,6 +538,7 @@ function seatRow(state, intents, entry, inTable) {
     needsLink ? [
       h("p", { class: "field-note" }, "Send this invitation to your friend; it is theirs alone and works once."),
       shareBox(entry.link, "invite", () => intents.inviteShared(entry.seat)),
+      qrFigure(entry.link, "invite", "A friend in the room can scan this code with their phone's camera instead."),
       h("form", { class: "paste-reply", onsubmit: (e) => { e.preventDefault(); intents.pasteReply(e.target.elements.reply.value); } },
         h("label", { for: pasteId }, "Their reply (link or code)"),
         h("input", { id: pasteId, name: "reply", autocomplete: "off", spellcheck: "false", dataset: { testid: `paste-${entry.seat}` } }),

@@ -49,6 +49,10 @@ function playingTogether() {
     h("h2", {}, "Playing with friends on their own devices"),
     h("p", {}, "Set a seat to \u201cA friend on their own device\u201d and each friend gets an invitation link; they answer with a reply link or code. "
       + "The devices talk to each other directly, with no server in between, so they need to be on the same network."),
+    h("p", {}, "A friend in the same room need not be sent anything: the invite screen shows each seat\u2019s link as a QR code, "
+      + "which their phone\u2019s camera opens. Their reply has a QR code too, for a host whose table is on a phone or tablet. "
+      + "(The codes are drawn with qrcode-generator by Kazuhiko Arase, ",
+    h("a", { href: "./licenses/qrcode-generator.txt" }, "MIT licence"), ".)"),
     h("p", {}, "The inviting device holds the deal, as a dealer at a real table does: it shuffles, runs the computer players and checks every move. "
       + "Each friend's device receives only what their own seat may see, never another player's hidden cards."),
     h("p", {}, "Undo at a shared table takes back only your own last move, and only until the next player has acted."));
