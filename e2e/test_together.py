@@ -22,8 +22,10 @@ import pytest
 from conftest import APP_TIMEOUT_MS, new_context
 from pagehelpers import LOOK, MENU, record_near_the_end, saved_match, store_script
 from playwright.sync_api import Error as PlaywrightError
+from test_fit import FITS, PLACES
 
 import build
+from tests.qr_decode import decode, rows_of_path
 
 pytestmark = pytest.mark.browser
 
@@ -107,8 +109,8 @@ def ns_browser(netns: str, playwright_instance) -> Iterator:
 class Device:
     """One person's browser: its own context (storage, network log) and page."""
 
-    def __init__(self, browser, site: str, query: str = "?speed=0&snapshot=0") -> None:
-        self.context = new_context(browser)
+    def __init__(self, browser, site: str, query: str = "?speed=0&snapshot=0", **options) -> None:
+        self.context = new_context(browser, **options)
         self.requests: list[str] = []
         self.context.on("request", lambda request: self.requests.append(request.url))
         self.page = self.context.new_page()
@@ -132,8 +134,8 @@ class Device:
 def devices(ns_browser, ns_site) -> Iterator:
     made: list[Device] = []
 
-    def device(query: str = "?speed=0&snapshot=0") -> Device:
-        made.append(Device(ns_browser, ns_site, query))
+    def device(query: str = "?speed=0&snapshot=0", **options) -> Device:
+        made.append(Device(ns_browser, ns_site, query, **options))
         return made[-1]
 
     yield device
@@ -348,9 +350,63 @@ def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices)
     assert no_runtime(friend)
 
 
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 3,
+}
+"""A friend's phone (the 390x844 size of e2e/test_fit.py)."""
+
+QR = """(figure) => {
+  const svg = figure.querySelector('svg.qr-code');
+  if (!svg) return null;
+  const colour = (el) => el.getAttribute('fill');
+  return {
+    label: svg.getAttribute('aria-label'), modules: Number(svg.dataset.modules),
+    quiet: Number(svg.dataset.quiet), viewBox: svg.getAttribute('viewBox'),
+    width: svg.getBoundingClientRect().width, path: svg.querySelector('path').getAttribute('d'),
+    colours: [colour(svg.querySelector('rect')), colour(svg.querySelector('path'))],
+  };
+}"""
+
+
+def qr_text(device: Device, figure: str) -> str:
+    """What a camera reads from the QR code drawn in ``figure``: its modules, taken from the
+    SVG path the page drew, decoded by zxing-cpp (tests/qr_decode.py)."""
+    locator = device.page.locator(f"{figure} svg.qr-code")
+    locator.wait_for()
+    drawn = device.page.eval_on_selector(figure, QR)
+    side = drawn["modules"] + 2 * drawn["quiet"]
+    assert drawn["quiet"] >= 4 and drawn["viewBox"] == f"0 0 {side} {side}"
+    assert drawn["colours"] == ["#fff", "#000"], "dark on light, whatever the theme"
+    assert drawn["label"].startswith("QR code of")
+    assert drawn["width"] >= 3 * side, "at least 3 CSS pixels a module"
+    found = decode(rows_of_path(drawn["path"], drawn["modules"], drawn["quiet"]))
+    assert len(found) == 1
+    return found[0].text
+
+
 def log_count(device: Device) -> int:
     text = device.page.locator("summary:has-text('Game log (')").first.inner_text()
     return int(text.split("(")[1].split(")")[0])
+
+
+LOBBY_FITS = """() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > innerWidth) out.push('the page scrolls sideways');
+  for (const seat of document.querySelectorAll('[data-testid=lobby] .friend-seat')) {
+    for (const part of ['friend-status', 'invite-link', 'copy-invite', 'invite-qr']) {
+      const el = seat.querySelector(`[data-testid=${part}]`);
+      const r = el && el.getBoundingClientRect();
+      const off = !r || !r.width || r.left < 0 || r.right > innerWidth;
+      if (off) out.push(`${seat.dataset.testid} ${part}`);
+    }
+  }
+  return out;
+}"""
+"""The lobby's seats whose state, link, copy button or QR code is missing or off the window's
+width, and whether the page scrolls sideways."""
 
 
 def test_four_player_roundup_with_two_friends_and_a_computer(devices):
@@ -361,8 +417,18 @@ def test_four_player_roundup_with_two_friends_and_a_computer(devices):
     )
     assert set(links) == {1, 2}
     assert links[1] != links[2], "each friend's seat has its own invitation"
-    ada, bea = devices(), devices()
-    connect(host, 1, join(ada, links[1], "Ada"))
+    # Each seat's QR code reads as that seat's link; the code's script came from this site.
+    for seat in (1, 2):
+        assert qr_text(host, f"[data-testid=friend-{seat}] [data-testid=invite-qr]") == links[seat]
+    assert [u for u in host.requests if "/js/qr" in u and u.startswith(host.site)]
+    # On a phone's width the lobby shows each seat's state, link, copy and code, unscrolled.
+    host.page.set_viewport_size(PHONE["viewport"])
+    assert host.page.evaluate(LOBBY_FITS) == []
+    host.page.set_viewport_size({"width": 1280, "height": 800})
+    ada, bea = devices(**PHONE), devices()
+    reply = join(ada, links[1], "Ada")
+    assert qr_text(ada, "[data-testid=reply-qr]") == reply
+    connect(host, 1, reply)
     # The lobby waits for every friend.
     assert host.page.locator("[data-testid=start-shared]").is_disabled()
     connect(host, 2, join(bea, links[2], "Bea"))
@@ -372,6 +438,15 @@ def test_four_player_roundup_with_two_friends_and_a_computer(devices):
         device.page.wait_for_selector("[data-testid=table]")
         for name in ("Host", "Ada", "Bea", "East"):
             assert name in device.page.locator(".scores").inner_text()
+
+    # On Ada's phone, at her turn, her hand hides nothing she decides with (e2e/test_fit.py);
+    # she opens the drawer her long list of moves folds into there, for play() to use.
+    def ada_to_move() -> bool:
+        return friends_turn_settled(host, ada)
+
+    play(players, random.Random(9), max_moves=10, until=ada_to_move, to_the_end=False)
+    assert ada_to_move() and ada.page.evaluate(FITS, PLACES["roundup"]) == []
+    ada.page.click("[data-testid=moves-drawer] summary")
     play(players, random.Random(8), max_moves=8, to_the_end=False)
     # Everyone's table has every move, the computer's too; each sees only their own hand.
     host.page.wait_for_function(
