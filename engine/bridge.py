@@ -72,6 +72,11 @@ class Session:
     seats are shown the table as it ended from their own seat)."""
     analysis: tuple[Any, analysing.Analysis] | None = None
     """The latest analysis and the position it is of (a hint after it costs nothing)."""
+    log_cache: dict[int | None, tuple[tuple[str, ...], list[Action], list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
+    """Per viewer: the seats' names, the actions already put into words and their log entries
+    (see _log_entries)."""
 
     def names(self, text: str) -> str:
         """``text`` with seat tokens replaced by the seats' names."""
@@ -819,17 +824,36 @@ def _marks_by_replay(record: dict[str, Any]) -> tuple[list[int], int]:
 
 
 def _log_entries(session: Session, viewer: int | None) -> list[dict[str, Any]]:
-    """Every action in words as ``viewer`` may know it, with the seat and the round."""
+    """Every action in words as ``viewer`` may know it, with the seat and the round.
+
+    Each snapshot carries the whole log, so the words of the actions already written are kept
+    per viewer (a label depends only on the action, the viewer and the seats' names) and only
+    the actions since are put into words: a long match no longer costs more with every move.
+    """
     state = session.state
     marks = session.rounds.sync(state)
-    return [
-        {
-            "player": a.player,
-            "text": session.names(state.public_label(a, viewer)),
-            "round": marks[i],
-        }
-        for i, a in enumerate(state.history)
-    ]
+    history = state.history
+    names = tuple(s.name for s in session.seats)
+    cached = session.log_cache.get(viewer)
+    if cached is None or cached[0] != names:
+        cached = (names, [], [])
+        session.log_cache[viewer] = cached
+    _, actions, entries = cached
+    kept, limit = 0, min(len(actions), len(history))
+    while kept < limit and (actions[kept] is history[kept] or actions[kept] == history[kept]):
+        kept += 1
+    del actions[kept:], entries[kept:]
+    for i in range(kept, len(history)):
+        action = history[i]
+        actions.append(action)
+        entries.append(
+            {
+                "player": action.player,
+                "text": session.names(state.public_label(action, viewer)),
+                "round": marks[i],
+            }
+        )
+    return list(entries)
 
 
 @dataclass

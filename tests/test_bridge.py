@@ -699,3 +699,83 @@ def test_any_request_gives_json_never_an_exception(method, params):
         assert code != "internal_error", reply
         if method in ("act", "load", "start", "undo"):
             assert call("snapshot") == before, "a refused request must change nothing"
+
+
+@pytest.mark.parametrize("game", ["roundup", "progression"])
+def test_the_log_kept_between_snapshots_is_the_log_written_afresh(game):
+    """The log's words are kept between snapshots (only new actions are put into words): after
+    moves, an undo and another move in its place, a friend naming their seat and a load, each
+    seat's log is exactly the one written from the match's history alone. (Roundup's log names
+    seats; Progression's words of a play are public, so a move put in place of one taken back
+    reads differently.)"""
+
+    def afresh(viewer):
+        session = bridge._session
+        marks = bridge.RoundMarks().sync(session.state)
+        return [
+            {
+                "player": a.player,
+                "text": session.names(session.state.public_label(a, viewer)),
+                "round": marks[i],
+            }
+            for i, a in enumerate(session.state.history)
+        ]
+
+    seats = [{"type": "human"}, {"type": "friend"}, {"type": "bot", "level": "random"}]
+    call("start", {"game": game, "seed": 5, "seats": seats})
+    rng = random.Random(5)
+    undone = renamed = False
+    for step in range(400):
+        state = bridge._session.state
+        if state.current_player is None:
+            break
+        seat = state.current_player
+        if seat == 0:
+            snap = call("act", {"action": rng.choice(call("snapshot")["legal"])["id"]})
+        elif seat == 1:
+            legal = call("seat_view", {"seat": 1})["legal"]
+            snap = call("act", {"action": rng.choice(legal)["id"], "seat": 1})["seat_view"]
+        else:
+            snap = call("bot_move")
+        assert "error" not in snap
+        if step == 60:
+            call("set_seat", {"seat": 1, "name": "Ada"})
+            renamed = True
+        for viewer in (0, 1):
+            got = call("seat_view", {"seat": 1})["log"] if viewer else call("snapshot")["log"]
+            assert got == afresh(viewer)
+        if seat == 1 and not undone:
+            taken = bridge._session.state.history[-1]
+            before = len(bridge._session.state.history)
+            undo = call("undo", {"seat": 1})
+            others = [a["id"] for a in undo.get("legal", []) if a["id"] != taken.id]
+            if "error" not in undo and others:
+                undone = True
+                assert len(bridge._session.state.history) < before
+                assert undo["log"] == afresh(1)
+                # Another move in its place, the host's page having drawn the one taken back.
+                call("act", {"action": rng.choice(others), "seat": 1})
+            elif "error" not in undo:
+                call("act", {"action": taken.id, "seat": 1})
+    assert undone and renamed
+    if game == "roundup":
+        assert any("Ada" in e["text"] for e in call("snapshot")["log"])
+    # A history changed under the kept words with no snapshot between (one action taken back
+    # and another in its place): the words are those of the new action.
+    session = bridge._session
+    record = session.state.to_record()
+    taken = record["actions"][-1]
+    record["actions"] = record["actions"][:-1]
+    session.state = bridge._replay(record)
+    texts = {session.state.public_label(a, 0): a for a in session.state.legal_actions()}
+    texts.pop(session.state.public_label(session.state.find_action(taken), 0), None)
+    assert texts, "no other move reads differently here"
+    session.state.apply(next(iter(texts.values())))
+    assert bridge._log_entries(session, 0) == afresh(0)
+    saved = call("record")
+    call("start", {"game": game, "seed": 6, "seats": seats})
+    call("snapshot")
+    call(
+        "load", {**saved, "record": {**saved["record"], "actions": saved["record"]["actions"][:7]}}
+    )
+    assert call("snapshot")["log"] == afresh(0)
