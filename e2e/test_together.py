@@ -428,7 +428,10 @@ def test_four_player_roundup_with_two_friends_and_a_computer(devices):
     ada, bea = devices(**PHONE), devices()
     reply = join(ada, links[1], "Ada")
     assert qr_text(ada, "[data-testid=reply-qr]") == reply
+    # What the host has begun to paste for Bea is kept while the lobby redraws for Ada.
+    host.page.fill("[data-testid=paste-2]", "the first half of a rep")
     connect(host, 1, reply)
+    assert host.page.input_value("[data-testid=paste-2]") == "the first half of a rep"
     # The lobby waits for every friend.
     assert host.page.locator("[data-testid=start-shared]").is_disabled()
     connect(host, 2, join(bea, links[2], "Bea"))

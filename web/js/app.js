@@ -39,7 +39,7 @@ import { startEngine } from "./engine-client.js";
 import { fetchOpenings, openingsFor, pickOpening, recordWith } from "./openings.js";
 import * as storage from "./storage.js";
 import { cardsReceived, humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
-import { h, button, clear } from "./ui/dom.js";
+import { h, button, clear, noteTyped, keepTyped } from "./ui/dom.js";
 import { cardText } from "./ui/cards.js";
 import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
@@ -354,8 +354,12 @@ function render() {
   const travel = travelTime(motionSpeed(), reducedMotion);
   const places = onTable && travel > 0 ? notePlaces(root) : null;
   if (state.screen === "table") newDeal = false;
+  // What the person was typing survives a redraw of the same screen (a friend's reply half
+  // pasted when the lobby redraws for another seat).
+  const typed = state.screen === lastScreen ? noteTyped(root) : null;
   clear(root);
   root.append(screen);
+  if (typed) keepTyped(root, typed);
   if (state.screen === "table") {
     markLastMove(root, state.lastMove);
     // Each hand is one overlapping fan: its card count sets the overlap (web/css/fit.css). A hand

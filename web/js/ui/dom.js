@@ -29,6 +29,36 @@ function append(el, children) {
   return el;
 }
 
+/**
+ * What the person has typed into the text fields under `root` (by id) and which of them has
+ * the focus, so a redraw that builds the fields anew keeps it: see keepTyped.
+ */
+export function noteTyped(root) {
+  const typed = new Map();
+  for (const field of root.querySelectorAll("input[id]:not([readonly]):not([type=checkbox]):not([type=radio]), textarea[id]")) {
+    if (field.value !== field.defaultValue) {
+      typed.set(field.id, { value: field.value, was: field.defaultValue, focused: field === document.activeElement, start: field.selectionStart, end: field.selectionEnd });
+    }
+  }
+  return typed;
+}
+
+/**
+ * Puts back what noteTyped saw into the fields of the same id drawn again, where the page did not
+ * change a field's own value in the meantime (then the page's value stands), with the caret.
+ */
+export function keepTyped(root, typed) {
+  for (const [id, note] of typed) {
+    const field = root.querySelector(`#${CSS.escape(id)}`);
+    if (!field || field.readOnly || field.defaultValue !== note.was) continue;
+    field.value = note.value;
+    if (note.focused) {
+      field.focus({ preventScroll: true });
+      if (note.start !== null) field.setSelectionRange(note.start, note.end);
+    }
+  }
+}
+
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;
