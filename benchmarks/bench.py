@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import statistics
 import sys
 import time
@@ -138,8 +139,7 @@ SNAPSHOT_KEPT = """() => new Promise((resolve) => {
 def measure_startup(runs: int, profiles: list[str], game: str) -> dict[str, dict]:
     """For each network profile: ``runs`` first visits of the app and of the bare page,
     alternately, each in a fresh browser profile, then a repeat visit of each."""
-    stock = fetch_pyodide()
-    mounts = [("/stock-pyodide/", stock), ("/", BENCH_WEB), ("/", build.DIST)]
+    mounts = [*bare_mounts(), ("/", build.DIST)]
     out: dict[str, dict] = {}
     with build.served_chromium(mounts) as (browser, base, server):
         # One untimed load of each first, unthrottled, so both start from the same
@@ -164,13 +164,16 @@ def measure_startup(runs: int, profiles: list[str], game: str) -> dict[str, dict
                 if first:
                     keep(visit_bare(browser, server, base))
                 print(
-                    f"  run {run + 1}/{runs}: menu {got['menu'][-1]:.2f} s "
+                    f"  run {run + 1}/{runs} (load {got['app_load'][-1]:.1f}): "
+                    f"menu {got['menu'][-1]:.2f} s "
                     f"(driver {got['menu_driver'][-1]:.2f} s), first decision "
                     f"{got['move'][-1]:.2f} s ({got['decision'][-1]:.2f} s after Start), "
                     f"engine's first move {got['engine'][-1]:.2f} s "
                     f"({got['bytes'][-1] / 1e6:.2f} MB, ours {got['own_bytes'][-1] / 1e3:.0f} kB), "
                     f"bare loadPyodide {got['bare'][-1]:.2f} s, its last byte "
-                    f"{got['bare_last_byte'][-1]:.2f} s ({got['bare_bytes'][-1] / 1e6:.2f} MB)",
+                    f"{got['bare_last_byte'][-1]:.2f} s ({got['bare_bytes'][-1] / 1e6:.2f} MB), "
+                    f"the browser's processor {cpu(got['app_cpu'][-1])} / "
+                    f"{cpu(got['bare_cpu'][-1])} (app / bare)",
                     flush=True,
                 )
             repeat = visit_app(browser, server, base, game, repeat=True)
@@ -181,16 +184,82 @@ def measure_startup(runs: int, profiles: list[str], game: str) -> dict[str, dict
     return out
 
 
+def browser_threads() -> dict[tuple[int, int], float]:
+    """Processor seconds so far of every thread of this process's descendants (Playwright's
+    driver and the browser it launched: the pages, their workers, the compiler threads), by
+    (process, thread), read from Linux's /proc; empty where there is none. The bench's own
+    server runs in this process and is not counted."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    parents: dict[int, list[int]] = {}
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return {}
+    for entry in proc.iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: dict[tuple[int, int], float] = {}
+    todo = list(parents.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        todo.extend(parents.get(pid, []))
+        try:
+            tasks = list((proc / str(pid) / "task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            # utime and stime, the 14th and 15th fields of stat (11 and 12 after the name)
+            found[(pid, int(task.name))] = (int(fields[11]) + int(fields[12])) / tick
+    return found
+
+
+def browser_cpu_since(before: dict[tuple[int, int], float]) -> float:
+    """The browser's processor seconds since ``before`` (a browser_threads() reading), over
+    the threads still alive: take it before a visit's context closes. NaN without /proc."""
+    now = browser_threads()
+    if not now:
+        return float("nan")
+    return sum(max(0.0, spent - before.get(key, 0.0)) for key, spent in now.items())
+
+
+def cpu(seconds: float) -> str:
+    return "-" if seconds != seconds else f"{seconds:.2f} s"
+
+
+def bare_mounts() -> list[tuple[str, Path]]:
+    """What the bare page is served from: the bench's pages, and the stock runtime (the
+    pinned npm package's files as they come) at /stock-pyodide/."""
+    return [("/stock-pyodide/", fetch_pyodide()), ("/", BENCH_WEB)]
+
+
+BARE_CHAIN = ("bench.html", "bench.mjs", "bench-worker.mjs", "stock-pyodide/pyodide.mjs")
+"""The bare page's requests one after another: each is asked for once the one before it has
+arrived (the page, its module, the worker it starts, the loader the worker imports)."""
+BARE_BATCH = tuple(
+    f"stock-pyodide/{name}"
+    for name in ("pyodide-lock.json", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+)
+"""Then the runtime's four files, which loadPyodide() asks for together."""
+BARE_ROUND_TRIPS = len(BARE_CHAIN) + 1
+
+
 def bare_floor(profile: str, sent: float) -> float:
     """What the bare page's bytes cost on ``profile``'s line: every byte once at its
-    bandwidth, and five round trips (bench.html, bench.mjs, bench-worker.mjs, pyodide.mjs
-    one after the other, then the runtime's four files together)."""
+    bandwidth, and a round trip for each step of BARE_CHAIN and one for BARE_BATCH."""
     line = PROFILES[profile]
     bandwidth = sent * 8 / line.bits_per_second if line.bits_per_second else 0.0
     return bandwidth + BARE_ROUND_TRIPS * line.rtt_s
 
 
-BARE_ROUND_TRIPS = 5
+BARE_MARGIN = 0.15
+"""How far over its floor the bare page may be before the bench flags it (issue 50's goal)."""
 
 
 def first_move(page, game: str, started: float) -> dict[str, float]:
@@ -231,9 +300,13 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         server.traffic.reset()
+        load = os.getloadavg()[0]
+        threads = browser_threads()
         started = time.perf_counter()
         page.goto(base + "?speed=0")
         got = first_move(page, game, started)
+        got["app_cpu"] = browser_cpu_since(threads)
+        got["app_load"] = load
         got["bytes"] = server.traffic.bytes
         got["own_bytes"] = own_bytes(server.traffic.by_path)
         if repeat:
@@ -268,19 +341,35 @@ def visit_bare(browser, server, base: str, repeat: bool = False) -> dict[str, fl
     """The blank page's bare loadPyodide() of the stock runtime, a first visit in a fresh
     profile, by the page's own clock (seconds from the start of its navigation): "bare"
     (loadPyodide() resolved in the worker, as the page hears of it) and "bare_last_byte" (the
-    last byte of its downloads arrived); "bare_bytes", what the server sent; with
-    ``repeat``, "bare_repeat": a reload from the HTTP cache, the same way."""
+    last byte of its downloads arrived); "bare_bytes", what the server sent; "bare_cpu", the
+    browser's processor seconds until then, and "bare_load", the machine's load average as
+    it started; with ``repeat``, "bare_repeat": a reload from the HTTP cache, the same way.
+    Refuses a load whose WebAssembly was not compiled as it streamed in: that baseline would
+    be slower than a stock loadPyodide() served as a static host serves it."""
     context = browser.new_context()
     try:
         page = context.new_page()
         server.traffic.reset()
+        load = os.getloadavg()[0]
+        threads = browser_threads()
         page.goto(base + "bench.html")
         page.locator("#ready").wait_for(state="visible", timeout=TIMEOUT_MS)
+        spent = browser_cpu_since(threads)
         bare = page.evaluate("() => window.__bare")
+        if not bare["streamed"]:
+            raise RuntimeError(
+                "the bare page's WebAssembly was not compiled as it streamed in "
+                "(WebAssembly.instantiateStreaming): see the server's headers for .wasm"
+            )
+        asked = {path.lstrip("/") for path in server.traffic.by_path}
+        if asked != {*BARE_CHAIN, *BARE_BATCH}:
+            raise RuntimeError(f"the bare page asked for {sorted(asked)}, not what its floor has")
         got = {
             "bare": bare["ready"] / 1000,
             "bare_last_byte": bare["lastByte"] / 1000,
             "bare_bytes": server.traffic.bytes,
+            "bare_cpu": spent,
+            "bare_load": load,
         }
         if repeat:
             page.reload()
@@ -356,10 +445,14 @@ def print_startup(results: dict[str, dict], runs: int) -> None:
         ("    of them our own files", lambda n, g: f"{med(g, 'own_bytes') / 1e3:.0f} kB"),
         ("  bare loadPyodide() (stock)", lambda n, g: f"{med(g, 'bare'):.2f} s"),
         ("    its last byte arrived", lambda n, g: f"{med(g, 'bare_last_byte'):.2f} s"),
+        ("    after its last byte", lambda n, g: f"{after_last_byte(g):.2f} s"),
         ("    bytes / line + 5 round trips", lambda n, g: f"{floors[n]:.2f} s"),
         ("    bytes of the bare page", lambda n, g: f"{med(g, 'bare_bytes') / 1e6:.2f} MB"),
         ("  bare / its floor", lambda n, g: ratio(med(g, "bare"), floors[n])),
         ("  engine's first move / bare", lambda n, g: ratio(med(g, "engine"), med(g, "bare"))),
+        ("  the browser's processor: app", lambda n, g: cpu(med(g, "app_cpu"))),
+        ("    bare", lambda n, g: cpu(med(g, "bare_cpu"))),
+        ("  load average (1 min) at the visits", lambda n, g: load_range(g)),
         ("repeat visit", None),
         ("  menu usable", lambda n, g: f"{med(g, 'menu_repeat'):.2f} s"),
         ("  menu usable (driver)", lambda n, g: f"{med(g, 'menu_driver_repeat'):.2f} s"),
@@ -375,7 +468,35 @@ def print_startup(results: dict[str, dict], runs: int) -> None:
     for label, cell in rows:
         cells = "" if cell is None else "".join(f"{cell(n, results[n]):>12}" for n in names)
         print(f"  {label:34}{cells}")
+    print()
+    for name in names:
+        if floors[name] <= 0:
+            continue
+        got = results[name]
+        over = med(got, "bare") / floors[name] - 1
+        verdict = "within" if over <= BARE_MARGIN else "OUTSIDE"
+        print(
+            f"  bare / floor on {name}: {over + 1:.2f}, {verdict} {BARE_MARGIN:.0%}: "
+            f"{after_last_byte(got):.2f} s after its last byte (at {over_line(got, floors[name])} "
+            f"of the floor), the browser's processor {cpu(med(got, 'bare_cpu'))} in all, "
+            f"load average {load_range(got)}"
+        )
     print(flush=True)
+
+
+def after_last_byte(got: dict) -> float:
+    """The bare page's median time from its last byte to loadPyodide() resolved."""
+    pairs = zip(got["bare"], got["bare_last_byte"], strict=True)
+    return statistics.median(bare - last for bare, last in pairs)
+
+
+def over_line(got: dict, floor: float) -> str:
+    return ratio(statistics.median(got["bare_last_byte"]), floor)
+
+
+def load_range(got: dict) -> str:
+    loads = got["app_load"] + got["bare_load"]
+    return f"{min(loads):.1f}-{max(loads):.1f}"
 
 
 def ratio(a: float, b: float) -> str:

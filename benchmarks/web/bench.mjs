@@ -1,7 +1,8 @@
 // The bare page: starts the worker of bench-worker.mjs and shows #ready once its
 // loadPyodide() has resolved. window.__bare holds, by this page's clock (ms since the start
-// of its navigation): ready (loadPyodide() resolved, as the page hears of it) and lastByte
-// (the last byte of the worker's downloads, or of this page's own files).
+// of its navigation): ready (loadPyodide() resolved, as the page hears of it), lastByte
+// (the last byte of the worker's downloads, or of this page's own files) and streamed (the
+// runtime's WebAssembly compiled as it streamed in).
 const worker = new Worker(new URL("./bench-worker.mjs", import.meta.url), { type: "module" });
 worker.addEventListener("message", (event) => {
   const ready = performance.now();
@@ -13,7 +14,9 @@ worker.addEventListener("message", (event) => {
   }
   const own = performance.getEntriesByType("resource").map((entry) => entry.responseEnd);
   const workerLastByte = event.data.origin + event.data.lastByte - performance.timeOrigin;
-  window.__bare = { ready, lastByte: Math.max(workerLastByte, ...own) };
+  window.__bare = {
+    ready, lastByte: Math.max(workerLastByte, ...own), streamed: event.data.streamed,
+  };
   status.textContent = `loadPyodide() took ${event.data.ms.toFixed(0)} ms in the worker`;
   status.id = "ready";
 });
