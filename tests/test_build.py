@@ -49,6 +49,7 @@ from tools.build.site import (  # noqa: E402
     compute_build_id,
     dist_files,
     entry_chunks,
+    screen_chunks,
     squeeze_html,
     static_imports,
 )
@@ -725,12 +726,22 @@ def test_index_loads_the_app_as_a_module_without_inline_script(site_dir):
 
 def test_index_preloads_every_chunk_the_app_imports_statically(site_dir):
     """The shared chunks js/app.js imports (and theirs) are named in index.html as module
-    preloads, so they come with app.js and not one round trip later; the game screens, loaded
-    when a game starts, are not."""
+    preloads, so they come with app.js and not one round trip later; so are the shared chunks
+    the game screens import, so that a game's module, asked for when its set-up screen opens,
+    needs no second round trip before the table; the game screens themselves, loaded when a
+    game starts, are not."""
     js = site_dir / "js"
-    wanted = entry_chunks(site_dir)
+    wanted = entry_chunks(site_dir) + screen_chunks(site_dir)
     assert wanted, "the bundle has shared chunks (esbuild --splitting)"
     assert set(static_imports((js / "app.js").read_text())) <= set(wanted)
+    games = {path.stem for path in (WEB / "js" / "games").glob("*.js")}
+    screens = [
+        p for p in js.glob("*.js") if (m := CHUNK.fullmatch(f"js/{p.name}")) and m["name"] in games
+    ]
+    assert len(screens) == len(games)
+    for screen in screens:
+        assert set(static_imports(screen.read_text())) <= set(wanted), screen.name
+    assert screen_chunks(site_dir), "the game screens share a chunk the app does not import"
     html = (site_dir / "index.html").read_text()
     preloads = re.findall(r'<link rel="modulepreload" href="\./js/([^"]+)">', html)
     assert sorted(preloads) == sorted(c[2:] for c in wanted)

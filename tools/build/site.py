@@ -104,25 +104,48 @@ def static_imports(module: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def imported_chunks(folder: Path, modules: list[Path], known: list[str]) -> list[str]:
+    """The chunks ``modules`` (files of ``folder``) import statically, and those they import
+    in turn, less ``known``: paths relative to ``folder`` (``./chunk-X.js``), in the order met."""
+    chunks: list[str] = []
+    pending = [c for module in modules for c in static_imports(module.read_text(encoding="utf-8"))]
+    while pending:
+        chunk = pending.pop(0)
+        if chunk not in chunks and chunk not in known:
+            chunks.append(chunk)
+            pending += static_imports((folder / chunk).read_text(encoding="utf-8"))
+    return chunks
+
+
 def entry_chunks(site: Path) -> list[str]:
     """The chunks js/app.js of a bundled ``site`` imports statically, and those they import in
     turn, as paths relative to js/ (``./chunk-X.js``), in the order met."""
     entry = site / JS_ENTRY
-    chunks: list[str] = []
-    pending = static_imports(entry.read_text(encoding="utf-8"))
-    while pending:
-        chunk = pending.pop(0)
-        if chunk not in chunks:
-            chunks.append(chunk)
-            pending += static_imports((entry.parent / chunk).read_text(encoding="utf-8"))
-    return chunks
+    return imported_chunks(entry.parent, [entry], [])
+
+
+def screen_chunks(site: Path) -> list[str]:
+    """The shared chunks the game screens of a bundled ``site`` import statically (each
+    web/js/games/<id>.js is a chunk of its own, js/<id>-<hash>.js, that the page imports when
+    its game's set-up screen opens), and those they import in turn, that entry_chunks() does
+    not hold already; paths relative to js/."""
+    folder = (site / JS_ENTRY).parent
+    names = {path.stem for path in (WEB / "js" / "games").glob("*.js")}
+    screens = sorted(
+        path
+        for path in folder.glob("*.js")
+        if "-" in path.stem and path.stem.rsplit("-", 1)[0] in names
+    )
+    return imported_chunks(folder, screens, entry_chunks(site))
 
 
 def preload_entry_chunks(staging: Path) -> None:
-    """Name the shared chunks that js/app.js imports in index.html as module preloads: the
-    browser then fetches them together with app.js instead of one round trip after it (which
-    is most of what the menu waits for on a slow line)."""
-    chunks = entry_chunks(staging)
+    """Name in index.html as module preloads the shared chunks that js/app.js imports, and
+    those the game screens import: the browser then fetches them together with app.js
+    instead of one round trip after it (most of what the menu waits for on a slow line), or
+    one round trip after a game's own module (between Start and the table: on a line busy
+    with the runtime's downloads, up to a second)."""
+    chunks = entry_chunks(staging) + screen_chunks(staging)
     if not chunks:
         return
     index = staging / "index.html"
