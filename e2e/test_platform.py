@@ -56,6 +56,29 @@ def record_requests(page) -> list[str]:
     return seen
 
 
+def record_runtime_responses(page) -> list[dict[str, str]]:
+    """The context's responses for the runtime's WebAssembly (the engine worker's, the
+    service worker's): what was asked (``if-none-match``) and answered (``content-length``,
+    which this server sends with a body only: a 304 has none). Chromium reports a
+    revalidated response as the cached 200 it stands for, so its headers tell the 304."""
+    seen: list[dict[str, str]] = []
+
+    def note(response) -> None:
+        if response.url.endswith("/pyodide/pyodide.asm.wasm"):
+            asked = response.request.all_headers()
+            answered = response.all_headers()
+            seen.append(
+                {
+                    "if-none-match": asked.get("if-none-match", ""),
+                    "etag": answered.get("etag", ""),
+                    "content-length": answered.get("content-length", ""),
+                }
+            )
+
+    page.context.on("response", note)
+    return seen
+
+
 def record_failures(page) -> list[str]:
     failed: list[str] = []
     page.context.on(
@@ -74,13 +97,20 @@ def record_failures(page) -> list[str]:
 def first_visit(page, site, open_app) -> dict:
     """The module's shared first visit to the site, made by the first test that asks for it:
     the app opened in a fresh browser context and its service worker installed, with every
-    request the context made (the service worker's too) and every failed one."""
+    request the context made (the service worker's too), every failed one, and the responses
+    for the runtime's WebAssembly (``record_runtime_responses``)."""
     if not hasattr(page, "first_visit"):
         requests = record_requests(page)
+        runtime = record_runtime_responses(page)
         failures = record_failures(page)
         open_app(page, site)
         worker = wait_for_service_worker(page)
-        page.first_visit = {"requests": requests, "failures": failures, "worker": worker}
+        page.first_visit = {
+            "requests": requests,
+            "runtime": runtime,
+            "failures": failures,
+            "worker": worker,
+        }
     return page.first_visit
 
 
@@ -113,6 +143,17 @@ def test_service_worker_caches_this_build(site, first_visit):
     assert worker["scope"] == site
     assert worker["script"] == site + "sw.js"
     assert f"parlour-{build_info(site)['build_id']}" in worker["caches"]
+
+
+def test_the_precache_does_not_download_the_runtime_again(site, first_visit):
+    """The service worker's precache asks the server about each file the HTTP cache holds
+    (cache: "no-cache"): what the first visit has just downloaded, such as the runtime's
+    WebAssembly that the engine worker fetched, comes back without a body (304) instead of
+    being sent a second time."""
+    fetched, precached = first_visit["runtime"]
+    assert fetched["if-none-match"] == "" and int(fetched["content-length"]) > 1_000_000
+    assert precached["if-none-match"] == fetched["etag"] != ""
+    assert precached["content-length"] == "", "the precache was sent the runtime again"
 
 
 def test_no_request_leaves_the_machine(site, first_visit):

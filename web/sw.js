@@ -34,10 +34,13 @@ const PINS_URL = new URL("./.parlour-pins", SCOPE).href;
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE_NAME);
-    // cache: "reload" skips the HTTP cache, so a file is never stored from an older build.
+    // cache: "no-cache" asks the server about every file the HTTP cache holds (its ETag):
+    // a file is never stored from an older build, and what the page of a first visit has
+    // just downloaded (the runtime, the page's own files) comes back as a 304 without a body
+    // instead of being sent a second time.
     await Promise.all(BUILD.files.map(async (file) => {
       const url = new URL(file, SCOPE).href;
-      const response = await fetch(new Request(url, { cache: "reload" }));
+      const response = await fetch(new Request(url, { cache: "no-cache" }));
       if (!response.ok) {
         throw new Error(`precaching ${file} failed: HTTP ${response.status}`);
       }
