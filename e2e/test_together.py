@@ -1,9 +1,9 @@
 """Playing together over real WebRTC: a host and a friend in two browser contexts.
 
 Every connection here stays on this machine: the module makes its own network namespace
-(``ip netns``), with only a loopback and a veth pair whose two ends are both inside it (so
-Chromium has an address to offer as a host candidate), and runs the site's server and
-Chromium inside it. No STUN or TURN server is ever configured. Where the namespace cannot be
+(``ip netns``, tools/netns.py), with only a loopback and a veth pair whose two ends are both
+inside it (so Chromium has an address to offer as a host candidate), and runs the site's server
+and Chromium inside it. No STUN or TURN server is ever configured. Where the namespace cannot be
 made (not root, no ``ip``), the module skips and says why.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,20 +25,12 @@ from test_fit import FITS, PLACES
 
 import build
 from tests.qr_decode import decode, rows_of_path
+from tools.netns import Unavailable, chromium_inside, inside, private_namespace
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMESPACE = f"parlour-e2e-{os.getpid()}"
-SETUP = [
-    ["ip", "link", "set", "lo", "up"],
-    ["ip", "link", "add", "pl0", "type", "veth", "peer", "name", "pl1"],
-    ["ip", "addr", "add", "10.77.0.1/24", "dev", "pl0"],
-    ["ip", "addr", "add", "10.77.0.2/24", "dev", "pl1"],
-    ["ip", "link", "set", "pl0", "up"],
-    ["ip", "link", "set", "pl1", "up"],
-    ["ip", "route", "add", "default", "via", "10.77.0.2", "dev", "pl0"],
-]
 SERVE = """
 import sys, time
 from pathlib import Path
@@ -56,27 +47,17 @@ RUNTIME = ("pyodide", "worker.js", ".whl", "python_stdlib")
 
 @pytest.fixture(scope="module")
 def netns() -> Iterator[str]:
-    if os.geteuid() != 0 or not shutil.which("ip"):
-        pytest.skip("needs root and iproute2 to make a private network namespace")
-    made = subprocess.run(["ip", "netns", "add", NAMESPACE], capture_output=True, text=True)
-    if made.returncode:
-        pytest.skip(f"cannot make a network namespace: {made.stderr.strip()}")
     try:
-        for command in SETUP:
-            step = subprocess.run(
-                ["ip", "netns", "exec", NAMESPACE, *command], capture_output=True, text=True
-            )
-            if step.returncode:
-                pytest.skip(f"cannot set up the namespace ({' '.join(command)}): {step.stderr}")
-        yield NAMESPACE
-    finally:
-        subprocess.run(["ip", "netns", "del", NAMESPACE], capture_output=True)
+        with private_namespace(NAMESPACE) as name:
+            yield name
+    except Unavailable as reason:
+        pytest.skip(str(reason))
 
 
 @pytest.fixture(scope="module")
 def ns_site(netns: str, dist: Path) -> Iterator[str]:
     server = subprocess.Popen(
-        ["ip", "netns", "exec", netns, sys.executable, "-c", SERVE, str(ROOT), str(dist)],
+        inside(netns, [sys.executable, "-c", SERVE, str(ROOT), str(dist)]),
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -96,9 +77,7 @@ def ns_browser(netns: str, playwright_instance) -> Iterator:
     if not chromium:
         pytest.skip("no Chromium to run inside the namespace")
     with tempfile.TemporaryDirectory() as tmp:
-        wrapper = Path(tmp) / "chromium-in-netns"
-        wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {netns} {chromium} "$@"\n')
-        wrapper.chmod(0o755)
+        wrapper = chromium_inside(netns, chromium, Path(tmp))
         browser = playwright_instance.chromium.launch(
             executable_path=str(wrapper), args=build.CHROMIUM_ARGS
         )
@@ -246,6 +225,54 @@ def hand(device: Device, where: str = "[data-testid=hand]") -> list[str]:
     )
 
 
+def log_count(device: Device) -> int:
+    text = device.page.locator("summary:has-text('Game log (')").first.inner_text()
+    return int(text.split("(")[1].split(")")[0])
+
+
+HIDE = """(hidden) => {
+  const state = hidden ? "hidden" : "visible";
+  for (const [name, value] of [["hidden", hidden], ["visibilityState", state]]) {
+    Object.defineProperty(document, name, { configurable: true, get: () => value });
+  }
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+"""Put the page's tab in the background (or bring it back), as the browser tells a page: headless
+Chromium keeps every page visible, whatever is in front."""
+
+
+def friends_move(host: Device, friend: Device, action: str) -> str:
+    """The friend clicks ``action``; then "host" once it is the host's turn with the friend's
+    Undo offered, or "friend" once the friend's own turn has settled again."""
+    page = friend.page
+    if action in page.evaluate(LOOK)["folded"]:
+        page.click(f"[data-testid=actions] [data-testid='confirm-{action}'] summary")
+    page.click(f"[data-testid=actions] [data-action='{action}']")
+    for _ in range(200):
+        page.wait_for_timeout(30)
+        if friends_turn_settled(host, friend):
+            return "friend"
+        hosts_turn = host.page.locator("[data-testid=table][data-busy=false] .turn.is-you").count()
+        if hosts_turn and page.locator("[data-testid=undo]").count():
+            return "host"
+    raise AssertionError("the friend's move did not settle")
+
+
+def friend_hands_the_turn_over(host: Device, friend: Device) -> tuple[str, list[str], int]:
+    """From the friend's settled turn: the friend moves (a pass where they may, else the first
+    play that keeps cards in hand) until the host is to move and the friend may still take
+    their move back. The last move's id, and the friend's hand and log before it."""
+    for _ in range(20):
+        ids = friend.page.evaluate(LOOK)["ids"]
+        cards = hand(friend)
+        plays = [i for i in ids if i.startswith("play:") and i.count(",") + 1 < len(cards)]
+        action = "pass" if "pass" in ids else "take:faceup" if "take:faceup" in ids else plays[0]
+        before = (cards, log_count(friend))
+        if friends_move(host, friend, action) == "host":
+            return action, *before
+    raise AssertionError("the friend kept the turn")
+
+
 def no_runtime(device: Device) -> bool:
     return not [u for u in device.requests if any(part in u for part in RUNTIME)]
 
@@ -318,7 +345,44 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     connect(host, 1, join(friend, field.input_value(), "Ada"))
     friend.page.wait_for_selector("[data-testid=table] .turn.is-you")
     assert hand(friend) == cards
-    play([host, friend], random.Random(6), max_moves=4, to_the_end=False)
+
+    # Undo at a shared table: the friend's own last move, until the host acts.
+    action, cards, logged = friend_hands_the_turn_over(host, friend)
+    friend.page.click("[data-testid=undo]")
+    friend.page.wait_for_selector("[data-testid=message]:has-text('Move taken back')")
+    host.page.wait_for_selector("[data-testid=message]:has-text('Ada took back a move')")
+    friend.page.wait_for_selector("[data-testid=table][data-busy=false] .turn.is-you")
+    assert hand(friend) == cards
+    assert log_count(friend) == log_count(host) == logged
+    assert friends_move(host, friend, action) == "host"
+    # The host moves while the friend's page has not drawn it yet (the host's messages held
+    # back, a slow network), and the friend's tab is in the background: the friend's Undo,
+    # crossing the host's move, is refused with the rule, and nothing is taken back.
+    friend.page.evaluate("() => window.__parlourFriend.hold()")
+    assert friend.page.title() == "Parlour"
+    friend.page.evaluate(HIDE, True)
+    logged = log_count(host)
+    play([host], random.Random(6), max_moves=1, to_the_end=False)
+    friend.page.wait_for_function("() => window.__parlourFriend.held() > 0")
+    friend.page.click("[data-testid=undo]")
+    friend.page.evaluate("() => window.__parlourFriend.release()")
+    refusal = friend.page.locator("[data-testid=table] [data-testid=error]")
+    refusal.wait_for()
+    assert "only your own last move, and only until the next player acts" in refusal.inner_text()
+    assert friend.page.locator("[data-testid=undo]").count() == 0
+    assert log_count(friend) == log_count(host) > logged
+    assert "took back" not in host.page.locator("[data-testid=message]").inner_text()
+    # The background tab's title says when it is the friend's turn; back in front, it does not.
+    play(
+        [host],
+        random.Random(7),
+        max_moves=30,
+        until=lambda: friend.page.title().startswith("Your turn"),
+        to_the_end=False,
+    )
+    assert friend.page.title() == "Your turn \u2014 Parlour"
+    friend.page.evaluate(HIDE, False)
+    assert friend.page.title() == "Parlour"
     assert no_runtime(friend)
 
 
@@ -347,6 +411,20 @@ def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices)
         for d in (host, friend)
     ]
     assert scores[0] == scores[1]
+    # A rematch with the same friend: the host deals again (the friend's page, which has no
+    # engine, says so), the friend is still connected, and both tables start afresh.
+    over = friend.page.locator("[data-testid=match-over]")
+    assert "The host can deal the next match" in over.inner_text()
+    assert over.locator("[data-testid=play-again], [data-testid=replay-open]").count() == 0
+    host.page.click("[data-testid=match-over] [data-testid=play-again]")
+    host.page.click("[data-testid=lobby] [data-testid=start-shared]:not([disabled])")
+    for device in (host, friend):
+        device.page.wait_for_selector("[data-testid=table]:not(:has([data-testid=match-over]))")
+    assert "Bea" in host.page.locator(".scores").inner_text()
+    friend.page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=hand] [data-card]').length === 12"
+    )
+    play([host, friend], random.Random(8), max_moves=2, to_the_end=False)
     assert no_runtime(friend)
 
 
@@ -385,11 +463,6 @@ def qr_text(device: Device, figure: str) -> str:
     found = decode(rows_of_path(drawn["path"], drawn["modules"], drawn["quiet"]))
     assert len(found) == 1
     return found[0].text
-
-
-def log_count(device: Device) -> int:
-    text = device.page.locator("summary:has-text('Game log (')").first.inner_text()
-    return int(text.split("(")[1].split(")")[0])
 
 
 LOBBY_FITS = """() => {
@@ -434,7 +507,17 @@ def test_four_player_roundup_with_two_friends_and_a_computer(devices):
     assert host.page.input_value("[data-testid=paste-2]") == "the first half of a rep"
     # The lobby waits for every friend.
     assert host.page.locator("[data-testid=start-shared]").is_disabled()
-    connect(host, 2, join(bea, links[2], "Bea"))
+    # The host takes Bea's reply by opening her reply link in a new tab of the same browser:
+    # that tab hands it to the inviting tab and says so; the inviting tab connects.
+    relay = host.context.new_page()
+    relayed: list[str] = []
+    relay.on("request", lambda request: relayed.append(request.url))
+    relay.goto(join(bea, links[2], "Bea"))
+    said = relay.locator("[data-testid=handover][data-status=taken]")
+    assert "Your other tab has the reply" in said.inner_text()
+    host.page.wait_for_selector("[data-testid=friend-2][data-status=connected]")
+    relay.close()
+    assert relayed and not [u for u in relayed if any(part in u for part in RUNTIME)]
     host.page.click("[data-testid=start-shared]")
     players = [host, ada, bea]
     for device in players:

@@ -731,7 +731,7 @@ def undo(params: dict[str, Any]) -> dict[str, Any]:
     seat = _friend_seat(session, params)
     count = _undo_count(session) if seat is None else _own_undo_count(session, seat)
     if not count:
-        raise BridgeError("cannot_undo", "there is nothing you may take back now")
+        raise BridgeError("cannot_undo", _undo_refusal(session, seat))
     record = session.state.to_record()
     record["actions"] = record["actions"][:-count]
     session.state = _replay(record)
@@ -1036,6 +1036,25 @@ def _own_undo_count(session: Session, seat: int) -> int:
     if state.is_over or not history or history[-1].player != seat:
         return 0
     return _trailing_own_actions(state, seat)
+
+
+def _undo_refusal(session: Session, seat: int | None) -> str:
+    """Why nothing may be taken back now: in a shared match, a player who asks once another
+    player has acted after their move (a request that crossed that move) is told the rule."""
+    mover = seat if seat is not None else next(iter(session.humans()), None)
+    history = session.state.history
+    if (
+        session.shared
+        and not session.state.is_over
+        and history
+        and history[-1].player != mover
+        and any(action.player == mover for action in history)
+    ):
+        return (
+            "another player has moved since: at a shared table you may take back only"
+            " your own last move, and only until the next player acts"
+        )
+    return "there is nothing you may take back now"
 
 
 def _seat_snapshot(session: Session, seat: int) -> dict[str, Any]:

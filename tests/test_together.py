@@ -210,6 +210,32 @@ def test_undo_in_a_shared_match_is_your_own_last_move_until_the_next_player_acts
     assert len(bridge._session.state.history) < moves  # type: ignore[union-attr]
 
 
+def test_a_friends_undo_after_another_players_move_is_refused_with_the_rule():
+    call(
+        "start",
+        {"game": "crisps", "seed": 7, "seats": [{"type": "human"}, {"type": "friend"}]},
+    )
+    state = bridge._session.state  # type: ignore[union-attr]
+    rng = random.Random(7)
+    # Play until the host has moved after a move of the friend's (an undo asked for by a page
+    # that had not yet drawn the host's move).
+    while not (state.history[-1:] and state.history[-1].player == 0 and len(state.history) > 2):
+        seat = state.current_player
+        params: dict[str, Any] = {"seat": seat} if seat == 1 else {}
+        legal = (call("seat_view", {"seat": 1}) if seat == 1 else call("snapshot"))["legal"]
+        call("act", {"action": rng.choice(legal)["id"], **params})
+        state = bridge._session.state  # type: ignore[union-attr]
+    assert any(action.player == 1 for action in state.history)
+    moves = len(state.history)
+    refused = call("undo", {"seat": 1})
+    assert refused["error"]["code"] == "cannot_undo"
+    assert (
+        "only your own last move, and only until the next player acts"
+        in (refused["error"]["message"])
+    )
+    assert len(bridge._session.state.history) == moves  # type: ignore[union-attr]
+
+
 def test_friend_requests_are_checked():
     call("start", {"game": "crisps", "seed": 9, "seats": [{"type": "human"}, {"type": "friend"}]})
     for bad in (0, 2, -1, True, "1", None):

@@ -66,9 +66,9 @@ import { feature as together, isFriend, sharedLink } from "./features/together.j
 // In this order their panels are drawn (the side panel: the coach, hints, the analysis, the
 // log, then sharing).
 const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, together];
-// What a friend's page shows of them (it has no engine of its own: no hints, no analysis, no
-// sharing of the host's match).
-const FRIEND_FEATURES = new Set([settings, announcer, keyboard, log, together]);
+// What a friend's page shows of them (it has no engine of its own: no analysis, no sharing of
+// the host's match; of the play tools, only Undo, which the host's engine answers).
+const FRIEND_FEATURES = new Set([settings, announcer, keyboard, hints, log, together]);
 
 const query = new URLSearchParams(window.location.search);
 // An invitation to a shared table, or a reply to one (read before the features take it off

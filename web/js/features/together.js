@@ -192,9 +192,10 @@ async function join(state, name) {
     ctx.render();
     return;
   }
+  let held = null;   // the test hook's messages kept back, as a slow network would
   friendTalk = messenger(made.pc, channel, {
     maxChars: MAX_HOST_MESSAGE_CHARS,
-    onMessage: (message) => onHostMessage(state, message),
+    onMessage: (message) => { if (held) held.push(message); else onHostMessage(state, message); },
     onRefused: (why) => console.warn("Parlour: refused from the host:", why),
     onClose: () => {
       if (t.status === "gone") return;
@@ -205,8 +206,16 @@ async function join(state, name) {
     },
   });
   try { sessionStorage.setItem(JOINED_KEY, t.title || ""); } catch { /* private mode */ }
-  // Test-only hook (?test=1): send the host anything, as a tampered page could.
-  if (new URLSearchParams(window.location.search).get("test") === "1") window.__parlourFriend = { sendRaw: (text) => friendTalk.sendRaw(text) };
+  // Test-only hooks (?test=1): send the host anything, as a tampered page could; keep the
+  // host's messages back for a while (hold, then release), as a slow network does.
+  if (new URLSearchParams(window.location.search).get("test") === "1") {
+    window.__parlourFriend = {
+      sendRaw: (text) => friendTalk.sendRaw(text),
+      hold: () => { held = held || []; },
+      held: () => (held ? held.length : 0),
+      release: () => { const kept = held || []; held = null; for (const message of kept) onHostMessage(state, message); },
+    };
+  }
   friendTalk.send({ t: "hello", name: t.name });
 }
 

@@ -6,6 +6,7 @@
 // played; it replaces the person's selection.
 import { h, button } from "../ui/dom.js";
 import { isNarrow } from "../ui/table.js";
+import { isFriend } from "./together.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
 function playTools(state, intents) {
@@ -13,13 +14,15 @@ function playTools(state, intents) {
   const hidden = state.handoffTo !== null && state.handoffTo !== undefined;
   if (!snap || hidden) return null;
   const busy = state.busy;
-  const canHint = snap.human_turn && !snap.is_over && !state.roundOver;
+  // A friend's page has no engine to think with (the host's answers its Undo).
+  const canHint = snap.human_turn && !snap.is_over && !state.roundOver && !isFriend(state);
   const tools = [];
   if (snap.can_undo) {
+    let title = "Take back your moves this turn (not past a card that was revealed)";
+    if (snap.practice) title = "Take back your last move (practice: anything may be taken back)";
+    else if (snap.seats.some((s) => s.type === "friend")) title = "Take back your last move (only until the next player acts)";
     tools.push(button("Undo", {
-      class: "quiet", dataset: { testid: "undo", focus: "undo" }, disabled: busy, onclick: intents.undo,
-      title: snap.practice ? "Take back your last move (practice: anything may be taken back)"
-        : "Take back your moves this turn (not past a card that was revealed)",
+      class: "quiet", dataset: { testid: "undo", focus: "undo" }, disabled: busy, onclick: intents.undo, title,
     }));
   }
   if (canHint) {

@@ -211,10 +211,13 @@ function matchOver(state, intents, extra = null) {
       scoreTable(snap),
       gameMatchSummary(state),
       h("div", { class: "form-actions" },
-        button("Play again", { class: "primary big", dataset: { testid: "play-again", focus: "play-again" }, disabled: state.busy, onclick: intents.playAgain }),
-        button("Watch the replay", { class: "quiet-ink", dataset: { testid: "replay-open", focus: "replay-open" }, disabled: state.busy, onclick: intents.openFinishedReplay }),
-        button("Export match", { class: "quiet-ink", dataset: { testid: "export-over", focus: "export-over" }, disabled: state.busy, onclick: () => intents.exportMatch() }),
-        intents.openReview ? button("Review my moves", { class: "quiet-ink", dataset: { testid: "review-open", focus: "review-open" }, disabled: state.busy, onclick: intents.openReview }) : null,
+        // A friend's page has no engine of its own (the host deals a rematch: `extra` says so).
+        state.source === "host" ? null : [
+          button("Play again", { class: "primary big", dataset: { testid: "play-again", focus: "play-again" }, disabled: state.busy, onclick: intents.playAgain }),
+          button("Watch the replay", { class: "quiet-ink", dataset: { testid: "replay-open", focus: "replay-open" }, disabled: state.busy, onclick: intents.openFinishedReplay }),
+          button("Export match", { class: "quiet-ink", dataset: { testid: "export-over", focus: "export-over" }, disabled: state.busy, onclick: () => intents.exportMatch() }),
+          intents.openReview ? button("Review my moves", { class: "quiet-ink", dataset: { testid: "review-open", focus: "review-open" }, disabled: state.busy, onclick: intents.openReview }) : null,
+        ],
         extra,
         button("Back to the menu", { class: "quiet", dataset: { focus: "over-menu" }, onclick: intents.showMenu }))));
 }
