@@ -175,21 +175,25 @@ def test_a_friends_round_end_is_the_table_from_their_own_seat():
     pytest.fail("no round ended")
 
 
+def random_move(rng: random.Random) -> tuple[int, dict[str, Any]]:
+    """In a host's (seat 0) and a friend's (seat 1) Crisps: a random legal move for the seat
+    to act, each taken as its page sends it; the seat and the bridge's reply."""
+    seat = bridge._session.state.current_player  # type: ignore[union-attr]
+    assert seat is not None
+    params: dict[str, Any] = {"seat": seat} if seat == 1 else {}
+    legal = (call("seat_view", {"seat": 1}) if seat == 1 else call("snapshot"))["legal"]
+    return seat, call("act", {"action": rng.choice(legal)["id"], **params})
+
+
 def test_undo_in_a_shared_match_is_your_own_last_move_until_the_next_player_acts():
     call(
         "start",
         {"game": "crisps", "seed": 5, "seats": [{"type": "human"}, {"type": "friend"}]},
     )
-    state = bridge._session.state  # type: ignore[union-attr]
     rng = random.Random(5)
     # Play until a person's move can be taken back (a move that showed no hidden card).
     for _ in range(400):
-        seat = state.current_player
-        assert seat is not None
-        params: dict[str, Any] = {"seat": seat} if seat == 1 else {}
-        legal = (call("seat_view", {"seat": 1}) if seat == 1 else call("snapshot"))["legal"]
-        moved = call("act", {"action": rng.choice(legal)["id"], **params})
-        mover = seat
+        mover, moved = random_move(rng)
         state = bridge._session.state  # type: ignore[union-attr]
         if bridge._own_undo_count(bridge._session, mover):  # type: ignore[arg-type]
             break
@@ -220,10 +224,7 @@ def test_a_friends_undo_after_another_players_move_is_refused_with_the_rule():
     # Play until the host has moved after a move of the friend's (an undo asked for by a page
     # that had not yet drawn the host's move).
     while not (state.history[-1:] and state.history[-1].player == 0 and len(state.history) > 2):
-        seat = state.current_player
-        params: dict[str, Any] = {"seat": seat} if seat == 1 else {}
-        legal = (call("seat_view", {"seat": 1}) if seat == 1 else call("snapshot"))["legal"]
-        call("act", {"action": rng.choice(legal)["id"], **params})
+        random_move(rng)
         state = bridge._session.state  # type: ignore[union-attr]
     assert any(action.player == 1 for action in state.history)
     moves = len(state.history)
