@@ -346,6 +346,12 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     friend.page.wait_for_selector("[data-testid=table] .turn.is-you")
     assert hand(friend) == cards
 
+    # A move suggested to the friend, thought out by the host's engine for the friend's seat.
+    friend.page.click("[data-testid=hint]")
+    friend.page.wait_for_selector("[data-testid=message]:has-text('Suggested move')")
+    lit = friend.page.locator("[data-testid=actions] [data-action].is-hinted").first
+    assert lit.get_attribute("data-action") in friend.page.evaluate(LOOK)["ids"]
+
     # Undo at a shared table: the friend's own last move, until the host acts.
     action, cards, logged = friend_hands_the_turn_over(host, friend)
     friend.page.click("[data-testid=undo]")

@@ -663,11 +663,14 @@ def _iterations(params: dict[str, Any]) -> int | None:
 @_endpoint
 def hint(params: dict[str, Any]) -> dict[str, Any]:
     """The best move for the human seat to act, with its reason in plain words: the first
-    move of :func:`analyse` for the same position and ``{iterations?}``."""
+    move of :func:`analyse` for the same position and ``{iterations?}``. With ``seat``, for
+    that friend's seat on its turn (the search sees only what that seat may know)."""
     session = _need_session()
     state = session.state
     current = state.current_player
-    if current is None or session.seats[current].type != "human":
+    seat = _friend_seat(session, params)
+    kind = "human" if seat is None else "friend"
+    if current is None or session.seats[current].type != kind or seat not in (None, current):
         raise BridgeError("not_your_turn", "there is no move of yours to suggest")
     result = _analysis_of(session, state, current, _iterations(params))
     first = result.moves[0]

@@ -254,3 +254,18 @@ def test_friend_requests_are_checked():
     call("start", {"game": "crisps", "seed": 9, "seats": [{"type": "human"}, {"type": "friend"}]})
     saved = call("record")
     assert call("load", saved)["seats"][1]["type"] == "friend"
+
+
+def test_a_friend_is_suggested_a_move_for_their_seat_on_their_turn():
+    call("start", {"game": "crisps", "seed": 3, "seats": [{"type": "human"}, {"type": "friend"}]})
+    rng = random.Random(3)
+    while bridge._session.state.current_player != 1:  # type: ignore[union-attr]
+        assert call("hint", {"seat": 1})["error"]["code"] == "not_your_turn"
+        random_move(rng)
+    # The host's own hint is not the friend's; the friend's is one of their legal moves, found
+    # by the search from what their seat may know (engine/bots/analysis.py determinizes).
+    assert call("hint")["error"]["code"] == "not_your_turn"
+    suggested = call("hint", {"seat": 1, "iterations": 50})
+    legal = [a["id"] for a in call("seat_view", {"seat": 1})["legal"]]
+    assert suggested["action"]["id"] in legal and suggested["reason"]
+    assert call("hint", {"seat": 0})["error"]["code"] == "bad_seat"

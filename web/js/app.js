@@ -67,7 +67,7 @@ import { feature as together, isFriend, sharedLink } from "./features/together.j
 // log, then sharing).
 const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, together];
 // What a friend's page shows of them (it has no engine of its own: no analysis, no sharing of
-// the host's match; of the play tools, only Undo, which the host's engine answers).
+// the host's match; its Undo and Suggest a move are answered by the host's engine).
 const FRIEND_FEATURES = new Set([settings, announcer, keyboard, hints, log, together]);
 
 const query = new URLSearchParams(window.location.search);

@@ -15,6 +15,7 @@
 //                   {t: "act", id, action}          a move: one of their seat's action ids
 //                   {t: "why", id, action}          why a move cannot be made
 //                   {t: "undo", id}                 take back their own last move
+//                   {t: "hint", id}                 suggest a move, thought out for their seat
 // A friend's messages are untrusted: only these kinds, small, at most RATE_COUNT in
 // RATE_MS; the action ids go to the host's engine for that seat only, which refuses any
 // other seat's move. Everything refused is counted on the host's table and logged.
@@ -155,6 +156,18 @@ function onHostMessage(state, message) {
     default:
       break;
   }
+}
+
+/** On a friend's page: what the host's engine answers to `message` ({t: "hint"}) for this
+ * seat, or null (a refusal goes to `refused`; an answer once `current()` is false is dropped). */
+export async function askHost(message, { refused, current } = {}) {
+  const answer = await request(message);
+  if (current && !current()) return null;
+  if (answer.error || !answer.result || typeof answer.result !== "object") {
+    refused({ message: String((answer.error && answer.error.message) || "the host's answer could not be read").slice(0, 300) });
+    return null;
+  }
+  return answer.result;
 }
 
 /** The snapshot in the host's answer to the friend's own move or undo. */
@@ -438,6 +451,14 @@ async function fromFriend(state, seat, link, message) {
         return;
       }
       await friendMove(state, seat, link, id, "act", { action: message.action, seat });
+      return;
+    }
+    case "hint": {
+      if (!validId) { refuse(state, seat, "a malformed hint"); return; }
+      if (state.together.lobby || !state.snapshot) { reply(link, id, { error: { message: "the match has not started" } }); return; }
+      // The host's engine thinks for that seat alone: its search sees what that seat may know.
+      const suggestion = await ctx.engineCall("hint", { seat }, { refused: (error) => reply(link, id, { error }) });
+      if (suggestion) reply(link, id, { result: suggestion });
       return;
     }
     case "undo":

@@ -6,7 +6,7 @@
 // played; it replaces the person's selection.
 import { h, button } from "../ui/dom.js";
 import { isNarrow } from "../ui/table.js";
-import { isFriend } from "./together.js";
+import { askHost, isFriend } from "./together.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
 function playTools(state, intents) {
@@ -14,8 +14,7 @@ function playTools(state, intents) {
   const hidden = state.handoffTo !== null && state.handoffTo !== undefined;
   if (!snap || hidden) return null;
   const busy = state.busy;
-  // A friend's page has no engine to think with (the host's answers its Undo).
-  const canHint = snap.human_turn && !snap.is_over && !state.roundOver && !isFriend(state);
+  const canHint = snap.human_turn && !snap.is_over && !state.roundOver;
   const tools = [];
   if (snap.can_undo) {
     let title = "Take back your moves this turn (not past a card that was revealed)";
@@ -78,7 +77,7 @@ function intents({ state, engineCall, render, token }) {
       const asked = token();
       state.message = "Thinking of a move for you\u2026";
       render();
-      const reply = await engineCall("hint", {}, {
+      const asking = {
         current: () => asked === token() && state.snapshot && state.snapshot.moves === moves,
         refused: (error) => {
           state.hint = null;
@@ -86,7 +85,9 @@ function intents({ state, engineCall, render, token }) {
           state.error = error.message;
           render();
         },
-      });
+      };
+      // A friend's page has no engine: the host's thinks for the friend's seat alone.
+      const reply = isFriend(state) ? await askHost({ t: "hint" }, asking) : await engineCall("hint", {}, asking);
       if (!reply) return;
       const action = reply.action;
       state.hint = { id: action.id, label: action.label, cards: action.cards || [], snapshot: state.snapshot };

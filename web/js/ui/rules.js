@@ -55,5 +55,7 @@ function playingTogether() {
     h("a", { href: "./licenses/qrcode-generator.txt" }, "MIT licence"), ".)"),
     h("p", {}, "The inviting device holds the deal, as a dealer at a real table does: it shuffles, runs the computer players and checks every move. "
       + "Each friend's device receives only what their own seat may see, never another player's hidden cards."),
-    h("p", {}, "Undo at a shared table takes back only your own last move, and only until the next player has acted."));
+    h("p", {}, "Undo at a shared table takes back only your own last move, and only until the next player has acted. "
+      + "\u201cSuggest a move\u201d on a friend's device is thought out by the inviting device for that friend's seat alone, "
+      + "from what that seat may see, as the computer players are."));
 }
