@@ -417,6 +417,16 @@ def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices)
         for d in (host, friend)
     ]
     assert scores[0] == scores[1]
+    # Each device says "You" of its own player when they win, and names the other.
+    titles = [
+        d.page.locator("[data-testid=match-over] [data-testid=winner]").inner_text()
+        for d in (host, friend)
+    ]
+    assert titles in (
+        ["You win the match!", "Host wins the match"],
+        ["Bea wins the match", "You win the match!"],
+        ["Host and Bea share the win"] * 2,
+    ), titles
     # A rematch with the same friend: the host deals again (the friend's page, which has no
     # engine, says so), the friend is still connected, and both tables start afresh.
     over = friend.page.locator("[data-testid=match-over]")

@@ -57,3 +57,11 @@ export function roundLeaders(prev, snapshot) {
 export function winnerNames(snapshot) {
   return ((snapshot.result && snapshot.result.winners) || []).map((w) => seatName(snapshot, w));
 }
+
+/** Whether the one person this page is for won alone: "You", or at a shared table the seat
+ * played here under the name its player chose. */
+export function youWon(snapshot) {
+  const winners = (snapshot.result && snapshot.result.winners) || [];
+  const people = humanSeats(snapshot);
+  return winners.length === 1 && (seatName(snapshot, winners[0]) === "You" || (people.length === 1 && winners[0] === people[0]));
+}

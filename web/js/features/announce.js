@@ -1,7 +1,7 @@
 // One polite live region for screen readers, outside the re-rendered #app so it survives
 // every render: opponents' moves, "your turn", round and match results are read out, with
 // a short sound for each (sound.js, when the Sound setting is on).
-import { humanSeats, roundLeaders, roundsOf, seatName, winnerNames } from "../snapshot.js";
+import { humanSeats, roundLeaders, roundsOf, seatName, winnerNames, youWon } from "../snapshot.js";
 import * as sound from "./sound.js";
 
 const KEEP = 4;
@@ -32,7 +32,7 @@ export function announce(text) {
 
 function matchWords(snap) {
   const names = winnerNames(snap);
-  if (names.length === 1) return names[0] === "You" ? "The match is over: you win!" : `The match is over: ${names[0]} wins.`;
+  if (names.length === 1) return youWon(snap) ? "The match is over: you win!" : `The match is over: ${names[0]} wins.`;
   if (names.length > 1) return `The match is over: ${names.join(" and ")} share the win.`;
   return "The match is over.";
 }

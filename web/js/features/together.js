@@ -397,8 +397,8 @@ async function takeReply(state, text) {
       ctx.render();
     },
   });
-  entry.status = "connected";
-  ctx.render();
+  // The seat reads "Connected" once the friend's page has said hello with their name (its
+  // first message), so a match started at once already has every friend's name.
   return null;
 }
 
@@ -427,12 +427,14 @@ async function fromFriend(state, seat, link, message) {
       if (typeof message.name !== "string") { refuse(state, seat, "a hello without a name"); return; }
       const name = message.name.trim().slice(0, 24) || `Friend ${seat + 1}`;
       entry.name = name;
+      entry.status = "connected";
       link.talk.send({ t: "welcome", seat, title: state.together.title });
       if (state.together.lobby) {
         state.together.pending.snap.seats[seat].name = name;
         ctx.render();
         return;
       }
+      ctx.renderSoon();
       const renamed = await ctx.engineCall("set_seat", { seat, name }, { refused: () => {} });
       if (renamed) ctx.applyRemote(renamed, null);
       await sendSeat(seat, "start");

@@ -4,7 +4,7 @@
 // sharing, their dialogs) come in ready-made from app.js.
 import { h, button } from "./dom.js";
 import { errorArea } from "./setup.js";
-import { humanSeats, seatName, winnerNames } from "../snapshot.js";
+import { humanSeats, seatName, winnerNames, youWon } from "../snapshot.js";
 
 // Levels that search before they move (a bar shows their progress from the start); the
 // others answer at once and get a bar only if progress arrives.
@@ -202,7 +202,7 @@ function matchOver(state, intents, extra = null) {
   const snap = state.snapshot;
   const names = winnerNames(snap);
   let title = "The match is over";
-  if (names.length === 1) title = names[0] === "You" ? "You win the match!" : `${names[0]} wins the match`;
+  if (names.length === 1) title = youWon(snap) ? "You win the match!" : `${names[0]} wins the match`;
   else if (names.length > 1) title = `${names.join(" and ")} share the win`;
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "match-title", dataset: { testid: "match-over" } },
     h("div", { class: "overlay-card" },
