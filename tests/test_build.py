@@ -930,16 +930,6 @@ def test_test_command_steps(monkeypatch, tmp_path):
     assert not any("pytest" in command for command in ran)
 
 
-def test_the_browser_run_takes_a_worker_more_than_the_cores(monkeypatch):
-    monkeypatch.delenv("PARLOUR_TEST_WORKERS", raising=False)
-    for cores, both, unit in ((1, "2", "1"), (2, "3", "2"), (3, "4", "3"), (8, "4", "4")):
-        monkeypatch.setattr(test_command.os, "cpu_count", lambda cores=cores: cores)
-        assert test_command.parallel_args() == ["-n", both, "--dist", "loadgroup"]
-        assert test_command.parallel_args(browser=False) == ["-n", unit, "--dist", "loadgroup"]
-    monkeypatch.setenv("PARLOUR_TEST_WORKERS", "0")
-    assert test_command.parallel_args()[:2] == ["-n", "0"]
-
-
 def test_tests_of_one_group_run_in_one_worker(tmp_path, monkeypatch):
     """The test command's ``--dist loadgroup`` keeps a group (``xdist_group``: a browser
     module's shared page, the build tests, a golden match's pair) in one worker. It rests on

@@ -6,8 +6,7 @@ and the steps of the test command.
                                  thread while the .venv and the checks are seen to)
     build.py test --fast [ARGS]  ruff check, then the unit tests alone: no browser, no dist/
 
-pytest runs in one worker per core, one more when the browser tests run (pytest-xdist;
-PARLOUR_TEST_WORKERS=0 for one process).
+pytest runs in one worker per core (pytest-xdist; PARLOUR_TEST_WORKERS=0 for one process).
 
 Every step runs even when one before it failed, and the summary names the steps that failed
 with the command that fixes or shows the problem. ARGS go to pytest.
@@ -52,17 +51,11 @@ CHROMIUM_ARGS = [
 FAST_MARKERS = "not slow and not build"
 
 
-def parallel_args(browser: bool = True) -> list[str]:
-    """pytest-xdist's options (PARLOUR_TEST_WORKERS overrides, 0 runs in one process).
-
-    The unit tests alone keep every core busy: one worker per core. A run with the browser
-    tests takes one worker more than the cores (at most 4): a browser test spends most of its
-    time waiting for the page (an animation, a computer's pause, the network emulated for it),
-    using 0.3-0.5 of a core, so a third worker on two cores fills the time the other two
-    wait. ``loadgroup`` keeps together the tests that share a browser page or a build (see
-    the two conftest.py files) and hands out the rest one at a time."""
-    cores = os.cpu_count() or 1
-    workers = os.environ.get("PARLOUR_TEST_WORKERS", str(min(4, cores + 1 if browser else cores)))
+def parallel_args() -> list[str]:
+    """pytest-xdist's options: one worker per core (at most 4; PARLOUR_TEST_WORKERS overrides,
+    0 runs in one process). ``loadgroup`` keeps together the tests that share a browser page
+    or a build (see the two conftest.py files) and hands out the rest one at a time."""
+    workers = os.environ.get("PARLOUR_TEST_WORKERS", str(min(4, os.cpu_count() or 1)))
     return ["-n", workers, "--dist", "loadgroup"]
 
 
@@ -263,7 +256,7 @@ def run_tests(pytest_args: list[str], fast: bool = False) -> int:
             "tests",
             "-m",
             FAST_MARKERS,
-            *parallel_args(browser=False),
+            *parallel_args(),
             *pytest_args,
         ]
     else:
