@@ -27,10 +27,25 @@ function gathered(pc) {
   });
 }
 
+// Messages that come before a messenger listens. A channel can open, and the other side's first
+// message arrive, while this side still waits for its own setRemoteDescription to resolve (the
+// browser runs network events and promise resolutions from different queues): without this,
+// a friend's hello could be lost, and with it their name and their seat's table.
+const early = new WeakMap();
+
+/** Keep every message `channel` receives until messenger() takes them over. */
+export function keepEarly(channel) {
+  const kept = [];
+  const keep = (event) => kept.push(event.data);
+  channel.addEventListener("message", keep);
+  early.set(channel, { kept, keep });
+  return channel;
+}
+
 /** The host's side: a connection with its data channel and the offer's signal. */
 export async function invite(iceServers = []) {
   const pc = new RTCPeerConnection({ iceServers });
-  const channel = pc.createDataChannel("parlour", { ordered: true });
+  const channel = keepEarly(pc.createDataChannel("parlour", { ordered: true }));
   await pc.setLocalDescription(await pc.createOffer());
   await gathered(pc);
   return { pc, channel, signal: signalOf(pc.localDescription.sdp) };
@@ -45,7 +60,7 @@ export async function complete(pc, signal) {
 export async function answer(offerSignal, iceServers = []) {
   const pc = new RTCPeerConnection({ iceServers });
   const channel = new Promise((resolve) => {
-    pc.addEventListener("datachannel", (event) => resolve(event.channel), { once: true });
+    pc.addEventListener("datachannel", (event) => resolve(keepEarly(event.channel)), { once: true });
   });
   await pc.setRemoteDescription({ type: "offer", sdp: sdpFor(offerSignal, "actpass") });
   await pc.setLocalDescription(await pc.createAnswer());
@@ -83,17 +98,27 @@ export function messenger(pc, channel, { onMessage, onRefused = () => {}, onClos
     closed = true;
     onClose();
   };
-  channel.addEventListener("message", (event) => {
-    if (typeof event.data !== "string") { onRefused("a message that is not text"); return; }
-    if (event.data.length > maxChars) { onRefused(`a message of ${event.data.length} characters`); return; }
+  const take = (data) => {
+    if (typeof data !== "string") { onRefused("a message that is not text"); return; }
+    if (data.length > maxChars) { onRefused(`a message of ${data.length} characters`); return; }
     let value;
-    try { value = JSON.parse(event.data); } catch { onRefused("a message that is not JSON"); return; }
+    try { value = JSON.parse(data); } catch { onRefused("a message that is not JSON"); return; }
     if (!value || typeof value !== "object" || Array.isArray(value) || typeof value.t !== "string") {
       onRefused("a message of no known kind");
       return;
     }
     onMessage(value);
-  });
+  };
+  // The messages kept before (see keepEarly) are taken once the caller holds this messenger
+  // (its handler may answer at once), in order, ahead of any that come meanwhile.
+  const before = early.get(channel);
+  let queue = before && before.kept.length ? before.kept : null;
+  if (before) {
+    channel.removeEventListener("message", before.keep);
+    early.delete(channel);
+  }
+  channel.addEventListener("message", (event) => { if (queue) queue.push(event.data); else take(event.data); });
+  if (queue) queueMicrotask(() => { const kept = queue; queue = null; for (const data of kept) take(data); });
   channel.addEventListener("close", close);
   pc.addEventListener("connectionstatechange", () => {
     if (["failed", "closed", "disconnected"].includes(pc.connectionState)) close();
