@@ -49,7 +49,7 @@ import { renderLoading, renderWaiting, renderFatal, setProgress, engineStatusLin
 import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
 import { notePlaces, playMoves, travelTime } from "./ui/motion.js";
-import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed } from "./ui/setup-model.js";
+import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed, hasFriends } from "./ui/setup-model.js";
 import { motionSpeed } from "./features/preferences.js";
 import { feature as settings } from "./features/settings.js";
 import { feature as stats } from "./features/stats.js";
@@ -715,7 +715,7 @@ async function startNew(gameId, setup) {
     if (!reply) return;
   }
   // With friends' seats the match waits in the lobby until every friend has joined.
-  if (reply.seats.some((s) => s.type === "friend")) { intents.openLobby(reply, gameId, setup); return; }
+  if (hasFriends(reply)) { intents.openLobby(reply, gameId, setup); return; }
   await enterTable(reply, gameId, setup);
 }
 

@@ -6,6 +6,7 @@
 // played; it replaces the person's selection.
 import { h, button } from "../ui/dom.js";
 import { isNarrow } from "../ui/table.js";
+import { hasFriends } from "../ui/setup-model.js";
 import { askHost, isFriend } from "./together.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
@@ -19,7 +20,7 @@ function playTools(state, intents) {
   if (snap.can_undo) {
     let title = "Take back your moves this turn (not past a card that was revealed)";
     if (snap.practice) title = "Take back your last move (practice: anything may be taken back)";
-    else if (snap.seats.some((s) => s.type === "friend")) title = "Take back your last move (only until the next player acts)";
+    else if (hasFriends(snap)) title = "Take back your last move (only until the next player acts)";
     tools.push(button("Undo", {
       class: "quiet", dataset: { testid: "undo", focus: "undo" }, disabled: busy, onclick: intents.undo, title,
     }));
