@@ -930,6 +930,59 @@ def test_test_command_steps(monkeypatch, tmp_path):
     assert not any("pytest" in command for command in ran)
 
 
+def test_the_browser_tests_take_the_headless_shell_then_the_full_browser(monkeypatch, tmp_path):
+    """PARLOUR_CHROMIUM first, then Debian's headless shell (its binary, which closing the
+    browser ends, rather than the script on the PATH that runs it), then chromium."""
+    on_path: dict[str, str] = {}
+    monkeypatch.setattr(test_command.shutil, "which", lambda name: on_path.get(name))
+    monkeypatch.delenv("PARLOUR_CHROMIUM", raising=False)
+    assert test_command.find_chromium() is None
+    on_path["chromium"] = "/usr/bin/chromium"
+    assert test_command.find_chromium() == "/usr/bin/chromium"
+    script = tmp_path / "chromium-headless-shell"
+    on_path["chromium-headless-shell"] = str(script)
+    binary = Path("/usr/lib/chromium/chromium-headless-shell")
+    assert test_command.find_chromium() == (str(binary) if binary.is_file() else str(script))
+    monkeypatch.setenv("PARLOUR_CHROMIUM", "/opt/chrome")
+    assert test_command.find_chromium() == "/opt/chrome"
+
+
+def test_the_test_command_installs_the_headless_shell_or_falls_back(monkeypatch):
+    """A machine without the shell gets it from apt-get; when apt-get fails, a chromium
+    already on the PATH runs the tests, and with neither the command stops and says why."""
+    on_path = {"apt-get": "/usr/bin/apt-get", "chromium": "/usr/bin/chromium"}
+    ran: list[list[str]] = []
+    fails: list[bool] = [False]
+
+    def run(command, **kwargs):
+        ran.append(command)
+        if fails[0]:
+            return subprocess.CompletedProcess(command, 100, "", "E: Unable to locate package")
+        if command[-1] == "chromium-headless-shell":
+            on_path["chromium-headless-shell"] = "/usr/bin/chromium-headless-shell"
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(test_command.shutil, "which", lambda name: on_path.get(name))
+    monkeypatch.setattr(test_command.subprocess, "run", run)
+    monkeypatch.setattr(test_command.os, "geteuid", lambda: 0)
+    monkeypatch.delenv("PARLOUR_CHROMIUM", raising=False)
+    test_command.ensure_chromium()
+    assert ran == [
+        ["apt-get", "update"],
+        ["apt-get", "install", "-y", "--no-install-recommends", "chromium-headless-shell"],
+    ]
+    ran.clear()
+    test_command.ensure_chromium()  # there now: nothing to do
+    assert ran == []
+    del on_path["chromium-headless-shell"]
+    fails[0] = True
+    test_command.ensure_chromium()  # apt-get fails: chromium does
+    assert ran == [["apt-get", "update"]]
+    del on_path["chromium"]
+    with pytest.raises(BuildError, match="could not install Chromium"):
+        test_command.ensure_chromium()
+
+
 def test_tests_of_one_group_run_in_one_worker(tmp_path, monkeypatch):
     """The test command's ``--dist loadgroup`` keeps a group (``xdist_group``: a browser
     module's shared page, the build tests, a golden match's pair) in one worker. It rests on
@@ -965,3 +1018,25 @@ def test_tests_of_one_group_run_in_one_worker(tmp_path, monkeypatch):
     assert done.returncode == 0, done.stdout + done.stderr
     workers = (tmp_path / "workers.txt").read_text().split()
     assert len(workers) == 8 and len(set(workers)) == 1, workers
+
+
+def test_the_private_network_namespace_is_settled_before_it_is_used():
+    """The namespace of the play-together browser tests: its loopback and veth pair are up,
+    with their IPv4 addresses only. A link-local IPv6 address would settle a moment later, and
+    Chromium, already started, would abandon what it was loading."""
+    from tools.netns import Unavailable, inside, private_namespace
+
+    try:
+        with private_namespace(f"parlour-test-{os.getpid()}") as name:
+            shown = subprocess.run(
+                inside(name, ["ip", "-o", "addr"]), capture_output=True, text=True, check=True
+            ).stdout
+            links = subprocess.run(
+                inside(name, ["ip", "-o", "link"]), capture_output=True, text=True, check=True
+            ).stdout
+    except Unavailable as reason:
+        pytest.skip(str(reason))
+    addresses = sorted(line.split()[3] for line in shown.splitlines())
+    assert addresses == ["10.77.0.1/24", "10.77.0.2/24", "127.0.0.1/8"]
+    assert "inet6" not in shown
+    assert links.count("LOWER_UP") == 3

@@ -13,11 +13,17 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 SETUP = [
+    # No IPv6: the kernel would give each end of the veth pair a link-local address that stays
+    # "tentative" for about two seconds after the link comes up, and the change when it settles
+    # makes Chromium abandon whatever it is loading (net::ERR_NETWORK_CHANGED).
+    ["sysctl", "-q", "-w", "net.ipv6.conf.all.disable_ipv6=1"],
+    ["sysctl", "-q", "-w", "net.ipv6.conf.default.disable_ipv6=1"],
     ["ip", "link", "set", "lo", "up"],
     ["ip", "link", "add", "pl0", "type", "veth", "peer", "name", "pl1"],
     ["ip", "addr", "add", "10.77.0.1/24", "dev", "pl0"],
@@ -51,9 +57,27 @@ def private_namespace(name: str) -> Iterator[str]:
             if step.returncode:
                 shown = " ".join(command)
                 raise Unavailable(f"cannot set up the namespace ({shown}): {step.stderr}")
+        wait_until_settled(name)
         yield name
     finally:
         subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
+def wait_until_settled(name: str, seconds: float = 10.0) -> None:
+    """Return once both ends of the veth pair are up, carrier and all (the kernel reports it
+    a moment after ``ip link set up``), so that Chromium, started next, sees no change."""
+    deadline = time.monotonic() + seconds
+    while True:
+        links = subprocess.run(
+            inside(name, ["ip", "-o", "link", "show", "type", "veth"]),
+            capture_output=True,
+            text=True,
+        ).stdout.splitlines()
+        if len(links) == 2 and all("LOWER_UP" in line for line in links):
+            return
+        if time.monotonic() > deadline:
+            raise Unavailable(f"the namespace's links did not come up: {links}")
+        time.sleep(0.05)
 
 
 def chromium_inside(name: str, chromium: str, directory: Path) -> Path:
