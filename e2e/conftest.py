@@ -253,6 +253,7 @@ def run_order(item: pytest.Item) -> tuple[int, int]:
     return (0, RUN_FIRST.index(stem)) if stem in RUN_FIRST else (1, 0)
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the group from the marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks every test here ``browser``; under ``pytest -n`` (``--dist loadgroup``) the tests of
     a module that shares one page run together in one worker, the others one at a time. The

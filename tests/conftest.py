@@ -9,6 +9,7 @@ import pytest
 from engine import bridge
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the group from the marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("build"):

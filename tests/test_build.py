@@ -990,15 +990,27 @@ def test_tests_of_one_group_run_in_one_worker(tmp_path, monkeypatch):
     pytest 9.2.0 with pytest-xdist 3.8.0 do not: every test then runs wherever it is sent."""
     (tmp_path / "test_groups.py").write_text(
         "import os, pytest\n"
+        "def note(name):\n"
+        "    with open(name, 'a') as f:\n"
+        "        f.write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n"
         "@pytest.mark.parametrize('n', range(8))\n"
         "@pytest.mark.xdist_group('together')\n"
         "def test_grouped(n):\n"
-        "    with open('workers.txt', 'a') as f:\n"
-        "        f.write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n"
+        "    note('workers.txt')\n"
+        "@pytest.mark.parametrize('n', range(8))\n"
+        "@pytest.mark.build\n"
+        "def test_built(n):\n"
+        "    note('built.txt')\n"
         "@pytest.mark.parametrize('n', range(8))\n"
         "def test_spread(n):\n"
         "    pass\n"
     )
+    # The group that tests/conftest.py gives the build tests, in its own hook (e2e/conftest.py
+    # groups a browser module's tests the same way): it must come before pytest-xdist's.
+    (tmp_path / "conftest.py").write_text(
+        "from tests.conftest import pytest_collection_modifyitems  # noqa: F401\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
     done = subprocess.run(
         [
             sys.executable,
@@ -1016,8 +1028,9 @@ def test_tests_of_one_group_run_in_one_worker(tmp_path, monkeypatch):
         timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    workers = (tmp_path / "workers.txt").read_text().split()
-    assert len(workers) == 8 and len(set(workers)) == 1, workers
+    for name in ("workers.txt", "built.txt"):
+        workers = (tmp_path / name).read_text().split()
+        assert len(workers) == 8 and len(set(workers)) == 1, (name, workers)
 
 
 def test_the_private_network_namespace_is_settled_before_it_is_used():
