@@ -65,3 +65,50 @@ def test_without_keeping_them_the_first_messages_are_lost():
     out = run("plain")
     assert [m["t"] for m in out["got"]] == ["act", "why"]
     assert out["refused"] == []
+
+
+STATES = """
+import { messenger } from %s;
+const channel = new EventTarget();
+Object.assign(channel, { readyState: "open", send() {} });
+const pc = new EventTarget();
+const go = (state) => {
+  pc.connectionState = state;
+  pc.dispatchEvent(new Event("connectionstatechange"));
+};
+const closedAt = [];
+let step = "start";
+messenger(pc, channel, { onMessage() {}, onClose: () => closedAt.push(step), recoverMs: 100 });
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+for (const [name, states, pause] of JSON.parse(process.argv[1])) {
+  step = name;
+  for (const state of states) go(state);
+  await wait(pause);
+}
+console.log(JSON.stringify(closedAt));
+"""
+
+
+def closes(steps: list) -> list[str]:
+    """The step at which the messenger closed, given connection states and pauses (ms)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("needs Node.js to run web/js/peer.js")
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", STATES % json.dumps(PEER.as_uri()), json.dumps(steps)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_short_disconnection_is_waited_out_and_a_long_one_ends_the_link():
+    # Back within the time allowed, twice: the link stays.
+    assert closes([["blip", ["disconnected"], 30], ["back", ["connected"], 150]] * 2) == []
+    # Still disconnected when the time is up: gone, once.
+    assert closes([["ok", ["connected"], 0], ["gone", ["disconnected"], 250]]) == ["gone"]
+    # Failed or closed: gone at once, whatever came before.
+    assert closes([["blip", ["disconnected"], 10], ["failed", ["failed"], 0]]) == ["failed"]
+    assert closes([["closed", ["closed"], 0], ["later", ["disconnected"], 250]]) == ["closed"]

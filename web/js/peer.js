@@ -8,6 +8,10 @@ import { sdpFor, signalOf } from "./signal-links.js";
 const GATHER_MS = 5000;
 /** How long a connection may take to come up once both sides have each other's details. */
 export const CONNECT_MS = 20_000;
+/** How long a connection may stay "disconnected" (no answer to its checks: a busy device, a
+ * network that dropped for a moment) before the other side counts as gone; WebRTC comes back
+ * by itself from a short break. "failed" and "closed" end it at once. */
+export const RECOVER_MS = 10_000;
 /** A message from the other side larger than this is refused. */
 export const MAX_MESSAGE_CHARS = 4096;
 /** What a friend accepts from the host (a snapshot with a long log). */
@@ -89,13 +93,17 @@ export function opened(pc, channel, ms = CONNECT_MS) {
 /**
  * JSON messages over an open channel. `onMessage(value)` gets each parsed object;
  * `onRefused(reason)` each message refused for its size or form; `onClose()` once, when
- * the channel or its connection goes.
+ * the channel closes, the connection fails, or it stays disconnected for `recoverMs`.
  */
-export function messenger(pc, channel, { onMessage, onRefused = () => {}, onClose = () => {}, maxChars = MAX_MESSAGE_CHARS }) {
+export function messenger(pc, channel, {
+  onMessage, onRefused = () => {}, onClose = () => {}, maxChars = MAX_MESSAGE_CHARS, recoverMs = RECOVER_MS,
+}) {
   let closed = false;
+  let recovering = 0;
   const close = () => {
     if (closed) return;
     closed = true;
+    clearTimeout(recovering);
     onClose();
   };
   const take = (data) => {
@@ -121,7 +129,19 @@ export function messenger(pc, channel, { onMessage, onRefused = () => {}, onClos
   if (queue) queueMicrotask(() => { const kept = queue; queue = null; for (const data of kept) take(data); });
   channel.addEventListener("close", close);
   pc.addEventListener("connectionstatechange", () => {
-    if (["failed", "closed", "disconnected"].includes(pc.connectionState)) close();
+    const state = pc.connectionState;
+    if (state === "failed" || state === "closed") close();
+    else if (state === "disconnected") {
+      if (!recovering) {
+        recovering = setTimeout(() => {
+          recovering = 0;
+          if (pc.connectionState !== "connected") close();
+        }, recoverMs);
+      }
+    } else if (state === "connected") {
+      clearTimeout(recovering);
+      recovering = 0;
+    }
   });
   return {
     send(value) {
