@@ -757,6 +757,13 @@ export const feature = {
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && document.title.startsWith("Your turn")) document.title = "Parlour";
     });
+    // Leaving the page (closed, reloaded, another address) closes its connections, so that the
+    // other devices know at once; without this they would wait for it to stop answering.
+    window.addEventListener("pagehide", (event) => {
+      if (event.persisted) return;
+      if (friendTalk) friendTalk.close();
+      for (const link of links.values()) if (link.talk) link.talk.close();
+    });
   },
   afterSnapshot(prev, snap, move, state) {
     if (isFriend(state)) {
