@@ -9,6 +9,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,18 +37,24 @@ console.log(JSON.stringify({ got, refused }));
 """
 
 
-def run(mode: str) -> dict:
+def run_script(script: str, argument: str) -> Any:
+    """Run ``script`` (its ``%s``: peer.js's URL) under Node.js with ``argument``; what it
+    printed, parsed as JSON."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("needs Node.js to run web/js/peer.js")
     done = subprocess.run(
-        [node, "--input-type=module", "-e", SCRIPT % json.dumps(PEER.as_uri()), mode],
+        [node, "--input-type=module", "-e", script % json.dumps(PEER.as_uri()), argument],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def run(mode: str) -> dict:
+    return run_script(SCRIPT, mode)
 
 
 def test_a_message_before_the_messenger_listens_is_kept_and_taken_in_order():
@@ -91,17 +98,7 @@ console.log(JSON.stringify(closedAt));
 
 def closes(steps: list) -> list[str]:
     """The step at which the messenger closed, given connection states and pauses (ms)."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("needs Node.js to run web/js/peer.js")
-    done = subprocess.run(
-        [node, "--input-type=module", "-e", STATES % json.dumps(PEER.as_uri()), json.dumps(steps)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_script(STATES, json.dumps(steps))
 
 
 def test_a_short_disconnection_is_waited_out_and_a_long_one_ends_the_link():

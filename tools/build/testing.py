@@ -99,8 +99,8 @@ def ensure_venv() -> Path:
 # headless mode keeps its address bar's pop-up (a web page of its own) in a renderer that
 # works on every new tab: about a sixth of the CPU time of opening a page and starting the
 # engine from its snapshot, which the browser tests do over a hundred times.
-CHROMIUM_NAMES = ("chromium-headless-shell", "chromium", "chromium-browser")
 HEADLESS_SHELL_PACKAGE = "chromium-headless-shell"
+CHROMIUM_NAMES = (HEADLESS_SHELL_PACKAGE, "chromium", "chromium-browser")
 
 
 def find_chromium() -> str | None:
@@ -170,9 +170,10 @@ def ensure_chromium() -> None:
     try:
         install_chromium()
     except BuildError as problem:
-        if not find_chromium():
+        fallback = find_chromium()
+        if not fallback:
             raise
-        say(f"{problem}\nthe browser tests use {find_chromium()} instead")
+        say(f"{problem}\nthe browser tests use {fallback} instead")
 
 
 def install_chromium() -> None:
