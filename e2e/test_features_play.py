@@ -25,10 +25,12 @@ from pagehelpers import (
     SIDE_ACTIONS,
     app_url,
     bot_seat,
+    click_side_action,
     import_match,
     open_record,
     own_page,
     read_save,
+    settled_look,
     side_action_ids,
 )
 from playwright.sync_api import expect
@@ -259,6 +261,45 @@ def test_log_is_grouped_by_round(page, site, open_app):
     expect(first).to_be_in_viewport()
     expect(first).to_have_text(first_words)  # as laid out on the screen
     assert first.evaluate("e => e.getBoundingClientRect().height") > 0
+
+
+def drawn_log(page) -> list[list]:
+    """The table's log as drawn: each round's title and its entries' words (without notes)."""
+    return page.locator(".log-list .log-round").evaluate_all(
+        """(sections) => sections.map((s) => [
+          s.querySelector('.log-round-title')?.textContent ?? '',
+          [...s.querySelectorAll('li')].map((li) => {
+            const words = li.cloneNode(true);
+            words.querySelectorAll('.log-note').forEach((note) => note.remove());
+            return words.textContent;
+          }),
+        ])"""
+    )
+
+
+def test_the_log_drawn_move_by_move_is_the_log_drawn_at_once(page, site, open_app):
+    # Each move's snapshot brings only the log's new entries, and the table adds them to the
+    # entries drawn before; across a round's end (when the rounds get their titles) the log
+    # reads as the same match's log drawn in one go.
+    seats = [HUMAN, bot_seat("random", "North")]
+    state = play_until("crisps", 2, 5, lambda s: s.current_player == 0 and len(s.history) >= 4)
+    open_record(page, site, open_app, state.to_record(), seats)
+    for _ in range(400):
+        if page.locator(".log-round[data-round='2'] li").count() >= 3:
+            break
+        look = settled_look(page)
+        assert look is not None, "the match ended in its first round"
+        click_side_action(page, look["ids"][0], look["folded"])
+    else:
+        raise AssertionError("the second round did not come")
+    page.wait_for_selector(IDLE)
+    drawn = drawn_log(page)
+    assert [title for title, _ in drawn] == ["Round 1", "Round 2"]
+    record = read_save(page)["data"]["record"]
+    assert sum(len(words) for _, words in drawn) == len(record["actions"])
+    page.click("[data-testid=menu-button]")
+    import_match(page, record, seats)
+    assert drawn_log(page) == drawn
 
 
 def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, open_app):

@@ -137,6 +137,8 @@ def test_a_worker_killed_mid_match_is_replaced_and_the_match_restored(page, site
     take_a_move(page)
     before = table_state(page)
     assert before["log"], "two moves should be in the log"
+    # The moves' snapshots brought only their new log entries (engine-client.js).
+    assert engine_start(page)["logs"]["partial"] >= 2
 
     page.evaluate("() => window.__parlourTest.killWorker()")
     page.get_by_text("your match is exactly where it was").wait_for(state="visible")
@@ -144,7 +146,14 @@ def test_a_worker_killed_mid_match_is_replaced_and_the_match_restored(page, site
     after = table_state(page)
     assert after == before
     take_a_move(page)  # the new engine plays on
-    assert len(table_state(page)["record"]["actions"]) > len(before["record"]["actions"])
+    moved = table_state(page)
+    assert len(moved["record"]["actions"]) > len(before["record"]["actions"])
+    # The new engine held no log of the page's: the restored match came with its whole log,
+    # the move after it with the new entries only, and the table reads the whole log still.
+    logs = engine_start(page)["logs"]
+    assert logs["whole"] >= 1 and logs["partial"] >= 1
+    assert moved["log"][: len(before["log"])] == before["log"]
+    assert len(moved["log"]) == len(moved["record"]["actions"])
 
 
 def test_a_worker_killed_on_the_menu_is_replaced(page, site, open_app):

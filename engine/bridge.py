@@ -58,6 +58,19 @@ class Seat:
 
 
 @dataclass
+class _LogWords:
+    """One viewer's log so far: the seats' names it was written with, the actions put into
+    words and their entries, and its generation. Within one generation entries are only ever
+    added at the end; anything else (a move taken back, a seat renamed) starts a new one. So
+    a page that holds a generation's first n entries needs only the entries after them."""
+
+    names: tuple[str, ...]
+    generation: str
+    actions: list[Action] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
 class Session:
     state: State
     seats: list[Seat]
@@ -72,11 +85,13 @@ class Session:
     seats are shown the table as it ended from their own seat)."""
     analysis: tuple[Any, analysing.Analysis] | None = None
     """The latest analysis and the position it is of (a hint after it costs nothing)."""
-    log_cache: dict[int | None, tuple[tuple[str, ...], list[Action], list[dict[str, Any]]]] = field(
-        default_factory=dict
-    )
-    """Per viewer: the seats' names, the actions already put into words and their log entries
-    (see _log_entries)."""
+    log_cache: dict[int | None, _LogWords] = field(default_factory=dict)
+    """Per viewer: the actions already put into words and their log entries (see
+    _log_entries)."""
+    log_token: str = field(default_factory=lambda: f"{random.SystemRandom().getrandbits(48):x}")
+    """Names this session's log generations (see _LogWords), so that no generation of an
+    earlier match or an earlier engine is taken for one of this match."""
+    log_generations: int = 0
 
     def names(self, text: str) -> str:
         """``text`` with seat tokens replaced by the seats' names."""
@@ -139,18 +154,53 @@ def _endpoint(fn: Callable[[dict[str, Any]], Any]) -> Callable[..., str]:
     """Wrap a handler: parse, run, and turn every failure into an error object."""
 
     def wrapper(params: str | None = None) -> str:
+        global _log_have
         try:
-            result = fn(_parse(params))
+            parsed = _parse(params)
+            _log_have = _held_logs(parsed.pop("log_have", None))
+            result = fn(parsed)
         except EngineError as exc:
             result = {"error": {"code": exc.code, "message": exc.message}}
         except Exception as exc:  # the page must never see a traceback
             message = f"the engine failed: {exc.__class__.__name__}: {exc}"
             result = {"error": {"code": "internal_error", "message": message[:500]}}
+        finally:
+            _log_have = {}
         return json.dumps(result)
 
     wrapper.__name__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
     return wrapper
+
+
+_log_have: dict[str, tuple[str, int]] = {}
+"""The log entries the page already holds, per viewer (see _log_fields): the request's
+``log_have``, for the time of that request."""
+
+
+def _held_logs(value: Any) -> dict[str, tuple[str, int]]:
+    """A request's ``log_have``: ``{viewer: [generation, count]}``, the viewer as text
+    ("0", "1"... or "null"); none when absent."""
+    if value is None:
+        return {}
+    problem = BridgeError(
+        "bad_request",
+        "'log_have' must map each viewer to the [generation, count] of the log entries held",
+    )
+    if not isinstance(value, dict) or len(value) > 16:
+        raise problem
+    held = {}
+    for viewer, pair in value.items():
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and isinstance(pair[0], str)
+            and type(pair[1]) is int
+            and pair[1] >= 0
+        ):
+            raise problem
+        held[viewer] = (pair[0], pair[1])
+    return held
 
 
 def _need_session() -> Session:
@@ -256,7 +306,7 @@ def _snapshot(session: Session) -> dict[str, Any]:
         "view": state.view(viewer),
         "legal": legal,
         "result": state.result(),
-        "log": _log_entries(session, viewer),
+        **_log_fields(session, viewer),
         "can_undo": bool(_undo_count(session)),
         "moves": len(state.history),
     }
@@ -826,37 +876,74 @@ def _marks_by_replay(record: dict[str, Any]) -> tuple[list[int], int]:
     return marks, _completed_rounds(state)
 
 
-def _log_entries(session: Session, viewer: int | None) -> list[dict[str, Any]]:
+def _log_words(session: Session, viewer: int | None) -> _LogWords:
     """Every action in words as ``viewer`` may know it, with the seat and the round.
 
-    Each snapshot carries the whole log, so the words of the actions already written are kept
-    per viewer (a label depends only on the action, the viewer and the seats' names) and only
-    the actions since are put into words: a long match no longer costs more with every move.
+    The words of the actions already written are kept per viewer (a label depends only on
+    the action, the viewer and the seats' names) and only the actions since are put into
+    words: a long match does not cost more with every move. A change to what was written
+    (a move taken back, a seat renamed) starts a new generation of the log.
     """
     state = session.state
     marks = session.rounds.sync(state)
     history = state.history
     names = tuple(s.name for s in session.seats)
-    cached = session.log_cache.get(viewer)
-    if cached is None or cached[0] != names:
-        cached = (names, [], [])
-        session.log_cache[viewer] = cached
-    _, actions, entries = cached
-    kept, limit = 0, min(len(actions), len(history))
-    while kept < limit and (actions[kept] is history[kept] or actions[kept] == history[kept]):
-        kept += 1
-    del actions[kept:], entries[kept:]
-    for i in range(kept, len(history)):
+    words = session.log_cache.get(viewer)
+    if words is not None and words.names == names:
+        actions = words.actions
+        kept, limit = 0, min(len(actions), len(history))
+        while kept < limit and (actions[kept] is history[kept] or actions[kept] == history[kept]):
+            kept += 1
+        if kept < len(actions):
+            words = None
+    else:
+        words = None
+    if words is None:
+        session.log_generations += 1
+        words = _LogWords(names, f"{session.log_token}.{session.log_generations}")
+        session.log_cache[viewer] = words
+    for i in range(len(words.actions), len(history)):
         action = history[i]
-        actions.append(action)
-        entries.append(
+        words.actions.append(action)
+        words.entries.append(
             {
                 "player": action.player,
                 "text": session.names(state.public_label(action, viewer)),
                 "round": marks[i],
             }
         )
-    return list(entries)
+    return words
+
+
+def _log_entries(session: Session, viewer: int | None) -> list[dict[str, Any]]:
+    """The whole log as ``viewer`` may know it (see _log_words)."""
+    return list(_log_words(session, viewer).entries)
+
+
+def _log_fields(session: Session, viewer: int | None) -> dict[str, Any]:
+    """A snapshot's log: ``log_id`` names its generation (see _LogWords) and ``log`` holds the
+    entries from ``log_from`` on. When the request's ``log_have`` says that the page holds
+    the first n entries of this generation for this viewer, only the ones after them are
+    sent (``log_from`` n); else the whole log (``log_from`` 0). A long match's snapshots
+    then stay small: the page adds each move's entries to those it has (engine-client.js)."""
+    words = _log_words(session, viewer)
+    held = _log_have.get(json.dumps(viewer))
+    start = 0
+    if held is not None and held[0] == words.generation and held[1] <= len(words.entries):
+        start = held[1]
+    return {"log": words.entries[start:], "log_from": start, "log_id": words.generation}
+
+
+LOG_GENERATION_KEYS = ("log_from", "log_id")
+
+
+def whole_log(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot with its whole log as the page holds it (engine-client.js): without the
+    fields that place its log entries in a generation. Only for one sent with ``log_from``
+    0 (sent to a page that held none of that log)."""
+    if snapshot.get("log_from", 0) != 0:
+        raise ValueError("this snapshot holds only the end of its log")
+    return {k: v for k, v in snapshot.items() if k not in LOG_GENERATION_KEYS}
 
 
 @dataclass
@@ -1099,7 +1186,7 @@ def _seat_snapshot(session: Session, seat: int) -> dict[str, Any]:
         "view": state.view(seat),
         "legal": [session.action_json(a) for a in state.legal_actions()] if own_turn else [],
         "result": state.result(),
-        "log": _log_entries(session, seat),
+        **_log_fields(session, seat),
         "can_undo": bool(_own_undo_count(session, seat)),
         "moves": len(state.history),
         "last": _last_action(session, seat),

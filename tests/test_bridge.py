@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import bridge
-from tests.bridge_calls import call
+from tests.bridge_calls import PageCalls, call
 
 pytestmark = pytest.mark.skipif("crisps" not in engine.GAMES, reason="crisps is not registered")
 
@@ -35,6 +35,8 @@ SNAPSHOT_KEYS = {
     "legal",
     "result",
     "log",
+    "log_from",
+    "log_id",
     "can_undo",
     "moves",
 }
@@ -174,7 +176,8 @@ def test_level_alias_greedy_is_normal():
 def test_same_seed_same_deal():
     first = start(11)
     second = start(11)
-    assert first == second
+    assert first["log_id"] != second["log_id"]  # see test_record_and_load_round_trip
+    assert {**first, "log_id": None} == {**second, "log_id": None}
     assert start(12)["view"] != first["view"]
 
 
@@ -568,7 +571,9 @@ def test_record_and_load_round_trip():
     bridge.reset()
     loaded = call("load", json.loads(text))
     assert error_code(loaded) is None, loaded
-    assert loaded == snap
+    # The same table and log; the log is a new generation of a new session (see log_id).
+    assert loaded["log_id"] != snap["log_id"]
+    assert {**loaded, "log_id": None} == {**snap, "log_id": None}
     assert call("record") == saved
 
 
@@ -701,6 +706,21 @@ def test_any_request_gives_json_never_an_exception(method, params):
             assert call("snapshot") == before, "a refused request must change nothing"
 
 
+def afresh(viewer: int | None) -> list[dict[str, Any]]:
+    """The log of the match in progress as ``viewer`` may know it, written from its history."""
+    session = bridge._session
+    assert session is not None
+    marks = bridge.RoundMarks().sync(session.state)
+    return [
+        {
+            "player": a.player,
+            "text": session.names(session.state.public_label(a, viewer)),
+            "round": marks[i],
+        }
+        for i, a in enumerate(session.state.history)
+    ]
+
+
 @pytest.mark.parametrize("game", ["roundup", "progression"])
 def test_the_log_kept_between_snapshots_is_the_log_written_afresh(game):
     """The log's words are kept between snapshots (only new actions are put into words): after
@@ -708,18 +728,6 @@ def test_the_log_kept_between_snapshots_is_the_log_written_afresh(game):
     seat's log is exactly the one written from the match's history alone. (Roundup's log names
     seats; Progression's words of a play are public, so a move put in place of one taken back
     reads differently.)"""
-
-    def afresh(viewer):
-        session = bridge._session
-        marks = bridge.RoundMarks().sync(session.state)
-        return [
-            {
-                "player": a.player,
-                "text": session.names(session.state.public_label(a, viewer)),
-                "round": marks[i],
-            }
-            for i, a in enumerate(session.state.history)
-        ]
 
     seats = [{"type": "human"}, {"type": "friend"}, {"type": "bot", "level": "random"}]
     call("start", {"game": game, "seed": 5, "seats": seats})
@@ -779,3 +787,69 @@ def test_the_log_kept_between_snapshots_is_the_log_written_afresh(game):
         "load", {**saved, "record": {**saved["record"], "actions": saved["record"]["actions"][:7]}}
     )
     assert call("snapshot")["log"] == afresh(0)
+
+
+def test_a_page_that_holds_the_log_is_sent_only_the_entries_after_it():
+    """``log_have``: a snapshot for a viewer whose log the page holds carries only the entries
+    after those, until something written changes (a move taken back, a seat renamed, another
+    match): then a new generation, and the whole log."""
+    page = PageCalls()
+    seats = [{"type": "human"}, {"type": "friend"}, {"type": "bot", "level": "random"}]
+    page("start", {"game": "roundup", "seed": 8, "seats": seats})
+    rng = random.Random(8)
+    for _ in range(60):
+        seat = bridge._session.state.current_player  # type: ignore[union-attr]
+        if seat == 0:
+            page("act", {"action": rng.choice(page("snapshot")["legal"])["id"]})
+        elif seat == 1:
+            legal = page("seat_view", {"seat": 1})["legal"]
+            page("act", {"action": rng.choice(legal)["id"], "seat": 1})
+        else:
+            page("bot_move")
+        # Every viewer's log, put together from the parts, is the whole log.
+        assert page("snapshot")["log"] == afresh(0)
+        assert page("seat_view", {"seat": 1})["log"] == afresh(1)
+    assert page.partial > 10 * page.whole
+
+    def have(viewer: int) -> dict[str, Any]:
+        generation, entries = page.logs[str(viewer)]
+        return {"log_have": {str(viewer): [generation, len(entries)]}}
+
+    held = len(afresh(0))
+    same = call("snapshot", have(0))
+    assert same["log"] == [] and same["log_from"] == held
+    # A count beyond the log, or another generation: the whole log.
+    generation = page.logs["0"][0]
+    for forged in ([generation, held + 1], [generation + "x", held]):
+        reply = call("snapshot", {"log_have": {"0": forged}})
+        assert reply["log_from"] == 0 and reply["log"] == afresh(0)
+    # A malformed log_have is refused and changes nothing.
+    before = page("snapshot")
+    for bad in ([1], {"0": "all"}, {"0": [generation]}, {"0": [generation, -1]}, {"0": [1, 2]}):
+        assert call("snapshot", {"log_have": bad})["error"]["code"] == "bad_request"
+        assert call("act", {"action": "no-such", "log_have": bad})["error"]["code"] == (
+            "bad_request"
+        )
+    assert page("snapshot") == before
+    # A seat renamed: every entry may read differently, so a new generation.
+    call("set_seat", {"seat": 1, "name": "Ada"})
+    renamed = call("snapshot", have(0))
+    assert renamed["log_from"] == 0 and renamed["log_id"] != generation
+    assert renamed["log"] == afresh(0)
+    page("snapshot")
+    # Another match (or the same one loaded again): nothing held is of its generations.
+    saved = call("record")
+    loaded = call("load", {**saved, "log_have": have(0)["log_have"]})
+    assert loaded["log_from"] == 0 and loaded["log"] == afresh(0)
+    # A move taken back: a new generation too (a practice match, where every move may be).
+    page = PageCalls()
+    page("start", {"game": "crisps", "seed": 8, "practice": True, "seats": seats[::2]})
+    for _ in range(6):
+        page("act", {"action": page("snapshot")["legal"][0]["id"]})
+        while bridge._session.state.current_player == 1:  # type: ignore[union-attr]
+            page("bot_move")
+    generation = page.logs["0"][0]
+    undone = call("undo", have(0))
+    assert "error" not in undone, undone
+    assert undone["log_from"] == 0 and undone["log_id"] != generation
+    assert undone["log"] == afresh(0)

@@ -69,10 +69,12 @@ def call(method: str, text: str | None) -> dict:
 
 
 def observable() -> str | None:
-    """The match as the page can see it: the record plus the snapshot."""
+    """The match as the page can see it: the record plus the snapshot (its whole log)."""
     snap = json.loads(bridge.snapshot())
     if "error" in snap:
         return None
+    # As the page holds it: a load that changes nothing starts a new generation of the log.
+    snap = bridge.whole_log(snap)
     return json.dumps({"snap": snap, "record": json.loads(bridge.record())}, sort_keys=True)
 
 

@@ -6,12 +6,9 @@ order, ahead of the ones that come after; bad ones are refused as any other."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
-from typing import Any
 
-import pytest
+from tests.node_script import run_script
 
 PEER = Path(__file__).resolve().parent.parent / "web" / "js" / "peer.js"
 
@@ -37,24 +34,8 @@ console.log(JSON.stringify({ got, refused }));
 """
 
 
-def run_script(script: str, argument: str) -> Any:
-    """Run ``script`` (its ``%s``: peer.js's URL) under Node.js with ``argument``; what it
-    printed, parsed as JSON."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("needs Node.js to run web/js/peer.js")
-    done = subprocess.run(
-        [node, "--input-type=module", "-e", script % json.dumps(PEER.as_uri()), argument],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def run(mode: str) -> dict:
-    return run_script(SCRIPT, mode)
+    return run_script(PEER, SCRIPT, mode)
 
 
 def test_a_message_before_the_messenger_listens_is_kept_and_taken_in_order():
@@ -98,7 +79,7 @@ console.log(JSON.stringify(closedAt));
 
 def closes(steps: list) -> list[str]:
     """The step at which the messenger closed, given connection states and pauses (ms)."""
-    return run_script(STATES, json.dumps(steps))
+    return run_script(PEER, STATES, json.dumps(steps))
 
 
 def test_a_short_disconnection_is_waited_out_and_a_long_one_ends_the_link():

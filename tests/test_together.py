@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine import bridge
-from tests.bridge_calls import call
+from tests.bridge_calls import PageCalls, call
 
 # Short matches of every game; every table size a friend can sit at is not needed: two and
 # three seats cover a friend beside the host, a computer and a second friend.
@@ -111,6 +111,9 @@ def test_a_friend_is_sent_only_what_their_seat_may_see(game, seats, options, see
     specs = [
         {"type": kind, "level": "random"} if kind == "bot" else {"type": kind} for kind in seats
     ]
+    # As the host's page asks: each snapshot brings the log entries it does not hold yet, and
+    # the message a friend is sent carries the whole log (see check_message).
+    call = PageCalls()
     reply = call("start", {"game": game, "seed": seed, "options": options, "seats": specs})
     assert "error" not in reply
     friends = [i for i, kind in enumerate(seats) if kind == "friend"]
@@ -153,6 +156,7 @@ def test_a_friend_is_sent_only_what_their_seat_may_see(game, seats, options, see
         final = call("seat_view", {"seat": seat})
         check_message(final, seat, full_log=True)
         assert final["is_over"] and final["result"]["winners"]
+    assert call.partial > 10 * call.whole
 
 
 def test_a_friends_round_end_is_the_table_from_their_own_seat():

@@ -96,7 +96,7 @@ def prepare(bridge: Any, bots: Any, params: dict[str, Any], seed: int) -> dict[s
         raise RuntimeError(f"{params['game']} seed {seed}: nobody is to act after the deal")
     record = ask("record")
     bridge.reset()
-    return {"seed": seed, "moves": moves, "snapshot": snapshot, "record": record}
+    return {"seed": seed, "moves": moves, "snapshot": bridge.whole_log(snapshot), "record": record}
 
 
 def openings() -> dict[str, dict[str, Any]]:

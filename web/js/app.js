@@ -1088,7 +1088,7 @@ function boot() {
       killWorker: async () => (await engineClient()).kill("The game engine's worker was killed (test)"),
       call: async (method, params, timeoutMs) => (await engineClient()).call(method, params, { timeoutMs }).catch((err) => err.message),
       // How this engine started, and the next visit's snapshot ({stored, reason}, once made).
-      engine: async () => { const current = await engineClient(); return { ...current.info, snapshot: current.fromSnapshot }; },
+      engine: async () => { const current = await engineClient(); return { ...current.info, snapshot: current.fromSnapshot, logs: current.logCounts }; },
       snapshot: async () => (await engineClient()).keepSnapshot(),
     };
   }

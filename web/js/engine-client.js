@@ -6,6 +6,9 @@
 //   client.onCrash((error) => ...)  // the worker died; every later call rejects
 //   client.call("bot_move", {}, {onProgress: (fraction) => ...})  // a searching bot's progress
 //
+// Every request says which log entries the page holds, and every snapshot in a reply gets
+// its whole log back (held-logs.js): the worker sends only a log's new entries.
+//
 // call() rejects only when the worker itself fails (Python could not start, the worker
 // crashed, a request broke the worker); its Error has the worker's readable `message` and
 // `code` (worker.js). Replies from the engine, its refusals included, resolve.
@@ -25,6 +28,8 @@
 // waiting for the engine; see worker.js. It resolves to {stored, reason} and never rejects:
 // a snapshot that cannot be made is a console warning at most. Not after a start from a
 // snapshot, not with ?snapshot=0, and at most once per page.
+
+import { heldLogs } from "./held-logs.js";
 
 const WORKER_SCRIPT = new URL("../worker.js", import.meta.url);
 // The build this page's first engine reported: a later worker (a restart, the snapshot maker)
@@ -92,6 +97,9 @@ export async function startEngine(onProgress = () => {}) {
   let fromSnapshot = false;
   let idleWaiters = [];
   let settleStart;
+  // What this engine's snapshots already told the page of each log (see held-logs.js): a new
+  // engine (a restart) starts with none, as its bridge does.
+  const logs = heldLogs();
   const started = new Promise((resolve, reject) => { settleStart = { resolve, reject }; });
 
   function report(update) {
@@ -189,7 +197,14 @@ export async function startEngine(onProgress = () => {}) {
           const { code, message } = data.error || {};
           waiter.reject(Object.assign(new Error(String(message)), { code: String(code) }));
         } else {
-          waiter.resolve(data.result);
+          let result;
+          try {
+            result = logs.take(data.result);
+          } catch (error) {
+            waiter.reject(error);
+            break;
+          }
+          waiter.resolve(result);
         }
         break;
       }
@@ -217,11 +232,14 @@ export async function startEngine(onProgress = () => {}) {
       const limit = timeoutMs || (SLOW_METHODS.has(method) ? SLOW_MS : QUICK_MS);
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject, timer: null, method, limit, onProgress });
-        worker.postMessage({ id, method, params });
+        const plain = params && typeof params === "object" && !Array.isArray(params);
+        worker.postMessage({ id, method, params: plain ? { ...params, log_have: logs.have() } : params });
         armWatchdog();
       });
     },
     get dead() { return dead; },
+    /** How many snapshots brought part of their log, and all of it (see held-logs.js). */
+    get logCounts() { return logs.counts; },
     /** Make the next visit's start-up snapshot in a second worker, once this one is idle. */
     keepSnapshot() {
       if (SNAPSHOTS_OFF) return Promise.resolve({ stored: false, reason: "snapshots are off" });

@@ -66,34 +66,82 @@ export function renderLog(snapshot, opts = {}) {
 }
 
 // The sections last drawn with `opts.reuse` (the table's log), and what they show. Every
-// render rebuilds the page, and a match's log runs to hundreds of entries: when nothing in it
-// changed, the same elements move into the new page instead of being made again. Only from a
-// list still on the page (the one this render replaces), so that two logs drawn in one render
-// never share elements. Screens that mark up the entries after a render do not reuse them.
-const built = { key: null, list: null, sections: null };
+// render rebuilds the page, and a match's log runs to hundreds of entries: the same elements
+// move into the new page instead of being made again, and a move's new entries are added to
+// them. Only from a list still on the page (the one this render replaces), so that two logs
+// drawn in one render never share elements. Screens that mark up the entries after a render
+// do not reuse them.
+const built = { names: null, log: null, notes: null, several: false, list: null, sections: null };
+
+const sameEntry = (a, b) => a === b || (a.player === b.player && a.text === b.text && a.round === b.round);
+
+/** Whether the log's rounds are titled: more than one, or one that is not the first. */
+function titled(log) {
+  return log.length > 0 && (roundOf(log[0]) > 1 || roundOf(log[log.length - 1]) !== roundOf(log[0]));
+}
+
+function roundOf(entry) {
+  return Number.isInteger(entry.round) ? entry.round : 1;
+}
+
+/** Can the sections drawn last be kept, with `log`'s new entries added? */
+function extendsBuilt(log, names, notes) {
+  const old = built.log;
+  if (!built.list || !built.list.isConnected || built.names !== names || !old || log.length < old.length) return false;
+  if (titled(log) !== built.several) return false;
+  for (let i = 0; i < old.length; i += 1) if (!sameEntry(old[i], log[i])) return false;
+  // The notes of the entries already drawn are the same.
+  let kept = 0;
+  for (const [index, text] of notes) {
+    if (index >= old.length) continue;
+    if (built.notes.get(index) !== text) return false;
+    kept += 1;
+  }
+  for (const index of built.notes.keys()) if (index < old.length) kept -= 1;
+  return kept === 0;
+}
 
 function reusedSections(snapshot, notes) {
-  const names = (snapshot.seats || []).map((_, seat) => seatName(snapshot, seat));
-  const key = JSON.stringify([names, snapshot.log, [...notes]]);
-  if (built.key !== key || !built.list || !built.list.isConnected) {
-    Object.assign(built, { key, sections: logSections(snapshot, notes) });
+  const log = snapshot.log;
+  const names = JSON.stringify((snapshot.seats || []).map((_, seat) => seatName(snapshot, seat)));
+  if (extendsBuilt(log, names, notes)) {
+    const sections = built.sections;
+    for (let index = built.log.length; index < log.length; index += 1) {
+      const entry = log[index];
+      const round = roundOf(entry);
+      const item = entryItem(snapshot, { index, player: entry.player, text: entry.text, note: notes.get(index) || null });
+      const last = sections[sections.length - 1];
+      if (last && last.dataset.round === String(round)) last.querySelector("ol").append(item);
+      else sections.push(roundSection(round, index, built.several, [item]));
+    }
+  } else {
+    built.sections = logSections(snapshot, notes);
   }
+  Object.assign(built, { names, log, notes, several: titled(log) });
   return built.sections;
 }
 
+function roundSection(round, first, several, items) {
+  return h("section", { class: "log-round", dataset: { round: String(round) } },
+    several ? h("h3", { class: "log-round-title" }, `Round ${round}`) : null,
+    h("ol", { class: "log-entries", start: first + 1 }, items));
+}
+
+function entryItem(snapshot, e, highlight) {
+  return h("li", {
+    class: ["log-entry", e.index === highlight && "is-current"],
+    "aria-current": e.index === highlight ? "step" : false,
+    dataset: { index: String(e.index) },
+  },
+  h("span", { class: "log-who" }, e.player === null || e.player === undefined ? "" : seatName(snapshot, e.player) + ": "),
+  e.text,
+  e.note ? h("span", { class: "log-note", dataset: { testid: "log-note" } }, ` \u2014 ${e.note}`) : null);
+}
+
 function logSections(snapshot, notes, highlight) {
-  const groups = logByRound(snapshot, notes);
-  const several = groups.length > 1 || (groups.length === 1 && groups[0].round > 1);
-  return groups.map((group) => h("section", { class: "log-round", dataset: { round: String(group.round) } },
-    several ? h("h3", { class: "log-round-title" }, `Round ${group.round}`) : null,
-    h("ol", { class: "log-entries", start: group.entries[0].index + 1 }, group.entries.map((e) => h("li", {
-      class: ["log-entry", e.index === highlight && "is-current"],
-      "aria-current": e.index === highlight ? "step" : false,
-      dataset: { index: String(e.index) },
-    },
-    h("span", { class: "log-who" }, e.player === null || e.player === undefined ? "" : seatName(snapshot, e.player) + ": "),
-    e.text,
-    e.note ? h("span", { class: "log-note", dataset: { testid: "log-note" } }, ` \u2014 ${e.note}`) : null)))));
+  const several = titled(snapshot.log || []);
+  return logByRound(snapshot, notes).map((group) => roundSection(group.round, group.entries[0].index, several,
+    group.entries.map((e) => entryItem(snapshot, e, highlight))));
 }
 
 // ----- notes: what a move made known beyond its words ---------------------------------------
