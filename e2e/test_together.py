@@ -390,6 +390,10 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     friend.page.evaluate(HIDE, False)
     assert friend.page.title() == "Parlour"
     assert no_runtime(friend)
+    # Since the rejoin the host sent the whole log when the friend came back and after the
+    # undo, and the moves' new entries otherwise (web/js/held-logs.js); none was refused.
+    logs = friend.page.evaluate("() => window.__parlourFriend.logs()")
+    assert logs["whole"] >= 2 and logs["partial"] >= 3 and logs["refused"] == 0, logs
 
 
 def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices):

@@ -91,3 +91,90 @@ def test_the_end_of_a_log_the_page_does_not_hold_is_refused():
         assert step["have"] == {"0": ["s.1", 1]}
     assert out[4]["reply"]["log"] == [a, b]
     assert run["counts"] == {"partial": 1, "whole": 1}
+
+
+CHANNEL = """
+import { logReceiver, logSender } from %s;
+const { sent, lost } = JSON.parse(process.argv[1]);
+const host = logSender();
+const friend = logReceiver();
+const out = [];
+sent.forEach((snap, i) => {
+  if (snap === "reset") { host.reset(); return; }
+  const message = JSON.parse(JSON.stringify(host.pack(snap)));  // over the data channel
+  if (lost.includes(i)) { out.push({ message, lost: true }); return; }
+  out.push({ message, taken: friend.unpack(message), counts: friend.counts });
+});
+console.log(JSON.stringify(out));
+"""
+
+
+def channel(sent: list, lost: tuple[int, ...] = ()) -> list[dict]:
+    return run_script(HELD_LOGS, CHANNEL, json.dumps({"sent": sent, "lost": list(lost)}))
+
+
+def table(log: list) -> dict:
+    return {"viewer": 1, "moves": len(log), "log": log}
+
+
+def test_a_friend_is_sent_the_new_entries_and_puts_the_log_back_together():
+    a, b, c, d, x = (entry(t) for t in "abcdx")
+    out = channel(
+        [
+            table([a]),
+            table([a, b, c]),
+            table([a, b, c]),  # nothing new: no entry sent
+            table([a, b, x]),  # a move taken back and another made: the whole log
+            table([a, b, x, d]),
+            "reset",  # the friend asked for the whole log again
+            table([a, b, x, d]),
+        ]
+    )
+    assert [step["message"]["log_from"] for step in out] == [0, 1, 3, 0, 3, 0]
+    assert [len(step["message"]["log"]) for step in out] == [1, 2, 0, 3, 1, 4]
+    assert [step["message"]["log_base"] for step in out] == [0, 1, 2, 0, 4, 0]
+    assert [step["taken"]["log"] for step in out] == [
+        [a],
+        [a, b, c],
+        [a, b, c],
+        [a, b, x],
+        [a, b, x, d],
+        [a, b, x, d],
+    ]
+    assert out[1]["taken"] == table([a, b, c])  # nothing of the parts is left in it
+    assert out[-1]["counts"] == {"partial": 3, "whole": 3, "refused": 0}
+
+
+def test_a_snapshot_that_builds_on_a_lost_one_is_refused_until_the_whole_log_comes():
+    a, b, c, x, y = (entry(t) for t in "abcxy")
+    out = channel(
+        [table([a, b]), table([x]), table([x, y]), "reset", table([x, y]), table([x, y, c])],
+        lost=(1,),  # the whole log of a new generation never arrived
+    )
+    assert out[1]["lost"]
+    assert out[2]["message"]["log_from"] == 1 and out[2]["taken"] is None
+    assert out[3]["taken"]["log"] == [x, y] and out[4]["taken"]["log"] == [x, y, c]
+    assert out[4]["counts"] == {"partial": 1, "whole": 2, "refused": 1}
+
+
+def test_a_whole_log_from_a_host_that_sends_no_parts_is_taken_as_it_is():
+    a = entry("a")
+    script = """
+    import { logReceiver } from %s;
+    const friend = logReceiver();
+    const cases = JSON.parse(process.argv[1]);
+    console.log(JSON.stringify(cases.map((snap) => friend.unpack(snap))));
+    """
+    taken = run_script(
+        HELD_LOGS,
+        script,
+        json.dumps(
+            [
+                table([a]),
+                {**table([a]), "log_from": -1, "log_seq": 1, "log_base": 0},
+                {**table([a]), "log_from": 1, "log_seq": 2, "log_base": 7},
+                {**table([a]), "log_from": "1", "log_seq": 2, "log_base": 0},
+            ]
+        ),
+    )
+    assert taken == [table([a]), None, None, None]

@@ -11,6 +11,10 @@
 // A long match's log runs to hundreds of entries; without this each move's snapshot carried
 // all of them from the engine to the page (tens of kilobytes, made, copied and read again).
 
+/** Whether two log entries read the same. */
+export const sameEntry = (a, b) => a === b
+  || (Boolean(a) && Boolean(b) && a.player === b.player && a.text === b.text && a.round === b.round);
+
 /** The snapshots a bridge reply may hold: itself, a bot's move's, a friend's seat's. */
 const SNAPSHOT_PLACES = [(reply) => reply, (reply) => reply.snapshot, (reply) => reply.seat_view];
 
@@ -58,5 +62,55 @@ export function heldLogs() {
     },
     /** How many snapshots came with part of their log, and with all of it. */
     get counts() { return { ...counts }; },
+  };
+}
+
+// ----- between a host's page and a friend's (features/together.js) -------------------------
+// The host's page sends a friend's seat its snapshot on every move, over the data channel.
+// The same parts: the host's side of a link remembers the log it last sent, and sends the
+// entries after it when the new log begins with it (`log_from`), each message numbered
+// (`log_seq`) and naming the one it builds on (`log_base`). The friend's side holds the log
+// of the last message it took; a message that builds on another (one it never took) is
+// refused, and the friend asks for the whole log again ({t: "resync"}).
+
+/** The host's side of one link: pack(snap) is `snap` with only the log entries not sent yet. */
+export function logSender() {
+  let sent = null;
+  let seq = 0;
+  return {
+    pack(snap) {
+      const log = Array.isArray(snap.log) ? snap.log : [];
+      const base = sent && log.length >= sent.log.length && sent.log.every((entry, i) => sameEntry(entry, log[i])) ? sent : null;
+      seq += 1;
+      sent = { log, seq };
+      return { ...snap, log: base ? log.slice(base.log.length) : log, log_from: base ? base.log.length : 0, log_seq: seq, log_base: base ? base.seq : 0 };
+    },
+    /** Send the whole log next time (the friend asked for it). */
+    reset() { sent = null; },
+  };
+}
+
+/** The friend's side: unpack(snap) is `snap` with its whole log, or null when it builds on a
+ * message this page did not take. A snapshot without `log_from` (from a host whose page
+ * sends whole logs) is taken as it is. */
+export function logReceiver() {
+  let held = { log: [], seq: 0 };
+  const counts = { partial: 0, whole: 0, refused: 0 };
+  return {
+    /** How many snapshots came with part of their log, with all of it, and were refused. */
+    get counts() { return { ...counts }; },
+    unpack(snap) {
+      if (!snap || typeof snap !== "object" || !Array.isArray(snap.log) || snap.log_from === undefined) return snap;
+      const { log_from: from, log_seq: seq, log_base: base, ...rest } = snap;
+      if (!Number.isInteger(from) || from < 0 || !Number.isInteger(seq)
+        || (from > 0 && (base !== held.seq || from > held.log.length))) {
+        counts.refused += 1;
+        return null;
+      }
+      const log = from > 0 ? held.log.slice(0, from).concat(snap.log) : snap.log;
+      counts[from > 0 ? "partial" : "whole"] += 1;
+      held = { log, seq };
+      return { ...rest, log };
+    },
   };
 }

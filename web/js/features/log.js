@@ -11,6 +11,7 @@ import { h } from "../ui/dom.js";
 import { cardText } from "../ui/cards.js";
 import { cardsReceived, seatName } from "../snapshot.js";
 import { isNarrow } from "../ui/table.js";
+import { sameEntry } from "../held-logs.js";
 
 // Open on a wide screen; on a narrow one a drawer, closed until the person opens it (their
 // choice is kept while the page is open).
@@ -72,8 +73,6 @@ export function renderLog(snapshot, opts = {}) {
 // drawn in one render never share elements. Screens that mark up the entries after a render
 // do not reuse them.
 const built = { names: null, log: null, notes: null, several: false, list: null, sections: null };
-
-const sameEntry = (a, b) => a === b || (a.player === b.player && a.text === b.text && a.round === b.round);
 
 /** Whether the log's rounds are titled: more than one, or one that is not the first. */
 function titled(log) {

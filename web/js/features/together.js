@@ -9,9 +9,12 @@
 //   host -> friend  {t: "welcome", seat, title}     the seat is theirs; the match starts soon
 //                   {t: "start", snap}              a match starts (or goes on, after a rejoin)
 //                   {t: "snap", snap}               the table changed (bridge seat_view(seat))
-//                   {t: "reply", id, error?, reason?}  the answer to a request
+//                   {t: "reply", id, error?, reason?, snap?}  the answer to a request
 //                   {t: "bye", reason}              the seat is no longer theirs
-//   friend -> host  {t: "hello", name}              the name they chose
+//   friend -> host  {t: "hello", name, parts}       the name they chose; parts: 1, send logs in
+//                                                   parts (a snap's log then holds only the
+//                                                   entries not sent before: held-logs.js)
+//                   {t: "resync"}                   send my seat's whole log again
 //                   {t: "act", id, action}          a move: one of their seat's action ids
 //                   {t: "why", id, action}          why a move cannot be made
 //                   {t: "undo", id}                 take back their own last move
@@ -24,6 +27,7 @@ import { errorArea } from "../ui/setup.js";
 import { LinkError, decode, encode, linkFor } from "../signal-links.js";
 import { CONNECT_MS, MAX_HOST_MESSAGE_CHARS, answer, complete, invite, messenger, opened } from "../peer.js";
 import { getSettings, isIceServer } from "./preferences.js";
+import { logReceiver, logSender } from "../held-logs.js";
 
 const CHANNEL_NAME = "parlour-together";
 const RATE_COUNT = 40;
@@ -64,6 +68,8 @@ let handoff = null;   // the BroadcastChannel the inviting tab listens on
 // ----- the friend's page ----------------------------------------------------------------------
 
 let friendTalk = null;
+// On a friend's page: the log of the host's last snapshot, which the next one builds on.
+let fromHost = logReceiver();
 let nextRequest = 1;
 const waiting = new Map();   // request id -> {resolve, timer}
 
@@ -122,6 +128,13 @@ function looksLikeSnapshot(snap) {
     && snap.view && typeof snap.view === "object" && Array.isArray(snap.legal);
 }
 
+/** A snapshot from the host with its whole log, or null (then the whole log is asked for). */
+function hostSnap(snap) {
+  const whole = fromHost.unpack(snap);
+  if (whole === null && friendTalk) friendTalk.send({ t: "resync" });
+  return whole;
+}
+
 function onHostMessage(state, message) {
   const t = state.together;
   switch (message.t) {
@@ -131,7 +144,7 @@ function onHostMessage(state, message) {
       break;
     case "start":
     case "snap": {
-      const snap = message.snap;
+      const snap = hostSnap(message.snap);
       if (!looksLikeSnapshot(snap)) return;
       const fresh = message.t === "start" || state.screen !== "table" || !state.snapshot || snap.game !== state.snapshot.game;
       t.status = "playing";
@@ -144,7 +157,7 @@ function onHostMessage(state, message) {
       if (!pending) return;
       waiting.delete(message.id);
       clearTimeout(pending.timer);
-      pending.resolve(message);
+      pending.resolve("snap" in message ? { ...message, snap: hostSnap(message.snap) } : message);
       break;
     }
     case "bye":
@@ -206,6 +219,7 @@ async function join(state, name) {
     return;
   }
   let held = null;   // the test hook's messages kept back, as a slow network would
+  fromHost = logReceiver();
   friendTalk = messenger(made.pc, channel, {
     maxChars: MAX_HOST_MESSAGE_CHARS,
     onMessage: (message) => { if (held) held.push(message); else onHostMessage(state, message); },
@@ -226,10 +240,11 @@ async function join(state, name) {
       sendRaw: (text) => friendTalk.sendRaw(text),
       hold: () => { held = held || []; },
       held: () => (held ? held.length : 0),
+      logs: () => fromHost.counts,
       release: () => { const kept = held || []; held = null; for (const message of kept) onHostMessage(state, message); },
     };
   }
-  friendTalk.send({ t: "hello", name: t.name });
+  friendTalk.send({ t: "hello", name: t.name, parts: 1 });
 }
 
 function renderJoin(state, intents) {
@@ -356,7 +371,7 @@ async function makeInvitation(state, seat) {
   // credentials: those stay on the host's device, and one side relaying is enough).
   const stun = t.internet ? iceServers(true).filter((server) => String(server.urls).startsWith("stun")).map((server) => server.urls) : [];
   const code = await encode({ k: "join", g: t.game, t: t.title, h: t.hostName, s: seat, ...(stun.length ? { i: stun } : {}), ...made.signal });
-  links.set(seat, { pc: made.pc, channel: made.channel, signal: made.signal, talk: null, times: [] });
+  links.set(seat, { pc: made.pc, channel: made.channel, signal: made.signal, talk: null, times: [], parts: false, logs: logSender() });
   Object.assign(entry, { status: made.signal.c.length ? "ready" : "failed", link: linkFor("join", code) });
   if (!made.signal.c.length) entry.problem = "This device has no network address to offer: connect it to a Wi-Fi network, then invite again.";
   ctx.render();
@@ -413,6 +428,11 @@ function reply(link, id, body) {
   link.talk.send({ t: "reply", id, ...body });
 }
 
+/** `snap` as sent to the friend of `link`: the log in parts if their page takes them. */
+function packed(link, snap) {
+  return link.parts ? link.logs.pack(snap) : snap;
+}
+
 /** A friend's message (already a JSON object with a kind), on the host's page. */
 async function fromFriend(state, seat, link, message) {
   const now = Date.now();
@@ -428,6 +448,7 @@ async function fromFriend(state, seat, link, message) {
       const name = message.name.trim().slice(0, 24) || `Friend ${seat + 1}`;
       entry.name = name;
       entry.status = "connected";
+      link.parts = message.parts === 1;
       link.talk.send({ t: "welcome", seat, title: state.together.title });
       if (state.together.lobby) {
         state.together.pending.snap.seats[seat].name = name;
@@ -467,6 +488,11 @@ async function fromFriend(state, seat, link, message) {
       if (!validId) { refuse(state, seat, "a malformed undo"); return; }
       await friendMove(state, seat, link, id, "undo", { seat });
       return;
+    case "resync":
+      if (!link.parts) { refuse(state, seat, "a resync without parts"); return; }
+      link.logs.reset();
+      if (!state.together.lobby && state.snapshot) await sendSeat(seat);
+      return;
     default:
       refuse(state, seat, `a message of unknown kind "${String(message.t).slice(0, 20)}"`);
   }
@@ -483,7 +509,7 @@ async function friendMove(state, seat, link, id, method, params) {
     return;
   }
   // The answer carries the friend's own view after it: their table changes at once.
-  reply(link, id, { snap: method === "act" ? done.seat_view : done });
+  reply(link, id, { snap: packed(link, method === "act" ? done.seat_view : done) });
   // A friend's move reads on the host's table as a computer's does: in the host's own words.
   if (method === "undo") {
     const now = await ctx.engineCall("snapshot", {}, { refused: () => {} });
@@ -498,7 +524,7 @@ async function sendSeat(seat, kind = "snap") {
   const link = links.get(seat);
   if (!link || !link.talk) return;
   const snap = await ctx.engineCall("seat_view", { seat }, { refused: () => {} });
-  if (snap && links.get(seat) === link) link.talk.send({ t: kind, snap });
+  if (snap && links.get(seat) === link) link.talk.send({ t: kind, snap: packed(link, snap) });
 }
 
 function forwardAll(state) {
