@@ -889,18 +889,20 @@ def _log_words(session: Session, viewer: int | None) -> _LogWords:
     history = state.history
     names = tuple(s.name for s in session.seats)
     words = session.log_cache.get(viewer)
+    kept = 0
     if words is not None and words.names == names:
         actions = words.actions
-        kept, limit = 0, min(len(actions), len(history))
+        limit = min(len(actions), len(history))
         while kept < limit and (actions[kept] is history[kept] or actions[kept] == history[kept]):
             kept += 1
-        if kept < len(actions):
-            words = None
-    else:
-        words = None
-    if words is None:
+    if words is None or words.names != names or kept < len(words.actions):
+        # A new generation, with the words of the actions still there (after an undo).
         session.log_generations += 1
-        words = _LogWords(names, f"{session.log_token}.{session.log_generations}")
+        generation = f"{session.log_token}.{session.log_generations}"
+        if words is None or words.names != names:
+            words = _LogWords(names, generation)
+        else:
+            words = _LogWords(names, generation, words.actions[:kept], words.entries[:kept])
         session.log_cache[viewer] = words
     for i in range(len(words.actions), len(history)):
         action = history[i]
