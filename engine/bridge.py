@@ -65,7 +65,7 @@ class _LogWords:
     a page that holds a generation's first n entries needs only the entries after them."""
 
     names: tuple[str, ...]
-    generation: str
+    generation: str = ""  # set by _next_generation
     actions: list[Action] = field(default_factory=list)
     entries: list[dict[str, Any]] = field(default_factory=list)
 
@@ -87,7 +87,7 @@ class Session:
     """The latest analysis and the position it is of (a hint after it costs nothing)."""
     log_cache: dict[int | None, _LogWords] = field(default_factory=dict)
     """Per viewer: the actions already put into words and their log entries (see
-    _log_entries)."""
+    _log_words)."""
     log_token: str = field(default_factory=lambda: f"{random.SystemRandom().getrandbits(48):x}")
     """Names this session's log generations (see _LogWords), so that no generation of an
     earlier match or an earlier engine is taken for one of this match."""
@@ -889,21 +889,16 @@ def _log_words(session: Session, viewer: int | None) -> _LogWords:
     history = state.history
     names = tuple(s.name for s in session.seats)
     words = session.log_cache.get(viewer)
-    kept = 0
-    if words is not None and words.names == names:
+    if words is None or words.names != names:
+        words = _next_generation(session, viewer, _LogWords(names))
+    else:
         actions = words.actions
-        limit = min(len(actions), len(history))
+        kept, limit = 0, min(len(actions), len(history))
         while kept < limit and (actions[kept] is history[kept] or actions[kept] == history[kept]):
             kept += 1
-    if words is None or words.names != names or kept < len(words.actions):
-        # A new generation, with the words of the actions still there (after an undo).
-        session.log_generations += 1
-        generation = f"{session.log_token}.{session.log_generations}"
-        if words is None or words.names != names:
-            words = _LogWords(names, generation)
-        else:
-            words = _LogWords(names, generation, words.actions[:kept], words.entries[:kept])
-        session.log_cache[viewer] = words
+        if kept < len(actions):  # after an undo: the words of the actions still there are kept
+            kept_words = _LogWords(names, actions=actions[:kept], entries=words.entries[:kept])
+            words = _next_generation(session, viewer, kept_words)
     for i in range(len(words.actions), len(history)):
         action = history[i]
         words.actions.append(action)
@@ -917,9 +912,12 @@ def _log_words(session: Session, viewer: int | None) -> _LogWords:
     return words
 
 
-def _log_entries(session: Session, viewer: int | None) -> list[dict[str, Any]]:
-    """The whole log as ``viewer`` may know it (see _log_words)."""
-    return list(_log_words(session, viewer).entries)
+def _next_generation(session: Session, viewer: int | None, words: _LogWords) -> _LogWords:
+    """``words`` as ``viewer``'s log from now on, under a new generation."""
+    session.log_generations += 1
+    words.generation = f"{session.log_token}.{session.log_generations}"
+    session.log_cache[viewer] = words
+    return words
 
 
 def _log_fields(session: Session, viewer: int | None) -> dict[str, Any]:

@@ -779,7 +779,7 @@ def test_the_log_kept_between_snapshots_is_the_log_written_afresh(game):
     texts.pop(session.state.public_label(session.state.find_action(taken), 0), None)
     assert texts, "no other move reads differently here"
     session.state.apply(next(iter(texts.values())))
-    assert bridge._log_entries(session, 0) == afresh(0)
+    assert bridge._log_words(session, 0).entries == afresh(0)
     saved = call("record")
     call("start", {"game": game, "seed": 6, "seats": seats})
     call("snapshot")

@@ -15,6 +15,9 @@
 export const sameEntry = (a, b) => a === b
   || (Boolean(a) && Boolean(b) && a.player === b.player && a.text === b.text && a.round === b.round);
 
+/** A log from the first `from` entries of `held` and the `part` that follows them. */
+const continued = (held, from, part) => (from > 0 ? held.slice(0, from).concat(part) : part);
+
 /** The snapshots a bridge reply may hold: itself, a bot's move's, a friend's seat's. */
 const SNAPSHOT_PLACES = [(reply) => reply, (reply) => reply.snapshot, (reply) => reply.seat_view];
 
@@ -27,17 +30,12 @@ export function heldLogs() {
     const from = snap.log_from;
     const generation = snap.log_id;
     const part = Array.isArray(snap.log) ? snap.log : [];
-    let entries = part;
-    if (from > 0) {
-      const held = logs.get(viewer);
-      if (!held || held.generation !== generation || held.entries.length < from) {
-        throw new Error(`the engine sent the end of a log this page does not hold (entries from ${from})`);
-      }
-      entries = held.entries.slice(0, from).concat(part);
-      counts.partial += 1;
-    } else {
-      counts.whole += 1;
+    const held = logs.get(viewer);
+    if (from > 0 && (!held || held.generation !== generation || held.entries.length < from)) {
+      throw new Error(`the engine sent the end of a log this page does not hold (entries from ${from})`);
     }
+    const entries = continued(held ? held.entries : [], from, part);
+    counts[from > 0 ? "partial" : "whole"] += 1;
     logs.set(viewer, { generation, entries });
     snap.log = entries;
     delete snap.log_from;
@@ -107,7 +105,7 @@ export function logReceiver() {
         counts.refused += 1;
         return null;
       }
-      const log = from > 0 ? held.log.slice(0, from).concat(snap.log) : snap.log;
+      const log = continued(held.log, from, snap.log);
       counts[from > 0 ? "partial" : "whole"] += 1;
       held = { log, seq };
       return { ...rest, log };

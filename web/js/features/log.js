@@ -22,7 +22,7 @@ let logOpen = null;
 function logByRound(snapshot, notes) {
   const groups = [];
   (snapshot.log || []).forEach((entry, index) => {
-    const round = Number.isInteger(entry.round) ? entry.round : 1;
+    const round = roundOf(entry);
     let group = groups[groups.length - 1];
     if (!group || group.round !== round) { group = { round, entries: [] }; groups.push(group); }
     group.entries.push({ index, player: entry.player, text: entry.text, note: notes.get(index) || null });
@@ -90,14 +90,9 @@ function extendsBuilt(log, names, notes) {
   if (titled(log) !== built.several) return false;
   for (let i = 0; i < old.length; i += 1) if (!sameEntry(old[i], log[i])) return false;
   // The notes of the entries already drawn are the same.
-  let kept = 0;
-  for (const [index, text] of notes) {
-    if (index >= old.length) continue;
-    if (built.notes.get(index) !== text) return false;
-    kept += 1;
-  }
-  for (const index of built.notes.keys()) if (index < old.length) kept -= 1;
-  return kept === 0;
+  const drawn = (map) => [...map].filter(([index]) => index < old.length);
+  const before = drawn(built.notes);
+  return before.length === drawn(notes).length && before.every(([index, text]) => notes.get(index) === text);
 }
 
 function reusedSections(snapshot, notes) {
