@@ -27,9 +27,12 @@ class PageCalls:
         self.partial = 0
         self.whole = 0
 
+    def have(self) -> dict[str, list[Any]]:
+        """The request's ``log_have``: the log entries held, per viewer."""
+        return {viewer: [gen, len(entries)] for viewer, (gen, entries) in self.logs.items()}
+
     def __call__(self, method: str, params: Any = None) -> Any:
-        have = {viewer: [gen, len(entries)] for viewer, (gen, entries) in self.logs.items()}
-        reply = call(method, {**(params or {}), "log_have": have})
+        reply = call(method, {**(params or {}), "log_have": self.have()})
         if isinstance(reply, dict):
             for snap in (reply, reply.get("snapshot"), reply.get("seat_view")):
                 if isinstance(snap, dict) and "log_id" in snap:
