@@ -225,6 +225,9 @@ function intents({ state, intents: all, engineCall, render, loadRenderer }) {
       if (back === "table" && state.snapshot) {
         state.screen = "table";
         render();
+      } else if (back === "history") {
+        state.screen = "history";
+        render();
       } else {
         all.showMenu();
       }

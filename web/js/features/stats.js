@@ -5,6 +5,8 @@ import { h, button } from "../ui/dom.js";
 import * as storage from "../storage.js";
 import { humanSeats } from "../snapshot.js";
 import { announce } from "./announce.js";
+import { historyLinks } from "./history.js";
+import { lowerWins } from "./history-model.js";
 
 const KEY = "stats";
 const VERSION = 1;
@@ -27,16 +29,6 @@ function levelOf(seats) {
   const levels = [...new Set(seats.filter((s) => s.type === "bot").map((s) => s.level || "normal"))];
   if (!levels.length) return "people";
   return levels.length === 1 ? levels[0] : "mixed";
-}
-
-/** Whether lower scores won this match (true/false), or null when it cannot be told. */
-function lowerWins(scores, winners) {
-  const others = scores.filter((_, i) => !winners.includes(i));
-  if (!winners.length || !others.length) return null;
-  const won = winners.map((w) => scores[w]);
-  if (Math.max(...won) < Math.min(...others)) return true;
-  if (Math.min(...won) > Math.max(...others)) return false;
-  return null;
 }
 
 /**
@@ -123,6 +115,7 @@ function renderStats(state, intents) {
     h("div", { class: "stats-panel" },
       tables.length ? tables : h("p", { class: "stats-empty", dataset: { testid: "stats-empty" } },
         "No finished matches yet. Every match you finish is counted here (practice matches are not)."),
+      historyLinks(state, intents),
       h("p", { class: "field-note" }, "Kept in this browser only. A streak counts matches won in a row."),
       confirm
         ? h("div", { class: "stats-confirm", role: "alertdialog", "aria-labelledby": "stats-confirm-text", dataset: { testid: "stats-confirm" } },
