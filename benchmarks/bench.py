@@ -119,7 +119,9 @@ TRACE_CLOCK = """(() => {
         }
     };
 })()"""
-SAVE_KEY = "parlour.save"
+# Forget every saved match (parlour.save.<slot>), so the reload's menu offers none.
+CLEAR_SAVES = """() => { for (const k of Object.keys(localStorage)) {
+    if (k.startsWith('parlour.save')) localStorage.removeItem(k); } }"""
 TIMEOUT_MS = 180_000
 # True once the app's IndexedDB holds a start-up snapshot (see web/worker.js).
 SNAPSHOT_KEPT = """() => new Promise((resolve) => {
@@ -318,7 +320,7 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
                 if time.monotonic() > deadline:
                     raise RuntimeError("no start-up snapshot was kept")
                 page.wait_for_timeout(250)
-            page.evaluate(f"() => localStorage.removeItem({json.dumps(SAVE_KEY)})")
+            page.evaluate(CLEAR_SAVES)
             server.traffic.reset()
             started = time.perf_counter()
             page.goto(base + "?speed=0")

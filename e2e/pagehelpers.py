@@ -16,8 +16,11 @@ SIDE_ACTIONS = "[data-testid=actions] [data-action]"
 HAND_CARDS = "[data-testid=hand] [data-card]"
 ROUND_OVER = "[data-testid=round-over]"
 MATCH_OVER = "[data-testid=match-over]"
-SAVE_KEY = "parlour.save"
-"""Where the page keeps the match in progress (localStorage)."""
+SAVES = "parlour.save."
+"""Where the page keeps the matches in progress (localStorage): parlour.save.<slot>, the slot
+a game's id, or "<game>.learn" for its coached round."""
+LEGACY_SAVE_KEY = "parlour.save"
+"""Where earlier versions kept their one match in progress (moved to its slot when read)."""
 HUMAN = {"type": "human", "name": "You"}
 
 SNAPSHOT_KEYS = """() => new Promise((resolve, reject) => {
@@ -122,15 +125,44 @@ def saved_match(record: dict, seats: list[dict], practice: bool = False) -> dict
     }
 
 
-def store_script(save: dict) -> str:
-    """JavaScript that puts ``save`` where the page looks for a match to resume."""
-    return f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))});"
+def save_key(slot: str) -> str:
+    """The localStorage key of the match saved in ``slot`` ("crisps", "crisps.learn")."""
+    return SAVES + slot
 
 
-def read_save(page) -> dict | None:
-    """The match the page has saved now, or None."""
-    raw = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
-    return json.loads(raw) if raw else None
+def resume_button(slot: str) -> str:
+    """The menu's button resuming the match saved in ``slot``."""
+    return f"[data-testid=resume][data-slot='{slot}']"
+
+
+def store_script(save: dict, slot: str | None = None) -> str:
+    """JavaScript that puts ``save`` where the page looks for a match to resume: its game's
+    slot, or ``slot``."""
+    key = save_key(slot or save["game"])
+    return f"localStorage.setItem({json.dumps(key)}, {json.dumps(json.dumps(save))});"
+
+
+SAVED = """() => Object.fromEntries(Object.keys(localStorage)
+    .filter(k => k.startsWith('parlour.save.')).map(k => [k.slice(13), localStorage.getItem(k)]))"""
+"""JavaScript: every saved match as it is stored, {slot: text}."""
+
+CLEAR_SAVES = """() => { for (const k of Object.keys(localStorage)) {
+    if (k === 'parlour.save' || k.startsWith('parlour.save.')) localStorage.removeItem(k); } }"""
+"""JavaScript: no match saved any more."""
+
+
+def saved_texts(page) -> dict[str, str]:
+    """Every match the page has saved now, as stored: {slot: text}."""
+    return page.evaluate(SAVED)
+
+
+def read_save(page, slot: str | None = None) -> dict | None:
+    """The match the page has saved now in ``slot``, or (no slot given) the one saved last;
+    None if there is none."""
+    saves = {s: json.loads(raw) for s, raw in saved_texts(page).items()}
+    if slot is not None:
+        return saves.get(slot)
+    return max(saves.values(), key=lambda save: save.get("savedAt") or 0, default=None)
 
 
 def open_record(

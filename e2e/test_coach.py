@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from pagehelpers import IDLE, MATCH_OVER, MENU, ROUND_OVER, SAVE_KEY
+from pagehelpers import IDLE, MATCH_OVER, MENU, ROUND_OVER, resume_button, save_key
 
 import engine
 from engine import coach
@@ -81,8 +81,8 @@ def follow_the_lessons(page, game: str, lessons: list[dict], said: set[str]) -> 
 
 
 def abandon_the_saved_match(page) -> None:
-    """A coached round started while a match is saved (this module's page keeps the one the
-    test before left) asks first; the test abandons the saved match."""
+    """A coached round started while a coached round of the same game is saved (this module's
+    page keeps the one a test before left) asks first; the test abandons the saved one."""
     if page.locator("[data-testid=replace-dialog]").count():
         page.click("[data-testid=abandon-save]")
 
@@ -163,8 +163,8 @@ def test_the_coach_comes_back_with_the_match_after_a_reload(page, site, open_app
     assert turns == 2
     page.wait_for_selector(f"{IDLE} {FOLLOW}", timeout=60_000)
     before = steps_said(page)
-    open_app(page, site)  # a reload: the menu offers the saved match
-    page.click("[data-testid=resume]")
+    open_app(page, site)  # a reload: the menu offers the saved coached round
+    page.click(resume_button("crisps.learn"))
     page.locator(COACH).wait_for(state="visible", timeout=60_000)
     page.wait_for_selector(f"{IDLE} {FOLLOW}", timeout=60_000)
     after = steps_said(page)
@@ -182,11 +182,11 @@ def test_the_coach_comes_back_with_the_match_after_a_reload(page, site, open_app
     saved_coach = page.evaluate(
         "key => { document.querySelector('[data-testid=coach-stop]').click();"
         " return JSON.parse(localStorage.getItem(key)).page.coach; }",
-        SAVE_KEY,
+        save_key("crisps.learn"),
     )
     assert saved_coach is None, "stopping the coach is saved at once"
     open_app(page, site)
-    page.click("[data-testid=resume]")
+    page.click(resume_button("crisps.learn"))
     page.wait_for_selector(IDLE, timeout=60_000)
     assert page.locator(COACH).count() == 0, "coaching stopped stays stopped"
     page.click("[data-testid=menu-button]")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 
-from pagehelpers import HAND_CARDS, IDLE, hand_ids, play_out, side_action_ids
+from pagehelpers import HAND_CARDS, IDLE, hand_ids, play_out, read_save, side_action_ids
 
 SHARED_PAGE = True
 
@@ -55,7 +55,7 @@ def test_whole_match_against_a_bot_then_play_again(page, site, open_app):
     scores = over.locator(".final-scores li strong").all_inner_texts()
     assert "3" in scores and all(int(s) <= 3 for s in scores), scores
     assert rounds == sum(int(s) for s in scores) - 1, "every round but the last shows round-over"
-    assert not page.locator("[data-testid=resume]").count()
+    assert read_save(page, "crisps") is None, "a finished match is not kept to resume"
 
     page.click("[data-testid=play-again]")
     page.wait_for_selector(IDLE)

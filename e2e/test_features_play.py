@@ -16,12 +16,12 @@ import re
 import urllib.parse
 
 from pagehelpers import (
+    CLEAR_SAVES,
     HAND_CARDS,
     HUMAN,
     IDLE,
     MENU,
     REPLACE_DIALOG,
-    SAVE_KEY,
     SIDE_ACTIONS,
     app_url,
     bot_seat,
@@ -30,6 +30,8 @@ from pagehelpers import (
     open_record,
     own_page,
     read_save,
+    resume_button,
+    saved_texts,
     settled_look,
     side_action_ids,
 )
@@ -140,7 +142,7 @@ def test_practice_match_is_marked_and_undo_crosses_a_draw(page, site, open_app):
     assert saved["data"]["practice"] is True
     # Practice survives a reload.
     open_app(page, site)
-    page.click("[data-testid=resume]")
+    page.click(resume_button("mhing"))
     page.wait_for_selector(IDLE)
     assert page.locator("[data-testid=practice]").is_visible()
 
@@ -395,7 +397,7 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
 
     # A match file made elsewhere (an unfinished one) still opens, exactly where it was.
     page.click("[data-testid=menu-button]")
-    page.click("[data-testid=discard-save]")
+    page.click("[data-testid=discard-save][data-slot=crisps]")
     page.click("[data-testid=menu] [data-game=crisps]")
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
@@ -440,7 +442,7 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
 
     # Bad files: a clear message on the menu, and the match in progress is untouched.
     page.click("[data-testid=menu-button]")
-    saved = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
+    saved = saved_texts(page)
     bad_record = {**exported, "record": {**exported["record"], "actions": ["play:ZZ"]}}
     for name, content, words in (
         ("junk.json", b"this is not json", "not readable"),
@@ -458,8 +460,8 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
             arg=words,
         )
         assert "Nothing was changed" in error.inner_text()
-        assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") == saved
-    page.click("[data-testid=resume]")
+        assert saved_texts(page) == saved
+    page.click(resume_button("crisps"))
     page.wait_for_selector(IDLE)
     assert log_texts(page) == before_log
 
@@ -581,7 +583,7 @@ def test_challenge_links_of_rotated_seats_and_pass_and_play_deal_the_same_cards(
             record = read_save(fresh)["data"]["record"]
             assert record["seed"] == seed
             assert record["options"] == engine.GAMES["crisps"].normalize_options(opts)
-            fresh.evaluate(f"() => localStorage.removeItem({json.dumps(SAVE_KEY)})")
+            fresh.evaluate(CLEAR_SAVES)
     finally:
         fresh.close()
     assert not problems, problems
@@ -592,8 +594,8 @@ def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_a
     page.click("[data-testid=menu] [data-game=crisps]")
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
-    saved = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
-    assert saved
+    saved = saved_texts(page)
+    assert "crisps" in saved
     for fragment, words in (
         ("game=chess&seed=1", 'no game called "chess"'),
         ("game=crisps&seed=banana", "not a whole number"),
@@ -612,8 +614,10 @@ def test_bad_challenge_links_say_why_and_keep_the_saved_match(page, site, open_a
             arg=words,
         )
         assert "cannot be used" in error.inner_text() and words in error.inner_text(), fragment
-        assert page.locator("[data-testid=resume]").is_visible(), "the saved match is still offered"
-        assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") == saved
+        assert page.locator(resume_button("crisps")).is_visible(), (
+            "the saved match is still offered"
+        )
+        assert saved_texts(page) == saved
 
     # A good link while a match is saved is offered, not forced.
     page.goto(app_url(site, "?speed=0#game=crisps&seed=5&players=2"))

@@ -17,15 +17,17 @@ from pathlib import Path
 
 import pytest
 from pagehelpers import (
+    CLEAR_SAVES,
     HUMAN,
     IDLE,
-    SAVE_KEY,
     SIDE_ACTIONS,
     bot_seat,
     deal_next,
     next_turn,
     own_page,
     read_save,
+    resume_button,
+    save_key,
     saved_match,
     side_action_ids,
     store_script,
@@ -119,7 +121,7 @@ def open_challenge(page, site: str, open_app, fragment: str) -> None:
     saved by an earlier test on the shared page is removed before the menu is shown, so the
     link deals at once (the offer to set a saved match aside for a challenge is tested in
     test_features_play)."""
-    page.evaluate(f"() => localStorage.removeItem({json.dumps(SAVE_KEY)})")
+    page.evaluate(CLEAR_SAVES)
     open_app(page, site)
     page.evaluate("(fragment) => { window.location.hash = fragment; }", fragment)
     page.wait_for_selector(IDLE)
@@ -146,8 +148,8 @@ def test_resume_after_reload_every_game_even_mid_turn(page, site, open_app, game
     actions, cards, record = side_action_ids(page), table_cards(page), saved_actions(page)
 
     open_app(page, site)
-    resume = page.locator("[data-testid=resume]")
-    assert engine.GAMES[game].title in resume.inner_text()
+    resume = page.locator(resume_button(game))
+    assert engine.GAMES[game].title in resume.get_attribute("aria-label")
     resume.click()
     page.wait_for_selector(IDLE)
     assert saved_actions(page) == record
@@ -158,11 +160,12 @@ def test_resume_after_reload_every_game_even_mid_turn(page, site, open_app, game
 
 def test_unreadable_saves_are_set_aside_with_a_message(page, site, open_app):
     open_app(page, site)
-    page.evaluate(f"() => localStorage.setItem({json.dumps(SAVE_KEY)}, '{{not json')")
+    key = save_key("crisps")
+    page.evaluate(f"() => localStorage.setItem({json.dumps(key)}, '{{not json')")
     open_app(page, site)
-    assert page.locator("[data-testid=resume]").count() == 0
+    assert page.locator(resume_button("crisps")).count() == 0
     assert "could not be read" in page.locator("[data-testid=notice]").inner_text()
-    assert page.evaluate("() => localStorage.getItem('parlour.setaside')") == "{not json"
+    assert page.evaluate("() => localStorage.getItem('parlour.setaside.crisps')") == "{not json"
 
     # Well-formed, but the engine refuses the record: offered, then set aside on resume.
     bad = saved_match(
@@ -171,12 +174,12 @@ def test_unreadable_saves_are_set_aside_with_a_message(page, site, open_app):
     )
     page.evaluate(f"() => {{ {store_script(bad)} }}")
     open_app(page, site)
-    page.click("[data-testid=resume]")
+    page.click(resume_button("crisps"))
     notice = page.locator("[data-testid=notice]")
     notice.wait_for()
     assert "set aside" in notice.inner_text()
-    assert page.locator("[data-testid=resume]").count() == 0
-    assert read_save(page) is None
+    assert page.locator(resume_button("crisps")).count() == 0
+    assert read_save(page, "crisps") is None
     # What could not be resumed can still be kept, as a match file.
     with page.expect_download() as download:
         page.click("[data-testid=notice-export]")
@@ -316,7 +319,7 @@ def test_pass_and_play_hand_off_hides_both_hands(page, site, open_app):
             if handoffs == 3:
                 # A reload in the middle of pass and play: the hand-off comes first again.
                 open_app(page, site)
-                page.click("[data-testid=resume]")
+                page.click(resume_button("crisps"))
                 page.wait_for_selector(IDLE)
                 assert_nothing_private_shows(page)
             ready = page.locator("[data-testid=handoff-ready]")
@@ -406,7 +409,7 @@ def test_statistics_count_a_finished_match_once_and_reset(page, site, open_app):
     assert page.locator("[data-testid=stats-empty]").is_visible()
     page.evaluate(f"() => {{ {store_script(save)} }}")
     open_app(page, site)
-    page.click("[data-testid=resume]")
+    page.click(resume_button("crisps"))
     page.wait_for_selector(IDLE)
     page.click(f"{SIDE_ACTIONS}[data-action='{last}']")
     page.locator("[data-testid=match-over]").wait_for()

@@ -22,6 +22,8 @@ from pagehelpers import (
     deal_next,
     hand_ids,
     read_save,
+    resume_button,
+    save_key,
     side_action_ids,
 )
 
@@ -193,20 +195,27 @@ def test_a_tampered_save_is_set_aside(page, site, open_app):
     open_app(page, site)
     start_crisps(page)
     take_a_move(page)
-    saved = read_save(page)
+    saved = read_save(page, "crisps")
     saved["data"]["record"]["actions"].insert(0, "play:ZZ")  # a move no deck has
-    page.evaluate("(v) => localStorage.setItem('parlour.save', v)", json.dumps(saved))
+    store = "([k, v]) => localStorage.setItem(k, v)"
+    page.evaluate(store, [save_key("crisps"), json.dumps(saved)])
     open_app(page, site)
-    page.click("[data-testid=resume]")
+    page.click(resume_button("crisps"))
     notice = page.locator("[data-testid=notice]")
     notice.wait_for(state="visible")
     assert "set aside" in notice.inner_text()
-    assert page.evaluate("() => localStorage.getItem('parlour.setaside')") is not None
-    # A save for a game that does not exist, and one that is not even an object.
-    for value in (json.dumps({**saved, "game": "poker"}), "[]", '"text"', "null"):
-        page.evaluate("(v) => localStorage.setItem('parlour.save', v)", value)
+    assert page.evaluate("() => localStorage.getItem('parlour.setaside.crisps')") is not None
+    # A save for a game that does not exist (in its own slot, or in another game's), and
+    # ones that are not even objects.
+    poker = json.dumps({**saved, "game": "poker"})
+    for key, value in (
+        (save_key("poker"), poker),
+        (save_key("crisps"), poker),
+        *((save_key("crisps"), v) for v in ("[]", '"text"', "null")),
+    ):
+        page.evaluate(store, [key, value])
         open_app(page, site)
-        assert page.locator("[data-testid=resume]").count() == 0
+        assert page.locator("[data-testid=resume]").count() == 0, (key, value)
     start_crisps(page)  # and the page still works
 
 
@@ -382,7 +391,7 @@ def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, op
     # The next visit starts from the snapshot, which holds no match: the saved one resumes.
     open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
     assert engine_start(page)["snapshot"] is True
-    page.click("[data-testid=resume]")
+    page.click(resume_button("crisps"))
     page.wait_for_selector(IDLE)
     assert table_state(page) == before
     take_a_move(page)

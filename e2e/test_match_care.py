@@ -3,7 +3,10 @@ about a move speak from the right seat, the browser's Back button stays on the s
 end leaves nobody "to play", and the review of a finished match writes the computer's choice
 out.
 
-- A new match (or a coached round) while one is saved asks first: keep playing or abandon it.
+- Each game keeps its own match in progress, and a coached round of each game its own: two
+  games' matches are saved at once and each resumed; a coached round ends neither; a new
+  match of a game whose match is saved (or a coached round over a coached round) asks first:
+  keep playing or abandon it. The one match earlier versions kept is still there.
 - The Back button on a rules page returns to the screen it was opened from.
 - Roundup's round-over dialog draws the suit that closed last on its tile, and speaks of the
   person's bid as "your bid", never "You's bid"; the table behind it shows no seat to play.
@@ -18,17 +21,24 @@ The tests share one page (``SHARED_PAGE``): the engine starts once for the modul
 
 from __future__ import annotations
 
+import json
+
 from pagehelpers import (
+    CLEAR_SAVES,
     HUMAN,
     IDLE,
+    LEGACY_SAVE_KEY,
     MATCH_OVER,
     MENU,
+    REPLACE_DIALOG,
     ROUND_OVER,
     SIDE_ACTIONS,
     bot_seat,
     open_record,
     random_playout,
     read_save,
+    resume_button,
+    saved_match,
 )
 
 SHARED_PAGE = True
@@ -52,44 +62,120 @@ def seats(players: int) -> list[dict]:
 # ----- a match in progress is never dropped without a word ------------------------------------
 
 
-def test_a_new_match_asks_before_the_saved_one_is_lost(page, site, open_app):
+def rows(page) -> list[str]:
+    """The menu's matches in progress, by slot, the latest first."""
+    return page.locator("[data-testid=saves] [data-testid=save]").evaluate_all(
+        "ns => ns.map(n => n.dataset.slot)"
+    )
+
+
+def test_each_game_keeps_its_own_match_and_a_coached_round_ends_none(page, site, open_app):
     open_app(page, site)
+    page.evaluate(CLEAR_SAVES)
     page.click("[data-testid=menu] [data-game=crisps]")
+    assert page.locator("[data-testid=replace-warning]").count() == 0
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
-    saved = read_save(page)
-    assert saved and saved["game"] == "crisps"
+    crisps = read_save(page, "crisps")
+    assert crisps
 
-    # Another game's set-up says what starting would do, and offers the way back.
+    # Another game's match starts at once, and both are kept.
     page.click("[data-testid=menu-button]")
-    page.click("[data-testid=menu] [data-game=roundup]")
+    page.click("[data-testid=menu] [data-game=spite]")
+    assert page.locator("[data-testid=replace-warning]").count() == 0
+    assert page.locator("[data-testid=start]").inner_text() == "Start the match"
+    page.click("[data-testid=start]")
+    page.wait_for_selector(f"{IDLE}[data-table-game=spite]")
+    spite = read_save(page, "spite")
+    assert spite and read_save(page, "crisps") == crisps
+    page.click("[data-testid=menu-button]")
+    assert rows(page) == ["spite", "crisps"]
+    saves = page.locator("[data-testid=saves]")
+    assert saves.locator("h2").inner_text() == "Your matches in progress"
+    assert saves.locator("[data-slot=crisps] .save-name").inner_text() == "Crisps"
+    assert page.locator(resume_button("crisps")).get_attribute("aria-label") == (
+        "Resume your Crisps match"
+    )
+    # Each resumes where it was.
+    page.click(resume_button("crisps"))
+    page.wait_for_selector(f"{IDLE}[data-table-game=crisps]")
+    assert read_save(page, "crisps")["data"]["record"] == crisps["data"]["record"]
+    page.click("[data-testid=menu-button]")
+    page.click(resume_button("spite"))
+    page.wait_for_selector(f"{IDLE}[data-table-game=spite]")
+    assert read_save(page, "spite")["data"]["record"] == spite["data"]["record"]
+
+    # A coached round, of that game or another, asks nothing and ends neither match.
+    page.click("[data-testid=menu-button]")
+    page.click("[data-testid=learn][data-learn-game=crisps]")
+    page.wait_for_selector(f"{IDLE}[data-table-game=crisps] [data-testid=coach]")
+    assert page.locator(REPLACE_DIALOG).count() == 0
+    coached = read_save(page, "crisps.learn")
+    assert coached and coached["page"]["coach"]
+    assert read_save(page, "crisps")["data"]["record"] == crisps["data"]["record"]
+    page.click("[data-testid=menu-button]")
+    assert set(rows(page)) == {"crisps", "spite", "crisps.learn"}
+    assert page.locator(resume_button("crisps.learn")).get_attribute("aria-label") == (
+        "Resume your coached round of Crisps"
+    )
+    assert saves.locator("[data-slot='crisps.learn'] .save-name").inner_text() == (
+        "Crisps, coached round"
+    )
+
+    # The game's own set-up says what starting would end, and offers the way back.
+    page.click("[data-testid=menu] [data-game=crisps]")
     warning = page.locator("[data-testid=replace-warning]")
     assert "Crisps match in progress" in warning.inner_text()
     assert page.locator("[data-testid=start]").inner_text() == "Abandon it and start"
     page.click("[data-testid=keep-playing]")
     page.wait_for_selector(f"{IDLE}[data-table-game=crisps]")
-    assert read_save(page)["data"]["record"] == saved["data"]["record"]
+    assert page.locator("[data-testid=coach]").count() == 0, "the match, not the coached round"
+    assert read_save(page, "crisps")["data"]["record"] == crisps["data"]["record"]
 
-    # A coached round asks in a dialog: keeping the match resumes it, abandoning it starts.
+    # A second coached round of the same game asks about the first one: keep or abandon it.
     page.click("[data-testid=menu-button]")
-    page.click("[data-testid=learn][data-learn-game=progression]")
-    dialog = page.locator("[data-testid=replace-dialog]")
-    assert "Crisps match is in progress" in dialog.inner_text()
+    page.click("[data-testid=learn][data-learn-game=crisps]")
+    dialog = page.locator(REPLACE_DIALOG)
+    assert "Your coached round of Crisps is in progress" in dialog.inner_text()
     page.click("[data-testid=keep-playing]")
-    page.wait_for_selector(f"{IDLE}[data-table-game=crisps]")
-    assert read_save(page)["data"]["record"] == saved["data"]["record"]
+    page.wait_for_selector(f"{IDLE}[data-table-game=crisps] [data-testid=coach]")
     page.click("[data-testid=menu-button]")
-    page.click("[data-testid=learn][data-learn-game=progression]")
+    page.click("[data-testid=learn][data-learn-game=crisps]")
     page.click("[data-testid=abandon-save]")
-    page.wait_for_selector(f"{IDLE}[data-table-game=progression]")
-    assert read_save(page)["game"] == "progression"
+    page.wait_for_selector(f"{IDLE}[data-table-game=crisps] [data-testid=coach]")
+    assert read_save(page, "crisps")["data"]["record"] == crisps["data"]["record"]
 
-    # With nothing saved (a finished match is not kept) the set-up starts at once.
+    # Discarding one leaves the others.
     page.click("[data-testid=menu-button]")
-    page.click("[data-testid=discard-save]")
-    page.click("[data-testid=menu] [data-game=crisps]")
-    assert page.locator("[data-testid=replace-warning]").count() == 0
+    page.click("[data-testid=discard-save][data-slot=spite]")
+    assert set(rows(page)) == {"crisps", "crisps.learn"}
+    assert read_save(page, "spite") is None
+    page.click("[data-testid=menu] [data-game=spite]")
     assert page.locator("[data-testid=start]").inner_text() == "Start the match"
+
+
+def test_the_match_an_earlier_version_saved_is_still_there(page, site, open_app):
+    """The one match earlier versions kept for all games (under parlour.save) is this
+    version's match of its game, resumed where it was."""
+    record = find("mhing", 2, lambda s: len(s.history) >= 3 and s.current_player == 0)
+    legacy = saved_match(record.to_record(), seats(2))
+    open_app(page, site)
+    page.evaluate(CLEAR_SAVES)
+    key = json.dumps(LEGACY_SAVE_KEY)
+    page.evaluate(f"() => localStorage.setItem({key}, {json.dumps(json.dumps(legacy))})")
+    page.click("[data-testid=menu] [data-game=mhing]")  # the set-up reads the saves again
+    assert (
+        "General Mhing match in progress"
+        in page.locator("[data-testid=replace-warning]").inner_text()
+    )
+    page.click("[data-testid=back]")
+    assert rows(page) == ["mhing"]
+    assert page.evaluate(f"() => localStorage.getItem({key})") is None
+    assert read_save(page, "mhing") == legacy
+    page.click(resume_button("mhing"))
+    page.wait_for_selector(f"{IDLE}[data-table-game=mhing]")
+    assert read_save(page, "mhing")["data"]["record"]["actions"] == record.to_record()["actions"]
+    assert page.locator(".log-list li").count() >= 3
 
 
 # ----- the browser's Back button -------------------------------------------------------------

@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from pagehelpers import IDLE, MENU, app_url, click_side_action, settled_look
+from pagehelpers import IDLE, MENU, app_url, click_side_action, read_save, settled_look
 
 import build
 
@@ -74,9 +74,7 @@ def start_and_move(page, game: str) -> None:
 
 
 def saved_actions(page) -> list[str]:
-    return json.loads(page.evaluate("() => localStorage.getItem('parlour.save')"))["data"][
-        "record"
-    ]["actions"]
+    return read_save(page)["data"]["record"]["actions"]
 
 
 def test_a_tab_open_across_a_release_keeps_its_build_and_the_next_load_runs_the_new_one(

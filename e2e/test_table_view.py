@@ -14,7 +14,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pagehelpers import HAND_CARDS, IDLE, MENU, SIDE_ACTIONS, import_match, open_record, read_save
+from pagehelpers import (
+    HAND_CARDS,
+    IDLE,
+    MENU,
+    SIDE_ACTIONS,
+    import_match,
+    open_record,
+    read_save,
+    resume_button,
+)
 
 import engine
 from engine.cards import card_name
@@ -352,7 +361,7 @@ def test_the_log_names_the_card_a_pass_brought_the_person_and_never_the_opponent
     # Kept with the saved match: resumed, the entry still says it.
     assert read_save(page)["page"]["logNotes"], "the notes are saved with the match"
     page.click("[data-testid=menu-button]")
-    page.click("[data-testid=resume]")
+    page.click(resume_button("crisps"))
     page.wait_for_selector(IDLE)
     assert entry.locator("[data-testid=log-note]").inner_text() == note
 
@@ -414,7 +423,7 @@ def test_a_reload_under_the_round_over_dialog_brings_it_back_over_that_round(pag
     assert ended != dealt
     page.reload()
     page.locator(MENU).first.wait_for(state="visible")
-    page.click("[data-testid=resume]")
+    page.click(resume_button("mhing"))
     page.wait_for_selector(ROUND_OVER)
     page.wait_for_selector(IDLE)
     assert page.locator(f"{ROUND_OVER} h2").inner_text() == title
@@ -427,7 +436,7 @@ def test_a_reload_under_the_round_over_dialog_brings_it_back_over_that_round(pag
     assert page.locator(ROUND_OVER).count() == 0
     # Gone on: the save no longer brings the dialog back.
     page.wait_for_function(
-        "() => JSON.parse(localStorage.getItem('parlour.save')).page.roundOver === false"
+        "() => JSON.parse(localStorage.getItem('parlour.save.mhing')).page.roundOver === false"
     )
     if world.current_player == 0:
         assert (

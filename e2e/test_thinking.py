@@ -17,6 +17,7 @@ from pagehelpers import (
     bot_seat,
     open_record,
     read_save,
+    resume_button,
     saved_match,
     store_script,
 )
@@ -75,7 +76,7 @@ def test_progress_shows_after_a_start_from_the_snapshot(page, site, open_app):
     page.evaluate(f"() => {{ {store_save(record, 'expert')} }}")
     open_app(page, site, "?speed=0&test=1")  # another address: a real load
     assert page.evaluate("() => window.__parlourTest.engine()")["snapshot"] is True
-    page.click("[data-testid=resume]")
+    page.click(resume_button("crisps"))
     page.wait_for_selector(IDLE)
     expert_thinks(page, lead)
 

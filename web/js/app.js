@@ -21,7 +21,7 @@
 //   }
 // (every part optional), and FEATURES below lists them. ctx = {root, state, intents, render,
 // renderSoon (a render at the next frame, for engine replies), engineCall, engineReady,
-// enterTable, loadRenderer, token, save, mayReplaceSave}. A state field, intent or screen has one owner.
+// enterTable, loadRenderer, token, save, mayReplaceSave, saveName}. A state field, intent or screen has one owner.
 //
 // The page first, the engine in the background: the menu, set-up, rules, statistics and
 // settings are drawn at once from js/catalog.js (the engine's game listing, written by the
@@ -106,7 +106,9 @@ const state = {
   ladder: catalog.ladder, // what the arena measured of each level (benchmarks/ladder.json)
   notice: null,           // a message on the menu (e.g. a save set aside)
   noticeMatch: null,      // {data, title}: the match the notice is about, offered as a file
-  save: null,             // the saved match offered for resuming
+  saves: [],             // the saved matches offered for resuming (one a slot, see storage.js), the latest first
+  save: null,             // of those, the one a new match would replace: the set-up's game's
+  saveSlot: null,         // the slot the match on the table is saved in (storage.matchSlot)
   unsaved: false,         // the match on the table could not be saved (storage full or off)
   setupGame: null, setup: null,                         // the set-up screen's game and choices
   rulesGame: null, rulesContent: undefined, rulesReturn: "menu",
@@ -287,12 +289,12 @@ async function recoverEngine(err) {
     client = await startEngine(onLoadingProgress);
     watchEngine(client);
     engineAnswered();
-    const saved = resumeMatch ? storage.loadMatch() : null;
+    const saved = resumeMatch && state.saveSlot ? storage.loadMatch(state.saveSlot) : null;
     const save = saved && saved.ok ? saved.save : null;
     if (save) {
       const reply = await call("load", save.data);
       if (reply && !reply.error) {
-        await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page);
+        await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page, null, save.slot);
         state.message = "The game engine stopped and was restarted: your match is exactly where it was.";
         render();
         return;
@@ -321,7 +323,7 @@ function panels(slot) {
 const screens = {
   fatal: renderFatal,
   waiting: renderWaiting,
-  menu: () => renderMenu(state, intents, panels("menu")),
+  menu: () => renderMenu(state, intents, panels("menu"), saveName),
   setup: renderSetup,
   rules: renderRules,
   table: renderTableScreen,
@@ -549,10 +551,10 @@ async function restoreKept(kept, token) {
 async function persist(token) {
   const snap = state.snapshot;
   if (!snap || isFriend(state)) return;
-  if (snap.is_over) { storage.clearMatch(); noteSaved(true); return; }
+  if (snap.is_over) { storage.clearMatch(state.saveSlot); noteSaved(true); return; }
   const reply = await engineCall("record", {}, { current: () => token === matchToken, refused: () => {} });
   if (!reply) return;
-  noteSaved(storage.saveMatch(snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null, keptState()));
+  noteSaved(storage.saveMatch(state.saveSlot, snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null, keptState()));
 }
 
 /** Whether the latest save worked: a failed one (storage full or turned off) puts the table's
@@ -617,8 +619,9 @@ function showThinking(token, fraction) {
 }
 
 /** Put a match on the table: `snap`, from the engine, or from a prepared opening when
- * `opening` is given (then its record is kept as the save, and the engine gets it later). */
-async function enterTable(snap, gameId, setup, kept = null, opening = null) {
+ * `opening` is given (then its record is kept as the save, and the engine gets it later).
+ * It is saved in `slot` (storage.matchSlot: the game's own, or its coached round's). */
+async function enterTable(snap, gameId, setup, kept = null, opening = null, slot = storage.matchSlot(gameId)) {
   matchToken += 1;
   const token = matchToken;
   state.renderer = await rendererFor(gameId);
@@ -626,7 +629,7 @@ async function enterTable(snap, gameId, setup, kept = null, opening = null) {
   newDeal = true;
   heldOpening = opening ? { record: opening.record, token } : null;
   Object.assign(state, {
-    source: opening ? "opening" : isFriend(state) ? "host" : "engine",
+    source: opening ? "opening" : isFriend(state) ? "host" : "engine", saveSlot: slot,
     screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
     error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
     noticeMatch: null, unsaved: false,
@@ -636,7 +639,7 @@ async function enterTable(snap, gameId, setup, kept = null, opening = null) {
   if (token !== matchToken) return;
   render();
   if (opening) {
-    noteSaved(storage.saveMatch(snap.game, snap.title, opening.record, setup, keptState()));
+    noteSaved(storage.saveMatch(slot, snap.game, snap.title, opening.record, setup, keptState()));
     return;
   }
   await holdingBusy(async () => {
@@ -658,7 +661,7 @@ async function sendMove(actionId) {
   if (heldOpening && taken) {
     // The engine is still loading: the move waits for it, kept with the save meanwhile.
     const snap = state.snapshot;
-    noteSaved(storage.saveMatch(snap.game, snap.title, recordWith(heldOpening.record, actionId), state.matchSetup.setup, keptState()));
+    noteSaved(storage.saveMatch(state.saveSlot, snap.game, snap.title, recordWith(heldOpening.record, actionId), state.matchSetup.setup, keptState()));
     state.message = "Your move is in: the game engine takes it as soon as it has loaded.";
     render();
   }
@@ -745,7 +748,7 @@ function handOver(current) {
     if (reply.error) {
       matchToken += 1;
       Object.assign(state, { screen: "menu", source: "engine", notice: `That deal could not be carried on (${reply.error.message}): start a new match.` });
-      storage.clearMatch();
+      storage.clearMatch(state.saveSlot);
       refreshSave();
       render();
       return;
@@ -764,12 +767,12 @@ function sentence(text) {
 }
 
 /**
- * Resolves true when nothing saved stands in the way of a new match (`what`: "a coached
- * round of Roundup"), or when the person chose to abandon the saved one; false when they
- * chose to keep playing it (it is then resumed). Asked in a dialog over the screen.
+ * Resolves true when nothing saved in `slot` stands in the way of a new match there (`what`:
+ * "a coached round of Roundup"), or when the person chose to abandon the saved one; false
+ * when they chose to keep playing it (it is then resumed). Asked in a dialog over the screen.
  */
-function mayReplaceSave(what) {
-  refreshSave();
+function mayReplaceSave(slot, what) {
+  refreshSave(slot);
   if (!state.save) return Promise.resolve(true);
   return new Promise((resolve) => {
     state.replacing = {
@@ -777,7 +780,7 @@ function mayReplaceSave(what) {
       answer: (abandon) => {
         state.replacing = null;
         resolve(abandon);
-        if (abandon) render(); else intents.resume();
+        if (abandon) render(); else intents.resume(slot);
       },
     };
     render();
@@ -785,14 +788,13 @@ function mayReplaceSave(what) {
 }
 
 function replacingDialog(asked) {
-  const save = state.save;
-  const title = save ? save.title || save.game : "";
+  const name = state.save ? saveName(state.save) : "";
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "replace-title", dataset: { testid: "replace-dialog" } },
     h("div", { class: "overlay-card" },
-      h("h2", { id: "replace-title" }, `Your ${title} match is in progress`),
+      h("h2", { id: "replace-title" }, `Your ${name} is in progress`),
       h("p", {}, `Starting ${asked.what} ends it: it cannot be resumed afterwards.`),
       h("div", { class: "form-actions" },
-        button(`Keep playing your ${title} match`, { class: "primary", dataset: { testid: "keep-playing", focus: "keep-playing" }, onclick: () => asked.answer(false) }),
+        button(`Keep playing your ${name}`, { class: "primary", dataset: { testid: "keep-playing", focus: "keep-playing" }, onclick: () => asked.answer(false) }),
         button("Abandon it", { class: "quiet-ink", dataset: { testid: "abandon-save", focus: "abandon-save" }, onclick: () => asked.answer(true) }))));
 }
 
@@ -806,11 +808,19 @@ function leaveRules() {
   if (state.screen === "table") runBots();
 }
 
-function refreshSave() {
-  const loaded = storage.loadMatch();
-  if (!loaded.ok) { state.save = null; state.notice = loaded.problem; state.noticeMatch = null; return; }
-  const save = loaded.save;
-  state.save = save && state.games.some((g) => g.id === save.game) ? save : null;
+/** The saved matches again (state.saves), and state.save: the one in `slot` (a new match's),
+ * if any. A save that could not be read is said on the menu. */
+function refreshSave(slot = null) {
+  const loaded = storage.loadMatches();
+  if (loaded.problems.length) { state.notice = loaded.problems.join(" "); state.noticeMatch = null; }
+  state.saves = loaded.saves.filter((save) => state.games.some((g) => g.id === save.game));
+  state.save = (slot && state.saves.find((save) => save.slot === slot)) || null;
+}
+
+/** How a save is named to the person: "Crisps match", "coached round of Crisps". */
+function saveName(save) {
+  const title = save.title || save.game;
+  return save.slot === storage.matchSlot(save.game, true) ? `coached round of ${title}` : `${title} match`;
 }
 
 // ----- intents: what the person asked for ---------------------------------------------------
@@ -830,7 +840,7 @@ const intents = {
     state.setupGame = gameId;
     state.setup = normalizeSetup(spec, state.levels, storage.loadSetup(gameId));
     state.screen = "setup";
-    refreshSave();   // a match in progress is named before a new one would replace it
+    refreshSave(storage.matchSlot(gameId));   // this game's match in progress is named before a new one would replace it
     state.error = null;
     render();
     // The table's drawing for this game is fetched now, while the person sets up the match,
@@ -861,6 +871,9 @@ const intents = {
   async playAgain() {
     const ms = state.matchSetup;
     if (!ms || isFriend(state)) return;
+    // After a coached round the new match goes to the game's own slot: a match saved there is not ended unasked.
+    const slot = storage.matchSlot(ms.game);
+    if (state.saveSlot !== slot && !(await mayReplaceSave(slot, `a new ${state.snapshot ? state.snapshot.title : ms.game} match`))) return;
     await startNew(ms.game, ms.setup || setupFromSnapshot(state.snapshot));
   },
   async openRules(gameId) {
@@ -942,29 +955,31 @@ const intents = {
     state.handoffTo = null;
     render();
   },
-  async resume() {
-    const save = state.save;
+  /** Resume the match saved in `slot` (the set-up's game's when not given). */
+  async resume(slot) {
+    const save = typeof slot === "string" ? state.saves.find((s) => s.slot === slot) : state.save;
     if (!save || state.busy) return;
     const waiting = { title: save.title || save.game, message: "Your match comes back as soon as the game engine is ready." };
     if (!(await engineReady(waiting))) return;
     const reply = await engineCall("load", save.data, {
       refused: (error) => {
         leaveWaiting();
-        storage.setAsideMatch();
-        state.save = null;
-        state.notice = `Your saved ${save.title || save.game} match could not be resumed by this version of Parlour (${error.message}), so it was set aside. You can keep it as a file.`;
+        storage.setAsideMatch(save.slot);
+        refreshSave();
+        state.notice = `Your saved ${saveName(save)} could not be resumed by this version of Parlour (${error.message}), so it was set aside. You can keep it as a file.`;
         state.noticeMatch = { data: save.data, title: save.title || null };
         render();
       },
     });
     if (!reply) return;
-    await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page);
+    await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page, null, save.slot);
     state.message = "Welcome back: your match is where you left it.";
     render();
   },
-  discardSave() {
-    storage.clearMatch();
-    state.save = null;
+  /** Discard the match saved in `slot`. */
+  discardSave(slot) {
+    storage.clearMatch(slot);
+    refreshSave();
     state.notice = null;
     state.noticeMatch = null;
     render();
@@ -997,12 +1012,12 @@ async function applyRemote(snap, move, { roundEnd = false, message = null } = {}
 }
 
 const context = {
-  root, state, intents, render, renderSoon, engineCall, engineReady, enterTable, applyRemote, loadRenderer: rendererFor, token: () => matchToken, mayReplaceSave,
+  root, state, intents, render, renderSoon, engineCall, engineReady, enterTable, applyRemote, loadRenderer: rendererFor, token: () => matchToken, mayReplaceSave, saveName,
   save: () => {
     // What the page keeps is rewritten at once (a reload before the engine's reply keeps it);
     // the record follows.
     const snap = state.snapshot;
-    if (snap && !snap.is_over) storage.saveMatchPage(snap.game, keptState());
+    if (snap && !snap.is_over && state.saveSlot && !isFriend(state)) storage.saveMatchPage(state.saveSlot, keptState());
     return persist(matchToken);
   },
 };

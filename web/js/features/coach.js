@@ -11,6 +11,7 @@
 // panel offers the next one, which is put on the table from its record. The coach's state is
 // kept with the saved match (a kept state field), so a reload and "Resume" bring it back.
 import { h, button, clear } from "../ui/dom.js";
+import { matchSlot } from "../storage.js";
 
 const KEEP_EARLIER = 40;
 
@@ -195,7 +196,8 @@ function intents(ctx) {
       if (state.busy) return;
       const spec = state.games.find((g) => g.id === gameId);
       const title = spec ? spec.title : gameId;
-      if (!(await ctx.mayReplaceSave(`a coached round of ${title}`))) return;
+      // Its own slot: a match of the game in progress is not ended by a coached round.
+      if (!(await ctx.mayReplaceSave(matchSlot(gameId, true), `a coached round of ${title}`))) return;
       if (!(await engineReady({ title, message: "Your coached round starts as soon as the game engine is ready." }))) return;
       const info = await engineCall("coach", { game: gameId });
       if (!info) return;
@@ -207,7 +209,7 @@ function intents(ctx) {
         nowMoves: -1, earlier: [], suggestion: null, suggestionAt: -1, done: false, problem: null,
       };
       speak([]);
-      await enterTable(reply, gameId, null);
+      await enterTable(reply, gameId, null, null, null, matchSlot(gameId, true));
     },
     /** Put the next lesson's position on the table; what the coach said so far stays said. */
     async nextLesson() {
@@ -223,7 +225,7 @@ function intents(ctx) {
         suggestion: null, suggestionAt: -1, done: false, problem: null,
       };
       speak([]);
-      await enterTable(reply, coach.game, null);
+      await enterTable(reply, coach.game, null, null, null, matchSlot(coach.game, true));
     },
     stopCoaching() {
       state.coach = null;

@@ -17,6 +17,7 @@
 //   are read as such) or a URL-encoded JSON object, e.g. %7B%22auto_skip%22%3Atrue%7D.
 // A link that cannot be used says why on the menu; nothing is started and nothing is lost.
 import { h, button } from "../ui/dom.js";
+import { matchSlot } from "../storage.js";
 import { defaultLevel, seatNames } from "../ui/setup-model.js";
 
 const MAX_SEED = 2 ** 31 - 1;
@@ -244,13 +245,18 @@ function menuShare(state, intents) {
     state.shareError ? h("div", { class: "error-area", role: "alert", dataset: { testid: "error" } }, state.shareError) : null,
     offer ? h("div", { class: "resume challenge-offer", dataset: { testid: "challenge-offer" } },
       h("p", {}, `A challenge: ${offer.summary}.`),
-      state.save ? h("p", { class: "field-note" }, "Playing it replaces the match you have in progress.") : null,
+      savedIn(state, offer) ? h("p", { class: "field-note" }, `Playing it replaces your ${offer.spec.title} match in progress.`) : null,
       button("Play this deal", { class: "primary", dataset: { testid: "accept-challenge", focus: "accept-challenge" }, onclick: intents.acceptChallenge }),
       button("No thanks", { class: "quiet", dataset: { testid: "dismiss-challenge" }, onclick: intents.dismissChallenge })) : null,
     h("div", { class: "import-row" },
       h("label", { class: "file-button quiet", for: "import-file" }, "Open a match file\u2026"),
       h("input", { type: "file", id: "import-file", accept: ".json,application/json", class: "visually-hidden",
         dataset: { testid: "import" }, onchange: (e) => { const f = e.target.files && e.target.files[0]; e.target.value = ""; if (f) intents.importMatch(f); } })));
+}
+
+/** Whether a match of the challenge's game is in progress (playing the challenge replaces it). */
+function savedIn(state, offer) {
+  return (state.saves || []).some((save) => save.slot === matchSlot(offer.spec.id));
 }
 
 // ----- intents -------------------------------------------------------------------------------
@@ -315,7 +321,7 @@ function intents({ state, intents: all, engineCall, engineReady, enterTable, ren
         return;
       }
       // An unfinished match goes on the table in the place of the saved one: ask first.
-      if (!(await mayReplaceSave("the match from your file"))) return;
+      if (!(await mayReplaceSave(matchSlot(data.record.game), "the match from your file"))) return;
       const reply = await engineCall("load", data, {
         refused: (error) => sayOnMenu(`That file's match cannot be resumed (${error.message}). Nothing was changed.`),
       });
@@ -366,7 +372,7 @@ function intents({ state, intents: all, engineCall, engineReady, enterTable, ren
       }
       state.shareError = null;
       state.challengeOffer = found;
-      if (!state.save && state.screen === "menu") { await all.acceptChallenge(); return; }
+      if (!savedIn(state, found) && state.screen === "menu") { await all.acceptChallenge(); return; }
       if (state.screen !== "menu") showMenu(); else render();
     },
     async acceptChallenge() {
