@@ -1,5 +1,7 @@
-"""The set-up screen shows what the arena measured of each level (the ladder table, shipped
-in js/catalog.js): each run with what it showed, and each step of the ladder no run measured.
+"""The set-up screen's fold "How the levels compare" says what the arena measured of each
+level (the ladder table, shipped in js/catalog.js): first in plain words, how often each level
+beats the one below it, then each run with what it showed and its intervals, and each step of
+the ladder no run measured.
 
 The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 import pytest
 from pagehelpers import MENU
 
+import engine
 from engine import bots
 from engine.bots import arena as ladder
 
@@ -48,13 +51,19 @@ def shown_items(page) -> list[tuple[str, str]]:
     ]
 
 
-def open_setup(page, game: str, players: int) -> None:
+def open_setup(page, game: str, players: int, open_fold: bool = True) -> None:
     if page.locator("[data-testid=back]").count():
         page.click("[data-testid=back]")
     page.click(f"{MENU}[data-game={game}]")
     page.locator("[data-testid=setup]").wait_for(state="visible")
     if page.locator("[data-testid=players]").count():
         page.select_option("[data-testid=players]", str(players))
+    if not open_fold:
+        return
+    fold = page.locator("[data-testid=levels-fold]")
+    assert fold.get_attribute("open") is None, "the fold is open before it is asked for"
+    fold.locator("summary").click()
+    page.locator("[data-testid=ladder]").wait_for(state="visible")
 
 
 def test_setup_shows_each_levels_runs_with_what_they_showed(page, site, open_app):
@@ -164,3 +173,86 @@ def test_a_margin_over_par_is_given_only_over_the_level_met(page, site, open_app
     runs_words = f"({other['matches']} {unit}"
     (against_plain,) = [line for line in lines if words in line and runs_words in line]
     assert "in the same seat of the same deal" not in against_plain
+
+
+def plain_words(figures: list[dict], game: str, players: int) -> list[str]:
+    """The plain sentences the fold should open with: each level's longest run against the
+    level just below it, as a share in tens."""
+    lines = []
+    for below, level in zip(bots.LEVELS, bots.LEVELS[1:], strict=False):
+        runs = [
+            f
+            for f in figures
+            if (f["game"], f["players"], f["level"], f["against"])
+            == (game, players, level, [below])
+            and not f["superseded"]
+        ]
+        if runs:
+            lines.append(max(runs, key=lambda f: f["matches"]))
+    return lines
+
+
+@pytest.mark.parametrize("game,players", [("crisps", 2), ("roundup", 4)])
+def test_the_fold_says_first_in_plain_words_how_often_a_level_beats_the_one_below(
+    page, site, open_app, game, players
+):
+    figures = ladder.figures(ladder.read_table())
+    open_app(page, site)
+    open_setup(page, game, players)
+    lines = page.locator("[data-testid=level-words] li").all_inner_texts()
+    runs = plain_words(figures, game, players)
+    assert len(lines) == len(runs) > 0
+    for text, run in zip(lines, runs, strict=True):
+        name, other = WORDS[run["level"]], WORDS[run["against"][0]]
+        assert text.startswith(f"{name} wins "), text
+        rate = run["win_rate"]
+        if 0.05 <= rate < 0.95:
+            assert f" about {round(rate * 10)} in 10 " in text, text
+        if players == 2 and run["against"][0] != "random":
+            assert f" against {other}" in text, text
+        if players > 2:
+            assert f"(an even share is 1 in {players})" in text, text
+        assert ("too close to call" in text) == (run["verdict"] == "alike"), text
+    # Crisps 2 players: Hard against Normal, the brief's own example of the wording.
+    if game == "crisps":
+        hard = next(r for r in runs if r["level"] == "hard")
+        assert (
+            f"Hard wins about {round(hard['win_rate'] * 10)} in 10 matches against Normal." in lines
+        )
+    # The plain words come before the intervals.
+    order = page.evaluate(
+        """() => { const words = document.querySelector('[data-testid=level-words]');
+        const figures = document.querySelector('[data-testid=ladder]');
+        const after = words.compareDocumentPosition(figures);
+        return Boolean(after & Node.DOCUMENT_POSITION_FOLLOWING); }"""
+    )
+    assert order
+
+
+IN_FIRST_SCREEN = """() => {
+  window.scrollTo(0, 0);
+  const height = window.innerHeight, width = window.innerWidth;
+  const form = document.querySelector('[data-testid=setup] form');
+  const controls = [...form.querySelectorAll('select, input, button, summary')]
+    .filter((el) => el.getClientRects().length);
+  const out = controls.filter((el) => {
+    const box = el.getBoundingClientRect();
+    return box.top < 0 || box.bottom > height || box.left < 0 || box.right > width;
+  }).map((el) => el.dataset.testid || el.id || el.textContent.trim().slice(0, 30));
+  return { controls: controls.length, out, wide: document.documentElement.scrollWidth > width };
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_every_choice_and_start_are_in_the_first_screen(page, site, open_app, size):
+    """At each game's usual table, the set-up's every control (each seat, the players and
+    the turn order, the options, practice, the levels' fold) and Start are inside the window
+    without scrolling, on a phone and on a laptop."""
+    open_app(page, site)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    for game in engine.GAMES:
+        open_setup(page, game, engine.GAMES[game].default_players, open_fold=False)
+        found = page.evaluate(IN_FIRST_SCREEN)
+        assert found["controls"] >= 4 and not found["out"] and not found["wide"], (game, found)
+        start = page.locator("[data-testid=start]").bounding_box()
+        assert start and start["y"] + start["height"] <= size[1], game

@@ -1,65 +1,9 @@
-// The set-up screen: players, who sits where, opponents' levels and the game's options.
+// The set-up screen: players, who sits where, opponents' levels and the game's options, with
+// Start, in one screen (a seat is one line; how the levels compare is a fold, setup-levels.js).
 import { h, button } from "./dom.js";
 import { hasFriends, ordinal, seatNames } from "./setup-model.js";
+import { LEVEL_WORDS, levelsFold } from "./setup-levels.js";
 import { humanSeats } from "../snapshot.js";
-
-const LEVEL_WORDS = { random: "Random moves", easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
-
-/** A level in a sentence: "Normal", or the arena's reference "a plain search (200 iterations)". */
-function opponentWords(level) {
-  const plain = /^plain(?:-(\d+))?$/.exec(level);
-  if (plain) return `a plain search (${plain[1] || 1000} iterations)`;
-  return LEVEL_WORDS[level] || level;
-}
-
-const VERDICT_WORDS = {
-  stronger: (level, other) => `${level} is stronger than ${other}`,
-  weaker: (level, other) => `${level} is weaker than ${other} here`,
-  alike: (level, other) => `${level} plays about as well as ${other} here (the arena could not tell them apart)`,
-};
-
-/** What the arena measured of the offered levels at this game and table size (the ladder's
- * figures from js/catalog.js), a level at a time: its runs, each with what it showed
- * (stronger, weaker, or not told apart from the level it met), and, for a level no run set
- * against the level below it, that this step of the ladder is not yet measured. Nothing for a
- * table size no run measured. */
-function ladderFigures(figures, game, players, levels) {
-  // A superseded run gives way to one of the same line-up whose par is the level met.
-  const rows = (figures || []).filter((f) => f.game === game && f.players === players && levels.includes(f.level) && !f.superseded);
-  if (!rows.length) return null;
-  const percent = (x) => `${Math.round(x * 100)}%`;
-  const points = (x) => {
-    const text = Math.abs(x).toFixed(1);
-    return `${x < 0 && Number(text) !== 0 ? "\u2212" : "+"}${text}`;
-  };
-  const items = [];
-  levels.forEach((level, i) => {
-    if (i === 0) return; // the lowest level has nothing below it to beat
-    const name = LEVEL_WORDS[level] || level;
-    const below = levels[i - 1];
-    const own = rows.filter((f) => f.level === level);
-    for (const f of own) {
-      const others = f.against.map(opponentWords).join(" and ");
-      const unit = f.rounds === 1 ? "round" : "match";
-      let text = `${VERDICT_WORDS[f.verdict](name, others)}: wins ${percent(f.win_rate)} against ${others}` +
-        ` (${f.matches} ${f.rounds === 1 ? "one-round matches" : "matches"}, 95% interval ${percent(f.ci[0])}\u2060\u2013\u2060${percent(f.ci[1])},` +
-        ` fair share ${percent(f.fair_share)})`;
-      // Only a margin over the level met speaks of it (see arena.figures: par_is_met).
-      if (f.over_par && f.par_is_met) {
-        text += `, and scores ${points(f.over_par.mean)} points a ${unit} more than ${opponentWords(f.par)} in the same seat of the same deal` +
-          ` (95% interval ${points(f.over_par_ci[0])} to ${points(f.over_par_ci[1])})`;
-      }
-      items.push(h("li", { dataset: { level, verdict: f.verdict } }, text + "."));
-    }
-    if (!own.some((f) => f.against.includes(below))) {
-      items.push(h("li", { dataset: { level, verdict: "unmeasured" } },
-        `${name}: not yet measured against ${LEVEL_WORDS[below] || below} at ${players} players.`));
-    }
-  });
-  return h("div", { class: "ladder" },
-    h("p", { class: "field-note" }, `How the computer levels compare at ${players} players, measured in matches between them:`),
-    h("ul", { class: "field-note ladder-figures", dataset: { testid: "ladder" } }, items));
-}
 
 export function renderSetup(state, intents) {
   const spec = state.games.find((g) => g.id === state.setupGame);
@@ -70,7 +14,7 @@ export function renderSetup(state, intents) {
 
   const playerField = spec.min_players === spec.max_players
     ? h("p", { class: "field-note" }, `${spec.title} is for ${spec.min_players} players.`)
-    : field("Number of players", h("select", {
+    : field("Players", h("select", {
       id: "setup-players", dataset: { testid: "players", focus: "players" },
       onchange: (e) => intents.setPlayers(Number(e.target.value)),
     }, spec_counts(spec).map((n) => h("option", { value: n, selected: n === setup.players },
@@ -82,7 +26,7 @@ export function renderSetup(state, intents) {
     const nameId = `seat-name-${i}`;
     const value = seat.type === "bot" ? "bot:" + seat.level : seat.type;
     return h("li", { class: "seat-row" },
-      h("label", { for: id }, `Seat ${i + 1}`),
+      h("label", { for: id, class: "visually-hidden" }, `Seat ${i + 1}`),
       h("select", {
         id, dataset: { testid: `seat-${i}`, focus: id },
         onchange: (e) => {
@@ -113,8 +57,7 @@ export function renderSetup(state, intents) {
       id, dataset: { testid: "order", focus: id }, onchange: (e) => update({ order: e.target.value }),
     },
     setup.seats.map((_, k) => h("option", { value: String(k), selected: setup.order === String(k) }, `You play ${ordinal(k)}`)),
-    h("option", { value: "random", selected: setup.order === "random" }, "Random")), id,
-    "Who leads the first round; the engine decides the rounds after that.");
+    h("option", { value: "random", selected: setup.order === "random" }, "Random")), id);
   }
 
   const optionFields = (spec.options || []).map((opt) => optionField(opt, setup.options[opt.name], (v) => update({ options: { ...setup.options, [opt.name]: v } })));
@@ -127,10 +70,11 @@ export function renderSetup(state, intents) {
     h("form", { class: "setup-form", onsubmit: (e) => { e.preventDefault(); intents.startMatch(); } },
       replacing(state, intents),
       spec.summary ? h("p", { class: "setup-summary" }, spec.summary) : null,
-      h("fieldset", {}, h("legend", {}, "Players"), playerField,
-        h("ol", { class: "seat-list" }, seatRows), orderField,
-        ladderFigures(state.ladder, spec.id, setup.players, levels)),
-      optionFields.length ? h("fieldset", {}, h("legend", {}, "Options"), optionFields) : null,
+      h("fieldset", {}, h("legend", {}, "Who plays"),
+        h("div", { class: "setup-row" }, playerField, orderField),
+        h("ol", { class: "seat-list" }, seatRows),
+        levelsFold(state.ladder, spec.id, setup.players, levels)),
+      optionFields.length ? h("fieldset", { class: "setup-options" }, h("legend", { class: "visually-hidden" }, "Options"), optionFields) : null,
       h("div", { class: "field option-field" },
         h("input", { type: "checkbox", id: "setup-practice", checked: setup.practice === true, dataset: { testid: "practice-option", focus: "setup-practice" },
           onchange: (e) => update({ practice: e.target.checked }) }),
