@@ -516,10 +516,12 @@ def test_the_page_links_one_stylesheet_with_every_part(site_dir):
 
 def test_dist_html_is_squeezed_but_the_same_page(site_dir):
     """The same page with less white space; the build adds to index.html only the module
-    preloads of the app's chunks (see test_index_preloads_every_chunk_...)."""
+    preloads of the app's chunks and the meta tag naming the game screens' (see
+    test_index_preloads_every_chunk_...)."""
     for rel in ["index.html"] + [f"rules/{p.name}" for p in (WEB / "rules").glob("*.html")]:
         source, built = (WEB / rel).read_text(), (site_dir / rel).read_text()
         built = re.sub(r'\n<link rel="modulepreload" href="[^"]+">', "", built)
+        built = re.sub(r'\n<meta name="parlour:after-menu" content="[^"]+">', "", built)
         assert "\n " not in built and len(built) < len(source)
         assert re.sub(r"\s+", " ", built).strip() == re.sub(r"\s+", " ", source).strip(), rel
 
@@ -726,28 +728,35 @@ def test_index_loads_the_app_as_a_module_without_inline_script(site_dir):
 
 def test_index_preloads_every_chunk_the_app_imports_statically(site_dir):
     """The shared chunks js/app.js imports (and theirs) are named in index.html as module
-    preloads, so they come with app.js and not one round trip later; so are the shared chunks
-    the game screens import, so that a game's module, asked for when its set-up screen opens,
-    needs no second round trip before the table; the game screens themselves, loaded when a
-    game starts, are not."""
+    preloads, so they come with app.js and not one round trip later; the shared chunks the
+    game screens import are named in its after-menu meta tag, which the page preloads once
+    the menu is drawn (web/js/after-menu.js), so that a game's module, asked for when its
+    set-up screen opens, needs no second round trip before the table, while the menu's own
+    files keep the page's connections to themselves (no more than six requests with
+    app.js: an HTTP/1.1 host gives a page six). The game screens themselves, loaded when a
+    game starts, are in neither."""
     js = site_dir / "js"
-    wanted = entry_chunks(site_dir) + screen_chunks(site_dir)
-    assert wanted, "the bundle has shared chunks (esbuild --splitting)"
-    assert set(static_imports((js / "app.js").read_text())) <= set(wanted)
+    entry, later = entry_chunks(site_dir), screen_chunks(site_dir)
+    assert entry, "the bundle has shared chunks (esbuild --splitting)"
+    assert set(static_imports((js / "app.js").read_text())) <= set(entry)
     games = {path.stem for path in (WEB / "js" / "games").glob("*.js")}
     screens = [
         p for p in js.glob("*.js") if (m := CHUNK.fullmatch(f"js/{p.name}")) and m["name"] in games
     ]
     assert len(screens) == len(games)
     for screen in screens:
-        assert set(static_imports(screen.read_text())) <= set(wanted), screen.name
-    assert screen_chunks(site_dir), "the game screens share a chunk the app does not import"
+        assert set(static_imports(screen.read_text())) <= set(entry + later), screen.name
+    assert later, "the game screens share a chunk the app does not import"
     html = (site_dir / "index.html").read_text()
     preloads = re.findall(r'<link rel="modulepreload" href="\./js/([^"]+)">', html)
-    assert sorted(preloads) == sorted(c[2:] for c in wanted)
-    assert all((js / name).is_file() for name in preloads)
+    assert sorted(preloads) == sorted(c[2:] for c in entry)
+    (after_menu,) = re.findall(r'<meta name="parlour:after-menu" content="([^"]+)">', html)
+    assert after_menu.split() == [f"./js/{c[2:]}" for c in later]
+    assert all((js / name).is_file() for name in preloads + [c[2:] for c in later])
     assert html.index('src="./js/app.js"') < html.index("modulepreload")
     assert not any(re.match(r"(roundup|progression|mhing|crisps|spite)-", p) for p in preloads)
+    # The stylesheet, app.js and its chunks: the menu's requests, all at once.
+    assert 2 + len(preloads) <= 6, preloads
 
 
 def test_static_imports_leave_dynamic_imports_out():

@@ -139,14 +139,20 @@ def screen_chunks(site: Path) -> list[str]:
     return imported_chunks(folder, screens, entry_chunks(site))
 
 
+AFTER_MENU_META = "parlour:after-menu"
+"""index.html's meta tag naming the modules the page preloads once the menu is drawn."""
+
+
 def preload_entry_chunks(staging: Path) -> None:
-    """Name in index.html as module preloads the shared chunks that js/app.js imports, and
-    those the game screens import: the browser then fetches them together with app.js
-    instead of one round trip after it (most of what the menu waits for on a slow line), or
-    one round trip after a game's own module (between Start and the table: on a line busy
-    with the runtime's downloads, up to a second)."""
-    chunks = entry_chunks(staging) + screen_chunks(staging)
-    if not chunks:
+    """Name in index.html as module preloads the shared chunks that js/app.js imports: the
+    browser then fetches them together with app.js instead of one round trip after it (most
+    of what the menu waits for on a slow line). The shared chunks the game screens import are
+    named in a meta tag (AFTER_MENU_META) that the page preloads once the menu is drawn
+    (web/js/after-menu.js): not one round trip after a game's own module (between Start and
+    the table), and not beside the menu's own modules either, where an HTTP/1.1 host's six
+    connections a page gets would make one of them wait a round trip."""
+    entry, screens = entry_chunks(staging), screen_chunks(staging)
+    if not entry and not screens:
         return
     index = staging / "index.html"
     html = index.read_text(encoding="utf-8")
@@ -155,8 +161,11 @@ def preload_entry_chunks(staging: Path) -> None:
         raise BuildError(f"index.html lacks {script}")
     folder = Path(JS_ENTRY).parent.as_posix()
     links = "".join(
-        f'\n<link rel="modulepreload" href="./{folder}/{chunk[2:]}">' for chunk in chunks
+        f'\n<link rel="modulepreload" href="./{folder}/{chunk[2:]}">' for chunk in entry
     )
+    if screens:
+        later = " ".join(f"./{folder}/{chunk[2:]}" for chunk in screens)
+        links += f'\n<meta name="{AFTER_MENU_META}" content="{later}">'
     index.write_text(html.replace(script, script + links), encoding="utf-8")
 
 

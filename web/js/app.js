@@ -36,6 +36,7 @@
 // goes over to the engine once it has loaded (handOver).
 import catalog from "./catalog.js";
 import { startEngine } from "./engine-client.js";
+import { preloadAfterMenu } from "./after-menu.js";
 import { fetchOpenings, openingsFor, pickOpening, recordWith } from "./openings.js";
 import * as storage from "./storage.js";
 import { cardsReceived, humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
@@ -431,8 +432,17 @@ function markLastMove(where, move) {
   }
 }
 
-/** The game's own module, web/js/games/<id>.js (a promise; it rejects for a game without one). */
-const gameModule = (gameId) => import(`./games/${gameId}.js`);
+/** The game's own module, web/js/games/<id>.js (a promise; it rejects for a game without one).
+ * Named one by one: a template import() makes esbuild ship its lookup helper as a chunk of its
+ * own, one more file before the menu. */
+const GAME_MODULES = {
+  roundup: () => import("./games/roundup.js"),
+  progression: () => import("./games/progression.js"),
+  mhing: () => import("./games/mhing.js"),
+  crisps: () => import("./games/crisps.js"),
+  spite: () => import("./games/spite.js"),
+};
+const gameModule = (gameId) => (GAME_MODULES[gameId] ? GAME_MODULES[gameId]() : Promise.reject(new Error(`no module for ${gameId}`)));
 
 /** The game's module (web/js/games/<id>.js), or the plain table of games/generic.js. */
 async function rendererFor(gameId) {
@@ -1116,6 +1126,7 @@ function boot() {
   }
   refreshSave();
   render();
+  preloadAfterMenu();
   intents.checkChallenge();
 }
 
