@@ -475,30 +475,15 @@ def bot_move(params: dict[str, Any]) -> dict[str, Any]:
 
 # ----- the table as a round left it --------------------------------------------------------
 
-DEAL_METHODS = ("_deal", "_deal_round")
-"""The games' methods that deal a new round (see engine/games/*/state.py)."""
-
-
-class _RoundDealt(Exception):
-    """Raised in a throwaway copy of a match when the next round is about to be dealt."""
-
 
 def _round_end_view(before: State, action: Action, viewer: int | None) -> dict[str, Any]:
     """The table as ``action`` left it when it ended a round: ``before`` (the position it
-    was taken in) is copied and the action applied to the copy, stopped where the next round
-    would be dealt. The match itself is not touched."""
-    world = before.clone()
-
-    def stop(*args: Any) -> None:
-        raise _RoundDealt
-
-    for name in DEAL_METHODS:
-        if hasattr(world, name):
-            setattr(world, name, stop)
-    try:
-        world.push(action)
-    except _RoundDealt:
-        pass
+    was taken in) is copied and the action applied to the copy, stopped at the core's
+    round-end hook before the next deal (:meth:`State.at_round_end`). The match itself is
+    not touched."""
+    world = before.at_round_end(action)
+    if world is None:
+        raise BridgeError("no_round_end", "that move did not end a round")
     return world.view(viewer)
 
 

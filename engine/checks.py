@@ -2,7 +2,8 @@
 
 ``play_checked_match`` plays one seeded match (random or greedy seats) and checks at every
 step that legal actions are unique and apply, junk is refused with the state unchanged,
-cards are conserved, views hide what they must (via determinize) and the record replays.
+cards are conserved, views hide what they must (via determinize), the record replays and
+every round's end stops at the core's round-end hook (:func:`check_round_ends`).
 The test suite runs it on every game, player count and option set; ``python -m engine
 soak`` runs it for as long as you like.
 """
@@ -111,6 +112,27 @@ def check_determinize(state: State, seed: int) -> bool:
     return changed
 
 
+def _rounds(state: State) -> int:
+    return len(state.result().get("rounds") or [])
+
+
+def check_round_ends(record: dict[str, Any], round_ends: set[int]) -> None:
+    """Replay ``record``: the moves at ``round_ends`` (indexes into its actions: each ended a
+    round and the match went on) reach the game's round-end hook, and the table the hook
+    shows has that round scored; a sample of the other moves does not reach it."""
+    state = engine.new_game(record["game"], record["players"], record["seed"], record["options"])
+    for index, action_id in enumerate(record["actions"]):
+        action = state.find_action(action_id)
+        if index in round_ends:
+            stopped = state.at_round_end(action)
+            assert stopped is not None, f"move {index} ended a round but passed no round-end hook"
+            rounds = _rounds(state) + 1
+            assert _rounds(stopped) == rounds, f"move {index}: the hook came before the scoring"
+        elif index % 11 == 0:
+            assert state.at_round_end(action) is None, f"move {index} ended no round"
+        state.push(action)
+
+
 def play_checked_match(
     game: str,
     players: int,
@@ -132,6 +154,8 @@ def play_checked_match(
     greedy = engine.GAMES[game].bot.greedy if policy == "greedy" else None
     steps = 0
     hidden_changed = False
+    rounds = 0
+    round_ends: set[int] = set()
     while not state.is_over:
         assert steps < max_steps, f"match did not end within {max_steps} steps"
         check_legal_actions(state)
@@ -148,7 +172,16 @@ def play_checked_match(
             state.apply(greedy(state.view(state.current_player), legal, rng))
         else:
             state.apply(rng.choice(legal))
+        # A round ends with a new deal, which shows its actor hidden cards: only then can the
+        # count of rounds scored have grown.
+        if state.move_revealed_hidden(-1) or state.is_over:
+            now = _rounds(state)
+            assert now <= rounds + 1, "one move scored two rounds"
+            if now > rounds and not state.is_over:
+                round_ends.add(steps)
+            rounds = now
         steps += 1
+    assert _rounds(state) == rounds, "a round was scored by a move that dealt no new cards"
     check_legal_actions(state)
     check_conservation(state)
     result = state.result()
@@ -158,6 +191,7 @@ def play_checked_match(
     record = json.loads(json.dumps(state.to_record()))
     replay = engine.from_record(record)
     assert snapshot(replay) == snapshot(state)
+    check_round_ends(record, round_ends)
     if policy == "random":
         assert hidden_changed, "determinize never re-sampled any hidden card"
     return state

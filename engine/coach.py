@@ -45,14 +45,12 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 import engine
 from engine.core import Action, State
-from engine.purpose import purpose
 
-COACH_DIR = Path(__file__).resolve().parent / "games"
 PERSON = 0
 """The person's seat in a coached round; every other seat is the computer."""
 BOT_LEVEL = "normal"
@@ -98,7 +96,7 @@ def load(game: str) -> Coach:
     if game not in _cache:
         if game not in engine.GAMES:
             raise CoachError(f"unknown game {game!r}")
-        path = COACH_DIR / game / "coach.json"
+        path = resources.files(f"engine.games.{game}") / "coach.json"
         data = json.loads(path.read_text(encoding="utf-8"))
         _cache[game] = _check(game, data)
     return _cache[game]
@@ -288,10 +286,10 @@ def suggestion(game: str, m: Moment, kinds: list[str] | None) -> Action | None:
 
 def why(game: str, view: dict[str, Any], action: Action | None) -> str | None:
     """The suggested move's reason in a player's words ("It closes the hearts stack."), read
-    off the person's own view (:mod:`engine.purpose`), or ``None``."""
+    off the person's own view by the game's words (its ``purpose``), or ``None``."""
     if action is None:
         return None
-    text = purpose(game, view, action)
+    text = engine.GAMES[game].purpose(view, action)
     return f"It {text}." if text else None
 
 
@@ -350,108 +348,13 @@ def advise(
 # ----- the round's score, line by line -------------------------------------------------------
 
 
-def _who(seat: int, viewer: int) -> str:
-    return "You" if seat == viewer else f"{{seat{seat}}}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-
-
 def scoring_lines(game: str, view: dict[str, Any], viewer: int) -> list[str]:
     """The score of the round just over, explained line by line from the engine's own
-    breakdown (``view["last_round"]``)."""
+    breakdown (``view["last_round"]``) by the game's words (its ``score_lines``)."""
     last = view.get("last_round")
     if not last:
         return []
-    return _SCORING[game](last, viewer)
-
-
-def _roundup_lines(r: dict[str, Any], viewer: int) -> list[str]:
-    suit = SUIT_WORDS.get(r["closing_suit"], r["closing_suit"])
-    lines = [f"The last suit to close was {suit}."]
-    for seat, bid in enumerate(r["bids"]):
-        named = "no bid" if bid is None else f"bid {bid}"
-        right = seat in r["correct"]
-        lines.append(f"{_who(seat, viewer)}: {named}, {'right' if right else 'wrong'}.")
-    if r["correct"]:
-        lines.append(
-            f"Right bids share the 3 points: {len(r['correct'])} right, "
-            f"{_plural(r['bid_points'], 'point')} each."
-        )
-    if r["first_empty"] is None:
-        lines.append("Nobody emptied both hands, so nobody gets the extra point.")
-    else:
-        lines.append(f"{_who(r['first_empty'], viewer)} emptied both hands first: 1 point.")
-    for seat, points in enumerate(r["points"]):
-        lines.append(f"{_who(seat, viewer)}: {_plural(points, 'point')} this round.")
-    return lines
-
-
-def _progression_lines(r: dict[str, Any], viewer: int) -> list[str]:
-    lines = []
-    for seat, stacks in enumerate(r["stacks"]):
-        for suit, cards in stacks.items():
-            if not cards:
-                continue
-            total = r["stack_values"][seat][suit]
-            faces = r["stack_faces"][seat][suit]
-            score = r["stack_scores"][seat][suit]
-            lines.append(
-                f"{_who(seat, viewer)}, {SUIT_WORDS[suit]} ({' '.join(cards)}): total {total}, "
-                f"{_plural(faces, 'face card')}, scores {score}."
-            )
-        lines.append(f"{_who(seat, viewer)}: {r['scores'][seat]} this round.")
-    return lines
-
-
-def _mhing_lines(r: dict[str, Any], viewer: int) -> list[str]:
-    words = {"suit": "same suit", "ranks": "same ranks", "order": "in order", "bonus": "bonus"}
-    lines = []
-    for seat, sequences in enumerate(r["sequences"]):
-        laid = ", ".join(" ".join(s) for s in sequences) or "none"
-        lines.append(f"{_who(seat, viewer)} laid {laid}.")
-        for match in r["matches"][seat]:
-            pair = match.get("between") or []
-            between = f" (runs {pair[0] + 1} and {pair[1] + 1})" if len(pair) == 2 else ""
-            lines.append(f"  +1 {words.get(match['kind'], match['kind'])}{between}.")
-        lines.append(f"{_who(seat, viewer)}: {_plural(r['points'][seat], 'point')}.")
-    winners = [_who(s, viewer) for s in r["winners"]]
-    if winners:
-        lines.append(f"Only the top scorer adds them: {' and '.join(winners)}.")
-    return lines
-
-
-def _crisps_lines(r: dict[str, Any], viewer: int) -> list[str]:
-    lines = [f"{_who(r['winner'], viewer)} emptied their hand first: 1 point."]
-    for seat, left in enumerate(r["cards_left"]):
-        lines.append(f"{_who(seat, viewer)}: {_plural(left, 'card')} left.")
-    lines.append("The first to 3 points wins the match.")
-    return lines
-
-
-def _spite_lines(r: dict[str, Any], viewer: int) -> list[str]:
-    if r["winner"] is None:
-        return ["Nobody could go on: the game is a draw and nobody scores."]
-    loser = 1 - r["winner"]
-    left = r["payoff_left"][loser]
-    return [
-        f"{_who(r['winner'], viewer)} played the last pay-off card.",
-        f"{_who(loser, viewer)} still had {_plural(left, 'pay-off card')}: "
-        f"{_plural(left, 'point')} to the winner.",
-    ]
-
-
-_SCORING = {
-    "roundup": _roundup_lines,
-    "progression": _progression_lines,
-    "mhing": _mhing_lines,
-    "crisps": _crisps_lines,
-    "spite": _spite_lines,
-}
+    return engine.GAMES[game].score_lines(last, viewer)
 
 
 # ----- a coached round, played out by following the coach ------------------------------------

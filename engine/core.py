@@ -52,6 +52,11 @@ class InvalidOptions(EngineError):
     code = "invalid_options"
 
 
+class _RoundBreak(Exception):
+    """Raised inside :meth:`State.at_round_end`'s throwaway copy where the next round would
+    be dealt."""
+
+
 SEAT_TOKEN = re.compile(r"\{seat(\d+)\}")
 _SEAT_IN_TEXT = re.compile(r"\{seat(\d+)\}('s\b)?")
 
@@ -171,6 +176,16 @@ Policy = Callable[[dict[str, Any], list[Action], random.Random], Action]
 view, so by construction it sees only what that seat may see."""
 
 
+ScoreLines = Callable[[dict[str, Any], int], list[str]]
+"""A game's explanation of a round just over: ``(view["last_round"], viewer) -> lines``, each
+line naming another seat by its token (``{seat1}``) and the viewer as "You"."""
+
+Purpose = Callable[[dict[str, Any], Action], str | None]
+"""What a move does for the seat that makes it, in a player's words: ``(that seat's view,
+action) -> "closes the hearts stack"`` (lower case, no full stop), or ``None`` when the
+action's label says it all. It reads only the seat's view and the move."""
+
+
 Search = TypeVar("Search")
 """The type of a search's settings (the bots' ``SearchConfig``): the core holds them unread."""
 Valuer = TypeVar("Valuer")
@@ -209,7 +224,9 @@ class GameSpec:
     """Everything the registry knows about a game.
 
     ``factory(players, seed, options)`` builds the first state of a match; ``bot`` holds
-    the game's bot settings (its greedy policy first of all).
+    the game's bot settings (its greedy policy first of all); ``score_lines`` and ``purpose``
+    are the game's words (its ``words.py``): the coach explains a round's score with the
+    first, the coach and the analysis say what a suggested move does with the second.
     """
 
     id: str
@@ -219,6 +236,8 @@ class GameSpec:
     default_players: int
     factory: Callable[[int, int, dict[str, Any]], State]
     bot: BotSettings[Any, Any]
+    score_lines: ScoreLines
+    purpose: Purpose
     options: Mapping[str, Option] = field(default_factory=dict)
     summary: str = ""
     clarifications: tuple[str, ...] = ()
@@ -290,6 +309,8 @@ class State:
     _reveals_settled: frozenset[int] = frozenset()
     _reveals_recent: tuple[int, ...] = ()
     _REVEALS_BATCH = 32
+    _stop_at_round_end = False
+    """Set only on :meth:`at_round_end`'s copy: :meth:`_round_over` stops the move there."""
 
     @property
     def revealing_moves(self) -> frozenset[int]:
@@ -370,6 +391,29 @@ class State:
 
         Games redact what the viewer may not see (a secret bid, a drawn card)."""
         return action.label
+
+    # ----- the round-end hook, called by every game ------------------------------------
+    def _round_over(self) -> None:
+        """Every game calls this once a round is scored and the match goes on, just before it
+        deals the next round: the one point where the table shows the round as it ended.
+
+        It does nothing in play; in :meth:`at_round_end`'s copy it stops the move there."""
+        if self._stop_at_round_end:
+            raise _RoundBreak
+
+    def at_round_end(self, action: Action) -> State | None:
+        """The table as ``action`` (legal here) would leave it when it ends a round and the
+        match goes on: a copy of this state with the action taken up to the game's
+        :meth:`_round_over`, before the next deal; ``None`` when the action does not reach
+        it. This state is not touched."""
+        world = self.clone()
+        world._stop_at_round_end = True
+        try:
+            world.push(action)
+        except _RoundBreak:
+            world._stop_at_round_end = False
+            return world
+        return None
 
     # ----- the contract, shared ----------------------------------------------------------
     def legal_actions(self) -> list[Action]:

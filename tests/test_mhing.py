@@ -704,3 +704,27 @@ def test_card_keep_values_are_their_definition_exactly():
                 positions += 1
             state.apply(normal.choose(state, state.current_player, rng))
     assert positions > 500
+
+
+def test_every_kind_of_point_has_its_words_in_the_coach_and_the_renderer():
+    """The kinds score_breakdown gives (a pair's "suit", "ranks", "order"; the bonus's "high"
+    or "low") are the keys of the game's words, and the page's renderer names each one alike."""
+    import json
+    import re
+    from pathlib import Path
+
+    from engine.games.mhing.rules import score_breakdown
+    from engine.games.mhing.words import MATCH_WORDS
+
+    runs = [
+        [["7H", "8H", "9H"], ["10H", "JH", "QH"]],
+        [["2S", "3S", "4S"], ["2H", "3H", "4H"]],
+        [["2S", "3S", "4S"]],
+    ]
+    kinds = {m["kind"] for seqs in runs for m in score_breakdown(seqs)}
+    assert kinds == set(MATCH_WORDS), kinds
+    source = (Path(__file__).resolve().parent.parent / "web/js/games/mhing.js").read_text()
+    found = re.search(r"const MATCH_WORDS = (\{[^}]*\});", source)
+    assert found, "web/js/games/mhing.js names the kinds of point in MATCH_WORDS"
+    page = json.loads(re.sub(r"(\w+):", r'"\1":', found.group(1)))
+    assert page == MATCH_WORDS

@@ -32,7 +32,7 @@ first among equal ones), in groups of moves that cannot be told apart
 (:func:`rank_by_figures`), and the first is the best move. With the refinement's rollouts on
 the leading moves, it is the Hard bot's choice or one the figures cannot tell from it, as a
 rule; where they can, the figures decide. :meth:`Analysis.reason` says in plain words what the
-best move does (:mod:`engine.purpose`), how it fares against the next best, and, when several
+best move does (the game's ``purpose``), how it fares against the next best, and, when several
 moves share the first group, that they are equally good as far as the search can tell.
 
 >>> import random, engine
@@ -53,10 +53,10 @@ from dataclasses import dataclass, field, replace
 from time import perf_counter
 from typing import Any
 
+import engine
 from engine.bots.evaluation import Baseline, Evaluator
 from engine.bots.ismcts import Search, SearchConfig, settings_of
 from engine.core import Action, State
-from engine.purpose import purpose
 
 
 @dataclass
@@ -251,7 +251,7 @@ class Analysis:
     estimated: bool = False
     """``win`` is the evaluator's estimate of the chance of winning, not counted wins."""
     purpose: str | None = None
-    """What the best move does, in a player's words (:mod:`engine.purpose`)."""
+    """What the best move does, in a player's words (the game's ``purpose``)."""
 
     @property
     def best(self) -> Action:
@@ -333,6 +333,11 @@ def _short(analysis: Analysis, move: Move) -> str:
     return "not played out"
 
 
+def _purpose(state: State, view: dict[str, Any], action: Action) -> str | None:
+    """What ``action`` does for the seat whose ``view`` it is, in the game's own words."""
+    return engine.GAMES[state.game_id].purpose(view, action)
+
+
 def measure_of(evaluator: Evaluator) -> str:
     """``"win"`` when ``evaluator`` values winning alone, else ``"points"``."""
     if type(evaluator).evaluate is not Evaluator.evaluate or evaluator.rank_weight == 1.0:
@@ -366,9 +371,7 @@ def analyse(
     view = state.view(player)
     if len(legal) == 1:
         only = Move(legal[0], 1, 0, None, None, None, group=1, placed=1)
-        return Analysis(
-            player, [only], measure, 0, budget, purpose=purpose(state.game_id, view, legal[0])
-        )
+        return Analysis(player, [only], measure, 0, budget, purpose=_purpose(state, view, legal[0]))
     recorder = _Recorder(inner=inner, player=player, root=len(state.history))
     search = Search(state, player, rng, replace(config, evaluator=recorder))
     share = 1.0 / (1.0 + REFINE_SHARE)
@@ -416,7 +419,7 @@ def analyse(
         budget,
         search.prior,
         not recorder.generic,
-        purpose(state.game_id, view, moves[0].action),
+        _purpose(state, view, moves[0].action),
     )
 
 

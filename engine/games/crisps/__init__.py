@@ -1,14 +1,15 @@
 """Crisps: a two-player shedding game of tricks.
 
 The package's modules: ``rules`` (tables and pure functions), ``state`` (the match's
-:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
+:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings), ``words``
+(a round's score explained, what a move does); ``coach.json`` is its coached round. This
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
 
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
-from engine.games.crisps import bot
+from engine.games.crisps import bot, words
 from engine.games.crisps.state import CrispsState
 
 __all__ = ["SPEC"]
@@ -47,6 +48,8 @@ SPEC = GameSpec(
         ),
     },
     bot=bot.SETTINGS,
+    score_lines=words.score_lines,
+    purpose=words.purpose,
     summary="Shed your hand in tricks of singles, pairs, runs and sets; first to win three "
     "rounds wins.",
     clarifications=(

@@ -374,6 +374,7 @@ class CrispsState(State):
             self.turn = None
             self.winners = [winner]
             return False
+        self._round_over()
         self._deal(self.next_starter())
         return True
 

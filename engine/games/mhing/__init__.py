@@ -1,14 +1,15 @@
 """General Mhing: lay three-card runs of one suit, scored by how well they match.
 
 The package's modules: ``rules`` (tables and pure functions), ``state`` (the match's
-:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
+:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings), ``words``
+(a round's score explained, what a move does); ``coach.json`` is its coached round. This
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
 
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
-from engine.games.mhing import bot
+from engine.games.mhing import bot, words
 from engine.games.mhing.rules import TARGETS
 from engine.games.mhing.state import MhingState
 
@@ -32,6 +33,8 @@ SPEC = GameSpec(
         )
     },
     bot=bot.SETTINGS,
+    score_lines=words.score_lines,
+    purpose=words.purpose,
     summary="Lay three-card runs of one suit; score for runs that match each other.",
     variant_players=(3, 4),
     clarifications=(

@@ -477,6 +477,7 @@ class MhingState(State):
             self.drawn = None
             return
         self.starter = (self.starter + 1) % self.players
+        self._round_over()
         self._deal()
 
     # ----- what players see ----------------------------------------------------------------

@@ -1,14 +1,15 @@
 """Progression: rising private stacks, one per suit, from a shared stream of cards.
 
 The package's modules: ``rules`` (tables and pure functions), ``state`` (the match's
-:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
+:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings), ``words``
+(a round's score explained, what a move does); ``coach.json`` is its coached round. This
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
 
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
-from engine.games.progression import bot
+from engine.games.progression import bot, words
 from engine.games.progression.rules import MAX_TARGET_ROUNDS, ROUNDS, STALL_LIMIT, TARGET
 from engine.games.progression.state import ProgressionState
 
@@ -50,6 +51,8 @@ SPEC = GameSpec(
         ),
     },
     bot=bot.SETTINGS,
+    score_lines=words.score_lines,
+    purpose=words.purpose,
     summary="Build rising stacks in each suit from a shared stream of cards; "
     "long stacks score, face cards multiply.",
     clarifications=CLARIFICATIONS,

@@ -189,6 +189,7 @@ class ProgressionState(State):
             self.just_played = None
         else:
             self.dealer = (self.dealer + 1) % self.players
+            self._round_over()
             self._deal_round()
 
     def _per_suit(self, measure: Callable[[list[str]], int]) -> list[dict[str, int]]:

@@ -1,14 +1,15 @@
 """Roundup: 2 to 6 players build four suits from Ace to 10 and bet on the last to close.
 
 The package's modules: ``rules`` (tables and pure functions), ``state`` (the match's
-:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
+:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings), ``words``
+(a round's score explained, what a move does); ``coach.json`` is its coached round. This
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
 
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
-from engine.games.roundup import bot
+from engine.games.roundup import bot, words
 from engine.games.roundup.state import RoundupState
 
 __all__ = ["SPEC"]
@@ -32,6 +33,8 @@ SPEC = GameSpec(
         )
     },
     bot=bot.SETTINGS,
+    score_lines=words.score_lines,
+    purpose=words.purpose,
     summary="Build the four suits from Ace to 10 and bet on which one closes last.",
     clarifications=(
         "Bids are placed one player at a time from the dealer's left, but nobody sees another "

@@ -522,6 +522,7 @@ class RoundupState(State):
             self.turn = None
             return
         self.dealer = (self.dealer + 1) % n
+        self._round_over()
         self._deal()
 
     # ----- what players see -------------------------------------------------------------

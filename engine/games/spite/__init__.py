@@ -1,14 +1,15 @@
 """Spite and Malice: two players race to empty their pay-off piles.
 
 The package's modules: ``rules`` (tables and pure functions), ``state`` (the match's
-:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings); this
+:class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings), ``words``
+(a round's score explained, what a move does); ``coach.json`` is its coached round. This
 module assembles them into :data:`SPEC`, the game's entry in the registry.
 """
 
 from __future__ import annotations
 
 from engine.core import GameSpec, Option
-from engine.games.spite import bot
+from engine.games.spite import bot, words
 from engine.games.spite.state import SpiteState
 
 __all__ = ["SPEC"]
@@ -60,6 +61,8 @@ SPEC = GameSpec(
         )
     },
     bot=bot.SETTINGS,
+    score_lines=words.score_lines,
+    purpose=words.purpose,
     summary="Two players race to play out their pay-off piles onto shared stacks from Ace to King.",
     clarifications=CLARIFICATIONS,
 )

@@ -521,7 +521,8 @@ class SpiteState(State):
         self.drought_turns += 1
         if self.stall_turns >= STALL_TURNS or self.drought_turns >= DROUGHT_TURNS:
             self._finish_game(None, "stall" if self.stall_turns >= STALL_TURNS else "drought")
-            return reveals
+            # A drawn game that the match outlives deals the next one: new cards are seen.
+            return reveals or not self.match_over
         self.current = 1 - seat
         self.turn += 1
         self.played_this_turn = []
@@ -551,6 +552,7 @@ class SpiteState(State):
         elif winner is not None and (self.target == 0 or self.scores[winner] >= self.target):
             self.match_over, self.match_winners = True, [winner]
         else:
+            self._round_over()
             self._deal()
 
     def _game_won(self, seat: int) -> None:
