@@ -1,11 +1,15 @@
 """The person's record, in the browser: finished matches kept in the history and drawn in its
-charts (at a phone's size and a desktop's), replayed from there.
+charts (at a phone's size and a desktop's), replayed from there; the profile file exported,
+refused when malformed, and imported after the storage was cleared.
 
 The tests share one page (``SHARED_PAGE``). Matches start from saved records near their end
 (``record_near_the_end``, opened as match files) so that each is finished in a few moves.
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 from pagehelpers import HUMAN, MENU, bot_seat, import_match, play_out, record_near_the_end
 from playwright.sync_api import expect
@@ -112,3 +116,76 @@ def test_a_hint_taken_is_kept_with_the_match(page, site, open_app):
     open_history(page, "crisps")
     latest = page.locator("[data-testid=history-match]").first.inner_text()
     assert "Used hints" in latest
+
+
+KEPT = """() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('parlour.'))
+  .sort().map((k) => [k, localStorage.getItem(k)]))"""
+"""Everything the page keeps in localStorage, key by key."""
+
+
+def import_profile(page, content: bytes) -> None:
+    page.set_input_files(
+        "[data-testid=profile-import]",
+        files=[{"name": "profile.json", "mimeType": "application/json", "buffer": content}],
+    )
+
+
+def test_a_profile_exported_comes_back_whole_after_the_storage_is_cleared(page, site, open_app):
+    open_app(page, site)
+    finish_crisps(page, 300)
+    to_menu(page)
+    # A match left in progress, and a setting changed.
+    import_match(
+        page,
+        record_near_the_end("crisps", 2, {}, steps_left=8, seeds=range(400, 460)),
+        CRISPS_SEATS,
+    )
+    page.click("[data-testid=menu-button]")
+    page.click("[data-testid=settings]")
+    page.check("[data-testid=setting-four-colour]")
+    note = page.locator("[data-testid=profile-data]").inner_text()
+    assert "this device" in note and "never leave it unless you export" in note
+    before = page.evaluate(KEPT)
+    assert (
+        "parlour.history.crisps" in before
+        and "parlour.save" in before
+        and "parlour.stats" in before
+    )
+    with page.expect_download() as download:
+        page.click("[data-testid=profile-export]")
+    content = Path(download.value.path()).read_bytes()
+    profile = json.loads(content)
+    assert profile["parlour"] == "profile" and profile["saves"][0]["game"] == "crisps"
+
+    # A malformed file, then one from a newer version: each says why and changes nothing.
+    for bad, why in (
+        (b'{"parlour": "profile", "v": 1, "history": {"crisps": [1]}}', "match history"),
+        (json.dumps({**profile, "v": 99}).encode(), "newer version"),
+    ):
+        import_profile(page, bad)
+        expect(page.locator("[data-testid=profile-error]")).to_contain_text(why)
+        assert page.evaluate(KEPT) == before
+
+    page.evaluate("localStorage.clear()")
+    open_app(page, site)  # a reload: the browser's storage is empty
+    page.click("[data-testid=settings]")
+    assert not page.is_checked("[data-testid=setting-four-colour]")
+    import_profile(page, content)
+    expect(page.locator("[data-testid=profile-done]")).to_contain_text("Profile imported")
+    assert page.is_checked("[data-testid=setting-four-colour]")
+    after = page.evaluate(KEPT)
+    for key in before:
+        if key == "parlour.save":  # rewritten with its own time
+            assert json.loads(after[key])["data"] == json.loads(before[key])["data"]
+        else:
+            assert json.loads(after[key]) == json.loads(before[key]), key
+    # Importing the same file again adds nothing.
+    import_profile(page, content)
+    expect(page.locator("[data-testid=profile-done]")).to_contain_text("0 matches added")
+    page.click("[data-testid=back]")
+    expect(page.locator("[data-testid=resume]")).to_be_visible()
+    page.click("[data-testid=stats]")
+    page.click("[data-testid=open-history][data-game=crisps]")
+    expect(page.locator("[data-testid=history-match]")).to_have_count(
+        len(json.loads(before["parlour.history.crisps"])["entries"])
+    )

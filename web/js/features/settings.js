@@ -1,7 +1,9 @@
-// The Settings screen: animation speed, four-colour suits, sound (kept by preferences.js).
+// The Settings screen: animation speed, four-colour suits, sound (kept by preferences.js), and
+// where the person's data lives, with the profile file (profile.js).
 import { h, button } from "../ui/dom.js";
 import { SPEEDS, SUGGESTED_STUN, applySettings, getSettings, isIceServer, setSetting } from "./preferences.js";
 import * as sound from "./sound.js";
+import { dataSection } from "./profile.js";
 
 const SPEED_WORDS = { instant: "Instant", fast: "Fast", normal: "Normal", slow: "Slow" };
 
@@ -37,6 +39,7 @@ function renderSettings(state, intents) {
         textField("set-turn", "setting-turn", "TURN server (optional)", s.turn, "turn:host:port, for networks where STUN is not enough: it relays the (encrypted) traffic.", (v) => change("turn", v)),
         textField("set-turn-user", "setting-turn-user", "TURN user name", s.turnUser, "", (v) => change("turnUser", v)),
         textField("set-turn-password", "setting-turn-password", "TURN password", s.turnPassword, "", (v) => change("turnPassword", v), "password")),
+      dataSection(state, intents),
       h("p", { class: "field-note" }, "Settings are kept in this browser and remembered between visits.")));
 }
 
@@ -61,6 +64,7 @@ export const feature = {
   intents: ({ state, render }) => ({
     openSettings() {
       state.screen = "settings";
+      state.profile = null;
       state.error = null;
       render();
     },

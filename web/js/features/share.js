@@ -183,7 +183,7 @@ function readMatchFile(text) {
   return { ok: true, data };
 }
 
-function download(text, name) {
+export function download(text, name) {
   const blob = new Blob([text], { type: "application/json" });
   const url = URL.createObjectURL(blob);
   const a = h("a", { href: url, download: name, class: "visually-hidden" }, name);

@@ -18,10 +18,15 @@ function empty() {
 }
 
 /** The stored statistics ({v, games: {game: {level: entry}}}); unreadable data starts afresh. */
-function loadStats() {
+export function loadStats() {
   const saved = storage.loadValue(KEY);
   if (!saved || typeof saved !== "object" || saved.v !== VERSION || !saved.games || typeof saved.games !== "object") return empty();
   return saved;
+}
+
+/** Replace the stored statistics (a profile's import, merged). */
+export function saveStats(stats) {
+  return storage.saveValue(KEY, stats);
 }
 
 /** Which level a match counts under: the computers' level, "mixed", or "people". */
