@@ -15,15 +15,9 @@ import { utcDay } from "./history-model.js";
 
 const DAILY_KEY = "daily";
 
-/** The saved matches in progress, through storage.js (one per game, or one in all). */
-function savedMatches(games) {
-  const out = [];
-  for (const g of games) {
-    const loaded = storage.loadMatch(g.id);
-    const save = loaded && loaded.ok ? loaded.save : null;
-    if (save && save.game === g.id) out.push(save);
-  }
-  return out;
+/** The saved matches in progress (each with its slot), through storage.js. */
+function savedMatches() {
+  return storage.loadMatches().saves;
 }
 
 /** Everything the device keeps, as the profile file's value. */
@@ -39,7 +33,7 @@ function collect(games) {
   }
   return buildProfile({
     settings: getSettings(), stats: loadStats(), setups, history, files,
-    saves: savedMatches(games), daily: storage.loadValue(DAILY_KEY) || {},
+    saves: savedMatches(), daily: storage.loadValue(DAILY_KEY) || {},
   });
 }
 
@@ -75,13 +69,14 @@ function merge(profile, games, older) {
   let resumed = 0;
   for (const save of profile.saves || []) {
     if (!known.has(save.game)) continue;
-    const here = storage.loadMatch(save.game);
+    const slot = typeof save.slot === "string" && [save.game, storage.matchSlot(save.game, true)].includes(save.slot) ? save.slot : storage.matchSlot(save.game);
+    const here = storage.loadMatch(slot);
     if (!here.ok || here.save) continue;  // a match in progress here is never replaced
-    if (storage.saveMatch(save.game, save.title, save.data, save.setup, save.page)) resumed += 1;
+    if (storage.saveMatch(slot, save.game, save.title, save.data, save.setup, save.page)) resumed += 1;
   }
   if (profile.saves && profile.saves.length) {
     lines.push(resumed ? `${resumed} match${resumed === 1 ? "" : "es"} in progress added.`
-      : "The file's match in progress was not taken: this device has one of its own.");
+      : "The file's matches in progress were not taken: this device has its own of those games.");
   }
   if (profile.daily) storage.saveValue(DAILY_KEY, mergeDaily(storage.loadValue(DAILY_KEY) || {}, profile.daily));
   return lines;
