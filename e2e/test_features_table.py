@@ -20,9 +20,11 @@ from pagehelpers import (
     CLEAR_SAVES,
     HUMAN,
     IDLE,
+    MENU,
     SIDE_ACTIONS,
     bot_seat,
     deal_next,
+    import_match,
     next_turn,
     own_page,
     read_save,
@@ -364,14 +366,8 @@ def test_settings_and_seat_names_are_remembered(page, site, open_app):
 
     start(page, "crisps", names={1: "Grandma"})
     assert "Grandma" in page.locator(".scores").inner_text()
-    ids = side_action_ids(page)
-    page.click(f"{SIDE_ACTIONS}[data-action='{ids[0]}']")
-    page.wait_for_selector(IDLE)
-    cues = page.evaluate("() => (window.__parlourSounds || []).map(s => s.name)")
-    assert "card" in cues and "turn" in cues, cues
-    diamonds = page.locator(".game-root .card[data-card*='D']")
-    if diamonds.count():
-        assert diamonds.first.evaluate("e => getComputedStyle(e).color") == "rgb(27, 95, 180)"
+    # The sound made and the four-colour deck drawn: test_sound_is_heard_* and
+    # test_four_colour_suits_* below, on a fixed deal.
     open_app(page, site)
     page.click("[data-testid=menu] [data-game=crisps]")
     assert page.locator("[data-testid=seat-name-1]").input_value() == "Grandma"
@@ -381,6 +377,242 @@ def test_settings_and_seat_names_are_remembered(page, site, open_app):
     page.uncheck("[data-testid=setting-four-colour]")
     open_app(page, site)
     assert not page.evaluate("() => document.body.classList.contains('four-colour')")
+
+
+# ----- card faces, backs and sound ---------------------------------------------------------------
+
+
+def four_suit_crisps():
+    """A Crisps deal (seed 1) whose person's hand holds all four suits, a ten and a queen."""
+    record = engine.new_game("crisps", 2, 1, {}).to_record()
+    hand = engine.new_game("crisps", 2, 1, {}).view(0)["hand"]
+    assert {card[-1] for card in hand} == set("SHDC") and "QH" in hand and "10D" in hand
+    return record, hand
+
+
+def to_menu(page) -> None:
+    """Back to the menu without a reload (which would start the engine again)."""
+    for _ in range(4):
+        if page.locator(MENU).first.is_visible():
+            return
+        for way in ("[data-testid=menu-button]", "[data-testid=back]"):
+            if page.locator(way).first.is_visible():
+                page.locator(way).first.click()
+                break
+    page.locator(MENU).first.wait_for()
+
+
+def to_settings(page) -> None:
+    to_menu(page)
+    page.click("[data-testid=settings]")
+
+
+def open_four_suits(page):
+    record, hand = four_suit_crisps()
+    to_menu(page)
+    import_match(page, record, [HUMAN, bot_seat("easy")])
+    page.wait_for_selector(IDLE)
+    return hand
+
+
+def hand_faces(page) -> dict[str, dict]:
+    """Each hand card's art (the sprite symbol its face uses), colour, corner suit symbol and
+    whether its CSS fallback pip shows."""
+    return page.locator("[data-testid=hand] .card[data-card]").evaluate_all(
+        """nodes => Object.fromEntries(nodes.map(n => [n.dataset.card, {
+            art: n.querySelector("svg.card-art use")?.getAttribute("href") || null,
+            color: getComputedStyle(n).color,
+            suit: n.querySelector(".card-corner-top .card-suit").textContent,
+            letter: getComputedStyle(n).getPropertyValue("--suit-letter").trim(),
+            pip: getComputedStyle(n.querySelector(".card-pip")).display !== "none",
+        }]))"""
+    )
+
+
+def test_card_art_arrives_after_the_table_and_replaces_the_fallback(page, site, open_app):
+    asked: list[int] = []
+
+    def hold(route):
+        # When the art is asked for, the first decision's table is already drawn, with CSS faces.
+        asked.append(page.locator(".card[data-card]").count())
+        route.continue_()
+
+    open_app(page, site)
+    page.route("**/cards/deck.svg", hold)
+    open_app(page, site)  # a new document: the art not yet in it
+    try:
+        assert not page.locator("#card-art-sprite").count()
+        hand = open_four_suits(page)
+        page.locator("[data-testid=hand] .card.has-art").first.wait_for()
+        assert asked and asked[0] > 0, asked
+        faces = hand_faces(page)
+        assert set(faces) == set(hand)
+        for card, face in faces.items():
+            assert face["art"] == f"#f{card}" and not face["pip"], (card, face)
+        # Drawn to the card's size: the art fills its card.
+        box = page.evaluate(
+            """() => { const c = document.querySelector("[data-testid=hand] .card.has-art");
+            const a = c.querySelector("svg.card-art").getBoundingClientRect();
+            const r = c.getBoundingClientRect();
+            return [a.width / r.width, a.height / r.height]; }"""
+        )
+        assert all(0.95 < v <= 1.01 for v in box), box
+        # The sprite really draws: the queen's picture covers part of her card.
+        painted = page.locator("[data-testid=hand] .card[data-card=QH] svg.card-art").evaluate(
+            "s => s.querySelector('use').getBBox().width"
+        )
+        assert painted > 100, painted
+    finally:
+        page.unroute("**/cards/deck.svg")
+
+
+def luminance(rgb: tuple[float, float, float]) -> float:
+    return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+
+
+# Colour-vision deficiency at full severity (Machado, Oliveira and Fernandes 2009), on
+# linear RGB.
+CVD = {
+    "protanopia": ((0.152, 1.053, -0.205), (0.115, 0.786, 0.099), (-0.004, -0.048, 1.052)),
+    "deuteranopia": ((0.367, 0.861, -0.228), (0.280, 0.673, 0.047), (-0.012, 0.043, 0.969)),
+    "tritanopia": ((1.256, -0.077, -0.179), (-0.078, 0.931, 0.148), (0.005, 0.691, 0.304)),
+}
+
+
+def simulate(rgb: tuple[float, float, float], matrix) -> tuple[float, ...]:
+    lin = [((c / 255 + 0.055) / 1.055) ** 2.4 if c > 10 else c / 255 / 12.92 for c in rgb]
+    out = [min(1.0, max(0.0, sum(m * v for m, v in zip(row, lin, strict=True)))) for row in matrix]
+    return tuple(255 * (1.055 * v ** (1 / 2.4) - 0.055 if v > 0.0031 else v * 12.92) for v in out)
+
+
+def test_four_colour_suits_differ_in_colour_shape_and_letter(page, site, open_app):
+    open_app(page, site)
+    to_settings(page)
+    page.check("[data-testid=setting-four-colour]")
+    try:
+        open_four_suits(page)
+        page.locator("[data-testid=hand] .card.has-art").first.wait_for()
+        faces = hand_faces(page)
+        by_suit = {card[-1]: face for card, face in faces.items()}
+        assert set(by_suit) == set("SHDC")
+        colours = {
+            suit: tuple(float(x) for x in re.findall(r"[\d.]+", face["color"])[:3])
+            for suit, face in by_suit.items()
+        }
+        assert len(set(colours.values())) == 4, colours
+        # Apart in greyscale: four lightnesses, at least 20 of 255 from each other.
+        greys = sorted(luminance(c) for c in colours.values())
+        assert all(b - a >= 20 for a, b in zip(greys, greys[1:], strict=False)), greys
+        # Apart for the common colour-vision deficiencies too.
+        for name, matrix in CVD.items():
+            seen = [simulate(c, matrix) for c in colours.values()]
+            for i, a in enumerate(seen):
+                for b in seen[i + 1 :]:
+                    gap = sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
+                    assert gap >= 25, (name, colours, seen)
+        # Not colour alone: each suit its own symbol in the corner, and its letter shown.
+        assert len({face["suit"] for face in by_suit.values()}) == 4
+        assert all(face["letter"] == "1" for face in by_suit.values()), by_suit
+        letters = page.evaluate(
+            """() => [...document.querySelectorAll("#card-art-sprite symbol[id^=l]")]
+                .map(s => [s.id, s.querySelector("path").getAttribute("d")])"""
+        )
+        assert len({d for _, d in letters}) == 4 and {i for i, _ in letters} == {
+            "lS",
+            "lH",
+            "lD",
+            "lC",
+        }
+        # A picture of the hand in greyscale, to look at (.cache/e2e-screens/).
+        shot = page.locator("[data-testid=hand]")
+        shot.evaluate("e => { e.style.filter = 'grayscale(1)'; }")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        shot.screenshot(path=str(SHOTS / "four-colour-greyscale.png"))
+        shot.evaluate("e => { e.style.filter = ''; }")
+    finally:
+        to_settings(page)
+        page.uncheck("[data-testid=setting-four-colour]")
+    # Two colours again: diamonds red, no letter.
+    open_four_suits(page)
+    faces = hand_faces(page)
+    assert faces["10D"]["color"] == faces["QH"]["color"] and faces["10D"]["letter"] in ("", "0")
+
+
+def back_colour(page) -> str:
+    return page.locator(".game-root .card-back").first.evaluate(
+        "e => getComputedStyle(e).backgroundImage"
+    )
+
+
+def test_the_card_backs_setting_changes_the_drawn_backs_at_once_and_is_kept(page, site, open_app):
+    open_app(page, site)
+    open_four_suits(page)
+    claret = back_colour(page)
+    assert "122, 38, 51" in claret, claret
+    to_settings(page)
+    samples = page.locator("[data-testid=setting-back] .card-back").evaluate_all(
+        "ns => ns.map(n => getComputedStyle(n).backgroundImage)"
+    )
+    assert len(set(samples)) == 3, samples  # each choice shows its own back
+    try:
+        page.check("[data-testid=setting-back-navy]")
+        assert page.evaluate("() => document.body.dataset.back") == "navy"
+        open_four_suits(page)
+        navy = back_colour(page)
+        assert navy != claret and "39, 74, 134" in navy, navy
+        open_app(page, site)  # a reload: the choice is kept
+        page.click("[data-testid=settings]")
+        assert page.is_checked("[data-testid=setting-back-navy]")
+        page.check("[data-testid=setting-back-green]")
+        open_four_suits(page)
+        assert "45, 107, 74" in back_colour(page)
+    finally:
+        to_settings(page)
+        page.check("[data-testid=setting-back-claret]")
+
+
+def test_sound_is_heard_when_on_and_only_the_turn_while_hidden(page, site, open_app):
+    open_app(page, site)
+    to_settings(page)
+    page.check("[data-testid=setting-sound]")
+    try:
+        open_four_suits(page)
+        page.evaluate(
+            "() => { window.__parlourSounds = [];"
+            " window.__heard = window.__parlourSoundCheck(1500); }"
+        )
+        ids = side_action_ids(page)
+        page.click(f"{SIDE_ACTIONS}[data-action='{next(a for a in ids if a.startswith('play:'))}']")
+        page.wait_for_selector(IDLE)
+        heard = page.evaluate("() => window.__heard")
+        assert heard["state"] == "running" and heard["peak"] > 0.02, heard
+        made = page.evaluate("() => window.__parlourSounds")
+        assert {"name": "play", "made": True} in made, made
+        # Hidden: a move makes no sound, "your turn" still does.
+        page.evaluate(
+            """() => { window.__parlourSounds = [];
+            Object.defineProperty(document, "visibilityState",
+                { value: "hidden", configurable: true }); }"""
+        )
+        ids = side_action_ids(page)
+        page.click(f"{SIDE_ACTIONS}[data-action='{plain_choice(ids)}']")
+        page.wait_for_selector(IDLE)
+        made = page.evaluate("() => window.__parlourSounds")
+        assert all(not m["made"] for m in made if m["name"] != "turn"), made
+        assert any(m["made"] for m in made if m["name"] == "turn"), made
+        page.evaluate("() => delete document.visibilityState")
+        # The volume at nought: the sound is started but silent.
+        to_settings(page)
+        page.locator("[data-testid=setting-volume]").fill("0")
+        page.evaluate("() => { window.__parlourSounds = []; }")
+        page.locator("[data-testid=setting-volume]").dispatch_event("change")
+        assert page.evaluate("() => window.__parlourSoundCheck(400)")["peak"] == 0
+        assert {"name": "play", "made": True} in page.evaluate("() => window.__parlourSounds")
+    finally:
+        to_settings(page)
+        page.locator("[data-testid=setting-volume]").fill("70")
+        page.locator("[data-testid=setting-volume]").dispatch_event("change")
+        page.uncheck("[data-testid=setting-sound]")
 
 
 # ----- statistics -------------------------------------------------------------------------------

@@ -5,6 +5,9 @@ import { humanSeats, roundLeaders, roundsOf, seatName, winnerNames, youWon } fro
 import * as sound from "./sound.js";
 
 const KEEP = 4;
+// The sound of a move by its kind (the part of its id before ":"): cards taken, or cards put
+// down; a move that moves no card (a pass, a bid) is silent.
+const MOVE_SOUNDS = { draw: "draw", take: "draw", play: "play", discard: "play", build: "play", jack: "play", queen: "play", king: "play", reveal: "play", swap: "play" };
 let region = null;
 
 function ensureRegion() {
@@ -48,20 +51,24 @@ export const feature = {
   afterSnapshot(prev, snap, move, state) {
     const sameMatch = Boolean(prev && prev.game === snap.game);
     const humans = humanSeats(snap);
+    // A match begins with the cards shuffled; each later round with a new deal.
+    if (!sameMatch && !snap.is_over) sound.cue("shuffle");
+    else if (sameMatch && roundsOf(snap) > roundsOf(prev) && !snap.is_over) sound.cue("deal");
     if (move) {
-      sound.cue("card");
+      const kind = move.kind || String(move.id || "").split(":", 1)[0];
+      if (MOVE_SOUNDS[kind]) sound.cue(MOVE_SOUNDS[kind]);
       // Opponents' moves are read out; the person's own move is what they just did.
       const own = sameMatch && move.player === prev.viewer && snap.seats[move.player] && snap.seats[move.player].type === "human";
       if (!own && state.message) announce(state.message);
     }
     if (sameMatch && state.roundOver && roundsOf(snap) > roundsOf(prev) && !snap.is_over) {
       announce(`${state.roundOver.title}.`.replace(/([.!?])\.$/, "$1"));
-      if (roundLeaders(prev, snap).some((i) => humans.includes(i))) sound.cue("win");
+      sound.cue(roundLeaders(prev, snap).some((i) => humans.includes(i)) ? "won" : "lost");
     }
     if (snap.is_over) {
       if (sameMatch && !prev.is_over) {
         announce(matchWords(snap));
-        if (humans.some((i) => (snap.result.winners || []).includes(i))) sound.cue("win");
+        sound.cue(humans.some((i) => (snap.result.winners || []).includes(i)) ? "won" : "lost");
       }
       return;
     }

@@ -1,4 +1,5 @@
-// The player's settings: animation speed, four-colour suits, sound. Kept in localStorage
+// The player's settings: animation speed, four-colour suits, card backs, sound and its volume.
+// Kept in localStorage
 // (through storage.js) and applied to the page as classes on <html>/<body>. The screen that
 // changes them is features/settings.js.
 import * as storage from "../storage.js";
@@ -9,7 +10,9 @@ export const SPEEDS = { instant: 0, fast: 2, normal: 1, slow: 0.5 };
 // (a well-known public one, contacted only when that option is ticked), and an optional TURN
 // server with its user name and password.
 export const SUGGESTED_STUN = "stun:stun.l.google.com:19302";
-const DEFAULTS = { speed: "normal", fourColour: false, sound: false, stun: SUGGESTED_STUN, turn: "", turnUser: "", turnPassword: "" };
+/** The card backs (cards.css draws each: data-back on <body>) -> their names in the settings. */
+export const BACKS = { claret: "Claret stripes", navy: "Navy lattice", green: "Green rosette" };
+const DEFAULTS = { speed: "normal", fourColour: false, back: "claret", sound: false, volume: 0.7, stun: SUGGESTED_STUN, turn: "", turnUser: "", turnPassword: "" };
 const SERVER_TEXT = /^(?:stun|stuns|turn|turns):[A-Za-z0-9.:[\]_-]{1,200}(?:\?transport=(?:udp|tcp))?$/;
 
 /** Whether `text` reads as a STUN or TURN server's address ("stun:host:port"). */
@@ -27,6 +30,8 @@ function read() {
     if (Object.hasOwn(SPEEDS, saved.speed)) out.speed = saved.speed;
     if (typeof saved.fourColour === "boolean") out.fourColour = saved.fourColour;
     if (typeof saved.sound === "boolean") out.sound = saved.sound;
+    if (Object.hasOwn(BACKS, saved.back)) out.back = saved.back;
+    if (typeof saved.volume === "number" && saved.volume >= 0 && saved.volume <= 1) out.volume = saved.volume;
     for (const name of ["stun", "turn", "turnUser", "turnPassword"]) {
       if (typeof saved[name] === "string") out[name] = saved[name].slice(0, 200);
     }
@@ -62,5 +67,8 @@ export function applySettings() {
   const speed = motionSpeed();
   if (speed === 1) document.documentElement.style.removeProperty("--motion");
   else document.documentElement.style.setProperty("--motion", instant ? "0" : String(1 / speed));
-  if (document.body) document.body.classList.toggle("four-colour", current.fourColour);
+  if (document.body) {
+    document.body.classList.toggle("four-colour", current.fourColour);
+    document.body.dataset.back = current.back;
+  }
 }

@@ -1,7 +1,7 @@
-// The Settings screen: animation speed, four-colour suits, sound (kept by preferences.js), and
-// where the person's data lives, with the profile file (profile.js).
+// The Settings screen: animation speed, four-colour suits, card backs, sound and its volume
+// (kept by preferences.js), and where the person's data lives, with the profile file (profile.js).
 import { h, button } from "../ui/dom.js";
-import { SPEEDS, SUGGESTED_STUN, applySettings, getSettings, isIceServer, setSetting } from "./preferences.js";
+import { BACKS, SPEEDS, SUGGESTED_STUN, applySettings, getSettings, isIceServer, setSetting } from "./preferences.js";
 import * as sound from "./sound.js";
 import { dataSection } from "./profile.js";
 
@@ -27,11 +27,17 @@ function renderSettings(state, intents) {
             : "How fast cards move and how long the computer players pause before they play."))),
       h("fieldset", {}, h("legend", {}, "Look and sound"),
         checkbox("set-four-colour", "setting-four-colour", "Four-colour suits",
-          "Diamonds blue and clubs green, so every suit has its own colour.", s.fourColour,
+          "Diamonds blue and clubs green, each suit's letter under its corner: every suit has its own colour, shape and letter.", s.fourColour,
           (v) => change("fourColour", v)),
+        backChoice(s.back, (v) => change("back", v)),
         checkbox("set-sound", "setting-sound", "Sound",
-          "Short sounds when a card is played, when it is your turn and when you win a round.", s.sound,
-          (v) => change("sound", v))),
+          "Card sounds as cards are dealt, drawn and played, a chime when it is your turn, and the end of each round. While this tab is hidden, only your turn is sounded.", s.sound,
+          (v) => change("sound", v)),
+        h("div", { class: "field" },
+          h("label", { for: "set-volume" }, `Volume: ${Math.round(s.volume * 100)}%`),
+          h("input", { type: "range", id: "set-volume", min: 0, max: 100, step: 5, value: Math.round(s.volume * 100),
+            dataset: { testid: "setting-volume", focus: "set-volume" }, "aria-valuetext": `${Math.round(s.volume * 100)}%`,
+            onchange: (e) => change("volume", Number(e.target.value) / 100) }))),
       h("fieldset", {}, h("legend", {}, "Friends on another network"),
         h("p", { class: "field-note" }, "Friends on the same network connect directly and need none of this. For friends elsewhere, "
           + "the invite screen can use this STUN server to find a way between the devices (no game data passes through it)."),
@@ -53,6 +59,17 @@ function textField(id, testid, label, value, note, onChange, type = "text") {
     note ? h("p", { class: "field-note" }, note) : null);
 }
 
+/** The card backs, each a radio button showing the back itself. */
+function backChoice(chosen, onChange) {
+  return h("fieldset", { class: "field back-choice", dataset: { testid: "setting-back" } },
+    h("legend", {}, "Card backs"),
+    Object.entries(BACKS).map(([value, name]) => h("label", { class: "back-option" },
+      h("input", { type: "radio", name: "set-back", value, checked: value === chosen,
+        dataset: { testid: "setting-back-" + value, focus: "set-back-" + value }, onchange: () => onChange(value) }),
+      h("span", { class: "card card-back card-small", "data-back": value, "aria-hidden": "true" }),
+      h("span", { class: "option-label" }, name))));
+}
+
 function checkbox(id, testid, label, description, checked, onChange) {
   return h("div", { class: "field option-field" },
     h("input", { type: "checkbox", id, checked, dataset: { testid, focus: id }, onchange: (e) => onChange(e.target.checked) }),
@@ -70,6 +87,7 @@ export const feature = {
     },
     settingsChanged(name, value) {
       if (name === "sound" && value) sound.unlock();
+      if (name === "volume") sound.sample();
       render();
     },
   }),

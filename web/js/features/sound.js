@@ -1,15 +1,30 @@
-// Short sounds made on the spot with the Web Audio API (no sound files): a card being played,
-// "your turn", a round or match won. Silent unless the Sound setting is on, and the audio
-// context is only created after the person has touched the page (browsers' autoplay rule).
+// Card sounds, made once with the Web Audio API and kept as AudioBuffers: filtered noise shaped
+// as a card's snap on the cloth, a card slid off the deck, a deal's flick, a riffle shuffle
+// (dozens of tiny clicks closing up, then the cards bridged); a chime for "your turn", a
+// rising phrase for a round won and a falling one for a round lost. Silent unless the Sound
+// setting is on, at the Volume setting; the audio context is only created after the person
+// has touched the page (the browsers' autoplay rule). While the tab is hidden, only "your
+// turn" sounds. Every sound passes through one analyser, which the tests read (soundCheck).
 import { getSettings } from "./preferences.js";
 
+const NAMES = ["deal", "draw", "play", "shuffle", "turn", "won", "lost"];
+/** The names an earlier page used, still accepted. */
+const ALIASES = { card: "play", win: "won" };
+
 let context = null;
+let output = null;      // the master gain: the volume
+let analyser = null;    // between the master gain and the speakers
+let buffers = null;     // name -> AudioBuffer, rendered on first use
 
 function audio() {
   if (context) return context;
   const Ctor = window.AudioContext || window.webkitAudioContext;
   if (!Ctor) return null;
-  try { context = new Ctor(); } catch { context = null; }
+  try { context = new Ctor(); } catch { context = null; return null; }
+  output = context.createGain();
+  analyser = context.createAnalyser();
+  analyser.fftSize = 2048;
+  output.connect(analyser).connect(context.destination);
   return context;
 }
 
@@ -20,46 +35,176 @@ export function unlock() {
   if (ctx && ctx.state === "suspended") ctx.resume().catch(() => undefined);
 }
 
-function tone(ctx, { freq, start = 0, length = 0.12, type = "sine", volume = 0.12, slideTo = null }) {
-  const t0 = ctx.currentTime + start;
-  const osc = ctx.createOscillator();
-  const gain = ctx.createGain();
-  osc.type = type;
-  osc.frequency.setValueAtTime(freq, t0);
-  if (slideTo) osc.frequency.exponentialRampToValueAtTime(slideTo, t0 + length);
-  gain.gain.setValueAtTime(0.0001, t0);
-  gain.gain.exponentialRampToValueAtTime(volume, t0 + 0.01);
-  gain.gain.exponentialRampToValueAtTime(0.0001, t0 + length);
-  osc.connect(gain).connect(ctx.destination);
-  osc.start(t0);
-  osc.stop(t0 + length + 0.02);
+// ----- drawing the sounds ---------------------------------------------------------------------
+
+/** A seeded generator, so that every visit's sounds are the same. */
+function noiseSource(seed) {
+  let x = seed >>> 0 || 1;
+  return () => { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; return ((x >>> 0) / 4294967296) * 2 - 1; };
 }
 
-const SOUNDS = {
-  // A soft "tick" of a card on the cloth.
-  card: (ctx) => tone(ctx, { freq: 420, slideTo: 180, length: 0.07, type: "triangle", volume: 0.09 }),
-  // Two rising notes.
-  turn: (ctx) => { tone(ctx, { freq: 660, length: 0.1 }); tone(ctx, { freq: 880, start: 0.09, length: 0.14 }); },
-  // A little major arpeggio.
-  win: (ctx) => [523.25, 659.25, 783.99, 1046.5].forEach((freq, i) => tone(ctx, { freq, start: i * 0.09, length: 0.18, type: "triangle", volume: 0.1 })),
-};
+/** A band-pass (or low-pass) biquad over `data` in place. */
+function filter(data, rate, kind, freq, q) {
+  const w = (2 * Math.PI * freq) / rate;
+  const alpha = Math.sin(w) / (2 * q);
+  const cos = Math.cos(w);
+  let b0, b1, b2;
+  if (kind === "band") { b0 = alpha; b1 = 0; b2 = -alpha; }
+  else { b0 = (1 - cos) / 2; b1 = 1 - cos; b2 = (1 - cos) / 2; }
+  const a0 = 1 + alpha, a1 = -2 * cos, a2 = 1 - alpha;
+  let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+  for (let i = 0; i < data.length; i++) {
+    const x = data[i];
+    const y = (b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2) / a0;
+    x2 = x1; x1 = x; y2 = y1; y1 = y;
+    data[i] = y;
+  }
+}
 
-/** Play one of "card", "turn", "win" if sound is on and the page may make sound. */
+/** Noise from `start` seconds for `length`, shaped by attack and decay, filtered. */
+function burst(data, rate, rand, { start = 0, length, attack = 0.002, decay, gain = 1, band = 3000, q = 0.8, low = false }) {
+  const from = Math.floor(start * rate), n = Math.floor(length * rate);
+  const part = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = i / rate;
+    const env = t < attack ? t / attack : Math.exp(-(t - attack) / decay);
+    part[i] = rand() * env;
+  }
+  filter(part, rate, low ? "low" : "band", band, q);
+  for (let i = 0; i < n && from + i < data.length; i++) data[from + i] += part[i] * gain;
+}
+
+/** A struck tone with a few inharmonic partials (a small bell or a marimba bar). */
+function bell(data, rate, { start = 0, freq, length = 0.6, gain = 0.3, partials = [[1, 1], [2.76, 0.35], [5.4, 0.12]] }) {
+  const from = Math.floor(start * rate), n = Math.floor(length * rate);
+  for (let i = 0; i < n && from + i < data.length; i++) {
+    const t = i / rate;
+    let v = 0;
+    for (const [ratio, level] of partials) v += level * Math.sin(2 * Math.PI * freq * ratio * t) * Math.exp(-t * (3 + ratio * 2.2));
+    data[from + i] += v * gain * Math.min(1, t / 0.004);
+  }
+}
+
+/** A soft low thump: the card meeting the table. */
+function thump(data, rate, { start = 0, freq = 140, gain = 0.35 }) {
+  const from = Math.floor(start * rate), n = Math.floor(0.05 * rate);
+  for (let i = 0; i < n && from + i < data.length; i++) {
+    const t = i / rate;
+    data[from + i] += gain * Math.sin(2 * Math.PI * freq * t * (1 - t * 4)) * Math.exp(-t / 0.012);
+  }
+}
+
+const DRAW = {
+  play(d, r, rand) {
+    burst(d, r, rand, { length: 0.09, attack: 0.001, decay: 0.012, band: 2600, q: 0.7, gain: 1.6 });
+    burst(d, r, rand, { start: 0.004, length: 0.06, decay: 0.02, band: 900, q: 1.2, gain: 0.5 });
+    thump(d, r, { start: 0.002 });
+  },
+  deal(d, r, rand) {
+    burst(d, r, rand, { length: 0.07, attack: 0.03, decay: 0.015, band: 1800, q: 0.6, gain: 0.7 });
+    burst(d, r, rand, { start: 0.06, length: 0.05, attack: 0.001, decay: 0.008, band: 3200, q: 0.9, gain: 1.1 });
+    thump(d, r, { start: 0.062, gain: 0.2, freq: 170 });
+  },
+  draw(d, r, rand) {
+    burst(d, r, rand, { length: 0.16, attack: 0.05, decay: 0.04, band: 1400, q: 0.5, gain: 0.8 });
+    burst(d, r, rand, { start: 0.02, length: 0.12, attack: 0.04, decay: 0.03, band: 4200, q: 1, gain: 0.35 });
+  },
+  shuffle(d, r, rand) {
+    // The riffle: the two halves' corners let go one card after another, slowly, then faster.
+    let t = 0.02;
+    for (let i = 0; i < 44; i++) {
+      burst(d, r, rand, { start: t, length: 0.02, attack: 0.0005, decay: 0.003 + rand() * 0.002, band: 2500 + rand() * 2500, q: 1.4, gain: 0.9 + rand() * 0.5 });
+      t += 0.018 - i * 0.00022 + rand() * 0.004;
+    }
+    // The bridge: the cards falling together, a longer soft rush.
+    burst(d, r, rand, { start: t + 0.03, length: 0.3, attack: 0.06, decay: 0.08, band: 1200, q: 0.5, gain: 0.9 });
+    thump(d, r, { start: t + 0.2, gain: 0.25, freq: 120 });
+  },
+  turn(d, r) {
+    bell(d, r, { freq: 880, length: 0.7, gain: 0.22 });
+    bell(d, r, { start: 0.11, freq: 1318.5, length: 0.8, gain: 0.2 });
+  },
+  won(d, r) {
+    [523.25, 659.25, 783.99, 1046.5].forEach((freq, i) => bell(d, r, { start: i * 0.11, freq, length: 0.8, gain: 0.2, partials: [[1, 1], [4, 0.18], [9.2, 0.05]] }));
+  },
+  lost(d, r) {
+    [392, 349.23, 293.66].forEach((freq, i) => bell(d, r, { start: i * 0.16, freq, length: 0.9, gain: 0.22, partials: [[1, 1], [4, 0.12]] }));
+  },
+};
+const LENGTHS = { play: 0.12, deal: 0.14, draw: 0.2, shuffle: 1.3, turn: 1, won: 1.3, lost: 1.3 };
+
+function render(ctx) {
+  if (buffers) return buffers;
+  buffers = {};
+  NAMES.forEach((name, n) => {
+    const rate = ctx.sampleRate;
+    const buffer = ctx.createBuffer(1, Math.ceil(LENGTHS[name] * rate), rate);
+    const data = buffer.getChannelData(0);
+    DRAW[name](data, rate, noiseSource(0x9e3779b9 + n * 7919));
+    let peak = 0;
+    for (const v of data) peak = Math.max(peak, Math.abs(v));
+    if (peak > 0) for (let i = 0; i < data.length; i++) data[i] *= 0.8 / peak;
+    buffers[name] = buffer;
+  });
+  return buffers;
+}
+
+// ----- playing them ---------------------------------------------------------------------------
+
+/** Play `name` now if the page may make sound; true if it was started. */
 function play(name) {
-  if (!getSettings().sound || !SOUNDS[name]) return false;
   const ctx = context;
   if (!ctx || ctx.state !== "running") return false;
-  try { SOUNDS[name](ctx); return true; } catch { return false; }
+  try {
+    output.gain.value = getSettings().volume;
+    const source = ctx.createBufferSource();
+    source.buffer = render(ctx)[name];
+    source.connect(output);
+    source.start();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-/** How many sounds were asked for and made, for the tests: window.__parlourSounds. */
-function count(name, made) {
+/** What was asked for and whether it was started, for the tests: window.__parlourSounds. */
+function note(name, made) {
   const log = (window.__parlourSounds = window.__parlourSounds || []);
   log.push({ name, made });
   if (log.length > 50) log.shift();
 }
 
-export function cue(name) {
-  if (!getSettings().sound) return;
-  count(name, play(name));
+/** Sound one of NAMES ("deal", "draw", "play", "shuffle", "turn", "won", "lost"), if the
+ * Sound setting is on; while the tab is hidden, only "turn". */
+export function cue(asked) {
+  const name = ALIASES[asked] || asked;
+  if (!getSettings().sound || !NAMES.includes(name)) return;
+  if (document.visibilityState === "hidden" && name !== "turn") { note(name, false); return; }
+  note(name, play(name));
 }
+
+/** A card played, at the volume just chosen (the Volume setting's change). */
+export function sample() {
+  unlock();
+  cue("play");
+}
+
+/** For the tests (window.__parlourSoundCheck): the loudest sample the analyser hears over the next `ms`
+ * milliseconds, and the context's state. */
+export function soundCheck(ms = 400) {
+  if (!analyser) return Promise.resolve({ state: context ? context.state : "none", peak: 0 });
+  const data = new Float32Array(analyser.fftSize);
+  let peak = 0;
+  const until = performance.now() + ms;
+  return new Promise((resolve) => {
+    const look = () => {
+      analyser.getFloatTimeDomainData(data);
+      for (const v of data) peak = Math.max(peak, Math.abs(v));
+      if (performance.now() < until) setTimeout(look, 10);
+      else resolve({ state: context.state, peak });
+    };
+    look();
+  });
+}
+
+window.__parlourSoundCheck = soundCheck;

@@ -1,5 +1,8 @@
-// Cards drawn with CSS: rank + suit symbol. Card ids follow engine/cards.py:
-// "10H", "QS", "7H#2" (a second deck: drawn as 7♥), "JK1" (a joker).
+// Cards: a face is its corner indices (rank + suit, drawn as text: cards.css) over its art
+// (pips, court figure or joker from card-art.js) once that has loaded, or a big suit symbol
+// until then; a back is drawn with CSS in the pattern the Card backs setting chose. Card ids
+// follow engine/cards.py: "10H", "QS", "7H#2" (a second deck: drawn as 7♥), "JK1" (a joker).
+import { artFor, noteCardsDrawn } from "./card-art.js";
 import { h } from "./dom.js";
 
 export const SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
@@ -71,7 +74,9 @@ function isRed(cardId) {
  */
 export function cardElement(cardId, opts = {}) {
   const c = parseCard(cardId);
+  const art = opts.tiny ? null : artFor(c.base);
   const classes = ["card", c.joker ? "card-joker" : isRed(cardId) ? "card-red" : "card-black",
+    c.suit && "suit-" + c.suit, art && "has-art",
     opts.small && "card-small", opts.tiny && "card-tiny", opts.selected && "is-selected",
     opts.playable && "is-playable", opts.dim && "is-dim", opts.fresh && "is-fresh",
     opts.selectable && "is-selectable"];
@@ -86,7 +91,9 @@ export function cardElement(cardId, opts = {}) {
     h("span", { class: "card-pip", "aria-hidden": "true" }, c.joker ? "\u2605" : symbol),
     h("span", { class: "card-corner card-corner-bottom", "aria-hidden": "true" },
       h("span", { class: "card-rank" }, rank), h("span", { class: "card-suit" }, symbol)),
+    art,
   ];
+  if (!opts.tiny) noteCardsDrawn();
   const style = opts.fresh && opts.freshDelay ? { animationDelay: `-${Math.round(opts.freshDelay)}ms` } : null;
   if (opts.selectable) {
     return h("button", {

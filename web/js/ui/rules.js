@@ -39,8 +39,18 @@ export function renderRules(state, intents) {
         h("p", { class: "field-note" }, "Where the original rules leave a question open, Parlour plays it this way."),
         h("ul", {}, clarifications.map((c) => h("li", {}, c)))) : null,
       playingTogether(),
+      cardCredits(),
       h("p", {}, button("Back", { class: "primary", onclick: intents.closeRules }))),
   );
+}
+
+/** Where the card faces come from. */
+function cardCredits() {
+  return h("section", { class: "card-credits", dataset: { testid: "card-credits" } },
+    h("h2", {}, "The cards"),
+    h("p", {}, "The court figures and the jokers are Adrian Kennard’s card designs, given to the public domain, "
+      + "as packaged by Letele Motebang in @letele/playing-cards (",
+    h("a", { href: "./licenses/playing-cards.txt" }, "CC0 1.0 licence"), "). Parlour draws the pips, indices and backs itself."));
 }
 
 /** What a shared table means, the same for every game. */

@@ -1,0 +1,71 @@
+// The card faces' art: web/cards/deck.svg (tools/draw_cards.py), one sprite of SVG symbols
+// (pips laid out as on a real deck, court figures, jokers, the four-colour deck's suit
+// letters). Nothing waits for it: faces are drawn with CSS alone (cards.css) until it has
+// arrived, and it is asked for only once the page has drawn its first cards (or at once on a
+// visit the service worker answers from its cache), so the menu and the first decision of a
+// first visit never share the line with it. Once it is in, every face drawn shows its art
+// and the faces already on the page are given theirs.
+
+const SVG = "http://www.w3.org/2000/svg";
+const ART_URL = new URL("../cards/deck.svg", import.meta.url).href;
+// After the first cards are drawn, this long before the art is asked for: the first
+// decision's table is on the screen by then.
+const AFTER_FIRST_CARDS_MS = 800;
+
+let state = "none";  // "none", "asked" (fetching), "ready", "failed"
+let scheduled = false;
+
+/** Whether the art is in the page (faces drawn from now on show it). */
+export function hasArt() {
+  return state === "ready";
+}
+
+/** The art of a face (an <svg> using the sprite's symbol), or null while there is none. */
+export function artFor(base) {
+  if (state !== "ready" || !document.getElementById("f" + base)) return null;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "card-art");
+  svg.setAttribute("viewBox", "0 0 240 336");
+  svg.setAttribute("aria-hidden", "true");
+  const use = document.createElementNS(SVG, "use");
+  use.setAttribute("href", "#f" + base);
+  svg.append(use);
+  return svg;
+}
+
+/** Called as faces are drawn: the first time, the art is asked for a moment later. */
+export function noteCardsDrawn() {
+  if (scheduled || state !== "none") return;
+  scheduled = true;
+  setTimeout(loadCardArt, AFTER_FIRST_CARDS_MS);
+}
+
+/** Fetch the sprite (once), put it into the page and give the faces on the page their art. */
+export async function loadCardArt() {
+  if (state !== "none") return;
+  state = "asked";
+  try {
+    const response = await fetch(ART_URL);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const text = await response.text();
+    const sprite = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+    if (sprite.namespaceURI !== SVG) throw new Error("not an SVG document");
+    sprite.setAttribute("id", "card-art-sprite");
+    sprite.setAttribute("aria-hidden", "true");
+    document.body.prepend(document.importNode(sprite, true));
+    state = "ready";
+  } catch {
+    state = "failed";  // the CSS faces stay: a card game without pictures, not a broken one
+    return;
+  }
+  for (const card of document.querySelectorAll(".card[data-card]:not(.has-art):not(.card-tiny)")) {
+    const art = artFor(card.dataset.card.split("#", 1)[0]);
+    if (art) { card.classList.add("has-art"); card.append(art); }
+  }
+}
+
+// A visit the service worker answers (the site is in its cache): the art costs no download,
+// so it comes in as soon as the first frame is painted, before any card is drawn.
+if (typeof navigator !== "undefined" && navigator.serviceWorker && navigator.serviceWorker.controller) {
+  requestAnimationFrame(() => setTimeout(loadCardArt, 0));
+}
