@@ -133,6 +133,28 @@ def check_round_ends(record: dict[str, Any], round_ends: set[int]) -> None:
         state.push(action)
 
 
+def check_policy_view(state: State, seed: int) -> None:
+    """``policy_view(p)`` holds what ``view(p)`` holds under each of its keys, the greedy
+    policy makes the same choice from it as from the whole view, and reading it changes
+    nothing; ``rounds_played()`` counts the result's rounds."""
+    assert state.rounds_played() == len(state.result()["rounds"])
+    for p in range(state.players):
+        part, whole = state.policy_view(p), state.view(p)
+        assert set(part) <= set(whole), f"policy_view({p}) has keys view({p}) has not"
+        for key, value in part.items():
+            assert value == whole[key], f"policy_view({p})[{key!r}] differs from the view"
+    actor = state.current_player
+    legal = state.legal_actions()
+    if actor is None or len(legal) < 2:
+        return
+    greedy = engine.GAMES[state.game_id].bot.greedy
+    before = snapshot(state)
+    from_part = greedy(state.policy_view(actor), list(legal), random.Random(seed))
+    from_whole = greedy(state.view(actor), list(legal), random.Random(seed))
+    assert from_part.id == from_whole.id, "the greedy policy chose otherwise from policy_view"
+    assert snapshot(state) == before, "the greedy policy changed the state through its view"
+
+
 def play_checked_match(
     game: str,
     players: int,
@@ -163,6 +185,7 @@ def play_checked_match(
         if steps % (deep_every if steps < deep_steps else 5 * deep_every) == 0:
             before = snapshot(state)
             check_junk_refused(state, rng)
+            check_policy_view(state, seed + steps)
             hidden_changed |= check_determinize(state, seed + steps)
             assert snapshot(state) == before, "determinize or a refusal changed the state"
             clone = state.clone()

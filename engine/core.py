@@ -376,6 +376,18 @@ class State:
         raise NotImplementedError
 
     # ----- optional hooks ----------------------------------------------------------------
+    def rounds_played(self) -> int:
+        """How many rounds have ended: ``len(result()["rounds"])``, which the search asks
+        after every rollout step (games answer it without copying the round history)."""
+        return len(self.result()["rounds"])
+
+    def policy_view(self, player: int) -> dict[str, Any]:
+        """The part of ``view(player)`` the game's greedy policy reads: the search's rollouts
+        feed the policy this, thousands of times a decision. Every key it has holds what
+        ``view(player)`` holds (a test checks it); games whose view is costly to build list
+        only the keys their policy reads. The default is the whole view."""
+        return self.view(player)
+
     def why_illegal(self, action_id: str) -> str | None:
         """A reason in words why ``action_id`` is refused now, or ``None`` for the generic one."""
         return None

@@ -60,7 +60,7 @@ class Evaluator:
         """True once the round live at the search's start has ended."""
         if not self.stop_at_round_end:
             return False
-        return len(world.result()["rounds"]) > baseline.rounds
+        return world.rounds_played() > baseline.rounds
 
     def evaluate(self, world: State, baseline: Baseline) -> list[float]:
         result = world.result()

@@ -447,7 +447,7 @@ class Search:
                 actor = world.current_player
                 assert actor is not None
                 play = greedy if seat_policies is None else seat_policies[actor]
-                action = play(world.view(actor), legal, rng)
+                action = play(world.policy_view(actor), legal, rng)
             else:
                 action = legal[rng.randrange(len(legal))]
             world.push(action)

@@ -152,18 +152,11 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
         return pass_action
     hand_counts = _counts(hand)
     opponent_left = view["hand_sizes"][1 - view["player"]]
-    scored = sorted(
-        [
-            (
-                _play_cost(
-                    hand_counts, len(hand), a.cards, opponent_left, leading, runs_with_special
-                ),
-                i,
-            )
-            for i, a in enumerate(plays)
-        ]
+    size = len(hand)
+    best_cost, best_index = min(
+        (_play_cost(hand_counts, size, a.cards, opponent_left, leading, runs_with_special), i)
+        for i, a in enumerate(plays)
     )
-    best_cost, best_index = scored[0]
     best = plays[best_index]
     if leading or pass_action is None:
         return best

@@ -601,7 +601,11 @@ class CrispsState(State):
         return follow_problem(self.to_beat, cards, self.options)
 
     # ----- what people see ----------------------------------------------------------------
-    def view(self, player: int | None) -> dict[str, Any]:
+    def policy_view(self, player: int) -> dict[str, Any]:
+        """The keys of :meth:`view` the greedy policy reads (the rollouts build this)."""
+        return self._policy_part(player)
+
+    def _policy_part(self, player: int | None) -> dict[str, Any]:
         previous = self._to_beat_combo()
         to_beat = None
         if previous is not None and self.to_beat is not None:
@@ -615,35 +619,46 @@ class CrispsState(State):
                 "rank": previous.rank,
             }
         return {
-            "game": "crisps",
             "player": player,
             "phase": self.phase,
-            "current_player": self.turn,
-            "round": self.round_no,
-            "scores": list(self.scores),
-            "target": TARGET_SCORE,
-            "starter": self.starters[-1],
-            "leader": self.leader,
             "special_rank": self.special,
             "hand": None if player is None else list(self.hands[player]),
             "hand_sizes": [len(h) for h in self.hands],
             "known_cards": [list(k) for k in self.known],
             "face_up": self.face_up,
-            "draw_pile": len(self.draw_pile),
-            "removed": len(self.removed),
-            "trick": [_copy_entry(e) for e in self.trick],
             "to_beat": to_beat,
-            "trick_winner": self.turn if self.phase == "draw" else None,
-            "last_trick": None
-            if self.last_trick is None
-            else [_copy_entry(e) for e in self.last_trick],
-            "last_draw": None if self.last_draw is None else dict(self.last_draw),
             "played": list(self.played),
-            "rounds": [_copy_summary(r) for r in self.rounds],
-            "last_round": _copy_summary(self.rounds[-1]) if self.rounds else None,
-            "winners": list(self.winners),
-            "options": dict(self.options),
         }
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        out = self._policy_part(player)
+        out.update(
+            {
+                "game": "crisps",
+                "current_player": self.turn,
+                "round": self.round_no,
+                "scores": list(self.scores),
+                "target": TARGET_SCORE,
+                "starter": self.starters[-1],
+                "leader": self.leader,
+                "draw_pile": len(self.draw_pile),
+                "removed": len(self.removed),
+                "trick": [_copy_entry(e) for e in self.trick],
+                "trick_winner": self.turn if self.phase == "draw" else None,
+                "last_trick": None
+                if self.last_trick is None
+                else [_copy_entry(e) for e in self.last_trick],
+                "last_draw": None if self.last_draw is None else dict(self.last_draw),
+                "rounds": [_copy_summary(r) for r in self.rounds],
+                "last_round": _copy_summary(self.rounds[-1]) if self.rounds else None,
+                "winners": list(self.winners),
+                "options": dict(self.options),
+            }
+        )
+        return out
+
+    def rounds_played(self) -> int:
+        return len(self.rounds)
 
     def result(self) -> dict[str, Any]:
         return {

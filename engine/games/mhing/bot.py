@@ -64,14 +64,18 @@ def _wins_round(view: dict[str, Any], me: int, seq: Sequence[str]) -> bool:
     return True
 
 
+_DECK = frozenset(DECK)
+
+
 def _unseen(view: dict[str, Any]) -> set[str]:
-    seen = set(view["hand"]) | set(view["discard_pile"])
+    seen = set(view["hand"])
+    seen.update(view["discard_pile"])
     for seqs in view["sequences"]:
         for seq in seqs:
             seen.update(seq)
     for known in view["known_hand_cards"]:
         seen.update(known)
-    return set(DECK) - seen
+    return set(_DECK - seen)
 
 
 _RUNS = {
@@ -80,6 +84,11 @@ _RUNS = {
     for low in range(2, 12)
 }
 """The natural runs of each suit, by (suit, lowest value): those a hand card may grow into."""
+
+_RUN_FACTS = {key: run_facts(*key) for key in _RUNS}
+
+_LOWS = {value: tuple(range(max(2, value - 2), min(value, 11) + 1)) for value in range(2, 14)}
+"""The lowest values of the runs a card of each value may be part of."""
 
 
 def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
@@ -100,17 +109,25 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
             values[c] = 10.0  # an Ace completes almost anything of its suit
             continue
         total = 0.0
-        for low in range(max(2, value - 2), min(value, 11) + 1):
-            part = run_value.get((suit, low))
+        for low in _LOWS[value]:
+            key = (suit, low)
+            part = run_value.get(key)
             if part is None:
-                missing = [r for r in _RUNS[suit, low] if r not in held]
-                if missing and CARD_AT[suit, 1] in held:
-                    missing = missing[1:]
+                # The chance of drawing the run's missing cards; a held Ace stands in for the
+                # first of them.
                 chance = 1.0
-                for r in missing:
+                ace_stands_in = CARD_AT[suit, 1] in held
+                for r in _RUNS[key]:
+                    if r in held:
+                        continue
+                    if ace_stands_in:
+                        ace_stands_in = False
+                        continue
                     chance *= 0.45 if r in unseen else 0.15 if r in buried else 0.0
-                part = chance * (1.0 + 0.7 * added(run_facts(suit, low))) if chance else 0.0
-                run_value[suit, low] = part
+                    if not chance:
+                        break
+                part = chance * (1.0 + 0.7 * added(_RUN_FACTS[key])) if chance else 0.0
+                run_value[key] = part
             total += part
         values[c] = total
     return values

@@ -272,20 +272,35 @@ def run_facts(suit: str, low: int) -> Facts:
 def adder(sequences: Sequence[Sequence[str]]) -> Callable[[Facts], int]:
     """:func:`added_score` against these ``sequences``, for a new sequence given by its facts,
     with the sequences' facts and high/low bonus worked out once: a bot asks it of many runs
-    against the same sequences."""
+    against the same sequences. The answers are remembered per set of sequences (a seat's
+    laid sequences change a few times a round; the rollouts ask thousands of times)."""
     facts = tuple(_sequence_facts(sequences))
+    memo = _ADDED.get(facts)
+    if memo is None:
+        if len(_ADDED) >= _ADDED_MAX:
+            _ADDED.clear()
+        memo = _ADDED[facts] = {}
     low = all(f[2] <= HIGH_LOW_PIVOT for f in facts)
     high = all(f[0] >= HIGH_LOW_PIVOT for f in facts)
     before = int(bool(facts) and (low or high))
 
     def added(fact: Facts) -> int:
-        gain = 0
-        for other in facts:
-            gain += _pair_matches(other, fact)
-        after = (low and fact[2] <= HIGH_LOW_PIVOT) or (high and fact[0] >= HIGH_LOW_PIVOT)
-        return gain + int(after) - before
+        gain = memo.get(fact)
+        if gain is None:
+            gain = 0
+            for other in facts:
+                gain += _pair_matches(other, fact)
+            after = (low and fact[2] <= HIGH_LOW_PIVOT) or (high and fact[0] >= HIGH_LOW_PIVOT)
+            gain = memo[fact] = gain + int(after) - before
+        return gain
 
     return added
+
+
+_ADDED: dict[tuple[Facts, ...], dict[Facts, int]] = {}
+"""Memo of :func:`adder`'s answers, by the sequences' facts; emptied when it holds
+``_ADDED_MAX`` sets of sequences."""
+_ADDED_MAX = 4096
 
 
 def sequence_text(sequence: Sequence[str]) -> str:

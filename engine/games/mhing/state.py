@@ -487,6 +487,19 @@ class MhingState(State):
         best = max(self.totals)
         return [p for p in range(self.players) if self.totals[p] == best]
 
+    def policy_view(self, player: int) -> dict[str, Any]:
+        """The keys of :meth:`view` the greedy policy reads (the rollouts build this)."""
+        seeing = 0 <= player < self.players
+        return {
+            "viewer": player,
+            "phase": self.phase,
+            "hand": list(self.hands[player]) if seeing else [],
+            "known_hand_cards": [list(k) for k in self.known],
+            "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
+            "round_points": [score_sequences(seqs) for seqs in self.sequences],
+            "discard_pile": list(self.discards),
+        }
+
     def view(self, player: int | None) -> dict[str, Any]:
         seeing = player is not None and 0 <= player < self.players
         # Each point is one entry of the breakdown, so the points are counted from it.
@@ -520,6 +533,9 @@ class MhingState(State):
             "rounds": [dict(r) for r in self.rounds],
             "last_round": dict(self.rounds[-1]) if self.rounds else None,
         }
+
+    def rounds_played(self) -> int:
+        return len(self.rounds)
 
     def result(self) -> dict[str, Any]:
         return {

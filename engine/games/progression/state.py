@@ -351,6 +351,9 @@ class ProgressionState(State):
             "winners": list(self.winners),
         }
 
+    def rounds_played(self) -> int:
+        return len(self.round_history)
+
     def result(self) -> dict[str, Any]:
         return {
             "scores": list(self.totals),

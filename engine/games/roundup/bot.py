@@ -109,13 +109,19 @@ def _play(view: dict[str, Any], legal: list[Action], held: str | None = None) ->
     mine = view.get("my_suit")
     up = view["face_up"][me]
     down = view["face_down"]
-    plays = [a for a in legal if a.kind == "play"]
+    plays = []
+    end = None
+    for a in legal:
+        kind = a.kind
+        if kind == "play":
+            plays.append(a)
+        elif kind == "end":
+            end = a
     face_up_plays = [a for a in plays if a.cards[0] in up]
-    if face_up_plays or any(a.id == "end" for a in legal):
+    if face_up_plays or end is not None:
         others = [a for a in face_up_plays if a.cards[0][-1] != mine]
         if others:
             return max(others, key=lambda a: _chain(a.cards[0], up))
-        end = next((a for a in legal if a.id == "end"), None)
         return end if end is not None else face_up_plays[0]
     down_plays = [a for a in plays if a.cards[0][-1] != mine and a.cards[0] != held]
     if down_plays:
@@ -130,61 +136,83 @@ def _play(view: dict[str, Any], legal: list[Action], held: str | None = None) ->
     return _best_pass(view, legal, held)
 
 
+_ATTACKS: dict[str, tuple[int, str, str]] = {}
+"""A face card's action id -> (target seat, named suit or rank, the id without the card),
+worked out once per id (the rollouts score the same actions again and again)."""
+
+
+def _attack_parts(action_id: str) -> tuple[int, str, str]:
+    parts = _ATTACKS.get(action_id)
+    if parts is None:
+        bits = action_id.split(":")
+        named = bits[3] if len(bits) > 3 else ""
+        parts = _ATTACKS[action_id] = (int(bits[2]), named, f"{bits[0]}:{bits[2]}:{named}")
+    return parts
+
+
 def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
     me = view["current_player"]
     mine = view.get("my_suit")
     bids = view["bids"]
     counts = view["face_down_counts"]
-    missing = [set(m) for m in view["known_missing"]]
+    face_down = view["face_down"]
     needed = {s: c for s, c in view["needed"].items() if c is not None and s != mine}
     visible = {c for hand in view["face_up"] for c in hand}
-    hidden_needs = {
-        s: c for s, c in needed.items() if c not in visible and c not in view["face_down"]
-    }
+    hidden_needs = [c for c in needed.values() if c not in visible and c not in face_down]
     unknown_total = max(1, sum(counts[t] for t in range(view["players"]) if t != me))
-    holds_our_suit_cards = any(c[-1] == mine and _value(c) for c in view["face_down"])
+    holds_our_suit_cards = any(c[-1] == mine and _value(c) for c in face_down)
+    known_missing = view["known_missing"]
+    # What an attack on a seat naming a suit or rank is worth does not depend on which face
+    # card makes it: worked out once per (kind, seat, named), as the score before the card's
+    # own adjustment (None: not worth considering).
+    scored: dict[str, float | None] = {}
+    # Per seat, each hidden needed card with the rough chance that the seat holds it.
+    weights: dict[int, list[tuple[str, float]]] = {}
 
-    def rival_suit(t: int) -> str | None:
-        return bids[t][-1] if bids[t] else None
-
-    def weight(t: int, c: str) -> float:
-        """Rough chance that seat ``t`` holds card ``c`` face-down."""
-        if c in missing[t] or counts[t] == 0:
-            return 0.0
-        return counts[t] / unknown_total
+    def chances(t: int) -> list[tuple[str, float]]:
+        out = weights.get(t)
+        if out is None:
+            missing = set(known_missing[t])
+            share = counts[t] / unknown_total
+            out = weights[t] = [(c, 0.0 if c in missing else share) for c in hidden_needs]
+        return out
 
     best: tuple[float, Action] | None = None
     for a in legal:
-        if a.kind not in ("jack", "queen", "king"):
+        kind = a.kind
+        if kind != "jack" and kind != "queen" and kind != "king":
             continue
-        parts = a.id.split(":")
-        t = int(parts[2])
+        t, named, key = _ATTACKS.get(a.id) or _attack_parts(a.id)
         if counts[t] == 0:
             continue
-        ally = mine is not None and rival_suit(t) == mine
-        score = 0.0
-        if a.kind == "queen":
-            s = parts[3]
-            if s == mine:
-                continue
-            score = 3 * sum(weight(t, c) for c in hidden_needs.values() if c[-1] == s)
-            if rival_suit(t) == s:
-                score += 1.0  # a rival hoarding that suit must give one up
-        elif a.kind == "king":
-            r = parts[3]
-            score = sum(weight(t, c) for c in hidden_needs.values() if c[:-1] == r) * 2
-            if (
-                rival_suit(t)
-                and rival_suit(t) != mine
-                and f"{r}{rival_suit(t)}" == needed.get(str(rival_suit(t)))
-            ):
-                score += 0.5
+        if key in scored:
+            base = scored[key]
         else:
-            score = 0.3 + 0.05 * counts[t] + (0.3 if rival_suit(t) and not ally else 0.0)
-        if ally:
-            score -= 1.0  # do not shake loose the cards of a player backing our suit
+            bid = bids[t]
+            rival = bid[-1] if bid else None
+            ally = mine is not None and rival == mine
+            base = 0.0
+            if kind == "queen":
+                if named == mine:
+                    base = None
+                else:
+                    base = 3 * sum(w for c, w in chances(t) if c[-1] == named)
+                    if rival == named:
+                        base += 1.0  # a rival hoarding that suit must give one up
+            elif kind == "king":
+                base = sum(w for c, w in chances(t) if c[:-1] == named) * 2
+                if rival and rival != mine and f"{named}{rival}" == needed.get(str(rival)):
+                    base += 0.5
+            else:
+                base = 0.3 + 0.05 * counts[t] + (0.3 if rival and not ally else 0.0)
+            if base is not None and ally:
+                base -= 1.0  # do not shake loose the cards of a player backing our suit
+            scored[key] = base
+        if base is None:
+            continue
+        score = base
         # Face cards of our own suit parry a Queen on it: spend them last.
-        if a.cards[0][-1] == mine and holds_our_suit_cards:
+        if holds_our_suit_cards and a.cards[0][-1] == mine:
             score -= 0.4
         if best is None or score > best[0]:
             best = (score, a)

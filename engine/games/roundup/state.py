@@ -526,57 +526,93 @@ class RoundupState(State):
         self._deal()
 
     # ----- what players see -------------------------------------------------------------
-    def view(self, player: int | None) -> dict[str, Any]:
+    def policy_view(self, player: int) -> dict[str, Any]:
+        """The keys of :meth:`view` the greedy policy reads (the rollouts build this)."""
         n = self.players
-        me = player if player is not None and 0 <= player < n else None
-        revealed = self.phase != "bid"
-        tiebreak = self.phase == "tiebreak"
+        me = player if 0 <= player < n else None
         my_bid = None
         if me is not None:
             my_bid = self.bids[me] or (self.pending.get(me) if self.phase == "bid" else None)
+        stacks = self.stacks
         return {
-            "game": "roundup",
             "players": n,
             "viewer": me,
             "phase": self.phase,
             "current_player": self.current_player,
-            "turn": self.turn,
-            "round": self.round_no,
-            "dealer": self.dealer,
-            "first_player": self.first_player,
-            "target_score": self.target,
-            "scores": list(self.scores),
-            "stacks": dict(self.stacks),
-            "needed": {s: NEXT_CARD.get((s, self.stacks[s])) for s in SUITS},
-            "closed": list(self.closed),
-            "discard": list(self.discard),
+            "stacks": dict(stacks),
+            "needed": {s: NEXT_CARD.get((s, stacks[s])) for s in SUITS},
             "face_up": [list(h) for h in self.face_up],
             "face_down_counts": [len(h) for h in self.face_down],
-            "hand_counts": [len(self.face_down[p]) + len(self.face_up[p]) for p in range(n)],
             "face_down": list(self.face_down[me]) if me is not None else None,
-            "bids": list(self.bids) if revealed else [None] * n,
-            "bid_placed": [
-                self.bids[p] is not None or (self.phase == "bid" and p in self.pending)
-                for p in range(n)
-            ],
-            "cannot_bid": list(self.cannot_bid),
-            "my_bid": my_bid,
+            "bids": list(self.bids) if self.phase != "bid" else [None] * n,
             "my_suit": my_bid[-1] if my_bid else None,
-            "tiebreak": {
-                "tied": list(self.tied),
-                "placed": [p in self.pending for p in self.tied] if tiebreak else [],
-                "mine": self.pending.get(me) if me is not None and tiebreak else None,
-                "history": [[list(x) for x in tb] for tb in self.tiebreaks],
-            },
-            "played_this_turn": list(self.played_this_turn),
-            "attack": dict(self.attack) if self.attack else None,
-            "last_effect": dict(self.last_effect) if self.last_effect else None,
-            "first_empty": self.first_empty,
-            "known_missing": [sort_cards(list(x)) for x in self.excluded],
-            "last_round": dict(self.rounds[-1]) if self.rounds else None,
-            "rounds": [dict(r) for r in self.rounds],
-            "winners": list(self.winners),
+            "known_missing": [list(x) for x in self._known_missing()],
         }
+
+    _missing_sorted: tuple[tuple[set[str], ...], list[list[str]]] | None = None
+
+    def _known_missing(self) -> list[list[str]]:
+        """Each seat's excluded cards, sorted; remembered while the same sets stand (a set
+        of ``excluded`` is replaced when it grows, never changed in place, and the copies
+        of a state share the memo safely for that reason)."""
+        excluded = self.excluded
+        memo = self._missing_sorted
+        if (
+            memo is None
+            or len(memo[0]) != len(excluded)
+            or any(a is not b for a, b in zip(memo[0], excluded, strict=True))
+        ):
+            memo = self._missing_sorted = (
+                tuple(excluded),
+                [sort_cards(list(x)) for x in excluded],
+            )
+        return memo[1]
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        n = self.players
+        me = player if player is not None and 0 <= player < n else None
+        tiebreak = self.phase == "tiebreak"
+        out = self.policy_view(me if me is not None else -1)
+        my_bid = None
+        if me is not None:
+            my_bid = self.bids[me] or (self.pending.get(me) if self.phase == "bid" else None)
+        out.update(
+            {
+                "game": "roundup",
+                "turn": self.turn,
+                "round": self.round_no,
+                "dealer": self.dealer,
+                "first_player": self.first_player,
+                "target_score": self.target,
+                "scores": list(self.scores),
+                "closed": list(self.closed),
+                "discard": list(self.discard),
+                "hand_counts": [len(self.face_down[p]) + len(self.face_up[p]) for p in range(n)],
+                "bid_placed": [
+                    self.bids[p] is not None or (self.phase == "bid" and p in self.pending)
+                    for p in range(n)
+                ],
+                "cannot_bid": list(self.cannot_bid),
+                "my_bid": my_bid,
+                "tiebreak": {
+                    "tied": list(self.tied),
+                    "placed": [p in self.pending for p in self.tied] if tiebreak else [],
+                    "mine": self.pending.get(me) if me is not None and tiebreak else None,
+                    "history": [[list(x) for x in tb] for tb in self.tiebreaks],
+                },
+                "played_this_turn": list(self.played_this_turn),
+                "attack": dict(self.attack) if self.attack else None,
+                "last_effect": dict(self.last_effect) if self.last_effect else None,
+                "first_empty": self.first_empty,
+                "last_round": dict(self.rounds[-1]) if self.rounds else None,
+                "rounds": [dict(r) for r in self.rounds],
+                "winners": list(self.winners),
+            }
+        )
+        return out
+
+    def rounds_played(self) -> int:
+        return len(self.rounds)
 
     def result(self) -> dict[str, Any]:
         return {

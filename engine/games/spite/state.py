@@ -599,6 +599,9 @@ class SpiteState(State):
             "winners": list(self.match_winners),
         }
 
+    def rounds_played(self) -> int:
+        return len(self.rounds)
+
     def result(self) -> dict[str, Any]:
         return {
             "scores": list(self.scores),
