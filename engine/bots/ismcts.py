@@ -47,7 +47,7 @@ from time import perf_counter  # read as ismcts.perf_counter, so tests can set t
 from typing import Any
 
 from engine.bots.evaluation import Evaluator
-from engine.core import Action, BotSettings, Policy, State
+from engine.core import Action, BotSettings, LazyRandom, Policy, State
 
 
 @dataclass(frozen=True)
@@ -330,7 +330,7 @@ class Search:
             self._chance = self.rng.getrandbits(64)
             if self._baseline is None:
                 self._baseline = self.evaluator.baseline(self._world)
-        world = self._world._copy(random.Random(self._chance))
+        world = self._world._copy(LazyRandom(self._chance))
         action_id = order[slot]
         action = next((a for a in world.legal_actions() if a.id == action_id), None)
         self.iterations += 1

@@ -56,7 +56,7 @@ from itertools import chain, groupby, product
 from typing import Any
 
 from engine.cards import card_name, shuffled
-from engine.core import Action, State
+from engine.core import Action, LazyRandom, State
 from engine.games.crisps.rules import (
     CARD_KEY,
     HAND_SIZE,
@@ -681,7 +681,7 @@ class CrispsState(State):
         return deck_for(self.options)
 
     def determinize(self, player: int, rng: random.Random) -> CrispsState:
-        world = self._copy(random.Random(rng.getrandbits(64)))
+        world = self._copy(LazyRandom(rng.getrandbits(64)))
         other = 1 - player
         hidden = list(self.hands[other])
         for c in self.known[other]:

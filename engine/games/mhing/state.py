@@ -56,7 +56,7 @@ import random
 from typing import Any
 
 from engine.cards import card_name, shuffled
-from engine.core import Action, State
+from engine.core import Action, LazyRandom, State
 from engine.games.mhing.rules import (
     CARD_AT,
     CARD_BIT,
@@ -557,7 +557,7 @@ class MhingState(State):
         return list(DECK)
 
     def determinize(self, player: int, rng: random.Random) -> MhingState:
-        world = self._copy(random.Random(rng.getrandbits(64)))
+        world = self._copy(LazyRandom(rng.getrandbits(64)))
         others = [p for p in range(self.players) if p != player]
         hidden = sort_cards(
             [c for p in others for c in self.hands[p] if c not in self.known[p]] + self.draw_pile

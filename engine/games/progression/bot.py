@@ -110,9 +110,10 @@ def position_values(state: ProgressionState) -> list[float]:
     n = state.players
     plays_left = max(0.0, len(state.draw_pile) / n)
     out = []
+    off_stacks = _public_unseen(state.private, state.public)
     for seat in range(n):
         by_suit, count = _unseen_by_suit(
-            state.hands[seat], state.private, state.public, state.known, seat
+            state.hands[seat], state.private, state.public, state.known, seat, off_stacks
         )
         p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
         out.append(
@@ -149,28 +150,39 @@ def _rival_gain(card_id: str, view: dict[str, Any], me: int) -> float:
     return best
 
 
+def _public_unseen(private: list[dict[str, list[str]]], public: dict[str, list[str]]) -> list[str]:
+    """The cards of the deck on no stack, in deck order: what every seat's unseen cards are
+    taken from."""
+    seen = set()
+    for stacks in private:
+        for pile in stacks.values():
+            seen.update(pile)
+    for pile in public.values():
+        seen.update(pile)
+    return [c for c in DECK if c not in seen]
+
+
 def _unseen_by_suit(
     hand: list[str],
     private: list[dict[str, list[str]]],
     public: dict[str, list[str]],
     known: list[list[str]],
     me: int,
+    off_stacks: list[str] | None = None,
 ) -> tuple[dict[str, list[str]], int]:
     """The cards seat ``me`` has not seen, suit by suit in deck order, and how many: not in
     its hand, on any stack, or taken by another seat from a public stack. The arguments have
-    the shapes of both the view's fields and the state's own."""
+    the shapes of both the view's fields and the state's own; ``off_stacks``: the
+    :func:`_public_unseen` of these stacks, when the caller has it."""
+    if off_stacks is None:
+        off_stacks = _public_unseen(private, public)
     seen = set(hand)
-    for stacks in private:
-        for pile in stacks.values():
-            seen.update(pile)
-    for pile in public.values():
-        seen.update(pile)
     for p, cards in enumerate(known):
         if p != me:
             seen.update(cards)
     by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
     count = 0
-    for c in DECK:
+    for c in off_stacks:
         if c not in seen:
             by_suit[c[-1]].append(c)
             count += 1

@@ -60,7 +60,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.cards import SUIT_NAMES, SUITS, card_name, is_card, standard_deck, suit_of
-from engine.core import Action, State
+from engine.core import Action, LazyRandom, State
 from engine.games.progression.rules import (
     HAND_SIZE,
     MAX_TARGET_ROUNDS,
@@ -430,7 +430,7 @@ class ProgressionState(State):
             )
             at += count
         world.draw_pile = pool[at:]
-        world.rng = random.Random(rng.getrandbits(64))
+        world.rng = LazyRandom(rng.getrandbits(64))
         return world
 
 

@@ -52,7 +52,7 @@ import random
 from typing import Any
 
 from engine.cards import SUIT_NAMES, SUITS, card_name, shuffled
-from engine.core import Action, State
+from engine.core import Action, LazyRandom, State
 from engine.games.roundup.rules import (
     DECK,
     FACE_KINDS,
@@ -662,7 +662,7 @@ class RoundupState(State):
         return new
 
     def determinize(self, player: int, rng: random.Random) -> RoundupState:
-        world = self._copy(random.Random(rng.getrandbits(64)))
+        world = self._copy(LazyRandom(rng.getrandbits(64)))
         # One slot a hidden card: (seat, the cards it must come from). A face-down card may
         # be any card the seat may hold (None); only a secret bid or tie-break card has a
         # pool, the number cards.

@@ -49,7 +49,7 @@ import random
 from typing import Any
 
 from engine.cards import card_name, shuffled
-from engine.core import Action, State
+from engine.core import Action, LazyRandom, State
 from engine.games.spite.rules import (
     CARD_NAME,
     DISCARD_PILES,
@@ -565,39 +565,51 @@ class SpiteState(State):
         self._finish_game(seat, "payoff")
 
     # ----- information -----------------------------------------------------------------------
+    def policy_view(self, player: int) -> dict[str, Any]:
+        """The keys of :meth:`view` the greedy policy reads (the rollouts build this)."""
+        return self._policy_part(player)
+
+    def _policy_part(self, player: int | None) -> dict[str, Any]:
+        return {
+            "you": player,
+            "hand": list(self.hands[player]) if player is not None else None,
+            "upcards": [p[-1] if p else None for p in self.payoff],
+            "discard_piles": [[list(pile) for pile in piles] for piles in self.discards],
+            "stack_ranks": [len(s) for s in self.centre],
+            "played_this_turn": list(self.played_this_turn),
+        }
+
     def view(self, player: int | None) -> dict[str, Any]:
         over = self.match_over
-        return {
-            "game": "spite",
-            "phase": "over" if over else "play",
-            "current_player": self.current_player,
-            "you": player,
-            "round": self.round,
-            "target": self.target,
-            "scores": list(self.scores),
-            "hand": list(self.hands[player]) if player is not None else None,
-            "hand_counts": [len(h) for h in self.hands],
-            "upcards": [p[-1] if p else None for p in self.payoff],
-            "payoff_counts": [len(p) for p in self.payoff],
-            "discard_piles": [[list(pile) for pile in piles] for piles in self.discards],
-            "discard_ranks": [[pile_rank(pile) for pile in piles] for piles in self.discards],
-            "centre": [list(s) for s in self.centre],
-            "stack_ranks": [len(s) for s in self.centre],
-            "max_stacks": MAX_STACKS,
-            "stock_count": len(self.stock),
-            "stock_rebuilds": self.stock_rebuilds,
-            "turn": self.turn,
-            "played_this_turn": list(self.played_this_turn),
-            "must_play_ace": (not over) and self.must_play_ace(),
-            "stall_turns": self.stall_turns,
-            "turns_without_payoff": max(self.drought_turns, 0),
-            "last_turn": None
-            if self.last_turn is None
-            else {**self.last_turn, "played": list(self.last_turn["played"])},
-            "last_round": dict(self.rounds[-1]) if self.rounds else None,
-            "rounds": [dict(r) for r in self.rounds],
-            "winners": list(self.match_winners),
-        }
+        out = self._policy_part(player)
+        out.update(
+            {
+                "game": "spite",
+                "phase": "over" if over else "play",
+                "current_player": self.current_player,
+                "round": self.round,
+                "target": self.target,
+                "scores": list(self.scores),
+                "hand_counts": [len(h) for h in self.hands],
+                "payoff_counts": [len(p) for p in self.payoff],
+                "discard_ranks": [[pile_rank(pile) for pile in piles] for piles in self.discards],
+                "centre": [list(s) for s in self.centre],
+                "max_stacks": MAX_STACKS,
+                "stock_count": len(self.stock),
+                "stock_rebuilds": self.stock_rebuilds,
+                "turn": self.turn,
+                "must_play_ace": (not over) and self.must_play_ace(),
+                "stall_turns": self.stall_turns,
+                "turns_without_payoff": max(self.drought_turns, 0),
+                "last_turn": None
+                if self.last_turn is None
+                else {**self.last_turn, "played": list(self.last_turn["played"])},
+                "last_round": dict(self.rounds[-1]) if self.rounds else None,
+                "rounds": [dict(r) for r in self.rounds],
+                "winners": list(self.match_winners),
+            }
+        )
+        return out
 
     def rounds_played(self) -> int:
         return len(self.rounds)
@@ -624,7 +636,7 @@ class SpiteState(State):
         return list(PAYOFF_DECK) + list(HAND_DECK)
 
     def determinize(self, player: int, rng: random.Random) -> SpiteState:
-        world = self._copy(random.Random(rng.getrandbits(64)))
+        world = self._copy(LazyRandom(rng.getrandbits(64)))
         if self.match_over:
             return world
         # Every pay-off card that ever left a pile was turned up first, so the cards still
