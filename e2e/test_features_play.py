@@ -372,14 +372,30 @@ def test_replay_steps_through_a_finished_match_and_reveals_hands(page, site, ope
 
 def test_replay_of_an_unfinished_import_cannot_reveal(page, site, open_app, tmp_path):
     record = finished_crisps(40)
+    seats = [HUMAN, bot_seat("easy")]
     open_app(page, site)
+    # A finished match's file opens in the replay, where the hands may be shown.
     path = tmp_path / "done.json"
-    path.write_text(json.dumps({"record": record, "seats": [HUMAN, bot_seat("easy")]}))
+    path.write_text(json.dumps({"record": record, "seats": seats}))
     page.set_input_files("[data-testid=import]", str(path))
     page.wait_for_selector(REPLAY_IDLE)
     assert page.locator("[data-testid=replay-reveal]").count() == 1, "finished: may reveal"
     page.click("[data-testid=replay-close]")
     page.locator(MENU).first.wait_for()
+    # The same match one move short of its end goes on the table, where it was: no replay,
+    # nothing offered that shows the hidden hands.
+    unfinished = {**record, "actions": record["actions"][:-1]}
+    path = tmp_path / "unfinished.json"
+    path.write_text(json.dumps({"record": unfinished, "seats": seats}))
+    page.set_input_files("[data-testid=import]", str(path))
+    page.wait_for_selector(f"{IDLE}, {REPLACE_DIALOG}")
+    if page.locator(REPLACE_DIALOG).count():
+        page.click("[data-testid=abandon-save]")
+        page.wait_for_selector(IDLE)
+    assert read_save(page)["data"]["record"]["actions"] == unfinished["actions"]
+    assert page.locator("[data-testid=replay], [data-testid=replay-reveal]").count() == 0
+    assert page.locator("[data-testid=replay-open]").count() == 0, "no replay before the end"
+    assert page.locator(f"{SIDE_ACTIONS}[data-action='{record['actions'][-1]}']").count() == 1
 
 
 # ----- export, import, challenge ------------------------------------------------------------

@@ -220,19 +220,45 @@ def test_a_tampered_save_is_set_aside(page, site, open_app):
 
 
 def test_bogus_link_hashes_are_harmless(page, site, open_app):
-    for number, fragment in enumerate(
-        (
-            "#",
-            "#%%%",
-            "#share=not-base64!!",
-            "#game=crisps&record=%7Bnope",
-            "#" + "x" * 5000,
-            "#replay=eyJnYW1lIjoicG9rZXIifQ",
+    """Each fragment is one the page reads (a challenge's ``#game=..&seed=..``, a friend's
+    ``#join=``) but broken, or one it ignores: the page says what is wrong with the first kind,
+    nothing for the second, and the menu works after every one."""
+    told = {
+        "#game=crisps&seed=nope": "This challenge link cannot be used: the deal number",
+        "#game=poker&seed=1": 'This challenge link cannot be used: there is no game called "poker"',
+        "#seed=12": "This challenge link cannot be used: it does not say which game",
+        "#game": "This challenge link cannot be used: it does not say which game",
+        "#game=crisps&record=%7Bnope": "This challenge link cannot be used: it has no deal number",
+    }
+    ignored = ("#%%%", "#", "#" + "x" * 5000, "#share=abc")
+    error = page.locator("[data-testid=error]")
+    # The first arrives with the page (a new query: a real load), the rest as the address's
+    # fragment changes (the page reads both ways alike).
+    open_app(page, site, "?speed=0&n=links" + ignored[0])
+    page.locator(MENU).first.wait_for(state="visible")
+    for fragment in [*ignored[1:], *told]:
+        # Resolves once the page has handled the change (its listeners run first).
+        page.evaluate(
+            """(h) => new Promise((done) => {
+              window.addEventListener("hashchange", () => setTimeout(done, 0), { once: true });
+              window.location.hash = h;
+            })""",
+            fragment,
         )
-    ):
-        open_app(page, site, f"?speed=0&n={number}" + fragment)  # a new query: a real load
+        if fragment in told:
+            page.wait_for_function(
+                "(t) => document.querySelector('[data-testid=error]')?.textContent.startsWith(t)",
+                arg=told[fragment],
+            )
+        else:
+            assert error.count() == 0, (fragment, error.all_inner_texts())
         page.locator(MENU).first.wait_for(state="visible")
     start_crisps(page)
+    # A friend's invitation that is not one: the join screen says so.
+    page.goto(app_url(site, "?speed=0&n=join#join=not-base64!!"))
+    problem = page.locator("[data-testid=join-problem]")
+    problem.wait_for()
+    assert problem.inner_text().startswith("This invitation cannot be used:"), problem.inner_text()
 
 
 # ----- a first visit without a network -------------------------------------------------------

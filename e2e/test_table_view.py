@@ -81,6 +81,20 @@ def rounds_done(state) -> int:
     return len(state.result().get("rounds") or [])
 
 
+OWN_CARDS = ", ".join(
+    f".game-root {where} [data-card]"
+    for where in ("[data-testid=hand]", "[data-testid=my-face-down]", "[data-testid=my-face-up]")
+)
+"""The person's cards wherever the table shows them (Roundup's bidding shows them face down)."""
+
+
+def own_cards(view: dict) -> list[str]:
+    """The person's cards as the hand shows them: Roundup's face-down and face-up ones."""
+    if isinstance(view.get("hand"), list):
+        return sorted(view["hand"])
+    return sorted(view["face_down"] + view["face_up"][view["viewer"]])
+
+
 def round_ender(state) -> str | None:
     """A move of the person's that ends the round, with the match going on."""
     for action in state.legal_actions():
@@ -203,7 +217,9 @@ def test_hint_replaces_the_selection(page, site, open_app):
     lit = page.locator(f"{HAND_CARDS}.is-hinted, {HAND_CARDS}.is-selected").evaluate_all(
         "nodes => [...new Set(nodes.map(n => n.dataset.card))]"
     )
-    assert len(lit) <= 1, f"one move lit, not two: {lit}"
+    # Exactly the hinted move's card from the hand is lit (none for a draw), not two moves.
+    kind, _, card = hinted.partition(":")
+    assert lit == ([card] if kind in ("play", "public") else []), f"hint {hinted}, lit {lit}"
 
 
 @pytest.mark.parametrize("game", ["mhing", "crisps"])
@@ -392,9 +408,14 @@ def test_the_round_over_dialog_sits_on_the_table_as_the_round_ended(page, site, 
         )
         assert detail.locator(".card").count() > 0, "scoring drawn with cards"
     if game == "mhing":
+        # Each seat's matches are named and the sequences they join ringed, as the engine
+        # scored them (the check counts both ways: none shown when none were scored).
+        scored = world.view(0)["last_round"]["matches"]
+        paired = sum(len({i for m in found for i in m["between"]}) for found in scored)
         matched = page.locator(f"{ROUND_OVER} [data-testid=round-sequence][data-matched=true]")
         matches = page.locator(f"{ROUND_OVER} [data-testid=round-matches]")
-        assert matches.count() == 0 or matched.count() >= 1
+        assert matches.count() == sum(1 for found in scored if found), scored
+        assert matched.count() == paired, scored
     if game == "roundup":
         assert page.locator(f"{ROUND_OVER} [data-testid=round-bid]").count() == state.players
     page.click(f"{ROUND_OVER} [data-testid=view-table]")
@@ -404,9 +425,13 @@ def test_the_round_over_dialog_sits_on_the_table_as_the_round_ended(page, site, 
     page.wait_for_selector(ROUND_OVER)
     page.click(f"{ROUND_OVER} [data-testid=continue]")
     page.wait_for_selector(IDLE)
-    if isinstance(dealt, list) and world.current_player == 0:
-        now = page.locator(HAND_CARDS).evaluate_all("ns => ns.map(n => n.dataset.card)")
-        assert sorted(now) == sorted(dealt), "Continue deals the next round"
+    # Continue goes on to the next round: the match saved now is past the round's end, and
+    # the hand shown is the person's hand of the new deal there (the computer may have moved
+    # first in it).
+    now = engine.from_record(read_save(page)["data"]["record"])
+    assert len(now.history) > len(state.history) and rounds_done(now) == rounds_done(world)
+    shown = page.locator(OWN_CARDS).evaluate_all("ns => [...new Set(ns.map(n => n.dataset.card))]")
+    assert sorted(shown) == own_cards(now.view(0)), "Continue deals the next round"
 
 
 def test_a_reload_under_the_round_over_dialog_brings_it_back_over_that_round(page, site, open_app):

@@ -6,6 +6,10 @@ cards are conserved, views hide what they must (via determinize), the record rep
 every round's end stops at the core's round-end hook (:func:`check_round_ends`).
 The test suite runs it on every game, player count and option set; ``python -m engine
 soak`` runs it for as long as you like.
+
+>>> state = play_checked_match("crisps", 2, {}, seed=3)
+>>> state.is_over, snapshot(engine.from_record(state.to_record())) == snapshot(state)
+(True, True)
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from engine.games.crisps.rules import (
     sort_cards,
 )
 from engine.games.crisps.state import CrispsState
+from tests.helpers import ids
 
 RUNS = {"special_rank_runs": True}
 
@@ -55,10 +56,6 @@ def position(
     state.trick, state.to_beat, state.phase = [], None, "play"
     state.turn = state.leader = turn
     return state
-
-
-def ids(state) -> list[str]:
-    return [a.id for a in state.legal_actions()]
 
 
 # ----- combinations ------------------------------------------------------------------------

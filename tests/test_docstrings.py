@@ -1,4 +1,5 @@
-"""Every example in the engine's docstrings runs and gives what it shows."""
+"""Every module of the engine shows at least one example of its use in its docstrings, and
+every example runs and gives what it shows."""
 
 from __future__ import annotations
 
@@ -25,4 +26,5 @@ def test_every_module_is_found():
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0, f"{name} shows no example of its use"
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"

@@ -22,6 +22,7 @@ from engine.games.mhing.rules import (
     sequences_in,
 )
 from engine.games.mhing.state import MhingState
+from tests.helpers import ids
 
 
 def position(
@@ -51,10 +52,6 @@ def position(
     if totals is not None:
         state.totals = list(totals)
     return state
-
-
-def ids(state) -> list[str]:
-    return [a.id for a in state.legal_actions()]
 
 
 FILLER = ["2C", "4D", "6S", "9C", "JD", "KS"]

@@ -9,8 +9,7 @@ import pytest
 import engine
 from engine.bots import make
 from engine.cards import SUITS
-from engine.checks import play_checked_match, snapshot
-from engine.core import IllegalAction
+from engine.checks import play_checked_match
 from engine.games.progression import SPEC
 from engine.games.progression.bot import greedy
 from engine.games.progression.rules import (
@@ -21,6 +20,7 @@ from engine.games.progression.rules import (
     stack_score,
 )
 from engine.games.progression.state import ProgressionState
+from tests.helpers import assert_refused, ids
 
 
 def empty_stacks() -> dict[str, list[str]]:
@@ -71,18 +71,6 @@ def shrink_pile(state: ProgressionState, keep: int) -> None:
     for c in state.draw_pile[:-keep]:
         state.public[c[-1]].append(c)
     state.draw_pile = state.draw_pile[-keep:]
-
-
-def ids(state: ProgressionState) -> list[str]:
-    return [a.id for a in state.legal_actions()]
-
-
-def refusal(state: ProgressionState, action_id: str) -> str:
-    before = snapshot(state)
-    with pytest.raises(IllegalAction) as err:
-        state.apply(action_id)
-    assert snapshot(state) == before
-    return err.value.message
 
 
 # ----- scoring --------------------------------------------------------------------------------
@@ -169,11 +157,11 @@ def test_players_and_variants_in_spec():
 
 def test_turn_is_play_then_draw_by_same_seat():
     state = position(hands=[["3H", "5S", "KD", "9C", "2C"], [], []], draw_pile=["4S", "7D"])
-    assert refusal(state, "draw:stock") == "play a card before you draw"
+    assert assert_refused(state, "draw:stock") == "play a card before you draw"
     state.apply("play:5S")
     assert state.current_player == 0 and state.phase == "draw"
     assert ids(state) == ["draw:stock"]
-    assert "already played" in refusal(state, "public:3H")
+    assert "already played" in assert_refused(state, "public:3H")
     state.apply("draw:stock")
     assert "7D" in state.hands[0] and state.current_player == 1 and state.phase == "play"
 
@@ -188,8 +176,8 @@ def test_private_stack_face_cards_first_and_equal_values_allowed():
     state.draw_pile.remove("5S")
     legal = ids(state)
     assert "play:AS" not in legal and "play:4S" not in legal and "play:9S" in legal
-    assert "face card" in refusal(state, "play:KS")
-    assert "lower than 5♠" in refusal(state, "play:4S")
+    assert "face card" in assert_refused(state, "play:KS")
+    assert "lower than 5♠" in assert_refused(state, "play:4S")
     # A different suit's stack is separate.
     assert "play:QH" in legal
 
@@ -220,8 +208,8 @@ def test_cannot_draw_back_the_card_just_played_public():
     legal = ids(state)
     assert "draw:7H" not in legal and "draw:3H" not in legal
     assert "draw:QD" in legal and legal[0] == "draw:stock"
-    assert "just played" in refusal(state, "draw:7H")
-    assert "top card" in refusal(state, "draw:3H")
+    assert "just played" in assert_refused(state, "draw:7H")
+    assert "top card" in assert_refused(state, "draw:3H")
 
 
 def test_card_played_to_private_leaves_public_tops_available():
@@ -306,13 +294,13 @@ def test_labels_and_cards():
 
 def test_refusal_reasons():
     state = position(hands=[["7H", "2S", "3S", "4S", "5S"], [], []])
-    assert refusal(state, "play:8H") == "8♥ is not in your hand"
+    assert assert_refused(state, "play:8H") == "8♥ is not in your hand"
     assert state.why_illegal("nonsense") is None
     assert state.why_illegal("play:ZZ") is None
     assert state.why_illegal("draw:9D") == "play a card before you draw"
     state.apply("public:2S")
-    assert "only the top card" in refusal(state, "draw:9D")
-    assert refusal(state, "play:3S").startswith("you have already played")
+    assert "only the top card" in assert_refused(state, "draw:9D")
+    assert assert_refused(state, "play:3S").startswith("you have already played")
 
 
 # ----- match length --------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from engine.games.roundup import bot as roundup_bot
 from engine.games.roundup import rules
 from engine.games.roundup.rules import NUMBER_CARDS, bid_points, named_cards
 from engine.games.roundup.state import RoundupState
+from tests.helpers import assert_refused, ids
 
 # ----- helpers -----------------------------------------------------------------------------------
 
@@ -48,18 +49,6 @@ def scenario(
     if scores is not None:
         st.scores = list(scores)
     return st
-
-
-def ids(st: RoundupState) -> list[str]:
-    return [a.id for a in st.legal_actions()]
-
-
-def refused(st: RoundupState, action_id: str) -> str:
-    before = json.dumps([st.view(p) for p in range(st.players)], sort_keys=True)
-    with pytest.raises(IllegalAction) as info:
-        st.apply(action_id)
-    assert json.dumps([st.view(p) for p in range(st.players)], sort_keys=True) == before
-    return info.value.message
 
 
 def bid_state(players: int, seed: int = 0) -> RoundupState:
@@ -135,17 +124,17 @@ def test_bids_are_secret_until_everyone_has_bid():
 def test_unknown_ids_get_the_generic_refusal():
     st = bid_state(3)
     assert st.why_illegal("fly:away") is None
-    assert "not a legal action" in refused(st, "fly:away")
-    assert "is not a card" in refused(st, "bid:ZZ")
+    assert "not a legal action" in assert_refused(st, "fly:away")
+    assert "is not a card" in assert_refused(st, "bid:ZZ")
 
 
 def test_bidding_needs_a_number_card():
     st = bid_state(4, seed=3)
     face = next(c for c in st.face_down[st.current_player] if c not in NUMBER_CARDS)
-    assert "number card" in refused(st, f"bid:{face}")
+    assert "number card" in assert_refused(st, f"bid:{face}")
     other = next(c for c in NUMBER_CARDS if c not in st.face_down[st.current_player])
-    assert "not in your face-down hand" in refused(st, f"bid:{other}")
-    assert "bids first" in refused(st, "pass")
+    assert "not in your face-down hand" in assert_refused(st, f"bid:{other}")
+    assert "bids first" in assert_refused(st, "pass")
 
 
 def test_player_without_number_cards_cannot_bid_nor_win_bid_points():
@@ -195,7 +184,7 @@ def test_two_tied_aces_break_the_tie_with_newly_turned_cards():
     st._reveal_bids()
     assert st.phase == "tiebreak" and st.tied == [0, 1] and st.current_player == 0
     assert ids(st) == ["tiebreak:4S", "tiebreak:9S"]
-    assert "tie for first player" in refused(st, "play:AS")
+    assert "tie for first player" in assert_refused(st, "play:AS")
     st.apply("tiebreak:4S")
     # Seat 1 answers without seeing seat 0's card.
     assert "4S" not in json.dumps(st.view(1)) and st.view(1)["tiebreak"]["placed"] == [True, False]
@@ -244,11 +233,11 @@ def test_face_up_play_is_mandatory():
         2, down=[["5H", "JS", "3D"], ["9C"]], up=[["4H", "8C"], ["QC"]], stacks={"H": 3, "D": 2}
     )
     assert ids(st) == ["play:4H"]
-    assert refused(st, "play:3D") == "you must play a face-up card when you can"
-    assert refused(st, "pass:3D") == "you must play a face-up card when you can"
-    assert refused(st, "jack:JS:1") == "you must play a face-up card when you can"
-    assert "needs" in refused(st, "play:8C")
-    assert refused(st, "end") == "you can only end your turn after playing a face-up card"
+    assert assert_refused(st, "play:3D") == "you must play a face-up card when you can"
+    assert assert_refused(st, "pass:3D") == "you must play a face-up card when you can"
+    assert assert_refused(st, "jack:JS:1") == "you must play a face-up card when you can"
+    assert "needs" in assert_refused(st, "play:8C")
+    assert assert_refused(st, "end") == "you can only end your turn after playing a face-up card"
 
 
 def test_several_face_up_cards_in_one_turn_then_end_or_stop_by_itself():
@@ -260,8 +249,8 @@ def test_several_face_up_cards_in_one_turn_then_end_or_stop_by_itself():
     st.apply("play:AS")
     assert not st.move_revealed_hidden(-1)
     assert st.current_player == 0 and ids(st) == ["play:4H", "play:2S", "end"]
-    assert "after playing face-up" in refused(st, "play:AD")
-    assert "play another one or end" in refused(st, "pass:AD")
+    assert "after playing face-up" in assert_refused(st, "play:AD")
+    assert "play another one or end" in assert_refused(st, "pass:AD")
     st.apply("play:2S")
     st.apply("end")
     assert st.current_player == 1 and st.stacks["S"] == 2 and st.face_up[0] == ["4H", "7D"]
@@ -274,7 +263,7 @@ def test_face_down_play_only_without_face_up_play_and_one_card():
     st = scenario(2, down=[["5H", "6H", "2D"], ["9C"]], up=[["8C"], ["QC"]], stacks={"H": 4})
     legal = ids(st)
     assert "play:5H" in legal and "play:6H" not in legal and "play:2D" not in legal
-    assert "needs 5♥" in refused(st, "play:6H")
+    assert "needs 5♥" in assert_refused(st, "play:6H")
     st.apply("play:5H")
     assert st.current_player == 1 and st.stacks["H"] == 5 and st.face_down[0] == ["6H", "2D"]
     assert st.move_revealed_hidden(-1)
@@ -317,13 +306,13 @@ def test_face_card_on_an_empty_face_down_hand_has_no_effect():
 
 def test_queen_target_chooses_a_card_of_the_named_suit_or_a_face_card_of_it():
     st = scenario(3, down=[["QS", "9D"], ["5H", "KH", "2H", "7C"], ["9C"]])
-    assert "choose another player" in refused(st, "queen:QS:0:H")
-    assert "names a suit" in refused(st, "queen:QS:1:X")
+    assert "choose another player" in assert_refused(st, "queen:QS:0:H")
+    assert "names a suit" in assert_refused(st, "queen:QS:1:X")
     st.apply("queen:QS:1:H")
     assert st.phase == "answer" and st.current_player == 1 and st.view(None)["turn"] == 0
     assert ids(st) == ["reveal:2H", "reveal:5H", "discard:KH"]
-    assert "named hearts" in refused(st, "reveal:7C")
-    assert refused(st, "pass") == "{seat1} must first answer the Queen"
+    assert "named hearts" in assert_refused(st, "reveal:7C")
+    assert assert_refused(st, "pass") == "{seat1} must first answer the Queen"
     st.apply("discard:KH")
     assert st.discard == ["QS", "KH"] and st.current_player == 1 and st.phase == "play"
     st = scenario(3, down=[["QS", "9D"], ["5H", "7C"], ["9C"]])
@@ -349,7 +338,7 @@ def test_queen_or_king_finding_nothing_does_nothing_and_is_remembered():
 
 def test_king_names_a_number_and_target_chooses_which_card():
     st = scenario(3, down=[["KC", "9D"], ["7H", "7S", "8C"], ["9C"]])
-    assert "names a number" in refused(st, "king:KC:1:J")
+    assert "names a number" in assert_refused(st, "king:KC:1:J")
     st.apply("king:KC:1:7")
     assert ids(st) == ["reveal:7S", "reveal:7H"]
     st.apply("reveal:7H")
@@ -363,8 +352,8 @@ def test_pass_penalty_turns_up_a_number_card_of_choice():
     st = scenario(2, down=[["9H", "3D", "JS"], ["9C"]], up=[["8C"], ["QC"]], stacks={"D": 1})
     legal = ids(st)
     assert "pass:9H" in legal and "pass:JS" not in legal and "pass" not in legal
-    assert "turns one up" in refused(st, "pass:JS")
-    assert "passing costs a card" in refused(st, "pass")
+    assert "turns one up" in assert_refused(st, "pass:JS")
+    assert "passing costs a card" in assert_refused(st, "pass")
     st.apply("pass:9H")
     assert st.face_up[0] == ["8C", "9H"] and st.current_player == 1
 

@@ -10,7 +10,6 @@ import pytest
 import engine
 from engine.bots import make
 from engine.cards import shuffled
-from engine.core import IllegalAction
 from engine.games.spite import rules as spite
 from engine.games.spite.bot import _feeds_opponent, greedy
 from engine.games.spite.rules import (
@@ -22,6 +21,7 @@ from engine.games.spite.rules import (
     rank_value,
 )
 from engine.games.spite.state import SpiteState
+from tests.helpers import assert_refused, ids
 
 STACK_A_TO_Q = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"]
 
@@ -46,16 +46,6 @@ def position(
     state.stock = list(stock) if stock is not None else [f"{r}H#2" for r in "23456789"] * 2
     state.current = current
     return state
-
-
-def ids(state):
-    return [a.id for a in state.legal_actions()]
-
-
-def refusal(state, action_id):
-    with pytest.raises(IllegalAction) as info:
-        state.apply(action_id)
-    return info.value.message
 
 
 # ----- the pure helpers ------------------------------------------------------------------------
@@ -162,7 +152,7 @@ def test_a_whole_stack_ace_to_king_from_mixed_sources_completes():
         state.apply(step)
     assert len(state.centre[0]) == 13
     assert not any(a.startswith("build:") and a.endswith(":0") for a in ids(state))
-    assert "complete" in refusal(state, "build:2H#2:0")
+    assert "complete" in assert_refused(state, "build:2H#2:0")
 
 
 def test_joker_from_discard_pile_and_as_new_stack_ace():
@@ -185,7 +175,9 @@ def test_only_the_top_of_a_discard_pile_can_be_played_lifo():
     )
     legal = ids(state)
     assert "build:6S:0" in legal and "build:7D:1" not in legal
-    assert refusal(state, "build:7D:1") == "only the top card of a discard pile can be played"
+    assert (
+        assert_refused(state, "build:7D:1") == "only the top card of a discard pile can be played"
+    )
     state.apply("build:6S:0")
     assert "build:7D:0" in ids(state) and "build:7D:1" in ids(state)
     state.apply("build:7D:1")
@@ -226,8 +218,8 @@ def test_an_ace_upcard_must_be_played_before_the_turn_ends():
     state = position([["9C#2", "KH#2"], ["KS#2"]], upcards=("AD", "KC"))
     legal = ids(state)
     assert legal == ["build:AD:new"]
-    assert "Ace" in refusal(state, "end")
-    assert "Ace" in refusal(state, "discard:9C#2:0")
+    assert "Ace" in assert_refused(state, "end")
+    assert "Ace" in assert_refused(state, "discard:9C#2:0")
     assert state.view(0)["must_play_ace"] is True
 
 
@@ -242,7 +234,7 @@ def test_an_ace_in_hand_is_not_forced_but_may_not_be_discarded():
     state = position([["AS#2", "9C#2"], ["KS#2"]])
     legal = ids(state)
     assert "end" in legal and "discard:AS#2:0" not in legal
-    assert "Ace" in refusal(state, "discard:AS#2:0")
+    assert "Ace" in assert_refused(state, "discard:AS#2:0")
 
 
 def test_no_forced_ace_and_ace_discards_allowed_with_eight_stacks():
@@ -251,12 +243,12 @@ def test_no_forced_ace_and_ace_discards_allowed_with_eight_stacks():
     legal = ids(state)
     assert "end" in legal and "discard:AC#2:0" in legal
     assert not any(a.endswith(":new") for a in legal)
-    assert "8 centre stacks" in refusal(state, "build:AD:new")
+    assert "8 centre stacks" in assert_refused(state, "build:AD:new")
 
 
 def test_new_stacks_need_an_ace_or_joker():
     state = position([["5C#2"], ["KS#2"]])
-    assert "Ace" in refusal(state, "build:5C#2:new")
+    assert "Ace" in assert_refused(state, "build:5C#2:new")
 
 
 # ----- the stock -------------------------------------------------------------------------------
@@ -501,13 +493,13 @@ def test_refusals_explain_themselves():
         discards=[[["2C"], ["5D"], [], []], [[]] * 4],
         centre=[["AS", "2S"]],
     )
-    assert refusal(state, "build:9C#2:0") == "that stack needs a 3, not a 9"
-    assert refusal(state, "discard:JK1:0") == "a joker may not be discarded onto a 2"
-    assert refusal(state, "discard:9C#2:1") == "discard piles go down: a 9 cannot go on a 5"
-    assert "not in your hand" in refusal(state, "build:KS#2:0")
-    assert "no centre stack" in refusal(state, "build:9C#2:4")
-    assert "pay-off" in refusal(state, "build:2D:0")
-    assert "from your hand" in refusal(state, "discard:2C:0")
+    assert assert_refused(state, "build:9C#2:0") == "that stack needs a 3, not a 9"
+    assert assert_refused(state, "discard:JK1:0") == "a joker may not be discarded onto a 2"
+    assert assert_refused(state, "discard:9C#2:1") == "discard piles go down: a 9 cannot go on a 5"
+    assert "not in your hand" in assert_refused(state, "build:KS#2:0")
+    assert "no centre stack" in assert_refused(state, "build:9C#2:4")
+    assert "pay-off" in assert_refused(state, "build:2D:0")
+    assert "from your hand" in assert_refused(state, "discard:2C:0")
     assert state.why_illegal("fly:away") is None
 
 
@@ -676,4 +668,4 @@ def test_refusal_table(attempt, reason):
         centre=[["AS"]],
     )
     assert attempt not in ids(state)
-    assert reason in refusal(state, attempt)
+    assert reason in assert_refused(state, attempt)

@@ -1,5 +1,10 @@
 """The game registry: one package per game (``engine/games/<id>/``), each exposing ``SPEC``
-(a :class:`~engine.core.GameSpec`). A new game is one more name in :data:`GAME_MODULES`."""
+(a :class:`~engine.core.GameSpec`). A new game is one more name in :data:`GAME_MODULES`.
+
+>>> specs = load_specs()
+>>> list(specs) == list(GAME_MODULES), specs["crisps"].title
+(True, 'Crisps')
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@ The package's modules: ``rules`` (tables and pure functions), ``state`` (the mat
 :class:`~engine.core.State`), ``bot`` (the greedy policy and the search's settings), ``words``
 (a round's score explained, what a move does); ``coach.json`` is its coached round. This
 module assembles them into :data:`SPEC`, the game's entry in the registry.
+
+>>> SPEC.title, SPEC.player_counts(), SPEC.options["length"].default
+('Progression', [2, 3, 4], 'six-rounds')
 """
 
 from __future__ import annotations

@@ -38,12 +38,21 @@ FACE_KINDS = {"J": "jack", "Q": "queen", "K": "king"}
 
 
 def bid_points(correct_guessers: int) -> int:
-    """Points each correct bidder gets when ``correct_guessers`` players named the last suit."""
+    """Points each correct bidder gets when ``correct_guessers`` players named the last suit.
+
+    >>> [bid_points(n) for n in range(5)]
+    [0, 3, 2, 1, 0]
+    """
     return {1: 3, 2: 2, 3: 1}.get(correct_guessers, 0)
 
 
 def playable(card: str, stacks: Mapping[str, int]) -> bool:
-    """Does ``card`` go on its suit's stack now (the stack's next number card)?"""
+    """Does ``card`` go on its suit's stack now (the stack's next number card)?
+
+    >>> stacks = {"S": 0, "H": 4, "D": 9, "C": 0}
+    >>> [playable(card, stacks) for card in ("AS", "5H", "6H", "JD")]
+    [True, True, False, False]
+    """
     return VALUE.get(card, -1) == stacks[card[-1]] + 1
 
 
