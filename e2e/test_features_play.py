@@ -38,6 +38,7 @@ from pagehelpers import (
 from playwright.sync_api import expect
 
 import engine
+from engine import fairness
 
 SHARED_PAGE = True
 
@@ -437,10 +438,17 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     assert log_texts(page) == before_log and side_action_ids(page) == before_ids
     assert "North" in page.locator("[data-testid=table] .scores").inner_text()
 
-    # Once the match is over the file is offered, and it holds the whole match.
+    # Once the match is over the file is offered, and it holds the whole match. Its deal was
+    # fixed before the first move: the table shows the fingerprint, never the seed.
     record = finished_crisps()
+    deal = fairness.commit(engine.new_game("crisps", 2, record["seed"], record["options"]))
+    record["deal"] = deal
     page.click("[data-testid=menu-button]")
     import_match(page, {**record, "actions": record["actions"][:-1]}, seats)
+    shown = fairness.short(deal["fingerprint"])
+    assert page.locator("[data-testid=deal-fingerprint]").text_content() == shown
+    assert shown in page.locator("[data-testid=log-deal]").inner_text()
+    assert page.locator("[data-testid=deal-seed]").count() == 0
     page.click(f"{SIDE_ACTIONS}[data-action='{record['actions'][-1]}']")
     page.wait_for_selector("[data-testid=match-over]")
     with page.expect_download() as info:
@@ -449,8 +457,42 @@ def test_export_then_import_round_trip_and_a_bad_file(page, site, open_app):
     assert re.fullmatch(r"parlour-crisps-[\d-]+\.json", download.suggested_filename)
     exported = json.loads(open(download.path()).read())
     assert exported["record"]["actions"] == record["actions"]
+    assert exported["record"]["deal"] == deal
     assert exported["seats"][1]["level"] == "easy"
-    page.click("[data-testid=match-over] button:not([data-testid])")  # back to the menu
+    # Check this deal, on the match-over dialog: the fingerprint shown at the start, the
+    # seed and salt revealed, every move replayed.
+    page.click("[data-testid=check-deal]")
+    expect(page.locator("[data-testid=deal-verdict]")).to_have_attribute("data-ok", "true")
+    lines = page.locator("[data-testid=deal-lines]").inner_text()
+    assert shown in lines and "fixed before the first move" in lines
+    assert f"All {len(record['actions'])} moves were legal" in lines
+    page.click("[data-testid=close-deal-check]")
+    assert page.locator("[data-testid=deal-seed]").text_content() == str(record["seed"])
+    # The finished file, opened from the menu, checks on its replay; one whose salt was
+    # changed says what does not match.
+    page.click("[data-testid=match-over] [data-focus=over-menu]")
+    for salt, ok, words in (
+        (deal["salt"], "true", "moves were legal"),
+        ("e" * 32, "false", "make the fingerprint"),
+    ):
+        finished = {"record": {**record, "deal": {**deal, "salt": salt}}, "seats": seats}
+        page.set_input_files(
+            "[data-testid=import]",
+            files=[
+                {
+                    "name": "m.json",
+                    "mimeType": "application/json",
+                    "buffer": json.dumps(finished).encode(),
+                }
+            ],
+        )
+        page.wait_for_selector(REPLAY_IDLE)
+        page.click("[data-testid=replay-check-deal]")
+        expect(page.locator("[data-testid=deal-verdict]")).to_have_attribute("data-ok", ok)
+        assert words in page.locator("[data-testid=deal-lines]").inner_text()
+        page.click("[data-testid=close-deal-check]")
+        page.click("[data-testid=replay-close]")
+        page.wait_for_selector(MENU)
     page.click("[data-testid=menu] [data-game=crisps]")
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)

@@ -25,6 +25,7 @@ from engine.core import (
     Option,
     State,
 )
+from engine.fairness import FairnessError, read_deal
 from engine.games import load_specs
 
 __all__ = [
@@ -67,7 +68,7 @@ def new_game(
     return spec.factory(players, seed, spec.normalize_options(options))
 
 
-_RECORD_FIELDS = {"format", "game", "players", "seed", "options", "actions"}
+_RECORD_FIELDS = {"format", "game", "players", "seed", "options", "actions", "deal"}
 MAX_RECORD_ACTIONS = 100_000
 
 
@@ -93,10 +94,17 @@ def from_record(record: Any) -> State:
         raise InvalidRecord("the saved game's actions must be a list of action ids")
     if len(actions) > MAX_RECORD_ACTIONS:
         raise InvalidRecord(f"the saved game has {len(actions)} actions, more than any match needs")
+    deal = None
+    if record.get("deal") is not None:
+        try:
+            deal = read_deal(record["deal"])
+        except FairnessError as exc:
+            raise InvalidRecord(f"the saved game's deal cannot be read: {exc}") from exc
     try:
         state = new_game(record["game"], record["players"], record["seed"], record.get("options"))
     except InvalidOptions as exc:
         raise InvalidRecord(f"the saved game cannot be set up: {exc.message}") from exc
+    state.deal = deal
     for number, action_id in enumerate(actions, 1):
         try:
             state.apply(action_id)

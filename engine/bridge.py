@@ -24,7 +24,7 @@ from time import perf_counter
 from typing import Any
 
 import engine
-from engine import bots
+from engine import bots, deal_check, fairness
 from engine import coach as coaching
 from engine.bots import analysis as analysing
 from engine.bots.ismcts import settings_of
@@ -309,6 +309,7 @@ def _snapshot(session: Session) -> dict[str, Any]:
         **_log_fields(session, viewer),
         "can_undo": bool(_undo_count(session)),
         "moves": len(state.history),
+        "deal": fairness.public(state.deal, state.seed, state.is_over),
     }
 
 
@@ -397,10 +398,30 @@ def start(params: dict[str, Any]) -> dict[str, Any]:
     practice = params.get("practice", False)
     if not isinstance(practice, bool):
         raise BridgeError("bad_request", "'practice' must be true or false")
+    values = _joint_values(params)
+    if values:
+        seed = fairness.joint_seed(values)
     state = engine.new_game(game, players, seed, params.get("options"))
     seats = _seats_from(params, state.players)
+    fairness.commit(state, values=values)
     _session = Session(state, seats, practice, bot_rng=random.Random(seed ^ 0x5EED))
     return _snapshot(_session)
+
+
+def _joint_values(params: dict[str, Any]) -> list[str]:
+    """A shared table's ``values`` (each device's, in seat order), each checked against its
+    ``commitments`` entry: the seed is then made of them (see :mod:`engine.fairness`)."""
+    values = params.get("values")
+    if values is None:
+        return []
+    commitments = params.get("commitments")
+    if not isinstance(values, list) or not isinstance(commitments, list):
+        raise BridgeError("bad_request", "'values' and 'commitments' must be lists")
+    try:
+        fairness.joint_seed_from(commitments, values)
+    except fairness.FairnessError as exc:
+        raise BridgeError("bad_reveal", str(exc)) from exc
+    return [str(v) for v in values]
 
 
 @_endpoint
@@ -800,12 +821,36 @@ def load(params: dict[str, Any]) -> dict[str, Any]:
     practice = params.get("practice", False)
     if not isinstance(practice, bool):
         raise BridgeError("bad_request", "'practice' must be true or false")
+    if state.deal is None:
+        # A match saved without a fingerprint (a prepared opening, an older save) is
+        # fixed from here on; the check says after which move.
+        fairness.commit(state)
     _session = Session(
         state, seats, practice, bot_rng=random.Random(state.seed ^ len(state.history))
     )
     snap = _snapshot(_session)
     _note_loaded_round_end(_session)
     return snap
+
+
+@_endpoint
+def check_deal(params: dict[str, Any]) -> dict[str, Any]:
+    """Check a finished match's ``record`` (the match in progress is left alone): its deal
+    against its fingerprint and the one shown at the start (``expected``), a shared table's
+    values against the ``commitments`` kept, every move, and the ``scores`` the table showed
+    (see :func:`engine.deal_check.check_record`)."""
+    expected = params.get("expected")
+    commitments = params.get("commitments")
+    scores = params.get("scores")
+    if expected is not None and not isinstance(expected, str):
+        raise BridgeError("bad_request", "'expected' must be a fingerprint")
+    if commitments is not None and not (
+        isinstance(commitments, list) and all(isinstance(c, str) for c in commitments)
+    ):
+        raise BridgeError("bad_request", "'commitments' must be a list of hashes")
+    if scores is not None and not isinstance(scores, list):
+        raise BridgeError("bad_request", "'scores' must be a list")
+    return deal_check.check_record(params.get("record"), expected, commitments, scores).to_json()
 
 
 def reset() -> None:
@@ -1069,6 +1114,7 @@ def replay(params: dict[str, Any]) -> dict[str, Any]:
         "log": log,
         "can_undo": False,
         "moves": step,
+        "deal": fairness.public(tape.final.deal, tape.final.seed, finished),
         "replay": {
             "step": step,
             "steps": steps,
@@ -1174,6 +1220,7 @@ def _seat_snapshot(session: Session, seat: int) -> dict[str, Any]:
         **_log_fields(session, seat),
         "can_undo": bool(_own_undo_count(session, seat)),
         "moves": len(state.history),
+        "deal": fairness.public(state.deal, state.seed, state.is_over),
         "last": _last_action(session, seat),
         "round_end": round_end,
     }

@@ -351,6 +351,9 @@ class State:
     options: dict[str, Any]
     rng: random.Random
     history: list[Action]
+    deal: dict[str, Any] | None = None
+    """The deal's fingerprint and salt once fixed (``engine.fairness.commit``); kept in the
+    record. Games' fast copies leave it out: only the match itself needs it."""
     # The moves that revealed a hidden card (as ``_apply`` reported them) are kept as an
     # immutable set of older indexes plus a short tuple of recent ones, so a game's fast
     # ``_copy`` shares them safely and marking a move costs O(1) (amortised) rather than
@@ -545,7 +548,7 @@ class State:
         return world
 
     def to_record(self) -> dict[str, Any]:
-        return {
+        record = {
             "format": RECORD_FORMAT,
             "game": self.game_id,
             "players": self.players,
@@ -553,6 +556,9 @@ class State:
             "options": dict(self.options),
             "actions": [a.id for a in self.history],
         }
+        if self.deal is not None:
+            record["deal"] = dict(self.deal)
+        return record
 
     def __repr__(self) -> str:
         return (

@@ -41,7 +41,7 @@ import {
 
 const BRIDGE_METHODS = new Set([
   "games", "start", "snapshot", "act", "why", "bot_move", "hint", "analyse", "undo", "record", "load",
-  "replay", "round_end", "coach", "seat_view", "set_seat",
+  "replay", "round_end", "coach", "seat_view", "set_seat", "check_deal",
 ]);
 
 // What the page started this worker as: its name (new Worker(url, {name})) is

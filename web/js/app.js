@@ -54,6 +54,7 @@ import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed, hasF
 import { motionSpeed } from "./features/preferences.js";
 import { feature as settings } from "./features/settings.js";
 import { feature as stats } from "./features/stats.js";
+import { feature as checkDeal } from "./features/check-deal.js";
 import { feature as announcer } from "./features/announce.js";
 import { feature as keyboard } from "./features/keyboard.js";
 import { feature as hints } from "./features/undo-hint.js";
@@ -68,7 +69,7 @@ import { feature as profile } from "./features/profile.js";
 
 // In this order their panels are drawn (the side panel: the coach, hints, the analysis, the
 // log, then sharing).
-const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, together, history, profile];
+const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, checkDeal, together, history, profile];
 // What a friend's page shows of them (it has no engine of its own: no analysis, no sharing of
 // the host's match; its Undo and Suggest a move are answered by the host's engine).
 const FRIEND_FEATURES = new Set([settings, announcer, keyboard, hints, log, together]);

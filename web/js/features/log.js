@@ -63,6 +63,8 @@ export function renderLog(snapshot, opts = {}) {
     ontoggle: (event) => { if (event.target.open !== (logOpen ?? !isNarrow())) logOpen = event.target.open; },
   },
     h("summary", {}, `Game log (${log.length})`),
+    // The deal's fingerprint heads the log (engine/fairness.py): fixed before the first move.
+    snapshot.deal ? h("p", { class: "log-deal field-note", dataset: { testid: "log-deal" } }, `Deal fingerprint ${snapshot.deal.short}`) : null,
     list);
 }
 

@@ -8,6 +8,7 @@ import { cardElement } from "../ui/cards.js";
 import { seatName } from "../snapshot.js";
 import { renderLog } from "./log.js";
 import { motionSpeed } from "./preferences.js";
+import { checkButton, checkDialog } from "./check-deal.js";
 
 const CARD_ID = /^(10|[2-9AJQK])[SHDC](#\d+)?$|^JK\d*$/;
 
@@ -89,7 +90,8 @@ function renderReplay(state, intents) {
     h("header", { class: "table-bar" },
       button("\u2190 Back", { class: "quiet", dataset: { testid: "replay-close", focus: "replay-close" }, onclick: intents.closeReplay }),
       h("h1", { id: "replay-title" }, `Replay: ${snap.title}`),
-      h("div", { class: "bar-actions" }, info.finished ? button("Export", { class: "quiet", dataset: { testid: "replay-export" }, onclick: () => intents.exportMatch(rs.data) }) : null)),
+      h("div", { class: "bar-actions" }, info.finished ? button("Export", { class: "quiet", dataset: { testid: "replay-export" }, onclick: () => intents.exportMatch(rs.data) }) : null,
+        info.finished && snap.deal ? checkButton(state, () => intents.checkDealRecord(rs.data.record), "replay-check-deal") : null)),
     h("div", { class: "status-line" },
       h("ul", { class: "scores", "aria-label": "Score at this point" }, snap.seats.map((_, i) => h("li", { class: "score" },
         h("span", { class: "score-name" }, seatName(snap, i)), " ", h("span", { class: "score-value" }, scores[i] ?? "")))),
@@ -104,6 +106,7 @@ function renderReplay(state, intents) {
         reveal,
         info.reveal ? handsPanel(snap) : null,
         renderLog(snap, { highlight: info.step - 1 }))),
+    checkDialog(state, intents),
   );
 }
 

@@ -38,6 +38,7 @@ export function renderRules(state, intents) {
         h("h2", {}, "House clarifications"),
         h("p", { class: "field-note" }, "Where the original rules leave a question open, Parlour plays it this way."),
         h("ul", {}, clarifications.map((c) => h("li", {}, c)))) : null,
+      fairDeals(),
       playingTogether(),
       cardCredits(),
       h("p", {}, button("Back", { class: "primary", onclick: intents.closeRules }))),
@@ -51,6 +52,24 @@ function cardCredits() {
     h("p", {}, "The court figures and the jokers are Adrian Kennard’s card designs, given to the public domain, "
       + "as packaged by Letele Motebang in @letele/playing-cards (",
     h("a", { href: "./licenses/playing-cards.txt" }, "CC0 1.0 licence"), "). Parlour draws the pips, indices and backs itself."));
+}
+
+/** What "Check this deal" proves, and what it does not, the same for every game. */
+function fairDeals() {
+  return h("section", { class: "fair-help", dataset: { testid: "fair-help" } },
+    h("h2", {}, "Fair deals you can check"),
+    h("p", {}, "Every card of a match, dealt or drawn, comes from one number, the seed. Before the first move the table shows the deal’s "
+      + "fingerprint (in the match’s details and at the top of the log): a SHA-256 hash of the game, the number of players, the options, "
+      + "the seed and a random salt. The salt keeps anyone from finding the seed by trying every one against the fingerprint."),
+    h("p", {}, "When the match is over, the seed and the salt are shown, and “Check this deal” (on the match-over screen, and on the replay "
+      + "of a finished match file) works the fingerprint out again and replays every move. It says so if the fingerprint matches the one shown "
+      + "at the start and every move was legal, or it names what does not match: a seed, an option or a move changed, a move that was not allowed."),
+    h("p", {}, "What this proves: the cards were fixed before anyone played, not arranged while you played, and nobody broke a rule. "
+      + "What it does not: the page on your device holds the seed from the start, so it cannot stop that device, or someone reading its memory "
+      + "or its saved match, from knowing the cards. The computer players never do: they see only what their seat may see."),
+    h("p", {}, "At a shared table the seed is made by every device: each one first sends the hash of a random value of its own, then the values "
+      + "are revealed and the seed is the hash of them all. So no device, the dealer’s included, can choose the deal, and a value that is not "
+      + "the one promised, or a deal from another seed, is caught on the friends’ devices after the match."));
 }
 
 /** What a shared table means, the same for every game. */
