@@ -100,7 +100,7 @@ def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
     panel = page.locator(COACH)
     panel.wait_for(state="visible", timeout=60_000)
     assert page.locator(f"{COACH} [aria-live=polite]").count() == 1
-    # Attached, not visible: the computer may move first and the welcome join the earlier tips.
+    # Attached, not visible: the panel is below the table on a phone.
     page.wait_for_selector(f"{COACH} [data-step=welcome]", state="attached", timeout=60_000)
     deals = coach.load(game).deals
     engine_run = coach.follow(game, deals[0])
@@ -128,6 +128,63 @@ def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
         assert box["x"] >= table["x"] + table["width"] - 1, "the coach is beside the table"
     page.set_viewport_size(DESKTOP)
     print(f"\n{game} {size}: {turns} turns in {time.perf_counter() - started:.1f} s")
+
+
+# Where an element is in the window as it is now, and the window's size.
+IN_WINDOW = """(sel) => {
+  const e = document.querySelector(sel);
+  if (!e || !e.checkVisibility()) return null;
+  const r = e.getBoundingClientRect();
+  return { top: r.top, left: r.left, right: r.right, h: innerHeight, w: innerWidth };
+}"""
+
+
+def on_screen(page, selector: str) -> bool:
+    """Whether the element's top line is in the window, nothing of it left or right of it."""
+    at = page.evaluate(IN_WINDOW, selector)
+    return (
+        bool(at)
+        and 0 <= at["top"]
+        and at["top"] + 16 <= at["h"]
+        and 0 <= at["left"] <= at["right"] <= at["w"]
+    )
+
+
+@pytest.mark.parametrize(("game", "size"), [("progression", "desktop"), ("mhing", "phone")])
+def test_the_coachs_first_words_are_on_screen_at_the_first_decision(
+    page, site, open_app, game, size
+):
+    """In both deals the computer plays before the person's first decision: the welcome and
+    what came with those moves are still the coach's words now (not folded into the earlier
+    tips), and on the screen: beside the table on a laptop, on a phone in the line under the
+    status line, opened in place by a tap."""
+    open_app(page, site)
+    page.set_viewport_size(DESKTOP if size == "desktop" else PHONE)
+    try:
+        page.click(f"[data-testid=learn][data-learn-game={game}]")
+        abandon_the_saved_match(page)
+        page.wait_for_selector(f"{IDLE} {FOLLOW}", timeout=60_000)
+        assert page.locator(".log-list li").count() >= 1, "the computer played first"
+        welcome = "[data-testid=coach-now] [data-step=welcome]"
+        assert page.locator(welcome).count() == 1, "the welcome is still said now"
+        assert page.locator(".coach-earlier").count() == 0, "nothing is folded away yet"
+        said = next(step["say"] for step in coach.load(game).steps if step["id"] == "welcome")
+        if size == "desktop":
+            assert on_screen(page, welcome), page.evaluate(IN_WINDOW, welcome)
+            return
+        line = "[data-testid=coach-line-text]"
+        assert on_screen(page, line), page.evaluate(IN_WINDOW, line)
+        text = page.locator(line).inner_text()
+        assert text.startswith(f"Coach: {said[:30]}"), "the line begins with its first words"
+        page.click(line)
+        full = page.locator("[data-testid=coach-line-full]")
+        full.wait_for(state="visible")
+        assert said in full.inner_text(), "the whole advice, the welcome first"
+        assert on_screen(page, "[data-testid=coach-line-full] p"), "opened in place"
+        page.click(line)
+        full.wait_for(state="hidden")
+    finally:
+        page.set_viewport_size(DESKTOP)
 
 
 def test_learn_from_the_rules_page_and_stop_coaching(page, site, open_app):

@@ -53,13 +53,19 @@ async function ask(ctx) {
   for (const m of reply.messages) if (!coach.shown.includes(m.id)) coach.shown.push(m.id);
   const moves = state.snapshot ? state.snapshot.moves : 0;
   if (fresh.length) {
-    if (coach.now.length && coach.nowMoves !== moves) {
+    // What the coach said goes to the earlier tips once the person has had it in front of
+    // them at a decision of theirs; said while the computer played (the welcome, before a
+    // computer's lead), it stays until then.
+    const keep = coach.nowMoves === moves || !coach.nowSeen;
+    if (!keep && coach.now.length) {
       coach.earlier = [...coach.now.filter((m) => !m.repeat), ...coach.earlier].slice(0, KEEP_EARLIER);
     }
-    coach.now = coach.nowMoves === moves ? [...coach.now.filter((m) => !fresh.some((f) => f.id === m.id)), ...fresh] : fresh;
+    coach.now = keep ? [...coach.now.filter((m) => !fresh.some((f) => f.id === m.id)), ...fresh] : fresh;
     coach.nowMoves = moves;
+    coach.nowSeen = false;
     speak(coach.now);
   }
+  if (state.snapshot && state.snapshot.human_turn) coach.nowSeen = true;
   coach.suggestion = reply.suggestion && state.snapshot && state.snapshot.human_turn && state.snapshot.moves === moves
     ? { ...reply.suggestion, why: reply.why || null } : null;
   coach.suggestionAt = moves;
@@ -109,11 +115,12 @@ function panel(state, intents) {
 // while the page is open.
 let lineOpen = false;
 
-/** The line's words: the latest of what the coach has to teach here, else (on a turn it only
- * says is yours) the move it suggests and why. */
+/** The line's words: what the coach has to teach here, from the first thing it said since
+ * the person's last decision (the welcome at the first one; a tap reads the rest), else (on a
+ * turn it only says is yours) the move it suggests and why. */
 function lineText(messages, suggestion) {
   const taught = messages.filter((m) => !m.repeat);
-  if (taught.length) return taught[taught.length - 1].text;
+  if (taught.length) return taught[0].text;
   if (suggestion) return `Suggested: ${suggestion.label}.${suggestion.why ? ` ${suggestion.why}` : ""}`;
   return messages[messages.length - 1].text;
 }
@@ -206,7 +213,7 @@ function intents(ctx) {
       if (!reply) return;
       state.coach = {
         game: gameId, deal: 0, deals: info.deals, seat: info.seat, starting: true, shown: [], now: [],
-        nowMoves: -1, earlier: [], suggestion: null, suggestionAt: -1, done: false, problem: null,
+        nowMoves: -1, nowSeen: false, earlier: [], suggestion: null, suggestionAt: -1, done: false, problem: null,
       };
       speak([]);
       await enterTable(reply, gameId, null, null, null, matchSlot(gameId, true));
@@ -221,7 +228,7 @@ function intents(ctx) {
       if (!reply) return;
       state.coach = {
         ...coach, deal: lesson.number, starting: true,
-        now: [], nowMoves: -1, earlier: [...coach.now, ...coach.earlier].slice(0, KEEP_EARLIER),
+        now: [], nowMoves: -1, nowSeen: false, earlier: [...coach.now, ...coach.earlier].slice(0, KEEP_EARLIER),
         suggestion: null, suggestionAt: -1, done: false, problem: null,
       };
       speak([]);
