@@ -816,6 +816,95 @@ def test_arrow_keys_and_focus_are_visible(page, site, open_app):
     assert all(label and " of " in label for label in labels), labels
 
 
+# Each Tab stop's kind on the table: the hand, a target on the table, a confirm button, the
+# side panel, or something else (the bars above the table).
+STOP_KIND = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return "none";
+  if (e.closest(".game-root [data-testid=hand], .game-root .hand")) return "hand";
+  if (e.closest(".game-root [data-testid=controls]")) return "confirm";
+  if (e.closest(".game-root")) return "target";
+  if (e.closest(".side-panel")) return "side";
+  return "other";
+}"""
+
+
+@pytest.mark.parametrize("game", ["crisps", "spite"])
+def test_the_hand_is_one_tab_stop_then_targets_confirm_and_the_side_panel(
+    page, site, open_app, game
+):
+    open_app(page, site)
+    start(page, game)
+    settle(page)
+    hand = page.locator("[data-testid=hand] button[data-card]")
+    assert hand.count() >= 3
+    assert hand.evaluate_all("ns => ns.filter(n => n.tabIndex === 0).length") == 1
+    tab_to(page, "[data-testid=hand] button[data-card]")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    visited = focused(page, "e => e.dataset.card")
+    page.keyboard.press("Enter")  # selected: Crisps offers its confirm, Spite its targets
+    page.wait_for_selector(f"{IDLE} [data-testid=hand] button[data-card].is-selected")
+    assert focused(page, "e => e.dataset.card") == visited
+    assert hand.evaluate_all("ns => ns.filter(n => n.tabIndex === 0).map(n => n.dataset.card)") == [
+        visited
+    ]
+    kinds = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        kinds.append(page.evaluate(STOP_KIND))
+        if kinds[-1] not in ("target", "confirm"):
+            break
+    assert kinds[-1] == "side", kinds
+    order = ["target", "confirm", "side"]
+    assert [order.index(k) for k in kinds] == sorted(order.index(k) for k in kinds), kinds
+    assert ("target" if game == "spite" else "confirm") in kinds, kinds
+    # Back the same way, to the card visited last.
+    for _ in kinds:
+        page.keyboard.press("Shift+Tab")
+    assert focused(page, "e => e.dataset.card") == visited
+
+
+def test_a_key_reads_the_table_aloud(page, site, open_app):
+    open_app(page, site)
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.select_option("[data-testid=order]", "1")  # the computer leads
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    tab_to(page, "[data-testid=hand] button[data-card]")
+    lines = page.locator("[data-testid=announcer] p")
+    before = lines.count()
+    page.keyboard.press("r")
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=announcer] p').length > Math.min(n, 3)",
+        arg=before,
+    )
+    said = lines.last.inner_text()
+    assert said.startswith("Your turn."), said
+    assert re.search(r"Scores: You \d+, North \d+\.", said), said
+    assert "Just now: North: North plays" in said or "Just now: North:" in said, said
+    assert focused(page, "e => e.dataset.card"), "the focus stays where it was"
+
+
+def test_at_200_percent_zoom_the_table_is_still_played_by_keyboard(page, site, open_app):
+    """A 1280x800 laptop at 200% zoom is a 640x400 window of CSS pixels."""
+    open_app(page, site)
+    page.set_viewport_size({"width": 640, "height": 400})
+    try:
+        start(page, "crisps")
+        settle(page)
+        assert no_horizontal_overflow(page)
+        logged = page.locator(".log-list li").count()
+        keyboard_turn(page, random.Random(3))
+        page.wait_for_function(
+            "n => document.querySelectorAll('.log-list li').length > n", arg=logged
+        )
+        settle(page)
+        assert no_horizontal_overflow(page)
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 800})
+
+
 IDLE_ON_A_BOT_TURN = """
 window.__idleOnBotTurn = [];
 new MutationObserver(() => {

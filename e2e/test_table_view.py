@@ -223,7 +223,9 @@ def test_hint_replaces_the_selection(page, site, open_app):
 
 
 @pytest.mark.parametrize("game", ["mhing", "crisps"])
-def test_tab_from_a_selected_card_reaches_its_confirm_button(page, site, open_app, game):
+def test_tab_from_a_selected_card_reaches_its_confirm_button_past_the_targets(
+    page, site, open_app, game
+):
     if game == "mhing":
         state = find("mhing", lambda s: s.view(0)["phase"] == "play")
     else:
@@ -234,13 +236,22 @@ def test_tab_from_a_selected_card_reaches_its_confirm_button(page, site, open_ap
         card = page.locator(".game-root [data-testid=hand] button[data-card]").first
     card.click()
     page.wait_for_selector(f"{HAND_CARDS}.is-selected")
-    page.keyboard.press("Tab")
-    focused = page.evaluate(
-        """() => { const el = document.activeElement;
-          return {inControls: Boolean(el.closest('[data-testid=controls]')), text: el.textContent,
-                  side: Boolean(el.closest('.side-panel')), card: el.dataset.card || null}; }"""
-    )
-    assert focused["inControls"], focused
+    # Tab leaves the hand (one stop) and passes only the table's targets on its way.
+    stops = []
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        stops.append(
+            page.evaluate(
+                """() => { const el = document.activeElement;
+              return {inControls: Boolean(el.closest('[data-testid=controls]')),
+                      inGame: Boolean(el.closest('.game-root')), card: el.dataset.card || null,
+                      inHand: Boolean(el.closest('[data-testid=hand]'))}; }"""
+            )
+        )
+        if stops[-1]["inControls"] or not stops[-1]["inGame"]:
+            break
+    assert stops[-1]["inControls"], stops
+    assert not any(stop["inHand"] for stop in stops), stops
 
 
 # ----- moves you can see -------------------------------------------------------------------------

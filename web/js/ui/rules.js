@@ -41,6 +41,7 @@ export function renderRules(state, intents) {
       fairDeals(),
       playingTogether(),
       cardCredits(),
+      byKeyboard(),
       h("p", {}, button("Back", { class: "primary", onclick: intents.closeRules }))),
   );
 }
@@ -72,12 +73,23 @@ function fairDeals() {
       + "the one promised, or a deal from another seed, is caught on the friends’ devices after the match."));
 }
 
+/** The table with the keyboard alone (js/features/keyboard.js), the same for every game. */
+function byKeyboard() {
+  return h("section", { class: "keyboard-help", dataset: { testid: "keyboard-help" } },
+    h("h2", {}, "Playing with the keyboard"),
+    h("p", {}, "On the table, Tab goes to your hand, then to the places a card can go, then to the buttons that play your choice, "
+      + "then to the list of moves beside the table. Your hand is one stop: the arrow keys move along it, Home and End go to its ends, "
+      + "Enter or Space picks a card and Escape puts your choice down."),
+    h("p", {}, "Press R to hear the table read out: whose turn it is, the scores, and what happened since your last move."));
+}
+
 /** What a shared table means, the same for every game. */
 function playingTogether() {
   return h("section", { class: "together-help", dataset: { testid: "together-help" } },
     h("h2", {}, "Playing with friends on their own devices"),
     h("p", {}, "Set a seat to \u201cA friend on their own device\u201d and each friend gets an invitation link; they answer with a reply link or code. "
-      + "The devices talk to each other directly, with no server in between, so they need to be on the same network."),
+      + "The devices talk to each other directly, with no server in between: in the same room over the same network, "
+      + "or anywhere once the host chooses so, when the page asks the STUN server named in Settings for the way."),
     h("p", {}, "A friend in the same room need not be sent anything: the invite screen shows each seat\u2019s link as a QR code, "
       + "which their phone\u2019s camera opens. Their reply has a QR code too, for a host whose table is on a phone or tablet. "
       + "(The codes are drawn with qrcode-generator by Kazuhiko Arase, ",
