@@ -150,6 +150,11 @@ def join(friend: Device, link: str, name: str) -> str:
     """The friend opens the invitation, chooses a name; their reply link."""
     page = friend.page
     page.goto(link.replace("#", friend.query + "#", 1))
+    # The game's title is the page's own (an invitation names the game by its id alone).
+    title = page.locator("#join-title").inner_text()
+    assert title.startswith("Join a game of ") and title[len("Join a game of ") :][0].isupper(), (
+        title
+    )
     page.fill("[data-testid=join-name]", name)
     page.click("[data-testid=join]")
     return page.locator("[data-testid=reply-link]").input_value()
@@ -293,6 +298,14 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     host = devices()
     host.open_menu()
     links = deal_with_friends(host, "crisps", {1: "friend"}, options=["auto_skip"])
+    # One choice, with its trade-off: in this room unless a STUN server is named in Settings.
+    reach = host.page.locator("[data-testid=reach]")
+    assert reach.locator("[data-testid=reach-room]").is_checked()
+    assert reach.locator("[data-testid=reach-anywhere]").is_disabled()
+    assert "nothing but the devices themselves is contacted" in reach.inner_text()
+    assert "STUN server in Settings" in reach.inner_text()
+    # The code packed: about 124 characters for one address (the compressed JSON took 240+).
+    assert len(links[1].split("#join=")[1]) <= 130, links[1]
     friend = devices("?speed=0&snapshot=0&test=1")
 
     # Spoilt invitations: a clear message each, and nothing else happens.
@@ -302,6 +315,7 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
         problem = friend.page.locator("[data-testid=join-problem]")
         assert "This invitation cannot be used" in problem.inner_text(), how
     reply = join(friend, links[1], "Ada")
+    assert len(reply.split("#reply=")[1]) <= 120, reply
     assert no_runtime(friend), "a friend's page loads no Python runtime and no engine"
 
     # A spoilt reply is refused on the host's page and the seat still waits for the real one.

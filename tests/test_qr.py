@@ -35,7 +35,7 @@ process.stdout.write(JSON.stringify({ level: LEVEL, rows }));
 
 def link(kind: str, length: int, seed: int) -> str:
     """A link of the page's shape: the page's address, then ``#join=`` or ``#reply=`` and a
-    base64url code (what a compressed signal looks like), ``length`` characters in all."""
+    base64url code (what a packed signal looks like), ``length`` characters in all."""
     rng = random.Random(seed)
     head = f"http://192.168.1.20:8000/#{kind}="
     return head + "".join(rng.choice(BASE64URL) for _ in range(length - len(head)))
@@ -62,9 +62,10 @@ CAPACITY_M = [14, 26, 42, 62, 84, 106, 122, 152, 180, 213, 251, 287, 331, 362]
 
 def test_a_decoder_reads_back_exactly_each_link():
     texts = [
-        link("join", 275, 1),  # an invitation: one host candidate
-        link("join", 340, 2),  # the internet option: a STUN server and more candidates
-        link("reply", 240, 3),
+        link("join", 158, 1),  # an invitation: one hidden host address
+        link("join", 230, 2),  # anywhere: a STUN server and more candidates
+        link("reply", 152, 3),
+        link("join", 325, 4),  # the length of the earlier, compressed-JSON codes
         "Parlour \u2660 caf\u00e9",  # not ASCII: UTF-8 bytes
     ]
     level, matrices = qr_matrices(texts)
@@ -77,14 +78,16 @@ def test_a_decoder_reads_back_exactly_each_link():
         version = (len(rows) - 17) // 4
         size = len(text.encode("utf-8"))
         assert CAPACITY_M[version - 1] >= size > (CAPACITY_M[version - 2] if version > 1 else 0)
-    # An invitation link of the usual length is a version 12 code: 65 modules a side.
-    assert len(matrices[0]) == 65
+    # An invitation link of the usual length is a version 9 code: 53 modules a side (the
+    # earlier codes' links made version 13, 69 modules).
+    assert len(matrices[0]) == 53
+    assert len(matrices[3]) == 69
 
 
 def test_a_damaged_code_is_not_read_as_the_link():
     """The check above can fail: with its finder patterns gone, or with a character of the
     link changed, the code no longer reads as the link."""
-    text = link("join", 275, 1)
+    text = link("join", 158, 1)
     other = text[:-1] + ("A" if text[-1] != "A" else "B")
     _, (rows, changed) = qr_matrices([text, other])
     assert [code.text for code in decode(changed)] == [other] != [text]

@@ -9,9 +9,9 @@
 // the first paint never waits for (and the service worker precaches it like every chunk).
 import qrcode from "./vendor/qrcode-generator.mjs";
 
-/** Error correction "M" (about 15% of the code may be lost): an invitation link of ~275
- * characters is then a version 12 code (65 modules a side), which a phone reads from a screen
- * at arm's length; "Q" or "H" would need versions 15-17 and smaller modules for no real gain
+/** Error correction "M" (about 15% of the code may be lost): an invitation link of ~160
+ * characters is then a version 9 code (53 modules a side), which a phone reads from a screen
+ * at arm's length; "Q" or "H" would need versions 11-13 and smaller modules for no real gain
  * on a lit screen. */
 export const LEVEL = "M";
 /** The quiet zone around the code, in modules (the standard asks for four). */

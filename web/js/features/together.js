@@ -37,7 +37,7 @@ const JOINED_KEY = "parlour-joined";
 const REQUEST_MS = 60_000;
 
 const ADVICE = "Check that both devices are on the same Wi-Fi network (a guest network often keeps devices apart), "
-  + "then invite again with a fresh link. For a friend on another network, tick the STUN option on the invite screen; "
+  + "then invite again with a fresh link. For a friend on another network, choose Anywhere on the invite screen; "
   + "where even that fails, a TURN server (in Settings) relays the connection.";
 
 /** The servers the host chose for friends on another network: none unless `internet`. */
@@ -111,7 +111,8 @@ async function readInvitation(state) {
   try {
     const invitation = await decode(link.text, "join", state.games.map((g) => g.id));
     state.together = {
-      role: "friend", status: "name", seat: invitation.seat, game: invitation.game, title: invitation.title,
+      role: "friend", status: "name", seat: invitation.seat, game: invitation.game,
+      title: invitation.title || (state.games.find((g) => g.id === invitation.game) || {}).title || invitation.game,
       host: invitation.host, invitation, reply: null, code: null, problem: null,
     };
     ctx.loadRenderer(invitation.game).catch(() => undefined);   // the table's drawing, fetched meanwhile
@@ -370,7 +371,7 @@ async function makeInvitation(state, seat) {
   // With the internet option the friend's page uses the same STUN server (never TURN
   // credentials: those stay on the host's device, and one side relaying is enough).
   const stun = t.internet ? iceServers(true).filter((server) => String(server.urls).startsWith("stun")).map((server) => server.urls) : [];
-  const code = await encode({ k: "join", g: t.game, t: t.title, h: t.hostName, s: seat, ...(stun.length ? { i: stun } : {}), ...made.signal });
+  const code = await encode({ k: "join", g: t.game, h: t.hostName, s: seat, ...(stun.length ? { i: stun } : {}), ...made.signal });
   links.set(seat, { pc: made.pc, channel: made.channel, signal: made.signal, talk: null, times: [], parts: false, logs: logSender() });
   Object.assign(entry, { status: made.signal.c.length ? "ready" : "failed", link: linkFor("join", code) });
   if (!made.signal.c.length) entry.problem = "This device has no network address to offer: connect it to a Wi-Fi network, then invite again.";
@@ -593,6 +594,7 @@ function seatRow(state, intents, entry, inTable) {
     h("p", {}, h("strong", {}, entry.name || `Seat ${entry.seat + 1}`), ` \u2014 `, h("span", { dataset: { testid: "friend-status" } }, STATUS_WORDS[status] || status),
       entry.refused ? h("span", { class: "field-note" }, ` (${entry.refused} message${entry.refused > 1 ? "s" : ""} refused)`) : null),
     entry.problem ? h("p", { class: "notice", role: "alert" }, entry.problem) : null,
+    entry.problem ? tryAnywhere(state, intents, entry) : null,
     needsLink ? [
       h("p", { class: "field-note" }, "Send this invitation to your friend; it is theirs alone and works once."),
       shareBox(entry.link, "invite", () => intents.inviteShared(entry.seat)),
@@ -617,27 +619,40 @@ function renderLobby(state, intents) {
       h("h1", { id: "lobby-title" }, `Invite your friends to ${t.title}`)),
     h("p", {}, "Each friend gets their own link. They open it on their phone or computer, choose a name and send you back a reply. "
       + "Your device holds the deal, as a dealer does: each friend's device receives only their own cards. "
-      + "The devices talk directly to each other, with no server in between; they need to be on the same network."),
+      + "The devices talk directly to each other, with no server in between."),
     h("ol", { class: "friend-seats" }, seats.map((entry) => seatRow(state, intents, entry, false))),
-    internetOption(state, intents),
+    reachChoice(state, intents),
     errorArea(t.problem),
     h("div", { class: "form-actions" },
       button(ready ? "Start the match" : "Waiting for every friend to join\u2026", { class: "primary big", disabled: !ready, dataset: { testid: "start-shared" }, onclick: intents.startShared })));
 }
 
-/** The invite screen's choice for friends on another network (off unless ticked). */
-function internetOption(state, intents) {
+/** The invite screen's one choice: friends in this room (the devices reach each other on
+ * their own network, nothing else is contacted) or anywhere (the STUN server named in
+ * Settings is asked the way). In this room unless chosen. */
+function reachChoice(state, intents) {
   const t = state.together;
   const stun = getSettings().stun;
   const usable = isIceServer(stun);
-  return h("div", { class: "field option-field" },
-    h("input", { type: "checkbox", id: "together-internet", checked: t.internet === true, disabled: !usable, dataset: { testid: "internet-option" },
-      onchange: (e) => intents.useInternet(e.target.checked) }),
-    h("label", { for: "together-internet" },
-      h("span", { class: "option-label" }, "Friends on another network"),
-      h("span", { class: "option-description" }, usable
-        ? `The invitations then ask the STUN server ${stun} for a way between the devices: this page contacts it, no game data passes through it. Change the server in Settings.`
-        : "Set a STUN server in Settings first.")));
+  const anywhere = t.internet === true;
+  const choice = (value, label, words) => h("div", { class: "field option-field" },
+    h("input", { type: "radio", name: "together-reach", id: `reach-${value}`, value,
+      checked: anywhere === (value === "anywhere"), disabled: value === "anywhere" && !usable,
+      dataset: { testid: `reach-${value}` }, onchange: () => intents.useInternet(value === "anywhere") }),
+    h("label", { for: `reach-${value}` }, h("span", { class: "option-label" }, label), h("span", { class: "option-description" }, words)));
+  return h("fieldset", { class: "reach-choice", dataset: { testid: "reach" } },
+    h("legend", {}, "Where are your friends?"),
+    choice("room", "In this room", "Their devices must be on your Wi-Fi; nothing but the devices themselves is contacted."),
+    choice("anywhere", "Anywhere", usable
+      ? `Friends on any network can join, but this page then asks the STUN server ${stun} (named in Settings) the way; no game data passes through it.`
+      : "Name a STUN server in Settings first: friends on another network are reached through it."));
+}
+
+/** A seat whose connection did not come up while only this room was tried: the way to try anywhere. */
+function tryAnywhere(state, intents, entry) {
+  const t = state.together;
+  if (entry.status !== "failed" || t.internet === true || !isIceServer(getSettings().stun)) return null;
+  return button("Try again, reaching anywhere", { class: "quiet", dataset: { testid: `anywhere-${entry.seat}` }, onclick: () => intents.useInternet(true) });
 }
 
 function renderPlayersPanel(state, intents) {
@@ -646,7 +661,7 @@ function renderPlayersPanel(state, intents) {
   return h("section", { class: "panel players-panel", "aria-label": "Friends at the table", dataset: { testid: "players-panel" } },
     h("h2", {}, "Friends"),
     h("ul", { class: "friend-seats" }, seats.map((entry) => seatRow(state, intents, entry, true))),
-    seats.some((entry) => entry.status !== "connected") ? internetOption(state, intents) : null,
+    seats.some((entry) => entry.status !== "connected") ? reachChoice(state, intents) : null,
     state.together.problem ? h("p", { class: "notice" }, state.together.problem) : null);
 }
 
