@@ -291,3 +291,19 @@ def test_drag_a_card_onto_a_target(page, site, open_app):
     # A discard ends the turn, so the opponent's moves may follow the person's in the log.
     assert len(log) > logged and log[logged] == f"You: {label}", log[logged - 1 :]
     assert card not in hand_ids(page), "the dragged card left the hand"
+
+
+def test_all_four_jokers_are_drawn_with_a_joker_picture(page, site, open_app):
+    """Spite and Malice deals four jokers (JK1..JK4); the card art has two joker designs, so
+    each joker shows one, and every other face shows its own picture."""
+    resume_deal(page, site, open_app, 1)  # the person's hand: 2♠, 3♠, 6♦, JK3, JK4
+    page.locator(f"{HAND_CARDS}.has-art").first.wait_for()
+    faces = page.locator(f"{TABLE} .card[data-card]:not(.card-tiny)").evaluate_all(
+        """ns => ns.map(n => [n.dataset.card,
+            n.querySelector("svg.card-art use")?.getAttribute("href") ?? null])"""
+    )
+    jokers = {card: art for card, art in faces if card.startswith("JK")}
+    assert jokers == {"JK3": "#fJK1", "JK4": "#fJK2"}, jokers
+    for card, art in faces:
+        if not card.startswith("JK"):
+            assert art == "#f" + card.split("#", 1)[0], (card, art)

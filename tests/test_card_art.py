@@ -57,7 +57,17 @@ def test_pips_are_as_many_as_the_rank_and_clear_of_the_corner_index(rank):
 def test_courts_and_jokers_take_the_suit_colour_from_the_page():
     text = SPRITE.read_text(encoding="utf-8")
     assert 'fill="red"' not in text and 'stroke="red"' not in text
-    assert "currentColor" in text
+    found = symbols()
+    for suit in "SHDC":
+        # The pips and the suit letters are drawn in the card's colour, not a fixed one.
+        assert found[f"s{suit}"].find(f"{SVG}path").get("fill") == "currentColor"
+        assert found[f"l{suit}"].find(f"{SVG}path").get("stroke") == "currentColor"
+    for court in "JQK":
+        assert "currentColor" in ET.tostring(found[f"f{court}H"]).decode() or any(
+            "currentColor" in ET.tostring(el).decode()
+            for key, el in found.items()
+            if key.startswith(f"{court}H")
+        )
     # No inline style: the page's Content-Security-Policy allows none.
     assert "style=" not in text
 

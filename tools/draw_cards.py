@@ -162,8 +162,8 @@ LAYOUTS: dict[int, list[tuple[int, float]]] = {
     9: [(c, t) for c in (-1, 1) for t in (0, 1 / 3, 2 / 3, 1)] + [(0, 0.5)],
     10: [(c, t) for c in (-1, 1) for t in (0, 1 / 3, 2 / 3, 1)] + [(0, 1 / 6), (0, 5 / 6)],
 }
-PIP = 44  # a pip's box, in the face's units (240 wide)
-COLUMN = 45  # from the middle to a side column's centre
+PIP = 40  # a pip's box, in the face's units (240 wide)
+COLUMN = 38  # from the middle to a side column's centre
 TOP, BOTTOM = 80, 256  # the centres of the top and bottom rows
 ACE = 120  # the ace's one big pip
 
@@ -211,7 +211,8 @@ def sprite(cards: dict[str, str]) -> str:
     defs: list[str] = []
     for suit, path in suit_paths(cards).items():
         defs.append(
-            f'<symbol id="s{suit}" viewBox="-600 -600 1200 1200"><path d="{path}"/></symbol>'
+            f'<symbol id="s{suit}" viewBox="-600 -600 1200 1200">'
+            f'<path d="{path}" fill="currentColor"/></symbol>'
         )
     for suit, path in LETTERS.items():
         defs.append(

@@ -11,7 +11,7 @@ export const SPEEDS = { instant: 0, fast: 2, normal: 1, slow: 0.5 };
 // server with its user name and password.
 export const SUGGESTED_STUN = "stun:stun.l.google.com:19302";
 /** The card backs (cards.css draws each: data-back on <body>) -> their names in the settings. */
-export const BACKS = { claret: "Claret stripes", navy: "Navy lattice", green: "Green rosette" };
+export const BACKS = { claret: "Claret", navy: "Navy", green: "Green" };
 const DEFAULTS = { speed: "normal", fourColour: false, back: "claret", sound: false, volume: 0.7, stun: SUGGESTED_STUN, turn: "", turnUser: "", turnPassword: "" };
 const SERVER_TEXT = /^(?:stun|stuns|turn|turns):[A-Za-z0-9.:[\]_-]{1,200}(?:\?transport=(?:udp|tcp))?$/;
 

@@ -7,7 +7,8 @@
 // and the faces already on the page are given theirs.
 
 const SVG = "http://www.w3.org/2000/svg";
-const ART_URL = new URL("../cards/deck.svg", import.meta.url).href;
+// Beside the page (index.html), wherever this module is: bundled into js/ or as web/js/ui/.
+const artUrl = () => new URL("cards/deck.svg", document.baseURI).href;
 // After the first cards are drawn, this long before the art is asked for: the first
 // decision's table is on the screen by then.
 const AFTER_FIRST_CARDS_MS = 800;
@@ -20,15 +21,22 @@ export function hasArt() {
   return state === "ready";
 }
 
+/** The sprite's symbol of a card: its own, but two designs for the four jokers (JK1..JK4). */
+export function faceSymbol(base) {
+  const joker = /^JK(\d)$/.exec(base);
+  return "f" + (joker ? `JK${((Number(joker[1]) + 1) % 2) + 1}` : base);
+}
+
 /** The art of a face (an <svg> using the sprite's symbol), or null while there is none. */
 export function artFor(base) {
-  if (state !== "ready" || !document.getElementById("f" + base)) return null;
+  const symbol = faceSymbol(base);
+  if (state !== "ready" || !document.getElementById(symbol)) return null;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("class", "card-art");
   svg.setAttribute("viewBox", "0 0 240 336");
   svg.setAttribute("aria-hidden", "true");
   const use = document.createElementNS(SVG, "use");
-  use.setAttribute("href", "#f" + base);
+  use.setAttribute("href", "#" + symbol);
   svg.append(use);
   return svg;
 }
@@ -45,7 +53,7 @@ export async function loadCardArt() {
   if (state !== "none") return;
   state = "asked";
   try {
-    const response = await fetch(ART_URL);
+    const response = await fetch(artUrl());
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const text = await response.text();
     const sprite = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
