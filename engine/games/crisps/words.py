@@ -19,7 +19,8 @@ from engine.words import plural, who
 
 def score_lines(r: dict[str, Any], viewer: int) -> list[str]:
     """The round just over (``view["last_round"]``), explained line by line."""
-    lines = [f"{who(r['winner'], viewer)} emptied their hand first: 1 point."]
+    whose = "your" if r["winner"] == viewer else "their"
+    lines = [f"{who(r['winner'], viewer)} emptied {whose} hand first: 1 point."]
     for seat, left in enumerate(r["cards_left"]):
         lines.append(f"{who(seat, viewer)}: {plural(left, 'card')} left.")
     lines.append("The first to 3 points wins the match.")

@@ -9,7 +9,7 @@ and the move. Another seat is named by its token (``{seat1}``).
 >>> r = {"sequences": [[["7H", "8H", "9H"]], []], "matches": [[{"kind": "low", "between": []}],
 ...      []], "points": [1, 0], "winners": [0]}
 >>> score_lines(r, 0)[:2]
-['You laid 7H 8H 9H.', '  +1 low bonus.']
+['You laid 7♥ 8♥ 9♥.', '  +1 low bonus (every card 7 or lower).']
 """
 
 from __future__ import annotations
@@ -28,18 +28,24 @@ MATCH_WORDS = {
     "low": "low bonus",
 }
 """Each kind of point :func:`~engine.games.mhing.rules.score_breakdown` gives, in words (the
-page's renderer, web/js/games/mhing.js, names them the same way)."""
+page's renderer, web/js/games/mhing.js, names them the same way): the names the rules page
+gives them."""
+
+BONUS_WHY = {"high": "every card 7 or higher", "low": "every card 7 or lower"}
+"""What earns each bonus, as the rules page says it."""
 
 
 def score_lines(r: dict[str, Any], viewer: int) -> list[str]:
     """The round just over (``view["last_round"]``), explained line by line."""
     lines = []
     for seat, sequences in enumerate(r["sequences"]):
-        laid = ", ".join(" ".join(s) for s in sequences) or "none"
+        laid = ", ".join(cards_text(s) for s in sequences) or "none"
         lines.append(f"{who(seat, viewer)} laid {laid}.")
         for match in r["matches"][seat]:
             pair = match.get("between") or []
-            between = f" (runs {pair[0] + 1} and {pair[1] + 1})" if len(pair) == 2 else ""
+            between = f" (sequences {pair[0] + 1} and {pair[1] + 1})" if len(pair) == 2 else ""
+            if match["kind"] in BONUS_WHY:
+                between = f" ({BONUS_WHY[match['kind']]})"
             lines.append(f"  +1 {MATCH_WORDS[match['kind']]}{between}.")
         lines.append(f"{who(seat, viewer)}: {plural(r['points'][seat], 'point')}.")
     winners = [who(s, viewer) for s in r["winners"]]
@@ -56,11 +62,14 @@ def purpose(view: dict[str, Any], action: Action) -> str | None:
     if kind in ("lay", "take"):
         cards = rest.split(",")
         took = "takes the discard and " if kind == "take" else ""
-        return f"{took}lays {cards_text(cards)}, your sequence {laid + 1} of four"
+        return (
+            f"{took}lays {cards_text(cards)}, your sequence {laid + 1} of four, "
+            "and you draw two more cards"
+        )
     if kind == "discard":
-        return f"discards {card_name(rest)} and ends your turn"
+        return f"discards {card_name(rest)}, ending your turn: the next player may take it"
     if kind == "draw":
-        return "draws a card, keeping your hand whole"
+        return "draws from the pile, so nobody sees which card you keep"
     if kind == "swap":
         return f"swaps {card_name(rest)} in for the Ace, which comes back to your hand"
     return None

@@ -6,8 +6,8 @@ Both read only what the seat may know: the round's public breakdown (``view["las
 the seat's own view and the move. Another seat is named by its token (``{seat1}``).
 
 >>> from engine.core import Action
->>> purpose({}, Action("draw:stock", 0, "Draw from the stock"))
-'draws a card nobody has seen'
+>>> purpose({"you": 0, "private_stacks": [{"C": ["7C"]}]}, Action("play:9C", 0, "Play 9♣"))
+'brings your clubs stack to 16: it scores 4'
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 
 from engine.cards import SUIT_NAMES, card_name
 from engine.core import Action
-from engine.words import plural, who
+from engine.games.progression.rules import is_face, stack_faces, stack_score, stack_value
+from engine.words import cards_text, plural, who
 
 
 def score_lines(r: dict[str, Any], viewer: int) -> list[str]:
@@ -30,7 +31,7 @@ def score_lines(r: dict[str, Any], viewer: int) -> list[str]:
             faces = r["stack_faces"][seat][suit]
             score = r["stack_scores"][seat][suit]
             lines.append(
-                f"{who(seat, viewer)}, {SUIT_NAMES[suit]} ({' '.join(cards)}): total {total}, "
+                f"{who(seat, viewer)}, {SUIT_NAMES[suit]} ({cards_text(cards)}): total {total}, "
                 f"{plural(faces, 'face card')}, scores {score}."
             )
         lines.append(f"{who(seat, viewer)}: {r['scores'][seat]} this round.")
@@ -42,11 +43,35 @@ def purpose(view: dict[str, Any], action: Action) -> str | None:
     ``None`` when its label says it all."""
     kind, _, card = action.id.partition(":")
     if kind == "play":
-        return f"adds {card_name(card)} to your own {SUIT_NAMES[card[-1]]} stack"
+        return play_purpose(view, card)
     if kind == "public":
         return f"puts {card_name(card)} on the public stack, where anyone may take it"
     if kind == "draw" and card == "stock":
-        return "draws a card nobody has seen"
+        return "draws a card nobody has seen, so nobody learns which suit you are after"
     if kind == "draw":
-        return f"takes {card_name(card)} from the public stack"
+        return f"takes {card_name(card)} from the public stack, in everyone's sight"
     return None
+
+
+def play_purpose(view: dict[str, Any], card: str) -> str:
+    """What playing ``card`` to the seat's own stack of its suit does for the round's score."""
+    suit = card[-1]
+    me = view.get("you") or 0
+    stacks = view.get("private_stacks") or []
+    before = list(stacks[me].get(suit, [])) if me < len(stacks) else []
+    after = [*before, card]
+    name = SUIT_NAMES[suit]
+    total, times, score = stack_value(after), stack_faces(after) + 1, stack_score(after)
+    if total == 0:
+        return (
+            f"puts a face card on your {name} stack: it costs {-score} points until number "
+            "cards take it past 12"
+        )
+    if total <= 12:
+        times_text = f", times {times} for its face cards" if times > 1 else ""
+        return f"brings your {name} stack to {total}: it scores once it passes 12{times_text}"
+    was = stack_score(before)
+    gain = f", up from {was}" if was > 0 else (f", where it cost {-was}" if was < 0 else "")
+    if is_face(card) and was > 0:
+        return f"multiplies your {name} stack: it scores {score}, up from {was}"
+    return f"brings your {name} stack to {total}: it scores {score}{gain}"

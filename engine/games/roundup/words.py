@@ -28,7 +28,7 @@ def score_lines(r: dict[str, Any], viewer: int) -> list[str]:
     suit = SUIT_NAMES.get(r["closing_suit"], r["closing_suit"])
     lines = [f"The last suit to close was {suit}."]
     for seat, bid in enumerate(r["bids"]):
-        named = "no bid" if bid is None else f"bid {bid}"
+        named = "no bid" if bid is None else f"bid {card_name(bid)}"
         right = seat in r["correct"]
         lines.append(f"{who(seat, viewer)}: {named}, {'right' if right else 'wrong'}.")
     if r["correct"]:
@@ -75,8 +75,9 @@ def purpose(view: dict[str, Any], action: Action) -> str | None:
         if card[:-1] == "10":
             return f"closes the {suit} stack"
         hidden = card in view.get("face_down", [])
-        return f"adds {card_name(card)} to the {suit} stack" + (
-            " from your face-down hand" if hidden else ""
+        left = 10 - (NUMBERS.index(card[:-1]) + 1)
+        return f"takes the {suit} stack to {card_name(card)}, {left} short of closing" + (
+            ", from your face-down hand: one card nearer emptying both hands" if hidden else ""
         )
     if kind in ("jack", "queen", "king") and len(parts) >= 2:
         target = seat_token(int(parts[1]))

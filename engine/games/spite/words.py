@@ -64,6 +64,8 @@ def purpose(view: dict[str, Any], action: Action) -> str | None:
             else (f"{to} with your last pay-off card")
         )
     if card in hand:
-        extra = ", emptying your hand so you draw five more" if len(hand) == 1 else ""
-        return f"{to} from your hand{extra}"
+        if len(hand) == 1:
+            return f"{to} from your hand, emptying it so you draw five more"
+        left = plural(len(hand) - 1, "card")
+        return f"{to} from your hand: {left} left, five new ones once it is empty"
     return f"{to} from your discard piles, freeing the card below"
