@@ -1,6 +1,7 @@
 """The person's record, in the browser: finished matches kept in the history and drawn in its
 charts (at a phone's size and a desktop's), replayed from there; the profile file exported,
-refused when malformed, and imported after the storage was cleared.
+refused when malformed, and imported after the storage was cleared; the deal of the day played
+for the record, shared, and its link opened in another browser; a broken link refused.
 
 The tests share one page (``SHARED_PAGE``). Matches start from saved records near their end
 (``record_near_the_end``, opened as match files) so that each is finished in a few moves.
@@ -9,14 +10,39 @@ The tests share one page (``SHARED_PAGE``). Matches start from saved records nea
 from __future__ import annotations
 
 import json
+import re
+import urllib.parse
+from datetime import UTC, datetime
 from pathlib import Path
 
-from pagehelpers import HUMAN, MENU, bot_seat, import_match, play_out, record_near_the_end
+from conftest import APP_TIMEOUT_MS, new_context
+from pagehelpers import (
+    HUMAN,
+    IDLE,
+    MENU,
+    bot_seat,
+    import_match,
+    play_out,
+    record_near_the_end,
+    resume_button,
+    save_key,
+    saved_match,
+    store_script,
+)
 from playwright.sync_api import expect
+
+from tests.node_script import run_script
 
 SHARED_PAGE = True
 
 CRISPS_SEATS = [HUMAN, bot_seat("random", "North")]
+HISTORY_MODEL = (
+    Path(__file__).resolve().parent.parent / "web" / "js" / "features" / "history-model.js"
+)
+DAILY_SEED = """
+import { dailySeed } from %s;
+console.log(JSON.stringify(dailySeed(...JSON.parse(process.argv[1]))));
+"""
 HISTORY = "[data-testid=history-page]"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -189,3 +215,104 @@ def test_a_profile_exported_comes_back_whole_after_the_storage_is_cleared(page, 
     expect(page.locator("[data-testid=history-match]")).to_have_count(
         len(json.loads(before["parlour.history.crisps"])["entries"])
     )
+
+
+# ----- the deal of the day ----------------------------------------------------------------------
+
+
+def daily_seed(game: str, day: str) -> int:
+    """The deal of the day's seed, as features/history-model.js's dailySeed derives it."""
+    value = 0x811C9DC5
+    for ch in f"parlour-daily:{day}:{game}":
+        value = ((value ^ ord(ch)) * 0x01000193) & 0xFFFFFFFF
+    return value & 0x7FFFFFFF
+
+
+def near_the_end(seed: int) -> dict:
+    """Crisps deal ``seed`` played at random, cut a few moves before its end with seat 0 to move."""
+    for steps_left in range(4, 40):
+        try:
+            return record_near_the_end("crisps", 2, {}, steps_left, seeds=range(seed, seed + 1))
+        except AssertionError:
+            continue
+    raise AssertionError(f"Crisps deal {seed} has no cut near its end")
+
+
+def test_the_deal_of_the_day_is_played_for_the_record_shared_and_opened_by_the_link(
+    page, site, open_app, browser
+):
+    today = datetime.now(UTC).date().isoformat()
+    seed = daily_seed("crisps", today)
+    assert seed == run_script(HISTORY_MODEL, DAILY_SEED, json.dumps(["crisps", today]))
+    # Today's Crisps deal, at its default table, a few moves from its end: a saved match that
+    # the page resumes still for the record (what the page keeps with it says so).
+    record = near_the_end(seed)
+    assert record["seed"] == seed
+    save = saved_match(record, [HUMAN, bot_seat("normal", "North")])
+    save["page"] = {
+        "roundOver": False,
+        "dailyPlay": {"game": "crisps", "day": today, "record": True},
+    }
+    open_app(page, site)
+    summary = page.locator("[data-testid=daily-summary]")
+    expect(summary).not_to_contain_text("Crisps")
+    page.evaluate(store_script(save))
+    page.click("[data-testid=settings]")
+    page.click("[data-testid=back]")
+    page.click(resume_button("crisps"))
+    page.wait_for_selector(IDLE)
+    expect(page.locator("[data-testid=for-the-record]")).to_be_visible()
+    for tool in ("hint", "undo", "analyse"):
+        assert page.locator(f"[data-testid={tool}]").count() == 0, f"no {tool} for the record"
+    play_out(page, lambda ids: next((a for a in ids if a != "pass"), ids[0]), max_moves=300)
+    page.locator("[data-testid=match-over]").wait_for()
+    page.click("[data-testid=daily-share]")
+    text = page.locator("[data-testid=daily-share-text]").inner_text()
+    link = page.locator("[data-testid=daily-share-link]").input_value()
+    assert f"Crisps, deal of the day {today}: I " in text
+    assert not re.search(r"\b(10|[2-9AJQK])[SHDC]\b", text + link), "no card is named"
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(link).fragment)
+    assert query["daily"] == ["crisps"] and query["date"] == [today]
+    page.click("[data-testid=daily-share-close]")
+    to_menu(page)
+    expect(summary).to_contain_text("\u2713 Crisps")
+    expect(page.locator("[data-testid=daily-row][data-daily-game=crisps]")).to_have_attribute(
+        "data-done", "true"
+    )
+
+    # The link opens, in another browser, the friend's result beside one's own and the same deal.
+    context = new_context(browser)
+    try:
+        friend = context.new_page()
+        friend.goto(link.replace("#", "?speed=0&snapshot=0#"))
+        friend.locator("html[data-engine=ready]").wait_for(state="attached", timeout=APP_TIMEOUT_MS)
+        expect(friend.locator("[data-testid=daily-offer]")).to_contain_text(
+            f"Crisps deal of the day of {today}"
+        )
+        row = friend.locator("[data-testid=daily-row][data-daily-game=crisps]")
+        expect(row.locator("[data-testid=daily-friend]")).to_contain_text(query["score"][0])
+        row.locator("[data-testid=daily-play]").click()
+        friend.wait_for_selector(f"{IDLE}, [data-testid=match-over]")
+        expect(friend.locator("[data-testid=for-the-record]")).to_be_visible()
+        saved = json.loads(
+            friend.evaluate(f"localStorage.getItem({json.dumps(save_key('crisps'))})")
+        )
+        assert saved["data"]["record"]["seed"] == seed and saved["data"]["practice"] is False
+        assert context.problems.all() == []
+    finally:
+        context.close()
+
+
+def test_a_broken_deal_of_the_day_link_says_why_and_changes_nothing(page, site, open_app):
+    open_app(page, site)
+    before = page.evaluate(KEPT)
+    for fragment, why in (
+        ("daily=crisps&date=2025-02-30&score=3&vs=1&won=1", "is not a date"),
+        ("daily=chess&date=2025-02-01&score=3&vs=1&won=1", "no game called"),
+        ("daily=crisps&date=2025-02-01&score=x&vs=1&won=1", "score is not readable"),
+        ("daily=crisps&date=2999-01-01&score=3&vs=1&won=1", "has not come yet"),
+    ):
+        page.evaluate(f"location.hash = {json.dumps(fragment)}")
+        expect(page.locator("[data-testid=daily-error]")).to_contain_text(why)
+        assert page.evaluate(KEPT) == before
+    expect(page.locator("[data-testid=daily-offer]")).to_have_count(0)

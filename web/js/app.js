@@ -66,10 +66,11 @@ import { feature as coach } from "./features/coach.js";
 import { feature as together, isFriend, sharedLink } from "./features/together.js";
 import { feature as history } from "./features/history.js";
 import { feature as profile } from "./features/profile.js";
+import { feature as daily, forTheRecord } from "./features/daily.js";
 
 // In this order their panels are drawn (the side panel: the coach, hints, the analysis, the
 // log, then sharing).
-const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, checkDeal, together, history, profile];
+const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, checkDeal, together, history, profile, daily];
 // What a friend's page shows of them (it has no engine of its own: no analysis, no sharing of
 // the host's match; its Undo and Suggest a move are answered by the host's engine).
 const FRIEND_FEATURES = new Set([settings, announcer, keyboard, hints, log, together]);
@@ -930,7 +931,7 @@ const intents = {
     await intents.send(actionId);
   },
   async undo() {
-    if (state.busy) return;
+    if (state.busy || forTheRecord(state)) return;
     if (isFriend(state)) { await holdingBusy(intents.remoteUndo); return; }
     await holdingBusy(undoMove);
   },

@@ -8,6 +8,7 @@
 import { h, button } from "../ui/dom.js";
 import { humanSeats } from "../snapshot.js";
 import { renderLog } from "./log.js";
+import { forTheRecord } from "./daily.js";
 
 /** "58%" or "+1.2" (points), or a dash where no world went through the move. */
 function percent(x) {
@@ -62,7 +63,7 @@ function analysisTable(result) {
 function analysisPanel(state, intents) {
   const snap = state.snapshot;
   const hidden = state.handoffTo !== null && state.handoffTo !== undefined;
-  if (!snap || hidden || !snap.human_turn || snap.is_over || state.roundOver) return null;
+  if (!snap || hidden || !snap.human_turn || snap.is_over || state.roundOver || forTheRecord(state)) return null;
   const current = currentAnalysis(state);
   const running = current && current.running;
   return h("section", { class: "analysis", "aria-label": "What the computer sees" },
@@ -159,7 +160,7 @@ function intents({ state, engineCall, render, token, root }) {
   return {
     async analyse() {
       const snap = state.snapshot;
-      if (state.busy || !snap || !snap.human_turn) return;
+      if (state.busy || !snap || !snap.human_turn || forTheRecord(state)) return;
       const asked = token();
       const { moves, game } = snap;
       const still = () => asked === token() && state.snapshot && state.snapshot.moves === moves && state.snapshot.game === game;

@@ -8,6 +8,7 @@ import { h, button } from "../ui/dom.js";
 import { isNarrow } from "../ui/table.js";
 import { hasFriends } from "../ui/setup-model.js";
 import { askHost, isFriend } from "./together.js";
+import { forTheRecord } from "./daily.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
 function playTools(state, intents) {
@@ -15,6 +16,10 @@ function playTools(state, intents) {
   const hidden = state.handoffTo !== null && state.handoffTo !== undefined;
   if (!snap || hidden) return null;
   const busy = state.busy;
+  if (forTheRecord(state)) {
+    return h("p", { class: "practice-badge", dataset: { testid: "for-the-record" } },
+      h("strong", {}, "For the record"), " \u00b7 no hint, undo or analysis until it ends");
+  }
   const canHint = snap.human_turn && !snap.is_over && !state.roundOver;
   const tools = [];
   if (snap.can_undo) {
@@ -73,7 +78,7 @@ function intents({ state, engineCall, render, token }) {
   return {
     async hint() {
       const snap = state.snapshot;
-      if (state.busy || !snap || !snap.human_turn) return;
+      if (state.busy || !snap || !snap.human_turn || forTheRecord(state)) return;
       const moves = snap.moves;
       const asked = token();
       state.message = "Thinking of a move for you\u2026";
