@@ -620,8 +620,8 @@ function renderLobby(state, intents) {
     h("p", {}, "Each friend gets their own link. They open it on their phone or computer, choose a name and send you back a reply. "
       + "Your device holds the deal, as a dealer does: each friend's device receives only their own cards. "
       + "The devices talk directly to each other, with no server in between."),
-    h("ol", { class: "friend-seats" }, seats.map((entry) => seatRow(state, intents, entry, false))),
     reachChoice(state, intents),
+    h("ol", { class: "friend-seats" }, seats.map((entry) => seatRow(state, intents, entry, false))),
     errorArea(t.problem),
     h("div", { class: "form-actions" },
       button(ready ? "Start the match" : "Waiting for every friend to join\u2026", { class: "primary big", disabled: !ready, dataset: { testid: "start-shared" }, onclick: intents.startShared })));
