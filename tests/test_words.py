@@ -127,6 +127,14 @@ def coached_texts(game: str) -> list[str]:
     return texts
 
 
+def test_a_roundup_bid_is_called_the_highest_of_its_suit_only_when_it_is():
+    view = {"face_down": ["3S", "5S", "6S", "9H"]}
+    bid = words("roundup").purpose
+    assert "it is your highest spade card" in bid(view, Action("bid:6S", 0, "Bid 6♠"))
+    low = bid(view, Action("bid:3S", 0, "Bid 3♠"))
+    assert "you hold 5♠ 6♠ face down" in low and "highest" not in low
+
+
 @pytest.mark.parametrize("game", list(engine.GAMES))
 def test_no_line_of_a_coached_round_leaves_a_card_as_its_code(game):
     texts = coached_texts(game)

@@ -55,10 +55,16 @@ def bid_purpose(view: dict[str, Any], card: str) -> str:
     name = SUIT_NAMES[suit]
     if not below:
         return f"guesses {name} for the last suit to close (no suit stands out in your hand)"
-    return (
+    said = (
         f"guesses {name} for the last suit to close: you hold {cards_text(below)} face down, so "
-        f"the {name} stack cannot climb past them while they stay in your hand; it is your "
-        f"highest {name[:-1]} card, so the low ones stay hidden"
+        f"the {name} stack cannot climb past them while they stay in your hand"
+    )
+    rank = card[:-1]
+    highest = rank not in NUMBERS or all(NUMBERS.index(c[:-1]) < NUMBERS.index(rank) for c in below)
+    return (
+        f"{said}; it is your highest {name[:-1]} card, so the low ones stay hidden"
+        if highest
+        else said
     )
 
 
