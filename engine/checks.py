@@ -2,8 +2,9 @@
 
 ``play_checked_match`` plays one seeded match (random or greedy seats) and checks at every
 step that legal actions are unique and apply, junk is refused with the state unchanged,
-cards are conserved, views hide what they must (via determinize), the record replays and
-every round's end stops at the core's round-end hook (:func:`check_round_ends`).
+cards are conserved, views hide what they must (via determinize), a clone is independent
+of its original, the record replays and every round's end stops at the core's round-end hook
+(:func:`check_round_ends`).
 The test suite runs it on every game, player count and option set; ``python -m engine
 soak`` runs it for as long as you like.
 
@@ -194,6 +195,10 @@ def play_checked_match(
             assert snapshot(state) == before, "determinize or a refusal changed the state"
             clone = state.clone()
             assert snapshot(clone) == before
+            # A clone is independent: a move taken in it leaves the original as it was.
+            legal = clone.legal_actions()
+            clone.apply(legal[steps % len(legal)])
+            assert snapshot(state) == before, "a move in a clone changed the original"
         legal = state.legal_actions()
         if greedy is not None:
             state.apply(greedy(state.view(state.current_player), legal, rng))

@@ -463,6 +463,12 @@ def expected_undo(session: bridge.Session) -> int:
     return count
 
 
+def observable(snap: dict) -> dict:
+    """What a snapshot shows of the match itself (not the log's bookkeeping or what undo may
+    do next)."""
+    return {key: snap[key] for key in ("view", "legal", "result", "current_player", "moves")}
+
+
 def test_nothing_to_undo_at_the_start():
     start(3)
     assert error_code(call("undo")) == "cannot_undo"
@@ -477,9 +483,11 @@ def test_undo_takes_back_only_own_actions_since_the_turn_began(game_id):
     assert error_code(snap) is None, snap
     rng = random.Random(5)
     undone = 0
+    seen: dict[int, dict] = {}  # what the table showed after each number of moves
     for _ in range(400):
         if snap["is_over"]:
             break
+        seen[snap["moves"]] = observable(snap)
         session = bridge._session
         count = expected_undo(session)
         assert snap["can_undo"] == (count > 0)
@@ -492,6 +500,8 @@ def test_undo_takes_back_only_own_actions_since_the_turn_began(game_id):
             assert after["current_player"] == snap["current_player"]
             assert after["human_turn"]
             assert after["can_undo"] == (expected_undo(bridge._session) > 0)
+            # Taken back, the table is as it was before those moves.
+            assert observable(after) == seen[after["moves"]]
             undone += 1
             snap = after
         elif snap["bot_turn"]:
