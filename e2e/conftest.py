@@ -45,6 +45,11 @@ sys.path.insert(0, str(ROOT))
 from pagehelpers import MENU, SNAPSHOT_KEYS, app_url  # noqa: E402
 
 import build  # noqa: E402  (the repository's build.py: its server is the one we test)
+from tests.watchdog import (  # noqa: E402, F401  (the watchdog's hooks, see tests/watchdog.py)
+    pytest_runtest_call,
+    pytest_runtest_setup,
+    pytest_runtest_teardown,
+)
 
 # Loading Pyodide is the slow part: seconds warm, more on a busy 2-core machine.
 APP_TIMEOUT_MS = 90_000

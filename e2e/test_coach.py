@@ -41,8 +41,14 @@ def follow_the_coach(page, game: str, max_turns: int | None) -> tuple[set[str], 
     said: set[str] = set()
     turns = 0
     ready = f"{IDLE} {FOLLOW}, {DONE}, {ROUND_OVER}, {MATCH_OVER}"
+    waiting_since = time.monotonic()
     while True:
         page.wait_for_selector(ready, timeout=60_000)
+        # A minute with neither a suggestion to follow nor the coach done: stuck, not slow.
+        assert time.monotonic() - waiting_since < 60, (
+            f"{game}: no suggestion and the coach not done after {turns} turns; "
+            f"the coach says: {page.locator(COACH).all_inner_texts()}"
+        )
         said |= steps_said(page)
         if page.locator(DONE).count():
             return said, turns
@@ -59,6 +65,7 @@ def follow_the_coach(page, game: str, max_turns: int | None) -> tuple[set[str], 
         follow.focus()
         page.keyboard.press("Enter")
         turns += 1
+        waiting_since = time.monotonic()
         page.wait_for_function(
             "n => document.querySelectorAll('.log-list li').length > n", arg=moves, timeout=60_000
         )

@@ -3,8 +3,10 @@
 Every connection here stays on this machine: the module makes its own network namespace
 (``ip netns``, tools/netns.py), with only a loopback and a veth pair whose two ends are both
 inside it (so Chromium has an address to offer as a host candidate), and runs the site's server
-and Chromium inside it. No STUN or TURN server is ever configured. Where the namespace cannot be
-made (not root, no ``ip``), the module skips and says why.
+and Chromium inside it. No STUN or TURN server is ever configured. Making it needs root: as
+another user the commands go through ``sudo -n``. Where it cannot be made (no root and no
+passwordless sudo, no ``ip``), the module skips and says why, except in CI (the ``CI``
+variable set, as GitHub Actions does), where it fails: the published workflow runs it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from test_fit import FITS, PLACES
 
 import build
+from tests.helpers import namespace_unavailable
 from tests.qr_decode import decode, rows_of_path
 from tools.netns import Unavailable, chromium_inside, inside, private_namespace
 
@@ -51,7 +55,7 @@ def netns() -> Iterator[str]:
         with private_namespace(NAMESPACE) as name:
             yield name
     except Unavailable as reason:
-        pytest.skip(str(reason))
+        namespace_unavailable(reason)
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +79,7 @@ def ns_site(netns: str, dist: Path) -> Iterator[str]:
 def ns_browser(netns: str, playwright_instance) -> Iterator:
     chromium = build.find_chromium()
     if not chromium:
-        pytest.skip("no Chromium to run inside the namespace")
+        namespace_unavailable("no Chromium to run inside the namespace")
     with tempfile.TemporaryDirectory() as tmp:
         wrapper = chromium_inside(netns, chromium, Path(tmp))
         browser = playwright_instance.chromium.launch(
@@ -167,6 +171,11 @@ def connect(host: Device, seat: int, reply: str) -> None:
     page.wait_for_selector(f"[data-testid=friend-{seat}][data-status=connected]")
 
 
+IDLE_LIMIT_S = 60.0
+"""How long :func:`play` waits with no device able to move before it fails with what each
+device shows (a stuck table, not a slow one: a move arrives in well under a second)."""
+
+
 def play(
     devices: list[Device], rng: random.Random, max_moves: int, until=None, to_the_end=True
 ) -> int:
@@ -175,10 +184,13 @@ def play(
     ``until()`` holds, or ``max_moves`` are made when not ``to_the_end``); the number of
     moves made."""
     moves = 0
+    idle_since = time.monotonic()
     while moves < max_moves:
         if until and until():
             return moves
         looks = [d.page.evaluate(LOOK) for d in devices]
+        # No device has had a move to make for a minute: stuck, not slow. Say what each shows.
+        assert time.monotonic() - idle_since < IDLE_LIMIT_S, f"no device could move: {looks}"
         if all(look["matchOver"] for look in looks):
             return moves
         acted = False
@@ -206,7 +218,9 @@ def play(
                     continue
                 moves += 1
                 acted = True
-        if not acted:
+        if acted:
+            idle_since = time.monotonic()
+        else:
             devices[0].page.wait_for_timeout(30)
     assert not to_the_end, "the match did not end"
     return moves

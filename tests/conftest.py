@@ -7,6 +7,11 @@ from __future__ import annotations
 import pytest
 
 from engine import bridge
+from tests.watchdog import (  # noqa: F401  (the watchdog's hooks, see tests/watchdog.py)
+    pytest_runtest_call,
+    pytest_runtest_setup,
+    pytest_runtest_teardown,
+)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the group from the marker

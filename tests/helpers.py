@@ -24,3 +24,14 @@ def assert_refused(state: State, action: Action | str) -> str:
     assert refusal.value.message.strip(), f"{action!s} was refused without a reason"
     assert snapshot(state) == before, f"refusing {action!s} changed the state"
     return refusal.value.message
+
+
+def namespace_unavailable(reason: object) -> None:
+    """The private network namespace of the play-together tests cannot be made: skip, saying
+    why, on a developer's machine; fail in CI (``tools.netns.in_ci``), where the published
+    workflow must run those tests rather than pass without them."""
+    from tools.netns import in_ci
+
+    if in_ci():
+        pytest.fail(f"CI must run the play-together tests, but: {reason}")
+    pytest.skip(str(reason))

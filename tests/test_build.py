@@ -1046,6 +1046,7 @@ def test_the_private_network_namespace_is_settled_before_it_is_used():
     """The namespace of the play-together browser tests: its loopback and veth pair are up,
     with their IPv4 addresses only. A link-local IPv6 address would settle a moment later, and
     Chromium, already started, would abandon what it was loading."""
+    from tests.helpers import namespace_unavailable
     from tools.netns import Unavailable, inside, private_namespace
 
     try:
@@ -1057,7 +1058,7 @@ def test_the_private_network_namespace_is_settled_before_it_is_used():
                 inside(name, ["ip", "-o", "link"]), capture_output=True, text=True, check=True
             ).stdout
     except Unavailable as reason:
-        pytest.skip(str(reason))
+        namespace_unavailable(reason)
     addresses = sorted(line.split()[3] for line in shown.splitlines())
     assert addresses == ["10.77.0.1/24", "10.77.0.2/24", "127.0.0.1/8"]
     assert "inet6" not in shown

@@ -3,7 +3,8 @@ own words (tests/test_own_words.py): that check then runs wherever the project i
 without the rule texts beside it included.
 
 ``python tools/rule_shingles.py [SEEDS_DIR]`` reads every ``*.txt`` of the rule texts (by
-default ``../shared/seeds`` beside the project, or beside its parent directory), cuts each
+default ``$PARLOUR_RULE_TEXTS``, else ``../shared/seeds`` beside the project or beside its
+parent directory), cuts each
 into every run of ``WORDS`` words in a row, normalised (lower case, letters and digits only,
 curly apostrophes made straight then dropped), and writes the first 16 hex digits of each
 run's SHA-256 to ``tests/data/rule_shingles.json``, sorted. Only the hashes are kept, never
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable
@@ -24,6 +26,8 @@ DATA = ROOT / "tests" / "data" / "rule_shingles.json"
 WORDS = 8
 DIGITS = 16
 SEEDS_PLACES = (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds")
+"""Where the rule texts are looked for, after ``$PARLOUR_RULE_TEXTS``: they are never part of
+the repository, so a clean clone (CI's) has none of these."""
 
 
 def words(text: str) -> list[str]:
@@ -50,7 +54,10 @@ def lifted(text: str, known: Iterable[str]) -> list[str]:
 
 
 def seeds_dir() -> Path | None:
-    return next((place for place in SEEDS_PLACES if place.is_dir()), None)
+    """The folder of the rule texts, or ``None`` where they are not to be found."""
+    named = os.environ.get("PARLOUR_RULE_TEXTS")
+    places = (Path(named),) if named else SEEDS_PLACES
+    return next((place for place in places if place.is_dir()), None)
 
 
 def table(seeds: Path) -> dict:
