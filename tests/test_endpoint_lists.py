@@ -51,3 +51,19 @@ def test_the_clients_slow_methods_are_endpoints_and_cover_the_thinking_ones():
     assert slow <= set(endpoints), slow - set(endpoints)
     thinking = {name for name, node in endpoints.items() if calls(node) & {"_think", "_replay"}}
     assert thinking and thinking <= slow, thinking - slow
+
+
+def test_the_pages_name_limit_is_the_bridges_and_written_once():
+    from engine import bridge
+
+    source = (ROOT / "web/js/snapshot.js").read_text(encoding="utf-8")
+    found = re.search(r"export const MAX_NAME = (\d+);", source)
+    assert found and int(found.group(1)) == bridge.MAX_NAME_CHARS
+    for path in (ROOT / "web" / "js").rglob("*.js"):
+        if "vendor" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        literal = re.search(
+            rf"slice\(0, {bridge.MAX_NAME_CHARS}\)|maxlength: {bridge.MAX_NAME_CHARS}\b", text
+        )
+        assert not literal, f"{path.name} writes the name limit out instead of using MAX_NAME"

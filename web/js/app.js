@@ -39,7 +39,7 @@ import { startEngine } from "./engine-client.js";
 import { preloadAfterMenu } from "./after-menu.js";
 import { fetchOpenings, openingsFor, pickOpening, recordWith } from "./openings.js";
 import * as storage from "./storage.js";
-import { cardsReceived, humanSeats, roundLeaders, roundsOf, seatName } from "./snapshot.js";
+import { MAX_NAME, cardsReceived, humanSeats, roundLeaders, roundsOf, seatName, sentence } from "./snapshot.js";
 import { h, button, clear, noteTyped, keepTyped } from "./ui/dom.js";
 import { cardText } from "./ui/cards.js";
 import { renderMenu } from "./ui/menu.js";
@@ -773,12 +773,6 @@ function handOver(current) {
   }, () => { /* a dead worker is dealt with by recoverEngine */ });
 }
 
-function sentence(text) {
-  const t = String(text).trim();
-  if (!t) return t;
-  return t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
-}
-
 /**
  * Resolves true when nothing saved in `slot` stands in the way of a new match there (`what`:
  * "a coached round of Roundup"), or when the person chose to abandon the saved one; false
@@ -869,7 +863,7 @@ const intents = {
   /** A seat's name typed on the set-up screen: kept and remembered, no re-render. */
   renameSeat(seat, name) {
     if (!state.setup || !state.setup.seats[seat]) return;
-    state.setup.seats[seat].name = String(name).slice(0, 24);
+    state.setup.seats[seat].name = String(name).slice(0, MAX_NAME);
     storage.saveSetup(state.setupGame, state.setup);
   },
   setPlayers(n) {

@@ -16,6 +16,8 @@
 // Reading is strict and capped (MAX_CODE_CHARS of text, MAX_JSON_BYTES once decompressed):
 // anything malformed, tampered with, cut short or too large is a LinkError with words for people.
 
+import { MAX_NAME } from "./snapshot.js";
+
 export const MAX_CODE_CHARS = 3000;
 export const MAX_JSON_BYTES = 4096;
 const MAX_CANDIDATES = 8;
@@ -354,7 +356,7 @@ export async function decode(text, kind, games = null) {
     if (typeof value.g !== "string" || (games && !games.includes(value.g))) throw new LinkError("it names a game this page does not have");
     out.game = value.g;
     out.title = typeof value.t === "string" ? value.t.slice(0, 60) : null;   // the page's own title of the game when null
-    out.host = typeof value.h === "string" ? value.h.slice(0, 24) : "";
+    out.host = typeof value.h === "string" ? value.h.slice(0, MAX_NAME) : "";
     // The host's STUN server for friends on another network, if chosen: its address only.
     if (value.i !== undefined && (!Array.isArray(value.i) || value.i.length > 2 || !value.i.every((u) => typeof u === "string" && /^stuns?:[A-Za-z0-9.:[\]_-]{1,200}$/.test(u)))) {
       throw new LinkError("its network settings are damaged");

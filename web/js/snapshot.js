@@ -1,6 +1,15 @@
 // What the page reads off a bridge snapshot in more than one place: seat names, the seats
 // people play, how many rounds are over, what a round scored, who won. Pure functions.
 
+/** The longest seat name, in characters: the bridge's MAX_NAME_CHARS (engine/bridge.py). */
+export const MAX_NAME = 24;
+
+/** A message as a sentence: its first letter capitalised, a full stop unless it ends in one. */
+export function sentence(text) {
+  const t = String(text || "").trim();
+  return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : t;
+}
+
 /** A seat's name ("You", "North", a typed name), "Seat n" without one, "" for no seat. */
 export function seatName(snapshot, seat) {
   if (seat === null || seat === undefined) return "";

@@ -28,6 +28,7 @@ import { LinkError, decode, encode, linkFor } from "../signal-links.js";
 import { CONNECT_MS, MAX_HOST_MESSAGE_CHARS, answer, complete, invite, messenger, opened } from "../peer.js";
 import { getSettings, isIceServer } from "./preferences.js";
 import { logReceiver, logSender } from "../held-logs.js";
+import { MAX_NAME, sentence } from "../snapshot.js";
 
 const CHANNEL_NAME = "parlour-together";
 const RATE_COUNT = 40;
@@ -84,11 +85,6 @@ export function sharedLink() {
 /** True on a friend's page: the table's snapshots come from the host. */
 export function isFriend(state) {
   return Boolean(state.together && state.together.role === "friend");
-}
-
-function sentence(text) {
-  const t = String(text || "").trim();
-  return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : t;
 }
 
 function request(message) {
@@ -194,7 +190,7 @@ function fromHostReply(state, answer, message = null) {
 
 async function join(state, name) {
   const t = state.together;
-  t.name = String(name || "").trim().slice(0, 24) || "Friend";
+  t.name = String(name || "").trim().slice(0, MAX_NAME) || "Friend";
   t.status = "answering";
   ctx.render();
   let made;
@@ -258,7 +254,7 @@ function renderJoin(state, intents) {
       h("p", {}, `${t.host || "A friend"} invites you to a game of ${t.title}. Your device gets only your own cards: the host's device holds the deal, as a dealer at a real table does.`),
       h("form", { class: "setup-form", onsubmit: (e) => { e.preventDefault(); intents.joinTable(e.target.elements.name.value); } },
         h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"),
-          h("input", { id: "join-name", name: "name", maxlength: 24, autocomplete: "nickname", dataset: { testid: "join-name" } })),
+          h("input", { id: "join-name", name: "name", maxlength: MAX_NAME, autocomplete: "nickname", dataset: { testid: "join-name" } })),
         h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary big", dataset: { testid: "join" } }, "Take my seat"))));
   } else if (t.status === "answering") {
     body.push(h("p", {}, "Making your reply\u2026"));
@@ -446,7 +442,7 @@ async function fromFriend(state, seat, link, message) {
   switch (message.t) {
     case "hello": {
       if (typeof message.name !== "string") { refuse(state, seat, "a hello without a name"); return; }
-      const name = message.name.trim().slice(0, 24) || `Friend ${seat + 1}`;
+      const name = message.name.trim().slice(0, MAX_NAME) || `Friend ${seat + 1}`;
       entry.name = name;
       entry.status = "connected";
       link.parts = message.parts === 1;

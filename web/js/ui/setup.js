@@ -3,7 +3,7 @@
 import { h, button } from "./dom.js";
 import { hasFriends, ordinal, seatNames } from "./setup-model.js";
 import { LEVEL_WORDS, levelsFold } from "./setup-levels.js";
-import { humanSeats } from "../snapshot.js";
+import { MAX_NAME, humanSeats } from "../snapshot.js";
 
 export function renderSetup(state, intents) {
   const spec = state.games.find((g) => g.id === state.setupGame);
@@ -41,7 +41,7 @@ export function renderSetup(state, intents) {
       levels.map((level) => h("option", { value: "bot:" + level, selected: value === "bot:" + level },
         `Computer: ${LEVEL_WORDS[level] || level}`))),
       h("input", {
-        type: "text", id: nameId, class: "seat-name-input", maxlength: 24, autocomplete: "off", spellcheck: "false",
+        type: "text", id: nameId, class: "seat-name-input", maxlength: MAX_NAME, autocomplete: "off", spellcheck: "false",
         value: seat.name || "", placeholder: defaultNames[i] || `Seat ${i + 1}`, "aria-label": `Name for seat ${i + 1}`,
         dataset: { testid: `seat-name-${i}`, focus: nameId },
         // Kept as typed, without a re-render (that would swallow a click on Start).
