@@ -1,6 +1,12 @@
 """Check a finished match's record: its deal against the fingerprint fixed before the
 first move, a shared table's seed against every device's value, and every move's legality
-(see :mod:`engine.fairness` for what the fingerprint is and what it proves)."""
+(see :mod:`engine.fairness` for what the fingerprint is and what it proves).
+
+>>> check_record("not a record").problems
+["this is not a match's record"]
+>>> check_record({"game": "crisps", "players": 2, "seed": 1, "actions": []}).ok
+False
+"""
 
 from __future__ import annotations
 
