@@ -583,6 +583,76 @@ def print_bytes() -> None:
         print(f"  {kind:26}{raw:>12,} B{gz:>12,} B")
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
+
+
+def measure_bots_in_page(positions: int, review_moves: int, games: list[str] | None) -> dict:
+    """engine_bench.bots_part() inside headless Chromium, in Pyodide in a module worker."""
+    with build.served_chromium([("/", BENCH_WEB), ("/", build.DIST)]) as (browser, base, _):
+        page = browser.new_page()
+        page.goto(
+            f"{base}engine.html?part=bots&positions={positions}&review={review_moves}"
+            f"&games={','.join(games or [])}"
+        )
+        page.locator("#done").wait_for(state="attached", timeout=3_600_000)
+        data = json.loads(page.locator("#out").text_content())
+    if "error" in data:
+        raise RuntimeError(f"the in-page bots benchmark failed: {data['error']}")
+    return data["result"]
+
+
+def bots_bench(
+    positions: int, review_moves: int, seconds: float, in_page: bool, games: list[str] | None
+) -> int:
+    """The bots' part: decision times and iterations per table and level, the engine's steps
+    per second, and the review of a recorded match, in CPython and (``in_page``) the page."""
+    print(f"load: {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f}")
+    count = max(1, positions)
+    native = engine_bench.bots_part(count, games, review_moves)
+    steps = engine_bench.steps(seconds, games) if seconds > 0 else {}
+    page = measure_bots_in_page(count, review_moves, games) if in_page else None
+    print(
+        f"bots' decisions, default iterations, no clock, {count} mid-match positions per table; "
+        "seconds (CPython: CPU time; page: wall clock in the worker):"
+    )
+    print(
+        f"  {'table':16}{'level':8}{'median':>9}{'p95':>8}{'it/s':>8}"
+        f"{'page med':>10}{'page p95':>10}{'page it/s':>11}"
+    )
+    for table, row in native["decisions"].items():
+        for level, got in row.items():
+            web = page["decisions"][table][level] if page else None
+            cells = []
+            for data in (got, web):
+                if data is None:
+                    cells.append(f"{'-':>9}{'-':>8}{'-':>8}")
+                    continue
+                spent = sum(data["seconds"]) or float("nan")
+                cells.append(
+                    f"{statistics.median(data['seconds']):>9.3f}"
+                    f"{percentile(data['seconds'], 0.95):>8.3f}"
+                    f"{sum(data['iterations']) / spent:>8.0f}"
+                )
+            print(f"  {table:16}{level:8}{cells[0]}  {cells[1]}")
+    for name, got in (("CPython", native["review"]), ("page", page and page["review"])):
+        if not got or not got["seconds"]:
+            continue
+        times = got["seconds"]
+        print(
+            f"review ({name}) of {got['game']} {got['players']}p seed {got['seed']}, "
+            f"{len(times)} moves: first {times[0]:.2f} s, median {statistics.median(times):.2f} s,"
+            f" p95 {percentile(times, 0.95):.2f} s, whole {sum(times):.1f} s"
+        )
+    if steps:
+        print("engine steps per second in CPython (random matches, settled):")
+        for game_id, row in steps.items():
+            print(f"  {game_id:14}{row['settled']:>10,.0f}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build.py bench")
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each kind (5)")
@@ -613,6 +683,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--game", default=next(iter(engine_bench.engine.GAMES)), help="the game of the first move"
     )
+    parser.add_argument(
+        "--bots",
+        action="store_true",
+        help="the bots' part only: Hard and Expert at every table, and the review of a match",
+    )
+    parser.add_argument(
+        "--review-moves",
+        type=int,
+        default=engine_bench.REVIEW_MOVES,
+        help=f"moves of the reviewed match in the bots' part ({engine_bench.REVIEW_MOVES})",
+    )
+    parser.add_argument(
+        "--games", default="", help="the bots' part: these games only, comma-separated (all)"
+    )
     parser.add_argument("--skip-browser", action="store_true")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--startup-only", action="store_true")
@@ -627,6 +711,11 @@ def main(argv: list[str]) -> int:
         for name in args.network.split(","):
             trace_first_visit(name, args.game)
         return 0
+    if args.bots:
+        games = [g for g in args.games.split(",") if g] or None
+        return bots_bench(
+            args.positions, args.review_moves, args.seconds, not args.skip_browser, games
+        )
 
     if not args.skip_browser and not args.skip_startup:
         profiles = args.network.split(",")

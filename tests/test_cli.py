@@ -146,6 +146,18 @@ def test_bench_and_the_module_entry_point():
 
 
 @pytest.mark.slow
+def test_bots_benchmark_times_every_table_level_and_review_move():
+    """engine_bench.bots_part: Hard and Expert at every player count of a game, each position's
+    time and iterations, and the review's time per reviewed move."""
+    engine_bench = benchmark("web/engine_bench.py")
+    out = engine_bench.bots_part(2, ["crisps"], review_moves=2, iterations=8)
+    assert list(out["decisions"]) == ["crisps 2p"]
+    row = out["decisions"]["crisps 2p"]
+    assert row["hard"]["iterations"] == [8, 8] and row["expert"]["iterations"] == [24, 24]
+    assert all(t > 0 for level in row.values() for t in level["seconds"])
+    assert out["review"]["game"] == "crisps" and len(out["review"]["seconds"]) == 2
+
+
 def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     """benchmarks/web/engine_bench.py (the code the benchmark runs in CPython and in the
     page): both measurements of every game asked for, and the bots' figures on request."""

@@ -1,5 +1,5 @@
 self.addEventListener("message", async (event) => {
-  const { seconds, positions, warmup, games } = event.data;
+  const { seconds, positions, warmup, games, part, review } = event.data;
   try {
     const here = new URL("./", import.meta.url);
     const info = await (await fetch(new URL("build-info.json", here))).json();
@@ -10,10 +10,14 @@ self.addEventListener("message", async (event) => {
     const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
     pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
     pyodide.FS.writeFile("/home/pyodide/engine_bench.py", source);
+    const call = part === "bots"
+      ? `engine_bench.bots_part(${Number(positions)}, ` +
+        `${JSON.stringify(games || null).replace("null", "None")}, ${Number(review)})`
+      : `engine_bench.run(${Number(seconds)}, ${Number(positions)}, ` +
+        `${JSON.stringify(games || null).replace("null", "None")}, ${Number(warmup)})`;
     const text = pyodide.runPython(
       `import sys, json\nsys.path.insert(0, "/home/pyodide")\nimport engine_bench\n` +
-      `json.dumps(engine_bench.run(${Number(seconds)}, ${Number(positions)}, ` +
-      `${JSON.stringify(games || null).replace("null", "None")}, ${Number(warmup)}))`);
+      `json.dumps(${call})`);
     self.postMessage({ result: JSON.parse(text), python: pyodide.runPython("import sys; sys.version.split()[0]") });
   } catch (error) {
     self.postMessage({ error: String((error && error.message) || error) });

@@ -8,6 +8,9 @@ const seconds = Number(query.get("seconds") || 3);
 const positions = Number(query.get("positions") || 3);
 const warmup = Number(query.get("warmup") || 6);
 const games = (query.get("games") || "").split(",").filter(Boolean);
+// ?part=bots: engine_bench.bots_part (positions per table, review=N moves) in one worker.
+const part = query.get("part") || "";
+const review = Number(query.get("review") || 65);
 
 function inWorker(message) {
   return new Promise((resolve, reject) => {
@@ -22,6 +25,7 @@ function inWorker(message) {
 }
 
 async function main() {
+  if (part === "bots") return inWorker({ part, positions, review, games: games.length ? games : null });
   const result = { steps: {}, bots: {}, search: {} };
   let python = "";
   for (const game of games) {

@@ -5,6 +5,9 @@ is served by the benchmark's own server and never part of the site.
     run(seconds, positions, games=None, warmup=WARMUP_S)
         -> {"steps": {game: {"fresh", "settled", "rate" (= settled), "matches"}},
             "bots": {level: {table: [seconds]}}, "search": {table: [iterations]}}
+    bots_part(positions, games=None, review_moves=REVIEW_MOVES)
+        -> {"decisions": {"game Np": {level: {"seconds": [...], "iterations": [...]}}},
+            "review": {"game", "players", "moves", "first", "seconds": [...]}}
 
 A *table* (:func:`tables`) is a game at its default player count, named by the game's id,
 and at each player count whose bots have settings of their own (``BotSettings.sizes``),
@@ -14,6 +17,7 @@ named ``"roundup 2p"``: the bots' figures are measured at each.
 from __future__ import annotations
 
 import random
+import sys
 import time
 
 import engine
@@ -153,3 +157,62 @@ def run(
         out["bots"] = bot_times(count, games)
         out["search"] = search_iterations(count, games)
     return out
+
+
+CLOCK = time.perf_counter if sys.platform == "emscripten" else time.process_time
+"""What :func:`bots_part` times with: the process's CPU time in CPython (the machine is shared,
+so the wall clock says more about the others than about the engine), the wall clock in the
+page (the worker does nothing else meanwhile)."""
+REVIEW_GAME = ("crisps", 2, 1)
+"""The recorded match :func:`bots_part` reviews: (game, players, seed), Normal at every seat."""
+REVIEW_MOVES = 65
+
+
+def bots_part(
+    count: int,
+    games: list[str] | None = None,
+    review_moves: int = REVIEW_MOVES,
+    iterations: int | None = None,
+) -> dict:
+    """The bots' costs: per game and every player count it offers, Hard's and Expert's
+    decision times (their default iterations, no clock) and iterations on ``count``
+    mid-match positions; then "Review my moves" of a recorded match
+    (:data:`REVIEW_GAME`, its first seat's first ``review_moves`` moves with a choice): the
+    seconds of each move's analysis, as the bridge runs it (the seat's own worlds, the Hard
+    search and its refinement). ``iterations``: Hard's budget instead of the game's (Expert
+    searches three times as many; a test's small budget)."""
+    from engine.bots import analysis
+
+    decisions: dict[str, dict[str, dict[str, list[float]]]] = {}
+    for game_id in games or list(engine.GAMES):
+        for players in engine.GAMES[game_id].player_counts():
+            row = decisions[f"{game_id} {players}p"] = {}
+            for level in ("hard", "expert"):
+                budget = None
+                if iterations is not None:
+                    budget = iterations if level == "hard" else iterations * 3
+                bot = bots.make(level, iterations=budget, safety_clock=False)
+                assert isinstance(bot, bots.ISMCTSBot)
+                seconds, reached = [], []
+                for number, state in enumerate(positions(game_id, count, players)):
+                    started = CLOCK()
+                    bot.choose(state, state.current_player, random.Random(number))
+                    seconds.append(CLOCK() - started)
+                    reached.append(bot.last["iterations"])
+                row[level] = {"seconds": seconds, "iterations": reached}
+    game_id, players, seed = REVIEW_GAME
+    state = engine.new_game(game_id, players, seed=seed)
+    normal, rng = bots.make("normal"), random.Random(seed)
+    review: list[float] = []
+    while not state.is_over and len(review) < review_moves:
+        seat = state.current_player
+        assert seat is not None
+        if seat == 0 and len(state.legal_actions()) > 1:
+            started = CLOCK()
+            analysis.run(state, seat, random.Random(len(state.history)), iterations)
+            review.append(CLOCK() - started)
+        state.apply(normal.choose(state, seat, rng))
+    return {
+        "decisions": decisions,
+        "review": {"game": game_id, "players": players, "seed": seed, "seconds": review},
+    }

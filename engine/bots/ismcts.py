@@ -437,10 +437,13 @@ class Search:
                 for seat in range(self.players)
             ]
         steps = 0
-        while not world.is_over and steps < config.max_rollout_steps:
-            if evaluator.stop(world, baseline):
+        max_steps = config.max_rollout_steps
+        stop = evaluator.stop
+        while steps < max_steps and not world.is_over:
+            if stop(world, baseline):
                 break
-            legal = world.legal_actions()
+            # The match is not over: legal_actions() without its test.
+            legal = world._legal_actions()
             if len(legal) == 1:
                 action = legal[0]
             elif greedy is not None and steps < greedy_steps:

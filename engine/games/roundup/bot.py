@@ -157,10 +157,12 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
     counts = view["face_down_counts"]
     face_down = view["face_down"]
     needed = {s: c for s, c in view["needed"].items() if c is not None and s != mine}
-    visible = {c for hand in view["face_up"] for c in hand}
+    visible = set().union(*view["face_up"])
     hidden_needs = [c for c in needed.values() if c not in visible and c not in face_down]
-    unknown_total = max(1, sum(counts[t] for t in range(view["players"]) if t != me))
-    holds_our_suit_cards = any(c[-1] == mine and _value(c) for c in face_down)
+    unknown_total = max(1, sum(counts) - counts[me])
+    holds_our_suit_cards = mine is not None and any(
+        c[-1] == mine and c[:-1] in RANK_VALUE for c in face_down
+    )
     known_missing = view["known_missing"]
     # What an attack on a seat naming a suit or rank is worth does not depend on which face
     # card makes it: worked out once per (kind, seat, named), as the score before the card's
