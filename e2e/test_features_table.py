@@ -457,6 +457,22 @@ def test_card_art_arrives_after_the_table_and_replaces_the_fallback(page, site, 
             return [a.width / r.width, a.height / r.height]; }"""
         )
         assert all(0.95 < v <= 1.01 for v in box), box
+        # The corner index, rank and suit as drawn (their glyphs' boxes), within the card's
+        # left 24% and top 30%, and its rank at least 12 px tall on a 56 px card.
+        index = page.evaluate(
+            """() => [...document.querySelectorAll("[data-testid=hand] .card")].map(c => {
+                const card = c.getBoundingClientRect();
+                const range = document.createRange();
+                range.selectNodeContents(c.querySelector(".card-corner-top"));
+                const box = range.getBoundingClientRect();
+                const rank = c.querySelector(".card-corner-top .card-rank").getBoundingClientRect();
+                return { card: c.dataset.card, right: (box.right - card.left) / card.width,
+                    bottom: (box.bottom - card.top) / card.height, rank: rank.height / card.width };
+            })"""
+        )
+        for found in index:
+            assert found["right"] <= 0.24 and found["bottom"] <= 0.30, found
+            assert found["rank"] * 56 >= 12, found
         # The sprite really draws: the queen's picture covers part of her card.
         painted = page.locator("[data-testid=hand] .card[data-card=QH] svg.card-art").evaluate(
             "s => s.querySelector('use').getBBox().width"
