@@ -1,5 +1,6 @@
 """Around the table, for every game: resume after reload (mid-turn too), a save that cannot be
-read, pass-and-play hand-off, settings and names remembered, statistics, keyboard-only play,
+read, pass-and-play hand-off, settings and names remembered, the card art replacing its CSS
+fallback, the card backs, the four-colour deck and sound heard, statistics, keyboard-only play,
 the screen-reader live region, reduced motion, and phone/desktop layouts without sideways
 scrolling.
 
