@@ -22,11 +22,12 @@ from pathlib import Path
 
 import pytest
 from conftest import APP_TIMEOUT_MS, new_context
-from pagehelpers import LOOK, MENU, record_near_the_end, saved_match, store_script
+from pagehelpers import LOOK, MENU, read_save, record_near_the_end, saved_match, store_script
 from playwright.sync_api import Error as PlaywrightError
 from test_fit import FITS, PLACES
 
 import build
+import engine
 from tests.helpers import namespace_unavailable
 from tests.qr_decode import decode, rows_of_path
 from tools.netns import Unavailable, chromium_inside, inside, private_namespace
@@ -309,7 +310,7 @@ def tampered(link: str) -> dict[str, str]:
 
 
 def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
-    host = devices()
+    host = devices("?speed=0&snapshot=0&test=1")
     host.open_menu()
     links = deal_with_friends(host, "crisps", {1: "friend"}, options=["auto_skip"])
     # One choice, with its trade-off: in this room unless Anywhere is chosen (not here: it
@@ -322,6 +323,9 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     assert "(named in Settings)" in reach.inner_text()
     # The code packed: about 124 characters for one address (the compressed JSON took 240+).
     assert len(links[1].split("#join=")[1]) <= 130, links[1]
+    # A lost seat is played by a computer after 30 seconds unless the host chooses otherwise.
+    assert host.page.locator("[data-testid=stand-in-wait]").input_value() == "30000"
+    host.page.select_option("[data-testid=stand-in-level]", "easy")
     friend = devices("?speed=0&snapshot=0&test=1")
 
     # Spoilt invitations: a clear message each, and nothing else happens.
@@ -357,7 +361,9 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     )
     host.page.wait_for_selector("[data-testid=friend-1]:has-text('5 messages refused')")
 
-    # The friend drops: the seat waits; a new link brings them back to the table as it is.
+    # The friend drops on their turn: the seat waits the chosen time (shortened here by the
+    # test hook), then a computer at the chosen level plays it, said on the table; a new link
+    # brings the friend back to the table as it is, their seat theirs again.
     played = play(
         [host, friend],
         random.Random(5),
@@ -365,16 +371,52 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
         until=lambda: friends_turn_settled(host, friend),
     )
     assert played < 200
-    cards = hand(friend)
+    logged = log_count(host)
+    moves_at_drop = len(read_save(host.page)["data"]["record"]["actions"])
+    host.page.evaluate("() => window.__parlourHost.standInWait(1500)")
     friend.page.close()
-    host.page.wait_for_selector("[data-testid=friend-1][data-status=lost]")
+    host.page.wait_for_selector("[data-testid=friend-1][data-status=lost][data-standin=false]")
+    host.page.wait_for_selector("[data-testid=friend-1][data-standin=true]")
+    status = host.page.locator("[data-testid=friend-1] [data-testid=friend-status]").inner_text()
+    assert "a computer plays the seat until they come back" in status
+    host.page.wait_for_function("() => JSON.stringify(localStorage).includes('stand_in')")
+    during = read_save(host.page)["data"]["seats"][1]
+    assert during == {"type": "bot", "level": "easy", "name": "Ada", "stand_in": True}
+    play(
+        [host],
+        random.Random(8),
+        max_moves=2,
+        until=lambda: log_count(host) > logged + 2,
+        to_the_end=False,
+    )
+    host.page.wait_for_function(
+        "() => !document.querySelector('[data-testid=table][data-busy=true]')"
+    )
+    assert log_count(host) > logged
     host.page.click("[data-testid=reinvite-1]")
     field = host.page.locator("[data-testid=friend-1] [data-testid=invite-link]")
     field.wait_for()
     friend.page = friend.context.new_page()
     connect(host, 1, join(friend, field.input_value(), "Ada"))
-    friend.page.wait_for_selector("[data-testid=table] .turn.is-you")
-    assert hand(friend) == cards
+    host.page.wait_for_selector("[data-testid=friend-1][data-status=connected][data-standin=false]")
+    friend.page.wait_for_selector("[data-testid=table]")
+    friend.page.wait_for_function(
+        "() => !document.querySelector('[data-testid=table][data-busy=true]')"
+    )
+    assert log_count(friend) == log_count(host)
+    # The record says which moves the computer made for Ada's seat: at least the one it
+    # found waiting, every one of them seat 1's.
+    saved = read_save(host.page)["data"]
+    assert saved["seats"][1] == {"type": "friend", "level": None, "name": "Ada"}
+    record = saved["record"]
+    assert record["stand_in"] and record["stand_in"][0] == moves_at_drop
+    assert {engine.from_record(record).history[i].player for i in record["stand_in"]} == {1}
+    play(
+        [host, friend],
+        random.Random(9),
+        max_moves=200,
+        until=lambda: friends_turn_settled(host, friend),
+    )
 
     # A move suggested to the friend, thought out by the host's engine for the friend's seat.
     friend.page.click("[data-testid=hint]")

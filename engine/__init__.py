@@ -68,7 +68,7 @@ def new_game(
     return spec.factory(players, seed, spec.normalize_options(options))
 
 
-_RECORD_FIELDS = {"format", "game", "players", "seed", "options", "actions", "deal"}
+_RECORD_FIELDS = {"format", "game", "players", "seed", "options", "actions", "deal", "stand_in"}
 MAX_RECORD_ACTIONS = 100_000
 
 
@@ -105,6 +105,12 @@ def from_record(record: Any) -> State:
     except InvalidOptions as exc:
         raise InvalidRecord(f"the saved game cannot be set up: {exc.message}") from exc
     state.deal = deal
+    # The moves a computer made for a friend's lost seat; those past the record's end are
+    # left out, as a record cut short (an undo, a replay's step) keeps its beginning.
+    stand_in = record.get("stand_in", [])
+    if not isinstance(stand_in, list) or not all(type(i) is int and i >= 0 for i in stand_in):
+        raise InvalidRecord("the saved game's stand_in must list move numbers")
+    state.stand_in = tuple(i for i in stand_in if i < len(actions))
     for number, action_id in enumerate(actions, 1):
         try:
             state.apply(action_id)

@@ -52,9 +52,13 @@ class Seat:
     type: str  # "human", "bot" or "friend" (a person on another device: see seat_view)
     level: str | None
     name: str
+    stand_in: bool = False  # a computer plays a friend's lost seat until they come back
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "level": self.level, "name": self.name}
+        out: dict[str, Any] = {"type": self.type, "level": self.level, "name": self.name}
+        if self.stand_in:
+            out["stand_in"] = True
+        return out
 
 
 @dataclass
@@ -260,7 +264,8 @@ def _seats_from(params: dict[str, Any], players: int) -> list[Seat]:
             )
         if not isinstance(name, str):
             raise BridgeError("bad_seats", "a seat's name must be text")
-        seats.append(Seat(kind, level, name.strip()[:MAX_NAME_CHARS] or default_name(i)))
+        stand_in = kind == "bot" and item.get("stand_in") is True
+        seats.append(Seat(kind, level, name.strip()[:MAX_NAME_CHARS] or default_name(i), stand_in))
     return seats
 
 
@@ -488,6 +493,8 @@ def bot_move(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("not_bot_turn", "it is a person's turn, not a bot's")
     action = _think(session.bot(current), state, current, session.bot_rng)
     before = state.clone()
+    if session.seats[current].stand_in:
+        state.stand_in = (*state.stand_in, len(state.history))
     taken = state.apply(action)
     snap = _snapshot(session)
     _note_round_end(session, before, taken)
@@ -1239,9 +1246,18 @@ def seat_view(params: dict[str, Any]) -> dict[str, Any]:
 @_endpoint
 def set_seat(params: dict[str, Any]) -> dict[str, Any]:
     """Change a friend's seat: ``{seat, name?}`` names it (each friend chooses a name),
-    ``{seat, level}`` hands it to a computer at that level for the rest of the match. The
-    reply is the host's snapshot."""
+    ``{seat, level}`` hands it to a computer at that level for the rest of the match, and
+    ``{seat, level, stand_in: true}`` until the friend comes back, ``{seat, back: true}``:
+    the moves it makes are the record's ``stand_in``. The reply is the host's snapshot."""
     session = _need_session()
+    if params.get("back") is True:
+        seat = params.get("seat")
+        if not (isinstance(seat, int) and 0 <= seat < len(session.seats)) or isinstance(seat, bool):
+            raise BridgeError("bad_seat", "'seat' must be a seat number")
+        if not session.seats[seat].stand_in:
+            raise BridgeError("bad_seat", f"seat {seat + 1} is not played for a friend")
+        session.seats[seat] = Seat("friend", None, session.seats[seat].name)
+        return _snapshot(session)
     seat = _friend_seat(session, params)
     if seat is None:
         raise BridgeError("bad_seat", "give the friend's 'seat'")
@@ -1258,5 +1274,6 @@ def set_seat(params: dict[str, Any]) -> dict[str, Any]:
             raise BridgeError(
                 "bad_seats", f"unknown opponent level {level!r}; choose one of {', '.join(levels)}"
             )
-        session.seats[seat] = Seat("bot", level, session.seats[seat].name)
+        stand_in = params.get("stand_in") is True
+        session.seats[seat] = Seat("bot", level, session.seats[seat].name, stand_in)
     return _snapshot(session)

@@ -354,6 +354,8 @@ class State:
     deal: dict[str, Any] | None = None
     """The deal's fingerprint and salt once fixed (``engine.fairness.commit``); kept in the
     record. Games' fast copies leave it out: only the match itself needs it."""
+    stand_in: tuple[int, ...] = ()
+    """Indexes into ``history`` of the moves a computer made for a friend's lost seat."""
     # The moves that revealed a hidden card (as ``_apply`` reported them) are kept as an
     # immutable set of older indexes plus a short tuple of recent ones, so a game's fast
     # ``_copy`` shares them safely and marking a move costs O(1) (amortised) rather than
@@ -558,6 +560,8 @@ class State:
         }
         if self.deal is not None:
             record["deal"] = dict(self.deal)
+        if self.stand_in:
+            record["stand_in"] = list(self.stand_in)
         return record
 
     def __repr__(self) -> str:

@@ -236,3 +236,40 @@ def test_the_snapshot_shows_the_fingerprint_while_playing_and_the_seed_once_over
         )
     )
     assert reply["ok"], reply
+
+
+# ----- a computer in a lost friend's seat --------------------------------------------------------
+
+
+def test_a_computer_stands_in_for_a_lost_friend_and_the_record_says_which_moves():
+    seats = [{"type": "bot", "level": "random"}, {"type": "friend", "name": "Ada"}]
+    assert "error" not in json.loads(
+        bridge.start(json.dumps({"game": "crisps", "seed": 3, "seats": seats}))
+    )
+    taken = json.loads(
+        bridge.set_seat(json.dumps({"seat": 1, "level": "random", "stand_in": True}))
+    )
+    assert taken["seats"][1] == {"type": "bot", "level": "random", "name": "Ada", "stand_in": True}
+    for _ in range(6):
+        assert "error" not in json.loads(bridge.bot_move())
+    saved = json.loads(bridge.record())
+    record = saved["record"]
+    assert record["stand_in"] and all(
+        engine.from_record(record).history[i].player == 1 for i in record["stand_in"]
+    )
+    assert len(record["stand_in"]) == sum(
+        1 for i, a in enumerate(engine.from_record(record).history) if a.player == 1
+    )
+    # The friend comes back: the seat is theirs again, and the record keeps what was played.
+    back = json.loads(bridge.set_seat(json.dumps({"seat": 1, "back": True})))
+    assert back["seats"][1] == {"type": "friend", "level": None, "name": "Ada"}
+    assert json.loads(bridge.record())["record"]["stand_in"] == record["stand_in"]
+    # A saved match keeps the stand-in seat as such, a record cut short keeps the stand-in moves
+    # it holds, and one that names a move in another way is refused.
+    loaded = json.loads(bridge.load(json.dumps(saved)))
+    assert loaded["seats"][1]["stand_in"] is True
+    with pytest.raises(engine.InvalidRecord):
+        engine.from_record({**record, "stand_in": ["3"]})
+    assert engine.from_record({**record, "actions": record["actions"][:2]}).stand_in == (1,)
+    refused = json.loads(bridge.set_seat(json.dumps({"seat": 0, "back": True})))
+    assert refused["error"]["code"] == "bad_seat"

@@ -11,6 +11,8 @@
 //                   {t: "snap", snap}               the table changed (bridge seat_view(seat))
 //                   {t: "reply", id, error?, reason?, snap?}  the answer to a request
 //                   {t: "bye", reason}              the seat is no longer theirs
+//                   {t: "note", text}               words for the table (a computer took a
+//                                                   lost friend's seat, or gave it back)
 //   friend -> host  {t: "hello", name, parts}       the name they chose; parts: 1, send logs in
 //                                                   parts (a snap's log then holds only the
 //                                                   entries not sent before: held-logs.js)
@@ -36,6 +38,10 @@ const RATE_MS = 10_000;
 const MAX_ACTION_CHARS = 200;
 const JOINED_KEY = "parlour-joined";
 const REQUEST_MS = 60_000;
+// How long a lost friend's seat waits before a computer plays it (the host chooses).
+const STAND_IN_WAITS = [[0, "Never"], [30_000, "After 30 seconds"], [120_000, "After 2 minutes"]];
+const STAND_IN_DEFAULT = 30_000;
+let standInTestMs = null;   // the test hook's shorter wait (?test=1 on the host's page)
 
 const ADVICE = "Check that both devices are on the same Wi-Fi network (a guest network often keeps devices apart), "
   + "then invite again with a fresh link. For a friend on another network, choose Anywhere on the invite screen; "
@@ -58,6 +64,7 @@ const STATUS_WORDS = {
   connecting: "Connecting\u2026",
   connected: "Connected",
   lost: "Lost: the seat waits",
+  standin: "Lost: a computer plays the seat until they come back",  // a lost seat with `standin`
   failed: "Did not connect",
 };
 
@@ -157,6 +164,9 @@ function onHostMessage(state, message) {
       pending.resolve("snap" in message ? { ...message, snap: hostSnap(message.snap) } : message);
       break;
     }
+    case "note":
+      if (typeof message.text === "string") { state.message = message.text.slice(0, 200); ctx.render(); }
+      break;
     case "bye":
       t.status = "gone";
       t.problem = sentence(typeof message.reason === "string" ? message.reason.slice(0, 200) : "the host closed your seat");
@@ -334,7 +344,7 @@ function seatState(state, seat) {
 }
 
 function friendSeatsOf(seats) {
-  return seats.map((s, i) => (s.type === "friend" ? i : -1)).filter((i) => i >= 0);
+  return seats.map((s, i) => (s.type === "friend" || s.stand_in ? i : -1)).filter((i) => i >= 0);
 }
 
 function drop(seat, reason = null) {
@@ -405,13 +415,49 @@ async function takeReply(state, text) {
       if (links.get(reply.seat) !== link) return;
       links.delete(reply.seat);
       const now = seatState(state, reply.seat);
-      if (now) { now.status = "lost"; now.link = null; }
+      if (now) { now.status = "lost"; now.link = null; awaitStandIn(state, now); }
       ctx.render();
     },
   });
   // The seat reads "Connected" once the friend's page has said hello with their name (its
   // first message), so a match started at once already has every friend's name.
   return null;
+}
+
+/** A lost friend's seat: a computer plays it once the host's chosen wait is over. */
+function awaitStandIn(state, entry) {
+  const t = state.together;
+  clearTimeout(entry.standInTimer);
+  const wait = standInTestMs ?? (t.standIn ? t.standIn.wait : STAND_IN_DEFAULT);
+  if (!wait || t.lobby) return;
+  entry.standInTimer = setTimeout(() => standIn(state, entry.seat), wait);
+}
+
+/** Tell every connected friend's page `text` (the host's own table says it too). */
+function tellTable(text) {
+  for (const link of links.values()) if (link.talk) link.talk.send({ t: "note", text });
+}
+
+async function standIn(state, seat) {
+  const entry = seatState(state, seat);
+  const t = state.together;
+  if (!entry || entry.standin || ["connected", "connecting"].includes(entry.status) || t.lobby || !state.snapshot || state.snapshot.is_over) return;
+  const level = (t.standIn && state.levels.includes(t.standIn.level)) ? t.standIn.level : (state.levels.includes("normal") ? "normal" : state.levels[0]);
+  const snap = await ctx.engineCall("set_seat", { seat, level, stand_in: true }, { refused: () => {} });
+  if (!snap || entry.status === "connected") return;
+  entry.standin = true;
+  const text = `${snap.seats[seat].name}'s connection was lost: a computer (${level}) plays their seat until they come back.`;
+  tellTable(text);
+  await ctx.applyRemote(snap, null, { message: text });
+}
+
+/** A friend back at a seat a computer played: it is theirs again from their next turn. */
+async function standInBack(seat) {
+  const snap = await ctx.engineCall("set_seat", { seat, back: true }, { refused: () => {} });
+  if (!snap) return;
+  const text = `${snap.seats[seat].name} is back and plays their own seat again.`;
+  tellTable(text);
+  await ctx.applyRemote(snap, null, { message: text });
 }
 
 function refuse(state, seat, why) {
@@ -444,6 +490,9 @@ async function fromFriend(state, seat, link, message) {
       if (typeof message.name !== "string") { refuse(state, seat, "a hello without a name"); return; }
       const name = message.name.trim().slice(0, MAX_NAME) || `Friend ${seat + 1}`;
       entry.name = name;
+      const wasStandIn = Boolean(entry.standin);
+      entry.standin = false;
+      clearTimeout(entry.standInTimer);
       entry.status = "connected";
       link.parts = message.parts === 1;
       link.talk.send({ t: "welcome", seat, title: state.together.title });
@@ -453,6 +502,7 @@ async function fromFriend(state, seat, link, message) {
         return;
       }
       ctx.renderSoon();
+      if (wasStandIn) await standInBack(seat);
       const renamed = await ctx.engineCall("set_seat", { seat, name }, { refused: () => {} });
       if (renamed) ctx.applyRemote(renamed, null);
       await sendSeat(seat, "start");
@@ -534,6 +584,10 @@ function forwardAll(state) {
 }
 
 function listenForReplies(state) {
+  // Test-only hook (?test=1): a shorter wait before a computer takes a lost friend's seat.
+  if (new URLSearchParams(window.location.search).get("test") === "1") {
+    window.__parlourHost = { standInWait: (ms) => { standInTestMs = ms; } };
+  }
   if (handoff || typeof BroadcastChannel !== "function") return;
   handoff = new BroadcastChannel(CHANNEL_NAME);
   handoff.onmessage = async (event) => {
@@ -586,8 +640,9 @@ function seatRow(state, intents, entry, inTable) {
   const status = entry.status;
   const pasteId = `reply-${entry.seat}`;
   const needsLink = ["ready", "shared", "failed"].includes(status) && entry.link;
-  return h("li", { class: "friend-seat", dataset: { testid: `friend-${entry.seat}`, status } },
-    h("p", {}, h("strong", {}, entry.name || `Seat ${entry.seat + 1}`), ` \u2014 `, h("span", { dataset: { testid: "friend-status" } }, STATUS_WORDS[status] || status),
+  const words = entry.standin && status === "lost" ? STATUS_WORDS.standin : STATUS_WORDS[status] || status;
+  return h("li", { class: "friend-seat", dataset: { testid: `friend-${entry.seat}`, status, standin: entry.standin ? "true" : "false" } },
+    h("p", {}, h("strong", {}, entry.name || `Seat ${entry.seat + 1}`), ` \u2014 `, h("span", { dataset: { testid: "friend-status" } }, words),
       entry.refused ? h("span", { class: "field-note" }, ` (${entry.refused} message${entry.refused > 1 ? "s" : ""} refused)`) : null),
     entry.problem ? h("p", { class: "notice", role: "alert" }, entry.problem) : null,
     entry.problem ? tryAnywhere(state, intents, entry) : null,
@@ -602,7 +657,7 @@ function seatRow(state, intents, entry, inTable) {
     ] : null,
     inTable && (status === "lost" || status === "failed" || status === "ready" || status === "shared") ? h("div", { class: "form-actions" },
       status === "lost" ? button("Invite again", { class: "quiet", dataset: { testid: `reinvite-${entry.seat}` }, onclick: () => intents.reinvite(entry.seat) }) : null,
-      button("Let a computer play this seat", { class: "quiet", dataset: { testid: `to-computer-${entry.seat}` }, onclick: () => intents.toComputer(entry.seat) })) : null);
+      entry.standin ? null : button("Let a computer play this seat", { class: "quiet", dataset: { testid: `to-computer-${entry.seat}` }, onclick: () => intents.toComputer(entry.seat) })) : null);
 }
 
 function renderLobby(state, intents) {
@@ -618,9 +673,25 @@ function renderLobby(state, intents) {
       + "The devices talk directly to each other, with no server in between."),
     reachChoice(state, intents),
     h("ol", { class: "friend-seats" }, seats.map((entry) => seatRow(state, intents, entry, false))),
+    standInOption(state, intents),
     errorArea(t.problem),
     h("div", { class: "form-actions" },
       button(ready ? "Start the match" : "Waiting for every friend to join\u2026", { class: "primary big", disabled: !ready, dataset: { testid: "start-shared" }, onclick: intents.startShared })));
+}
+
+/** The invite screen's choice of what happens to a lost friend's seat: a computer plays it
+ * after a wait (or never), at a level; the friend takes it back when they come back. */
+function standInOption(state, intents) {
+  const choice = state.together.standIn || { wait: STAND_IN_DEFAULT, level: "normal" };
+  const levels = state.levels.length ? state.levels : ["normal"];
+  return h("div", { class: "field stand-in-field" },
+    h("label", { for: "stand-in-wait" }, "If a friend's connection is lost, a computer plays their seat"),
+    h("select", { id: "stand-in-wait", dataset: { testid: "stand-in-wait" }, onchange: (e) => intents.chooseStandIn({ wait: Number(e.target.value) }) },
+      STAND_IN_WAITS.map(([ms, words]) => h("option", { value: String(ms), selected: ms === choice.wait }, words))),
+    h("label", { for: "stand-in-level" }, "at the level"),
+    h("select", { id: "stand-in-level", dataset: { testid: "stand-in-level" }, disabled: !choice.wait, onchange: (e) => intents.chooseStandIn({ level: e.target.value }) },
+      levels.map((level) => h("option", { value: level, selected: level === choice.level }, level[0].toUpperCase() + level.slice(1)))),
+    h("p", { class: "field-note" }, "Every device is told; a friend who comes back through a new invitation takes their seat back at their next turn."));
 }
 
 /** The invite screen's one choice: friends in this room (the devices reach each other on
@@ -670,8 +741,10 @@ function adoptSavedMatch(state) {
   if (state.together && state.together.role === "host" && !state.together.lobby && state.together.game === snap.game) return;
   state.together = {
     role: "host", game: snap.game, title: snap.title, hostName: (snap.seats[snap.viewer] || {}).name || "Host", lobby: false, problem: null,
-    seats: friends.map((seat) => ({ seat, name: snap.seats[seat].name, status: links.get(seat) && links.get(seat).talk ? "connected" : "lost", link: null, refused: 0 })),
+    seats: friends.map((seat) => ({ seat, name: snap.seats[seat].name, status: links.get(seat) && links.get(seat).talk ? "connected" : "lost", standin: Boolean(snap.seats[seat].stand_in), link: null, refused: 0 })),
+    standIn: (state.together && state.together.standIn) || null,
   };
+  for (const entry of state.together.seats) if (entry.status === "lost" && !entry.standin) awaitStandIn(state, entry);
   listenForReplies(state);
 }
 
@@ -699,6 +772,7 @@ export const feature = {
         state.together = {
           role: "host", game: gameId, title: snap.title, hostName: (snap.seats[snap.viewer] || {}).name || "Host", lobby: true,
           pending: { snap, gameId, setup }, problem: null, internet: Boolean(state.together && state.together.internet),
+          standIn: (state.together && state.together.standIn) || { wait: STAND_IN_DEFAULT, level: state.levels.includes("normal") ? "normal" : state.levels[0] },
           seats: friends.map((seat) => {
             const before = old.find((s) => s.seat === seat);
             const connected = links.get(seat) && links.get(seat).talk && !links.get(seat).talk.closed;
@@ -719,6 +793,11 @@ export const feature = {
         const t = state.together;
         t.internet = on === true;
         for (const entry of t.seats) if (["ready", "shared", "failed"].includes(entry.status)) makeInvitation(state, entry.seat);
+      },
+      chooseStandIn(change) {
+        const t = state.together;
+        t.standIn = { ...(t.standIn || { wait: STAND_IN_DEFAULT, level: "normal" }), ...change };
+        context.render();
       },
       inviteShared(seat) {
         const entry = seatState(state, seat);
