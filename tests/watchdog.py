@@ -2,11 +2,12 @@
 e2e/conftest.py take its hooks): a per-test watchdog, and the Hypothesis profile.
 
 The watchdog: each phase of a test (setup, call, teardown) has ``PARLOUR_TEST_TIMEOUT``
-seconds (600 unless set; ``@pytest.mark.timeout(seconds)`` gives a test its own). A phase
-that outlasts it fails where it is stuck, its traceback showing the line it waited on, and
-every thread's stack is written to stderr: a stuck test fails and says what it saw instead of
-hanging the run. It uses ``SIGALRM``, so it runs where tests run in a process's main thread
-(pytest and pytest-xdist's workers alike) on a system that has the signal.
+seconds (600 unless set; ``@pytest.mark.timeout(seconds)`` gives a test its own), a setup
+three times that (the session's fixtures, the site's build among them, are set up there). A
+phase that outlasts it fails where it is stuck, its traceback showing the line it waited on,
+and every thread's stack is written to stderr: a stuck test fails and says what it saw
+instead of hanging the run. It uses ``SIGALRM``, so it runs where tests run in a process's
+main thread (pytest and pytest-xdist's workers alike) on a system that has the signal.
 
 Hypothesis: in CI (``tools.netns.in_ci``: the ``CI`` variable set) the ``ci`` profile
 derandomizes every property test, so a run is the same run each time; elsewhere each run
@@ -28,6 +29,7 @@ from hypothesis import settings
 from tools.netns import in_ci
 
 DEFAULT_TIMEOUT_S = 600.0
+SETUP_FACTOR = 3
 
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if in_ci():
@@ -43,7 +45,9 @@ def _budget(item: pytest.Item) -> float:
 
 @contextmanager
 def _watched(item: pytest.Item, phase: str) -> Iterator[None]:
-    seconds = _budget(item)
+    # A setup may build the site or start the first browser for the whole session (a fresh
+    # clone downloads the runtime there): it has three times the budget.
+    seconds = _budget(item) * (SETUP_FACTOR if phase == "setup" else 1)
     if seconds <= 0 or not hasattr(signal, "SIGALRM"):
         yield
         return
