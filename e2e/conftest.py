@@ -246,6 +246,7 @@ RUN_FIRST = (
     "test_coach",
     "test_mhing",
     "test_analysis",
+    "test_screens",
     "test_features_play",
     "test_release",  # one long test: two builds, three engine starts
 )

@@ -367,8 +367,8 @@ function render() {
   clear(root);
   root.append(screen);
   if (typed) keepTyped(root, typed);
-  if (state.screen === "table") {
-    markLastMove(root, state.lastMove);
+  if (state.screen === "table") markLastMove(root, state.lastMove);
+  if (state.screen === "table" || state.screen === "replay") {
     // Each hand is one overlapping fan: its card count sets the overlap (web/css/fit.css). A hand
     // too long for one row on a phone (Roundup's 26 cards at two players) is two fans, one above the
     // other, split by a line break.

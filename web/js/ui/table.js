@@ -10,6 +10,31 @@ import { humanSeats, seatName, winnerNames, youWon } from "../snapshot.js";
 // others answer at once and get a bar only if progress arrives.
 const SEARCHING = new Set(["hard", "expert"]);
 
+// The message the person opened whole with a tap (the status line keeps one or two lines of
+// it, so that the table never moves); it stays open across redraws while it is the same.
+let openMessage = null;
+
+/** The message in full over its line; a tap closes it. */
+function wholeMessage(text, lastMove) {
+  return h("p", { class: "message-whole", dataset: { testid: "message-whole" },
+    onclick: (e) => toggleWhole(e.currentTarget, text) },
+  lastMove ? h("span", { class: "status-last-label" }, "Last move: ") : null, text);
+}
+
+/** Open the message whole (or close it) in place, without a redraw of the table. */
+function toggleWhole(el, text) {
+  const holder = el.closest(".status-message");
+  const open = holder.querySelector("[data-testid=message-whole]");
+  if (open) {
+    open.remove();
+    openMessage = null;
+    return;
+  }
+  openMessage = text;
+  const line = holder.querySelector("[data-testid=message]");
+  line.after(wholeMessage(text, Boolean(line.querySelector(".status-last-label"))));
+}
+
 function turnText(state) {
   const snap = state.snapshot;
   if (snap.is_over) return "The match is over";
@@ -76,8 +101,10 @@ export function renderTable(state, intents, gameRoot, panels) {
     // The latest move in words (or another message), in the bar that stays on screen; a
     // refusal shows over it, so that neither moves the table.
     h("div", { class: "status-message" },
-      h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !shownMessage },
+      h("p", { class: "message-area", dataset: { testid: "message" }, "aria-live": "polite", hidden: !shownMessage,
+        onclick: (e) => toggleWhole(e.currentTarget, shownMessage) },
         lastMoveShown ? h("span", { class: "status-last-label" }, "Last move: ") : null, shownMessage || ""),
+      shownMessage && openMessage === shownMessage ? wholeMessage(shownMessage, lastMoveShown) : null,
       errorArea(state.error)),
     panels.status),
   state.unsaved && !snap.is_over ? unsavedNotice(busy, intents) : null,
