@@ -1000,8 +1000,109 @@ def test_a_bot_move_is_announced_in_a_polite_live_region(page, site, open_app):
     assert "Your turn." in text, text
 
 
+# Every card's travel (web/js/ui/motion.js) as it starts: the card, its duration and when; and
+# every moment the table was drawn idle (the person's turn) with a card still in flight.
+WATCH_TRAVEL = """() => {
+  window.__travels = [];
+  window.__idleInFlight = [];
+  if (window.__travelWatch) window.__travelWatch.disconnect();
+  window.__travelWatch = new MutationObserver((records) => {
+    for (const r of records) {
+      const e = r.target;
+      if (r.type === 'attributes' && e.dataset.moving === 'true') {
+        const a = e.getAnimations()[0];
+        window.__travels.push({card: e.dataset.card, at: performance.now(),
+          ms: a ? a.effect.getTiming().duration : null});
+      }
+    }
+    const idle = document.querySelector('[data-testid=table][data-busy=false]');
+    const flying = [...document.querySelectorAll('.game-root [data-moving]')];
+    if (idle && flying.length) window.__idleInFlight.push(flying.map((f) => f.dataset.card));
+  });
+  window.__travelWatch.observe(document.getElementById('app'), {subtree: true, childList: true,
+    attributes: true, attributeFilter: ['data-moving', 'data-busy']});
+}"""
+
+CARD_ANIMATIONS = """() => document.getAnimations()
+  .filter((a) => a.playState === 'running' && a.effect && a.effect.target
+    && a.effect.target.closest && a.effect.target.closest('.game-root .card'))
+  .map((a) => a.effect.target.dataset.card || a.effect.target.className)"""
+
+
+FORCED = "?speed=0&snapshot=0"
+"""The page address the module's page was opened at (``app_url``): "Instant", forced."""
+
+
+def set_speed(page, speed: str) -> None:
+    """The Speed setting, chosen on the settings screen from the menu, as a person does."""
+    page.click("[data-testid=menu] [data-testid=settings]")
+    page.select_option("[data-testid=setting-speed]", speed)
+    page.click("[data-testid=settings-page] [data-testid=back]")
+
+
+def a_played_move(page, speed: str) -> dict:
+    """At ``speed``, a Crisps match the person leads: the person plays a card; returns the
+    travels seen until the person's next turn, and whether the table went idle with a card
+    still in flight."""
+    set_speed(page, speed)
+    deal_next(page, 71)
+    page.click("[data-testid=menu] [data-game=crisps]")
+    page.select_option("[data-testid=order]", "0")  # the person leads
+    page.click("[data-testid=start]")
+    page.wait_for_selector(IDLE)
+    page.evaluate(WATCH_TRAVEL)
+    play = next(a for a in side_action_ids(page) if a.startswith("play:"))
+    page.click(f"{SIDE_ACTIONS}[data-action='{play}']")
+    page.wait_for_selector(f"{IDLE}:not([data-bot-turn=true])", timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('.game-root [data-moving]')")
+    seen = page.evaluate("() => ({travels: window.__travels, idleInFlight: window.__idleInFlight})")
+    page.click("[data-testid=menu-button]")
+    return seen
+
+
+def test_cards_travel_at_the_chosen_speed_and_land_before_the_persons_turn(page, site, open_app):
+    """With the page address no longer forcing "Instant": at each Speed setting a played card
+    travels to the trick and the computer's answer travels too, for a time that the setting
+    divides (Fast twice as quick as Normal, Slow twice as slow), the computer waiting longer
+    at a slower speed before it moves; and the table says it is the person's turn only once
+    every card has landed. With reduced motion asked for, no card travels at all and the
+    table's cards are in place as soon as the move is drawn."""
+    open_app(page, site)
+    # The Speed setting rules once the address no longer forces a speed.
+    page.evaluate("() => history.replaceState(null, '', location.pathname + '?snapshot=0')")
+    try:
+        seen = {speed: a_played_move(page, speed) for speed in ("slow", "normal", "fast")}
+        for speed, found in seen.items():
+            assert found["idleInFlight"] == [], (speed, found["idleInFlight"])
+            assert len(found["travels"]) >= 2, (
+                speed,
+                found["travels"],
+            )  # the person's and the computer's
+        durations = {speed: {t["ms"] for t in found["travels"]} for speed, found in seen.items()}
+        assert durations == {"slow": {760}, "normal": {380}, "fast": {190}}, durations
+        # The computer's card starts after the person's has landed and the computer's pause.
+        gaps = {}
+        for speed, found in seen.items():
+            first, later = found["travels"][0], found["travels"][-1]
+            gaps[speed] = later["at"] - first["at"]
+        assert gaps["slow"] > gaps["normal"] > gaps["fast"] >= 190 + 300, gaps
+
+        page.emulate_media(reduced_motion="reduce")
+        calm = a_played_move(page, "normal")
+        assert calm == {"travels": [], "idleInFlight": []}, calm
+        assert page.evaluate(CARD_ANIMATIONS) == []
+    finally:
+        page.emulate_media(reduced_motion="no-preference")
+        set_speed(page, "normal")
+        page.evaluate(
+            "() => history.replaceState(null, '', location.pathname + '?speed=0&snapshot=0')"
+        )
+
+
 @own_page
-def test_reduced_motion_means_no_animation(page, site, open_app):
+def test_reduced_motion_turns_the_pages_transitions_off(page, site, open_app):
+    """The stylesheet's side of reduced motion: no transition or animation on the page's
+    buttons (the cards' travel is the script's, checked above)."""
     page.emulate_media(reduced_motion="reduce")
     open_app(page, site, query="")
     start(page, "crisps")

@@ -6,7 +6,11 @@ sizes, a playable card is selected (when there is one) and the checks are that i
 target (the table's buttons that make a move, the seat targets, the turn's controls) and the
 place a game played by button puts it (the trick, the discard pile, the stacks) are inside the
 window at the top of the page, uncovered (``document.elementFromPoint`` at their centres finds
-them), with the status line readable; and that no visible word is split over two lines. The
+them), with the status line readable; that no visible word is split over two lines; and that
+the table is drawn to the window (tools/table_figures.py measures it): cards at least 80 px wide
+on a laptop and the hand's at least 56 px on a phone, every card of a fanned hand showing at
+least 26% of its width and an index at least 12 px tall, no card index and no label covered, no
+band of empty felt taller than a tenth of the window, nothing wider than the window. The
 round-over and match-over dialogs, the menu, the rules pages and the set-up screen are
 checked for split words too. Figures per game and size are printed with ``-s``; set
 ``PARLOUR_FIT_DECISIONS`` to walk more of each match (the test samples a few).
@@ -36,6 +40,7 @@ from pagehelpers import (
 )
 
 import engine
+from tools.table_figures import figures
 
 SHARED_PAGE = True
 
@@ -46,6 +51,19 @@ SIZES = {
 }
 TABLES = {"roundup": 6, "progression": 4, "mhing": 4, "crisps": 2, "spite": 2}
 SEEDS = {"roundup": 11, "progression": 12, "mhing": 13, "crisps": 14, "spite": 15}
+# The sizes the table's cards are drawn at (tools/table_figures.py measures them): on a laptop
+# the hand's and the shared places' cards at least this wide; on a phone the hand's. Every
+# card of a fanned hand shows at least this part of its width, with an index this tall, and
+# no band of the window this tall (of its height) is empty felt.
+LAPTOP_CARD = 80
+PHONE_HAND_CARD = {"390x844": 56, "360x740": 42}
+"""A short phone's hand gives way a little more; its index is not held to INDEX_TALL."""
+PLACES_AT_CARD_SIZE = {"crisps", "mhing", "roundup", "spite"}
+"""The games whose shared places' cards are held to the laptop's card width too: not
+Progression, whose twenty stacks share the table with the hand (their widths are reported)."""
+FAN_SHOWN = 0.26
+INDEX_TALL = 12
+EMPTY_BAND = 0.10
 DECISIONS = int(os.environ.get("PARLOUR_FIT_DECISIONS", "3"))
 """The person's decisions checked per game, from the start of the match (then a few more
 near the end of the match)."""
@@ -66,6 +84,8 @@ FITS = """(place) => {
   if (!root) return ['no table'];
   const name = (e) => e.dataset.action || e.dataset.card || e.dataset.testid
     || String(e.className).split(' ')[0] || e.tagName;
+  // A card is checked at its index (its top-left corner, what a fan leaves showing), anything
+  // else at its middle.
   const check = (e, what) => {
     if (!e.checkVisibility()) return;
     const r = e.getBoundingClientRect();
@@ -75,7 +95,9 @@ FITS = """(place) => {
       problems.push(`${what} ${name(e)} outside the window (${where})`);
       return;
     }
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const card = e.classList.contains('card');
+    const hit = document.elementFromPoint(r.left + r.width * (card ? 0.12 : 0.5),
+      r.top + r.height * (card ? 0.15 : 0.5));
     if (!hit || !(hit === e || e.contains(hit))) {
       problems.push(`${what} ${name(e)} covered by ${hit ? name(hit) : 'nothing'}`);
     }
@@ -180,9 +202,15 @@ class Tally:
         lines = []
         for key in sorted(self.checked):
             game, size = key
+            seen = FIGURES_SEEN[key]
+            hand = [w for f in seen for w in f["hand"]] or [0]
+            place = [w for f in seen for w in f["place"]] or [0]
+            band = max((f["emptyBand"] for f in seen), default=0)
             lines.append(
                 f"{game:12s} {size:9s} decisions {self.checked[key]:3d}  fit {self.fitting[key]:3d}"
-                f"  split words {sorted(self.splits[key])[:8]}"
+                f"  hand {min(hand):.0f}-{max(hand):.0f} px"
+                f"  places {min(place):.0f}-{max(place):.0f} px"
+                f"  empty felt up to {band} px  split words {sorted(self.splits[key])[:8]}"
             )
             for problem in sorted(set(self.problems[key]))[:6]:
                 lines.append(f"    {problem}")
@@ -209,6 +237,37 @@ def shoot(page, name: str) -> None:
         (SHOTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
 
 
+def looks(page, game: str, size: str) -> list[str]:
+    """What the table's figures say is wrong at ``size``: cards too small, a fan hiding its
+    cards' indices, empty felt, sideways overflow, a card index or a label covered."""
+    found = figures(page, game)
+    if found is None:
+        return ["no table"]
+    laptop = not SIZES[size]["mobile"]
+    problems = [f"index of {c}" for c in found["covered"]] + [f"label {w}" for w in found["labels"]]
+    small = LAPTOP_CARD if laptop else PHONE_HAND_CARD[size]
+    if found["hand"] and min(found["hand"]) < small:
+        problems.append(f"hand cards {min(found['hand'])} px wide")
+    place = min(found["place"], default=LAPTOP_CARD)  # none while the places are empty
+    if laptop and game in PLACES_AT_CARD_SIZE and place < LAPTOP_CARD:
+        problems.append(f"the places' cards {place} px wide")
+    if found["fanShown"] is not None and found["fanShown"] < FAN_SHOWN:
+        problems.append(f"a fanned card shows {found['fanShown']:.2f} of its width")
+    short = size == "360x740"
+    if found["indexTall"] is not None and found["indexTall"] < INDEX_TALL and not short:
+        problems.append(f"a hand card's index is {found['indexTall']:.1f} px tall")
+    if found["emptyBand"] > EMPTY_BAND * SIZES[size]["height"]:
+        problems.append(f"{found['emptyBand']} px of empty felt")
+    if found["overflow"] > 1:  # a pixel of rounding
+        problems.append(f"{found['overflow']} px wider than the window")
+    FIGURES_SEEN[(game, size)].append(found)
+    return problems
+
+
+FIGURES_SEEN: dict[tuple[str, str], list[dict]] = defaultdict(list)
+"""The figures of every decision checked, for the report printed with ``-s``."""
+
+
 def check_decision(page, game: str, tally: Tally, rng: random.Random) -> None:
     """At the person's decision: at each size, select a card and check what fits."""
     pick = rng.randrange(1000)
@@ -218,12 +277,13 @@ def check_decision(page, game: str, tally: Tally, rng: random.Random) -> None:
             if page.evaluate(SELECT, pick):
                 page.wait_for_selector(IDLE)
         page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r()))")
-        problems = page.evaluate(FITS, PLACES.get(game))
+        problems = page.evaluate(FITS, PLACES.get(game)) + looks(page, game, size)
         key = (game, size)
         if not tally.checked[key]:
             shoot(page, f"{game}-{size}")
         tally.checked[key] += 1
         if problems:
+            shoot(page, f"{game}-{size}-problem-{tally.checked[key]}")
             tally.problems[key] += problems
         else:
             tally.fitting[key] += 1
@@ -515,3 +575,69 @@ def test_the_coach_is_on_a_phone_screen_at_the_first_decision(page, site, open_a
     finally:
         end_emulation(page)
     assert not problems, problems
+
+
+def tap(page, x: float, y: float) -> None:
+    """A finger's tap at (x, y) of the window (touch events, as on a phone)."""
+    for kind, points in (("touchStart", [{"x": x, "y": y}]), ("touchEnd", [])):
+        page.fit_cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def tap_visible_part(page, card: str) -> None:
+    """A tap on the part of a hand card that the fan leaves showing: its top-left corner."""
+    box = page.locator(f".game-root [data-testid=hand] [data-card='{card}']").bounding_box()
+    tap(page, box["x"] + box["width"] * 0.12, box["y"] + box["height"] * 0.2)
+
+
+def a_crisps_pair_to_lead() -> tuple[engine.State, list[str]]:
+    """A Crisps position where the person leads with a pair of neighbours in the hand."""
+    for seed in range(1, 60):
+        state = engine.new_game("crisps", 2, seed)
+        while state.current_player != 0:
+            state.apply(state.legal_actions()[0].id)
+        hand = state.view(0)["hand"]
+        for action in state.legal_actions():
+            cards = list(action.cards or [])
+            if len(cards) == 2 and abs(hand.index(cards[0]) - hand.index(cards[1])) == 1:
+                return state, sorted(cards, key=hand.index)
+    raise AssertionError("no Crisps deal leads with a pair of neighbours")
+
+
+def test_a_pair_is_picked_by_tapping_each_cards_visible_part(page, site, open_app):
+    """On a 390x844 phone, Crisps: a tap on the first card of a pair, then on the visible
+    corner of its neighbour, selects both (the first card, lifted, does not cover the second);
+    the pair then plays. A suggested move lights its cards, each still showing its index, and
+    a tap on its lit button plays it."""
+    open_app(page, site)
+    state, pair = a_crisps_pair_to_lead()
+    try:
+        emulate(page, "390x844")
+        import_match(page, state.to_record(), seats(2))
+        for card in pair:
+            tap_visible_part(page, card)
+            page.wait_for_selector(IDLE)
+        selected = page.locator(".game-root .card.is-selected").evaluate_all(
+            "nodes => nodes.map((n) => n.dataset.card)"
+        )
+        assert sorted(selected) == sorted(pair), (selected, pair)
+        found = figures(page, "crisps")
+        assert found["covered"] == [], found["covered"]
+        # Clear, then the suggestion: its cards lit and readable, its button on the table.
+        page.click(".game-root [data-testid=clear-selection]")
+        page.evaluate(CLICK, "[data-testid=hint]")
+        page.wait_for_selector(f"{IDLE} .game-root .card.is-hinted")
+        lit = page.locator(".game-root .card.is-hinted").evaluate_all(
+            "nodes => nodes.map((n) => n.dataset.card)"
+        )
+        assert figures(page, "crisps")["covered"] == []
+        button = page.locator("[data-testid=table] [data-action].is-hinted").first
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        tap(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_selector(IDLE)
+        hand = page.locator(".game-root [data-testid=hand] [data-card]").evaluate_all(
+            "nodes => nodes.map((n) => n.dataset.card)"
+        )
+        assert lit and not set(lit) & set(hand), (lit, hand)
+    finally:
+        end_emulation(page)

@@ -49,7 +49,8 @@ import { renderTable, setThinking } from "./ui/table.js";
 import { renderLoading, renderWaiting, renderFatal, setProgress, engineStatusLine, showEngineStatus } from "./ui/loading.js";
 import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
-import { notePlaces, playMoves, travelTime } from "./ui/motion.js";
+import { dealCards, landed, notePlaces, playMoves, travelTime } from "./ui/motion.js";
+import { fitTable, fitOnResize } from "./ui/fit.js";
 import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed, hasFriends } from "./ui/setup-model.js";
 import { motionSpeed } from "./features/preferences.js";
 import { feature as settings } from "./features/settings.js";
@@ -79,17 +80,28 @@ const query = new URLSearchParams(window.location.search);
 // An invitation to a shared table, or a reply to one (read before the features take it off
 // the address bar): such a page needs no engine of its own.
 const sharedOpening = sharedLink();
-const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+// Asked each time: the preference can change while the page is open.
+const reduceMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+const reducedMotion = () => Boolean(reduceMotion && reduceMotion.matches);
 
 /** Pause before a bot moves so a person can follow the play (?speed= or the Speed setting). */
 function botDelay() {
   const speed = motionSpeed();
   if (!(speed > 0)) return 0;
-  return Math.round((reducedMotion ? 150 : 600) / speed);
+  return Math.round((reducedMotion() ? 150 : 600) / speed);
+}
+
+/** Draw a move now and wait for its cards to land (at once at "Instant" or with reduced
+ * motion): the table goes idle, or the next computer moves, only after that. */
+async function drawLanded() {
+  if (!(travelTime(motionSpeed(), reducedMotion()) > 0)) { renderSoon(); return; }
+  render();
+  await landed();
 }
 
 const root = document.getElementById("app");
 // The engine's status line, after the screens (see showEngine); "ready" stays a moment.
+fitOnResize(root);
 const statusLine = engineStatusLine();
 root.after(statusLine);
 const READY_SHOWN_MS = 4000;
@@ -358,8 +370,10 @@ function render() {
   const onTable = state.screen === "table" && lastScreen === "table" && !newDeal;
   // Where the cards were, for those that travel; with travelling off (the "Instant" speed,
   // reduced motion) nothing is measured, which spares the browser a layout per render.
-  const travel = travelTime(motionSpeed(), reducedMotion);
+  const travel = travelTime(motionSpeed(), reducedMotion());
   const places = onTable && travel > 0 ? notePlaces(root) : null;
+  // A new match or round drawn for the first time deals the hands from the pile.
+  const dealing = state.screen === "table" && newDeal && lastScreen === "table";
   if (state.screen === "table") newDeal = false;
   // What the person was typing survives a redraw of the same screen (a friend's reply half
   // pasted when the lobby redraws for another seat).
@@ -378,10 +392,12 @@ function render() {
       hand.style.setProperty("--n", String(perRow));
       if (perRow < count) hand.children[perRow].before(Object.assign(document.createElement("span"), { className: "hand-break" }));
     }
+    fitTable(root);   // the cards sized to the window (web/js/ui/fit.js)
   }
+  const dealt = state.screen === "table" ? dealCards(root, travel, dealing) : null;
   if (places) {
     const fresh = state.moveCount !== shownMoves;
-    playMoves(root, places, fresh ? state.lastMove : null, travel);
+    playMoves(root, places, fresh ? state.lastMove : null, travel, dealt);
   }
   shownMoves = state.moveCount;
   if (state.screen !== lastScreen) {
@@ -612,7 +628,9 @@ async function runBots() {
       applySnapshot(reply.snapshot, reply.action);
       // At "Instant" a computer's move that another computer's follows at once is drawn with
       // that one (it would show for a few milliseconds); the log and the announcer have it.
-      if (delay > 0 || !going()) renderSoon();
+      // Otherwise its cards land before the next move or the person's turn.
+      if (delay > 0) await drawLanded();
+      else if (!going()) renderSoon();
       await persist(token);
     }
   } finally {
@@ -656,6 +674,7 @@ async function enterTable(snap, gameId, setup, kept = null, opening = null, slot
     return;
   }
   await holdingBusy(async () => {
+    await landed();   // the hands are dealt before anyone moves
     await persist(token);
     runBots();   // the bots' loop holds the table busy from here, before this hold ends
   });
@@ -697,7 +716,7 @@ async function sendMove(actionId) {
   }
   await fetchRoundEnd(reply, token);
   applySnapshot(reply, move);
-  renderSoon();
+  await drawLanded();
   await persist(token);
   runBots();
 }
@@ -948,9 +967,13 @@ const intents = {
     state.roundTable = false;
     state.message = null;
     state.lastMove = null;
-    render();
-    persist(matchToken);   // the save no longer brings the dialog back
-    runBots();
+    // The new hands are dealt before anyone moves: the table is busy until they land.
+    holdingBusy(async () => {
+      render();
+      await landed();
+      persist(matchToken);   // the save no longer brings the dialog back
+      runBots();
+    });
   },
   /** Put the round-over dialog aside to look at the table as the round ended, or bring it back. */
   toggleRoundTable() {

@@ -197,10 +197,12 @@ function yourPanel(ui, snapshot, view, me, myTurn) {
   const swapCards = new Set(swaps.map((a) => a.cards[0]));
   const discards = myTurn && view.phase === "play";
   let prevSuit = null;
+  // The gaps between suits, which the hand's fan leaves room for (web/css/scale.css).
+  const breaks = hand.filter((c, i) => i > 0 && suitOf(c) !== suitOf(hand[i - 1])).length;
   return h("section", { class: ["mhing-seat", "mhing-you", view.current_player === me && !snapshot.is_over && !snapshot.round_over && "is-turn"], "aria-label": "Your sequences and hand" },
     seatHeader(ui, snapshot, view, me),
     sequencesRow(ui, view, me, { mine: true, swaps }),
-    h("div", { class: "hand mhing-hand", dataset: { testid: "hand" }, "aria-label": "Your hand" },
+    h("div", { class: "hand mhing-hand", "aria-label": "Your hand", dataset: { testid: "hand", breaks: String(breaks) } },
       hand.map((c) => {
         const selectable = myTurn && (discards || lit.has(c) || swapCards.has(c) || ui.selection.has(c));
         const newSuit = prevSuit !== null && suitOf(c) !== prevSuit;

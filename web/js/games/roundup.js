@@ -253,11 +253,13 @@ function stackPanel(ctx, s) {
 function discardPile(ctx) {
   const { h, ui, view } = ctx;
   const pile = view.discard || [];
+  // One overlapping row that tightens to its slot as the pile grows (web/css/scale.css).
+  const cards = h("div", { class: "ru-discard-cards" },
+    pile.length ? pile.map((c, i) => ui.card(c, { tiny: true, fresh: ui.fresh && i >= pile.length - 2 && justDiscarded(ctx, c) }))
+      : h("span", { class: "ru-none" }, "No face cards used yet"));
+  cards.style.setProperty("--n", String(Math.max(1, pile.length)));
   return h("div", { class: "ru-discard", dataset: { testid: "discard" }, "aria-label": `Discard pile: ${pile.length ? pile.map(short).join(" ") : "empty"}` },
-    h("h2", { class: "zone-title" }, `Discard pile (${pile.length})`),
-    h("div", { class: "ru-discard-cards" },
-      pile.length ? pile.map((c, i) => ui.card(c, { tiny: true, fresh: ui.fresh && i >= pile.length - 2 && justDiscarded(ctx, c) }))
-        : h("span", { class: "ru-none" }, "No face cards used yet")));
+    h("h2", { class: "zone-title" }, `Discard pile (${pile.length})`), cards);
 }
 
 function justDiscarded(ctx, c) {
@@ -374,11 +376,12 @@ function myPanel(ctx) {
       view.first_empty === me ? h("span", { class: "ru-badge ru-star" }, "\u2605 empty first") : null,
       h("span", { class: "ru-seat-score" }, `${score} pt${score === 1 ? "" : "s"}`)),
     h("div", { class: "ru-hands" },
-      h("div", { class: "ru-hand ru-hand-up" },
+      // Side by side on a laptop, each as wide as its share of the cards (web/css/scale.css).
+      h("div", { class: "ru-hand ru-hand-up", style: { flexGrow: String(Math.max(1, faceUp.length)) } },
         h("h2", { class: "zone-title", title: "Everyone sees these" }, `Face-up hand (${faceUp.length})`),
         h("div", { class: "hand", dataset: { testid: "my-face-up" } },
           faceUp.length ? faceUp.map((c) => cardOf(c, "up")) : h("span", { class: "ru-none" }, "Empty"))),
-      h("div", { class: "ru-hand ru-hand-down" },
+      h("div", { class: "ru-hand ru-hand-down", style: { flexGrow: String(Math.max(1, faceDown.length)) } },
         h("h2", { class: "zone-title", title: "Only you see these" }, `Face-down hand (${faceDown.length}), yours alone`),
         h("div", { class: "hand", dataset: { testid: "my-face-down" } },
           faceDown.length ? faceDown.map((c) => cardOf(c, "down")) : h("span", { class: "ru-none" }, "Empty")))),

@@ -16,7 +16,8 @@ import { dragSource } from "../ui/drag.js";
 const RANK_SHORT = ["", ...RANKS];
 const RANK_WORD = RANK_SHORT.map(rankName);
 const KING = 13;
-const FAN_SHOWN = 9;          // a discard pile shows at most this many cards
+const FAN_SHOWN = 3;          // a discard pile shows at most this many cards (their whole index)
+const FAN_SHOWN_OPPONENT = 2; // the opponent's, which share the top of the table with the centre
 const FAN_TIGHT = 6;          // longer piles are fanned tighter
 
 /** The action id that putting `card` on the target `key` ("stack:3", "stack:new", "pile:2") would be. */
@@ -221,7 +222,7 @@ function pileCaption(pile, rank, index) {
 }
 
 function pileFan(ctx, pile, mine, size) {
-  const shown = pile.slice(-FAN_SHOWN);
+  const shown = pile.slice(-(mine ? FAN_SHOWN : FAN_SHOWN_OPPONENT));
   const hiddenCount = pile.length - shown.length;
   const cls = ["spite-fan", pile.length > FAN_TIGHT && "is-tight"];
   if (!pile.length) return h("div", { class: cls }, h("span", { class: ["card", size !== "normal" && `card-${size}`, "card-empty"], "aria-hidden": "true" }));
@@ -312,12 +313,13 @@ function myZone(ctx, hand) {
     h("div", { class: "spite-row" },
       payoffPile(ctx, me, "normal"),
       discardPiles(ctx, me, "normal")),
+    // The turn's words and buttons under the hand, beside the piles where there is room.
     h("div", { class: "spite-hand-box" },
       h("h2", { class: "zone-title" }, `Your hand (${hand.length})`),
       h("div", { class: "hand spite-hand", dataset: { testid: "hand" } },
-        hand.map((c) => sourceCard(ctx, c))))),
-  // After the hand: a Tab from the selected card reaches the buttons that play it.
-  controls(ctx));
+        hand.map((c) => sourceCard(ctx, c))),
+      // After the hand: a Tab from the selected card reaches the buttons that play it.
+      controls(ctx))));
 }
 
 function controls(ctx) {

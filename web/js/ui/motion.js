@@ -6,7 +6,9 @@
 // from the seat that played it or from the pile.
 //
 // While a card travels it carries data-moving="true" (the tests watch for it); speed 0 (the
-// "Instant" setting) and a reduced-motion preference turn the travelling off.
+// "Instant" setting) and a reduced-motion preference turn the travelling off. The page waits
+// for the cards to land (`landed`) before it says it is the person's turn, so nothing in
+// flight covers a card or a label the person reads then.
 
 const TRAVEL_MS = 380;
 const MIN_DISTANCE = 24;   // pixels: a selected card's lift or a hover is not a move
@@ -49,7 +51,7 @@ export function notePlaces(root) {
  * move ({player, cards}) when this render shows it for the first time: its cards that were
  * hidden come from the mover's seat, or from the pile. `duration` 0 draws them in place.
  */
-export function playMoves(root, before, move, duration) {
+export function playMoves(root, before, move, duration, skip = null) {
   if (!before || !(duration > 0)) return 0;
   const moved = new Set(move ? move.cards || [] : []);
   const fromSeat = move && move.player !== null && move.player !== undefined ? before.seats.get(String(move.player)) : null;
@@ -59,6 +61,7 @@ export function playMoves(root, before, move, duration) {
     const id = el.dataset.card;
     if (seen.has(id)) continue;
     seen.add(id);
+    if (skip && skip.has(el)) continue;
     let from = before.cards.get(id);
     if (!from && move) {
       // A card nobody saw before this move: it came out of a hand or off the pile.
@@ -77,7 +80,54 @@ export function playMoves(root, before, move, duration) {
   return count;
 }
 
-function travel(el, dx, dy, scale, duration) {
+// The travels under way.
+const flying = new Set();
+
+/** Resolves once every card now travelling has landed (at once when none is). */
+export function landed() {
+  return Promise.all([...flying].map((a) => a.finished.catch(() => null))).then(() => undefined);
+}
+
+// A deal under way: {start, duration, stagger} (ms), from the first table of a round.
+let deal = null;
+
+/**
+ * Deal the person's hand: each card of the table's hands travels from the draw pile (or the
+ * table's middle), one after the other. `fresh` starts a deal (a new match or round drawn
+ * for the first time); a table redrawn while a deal is under way carries it on where it is.
+ * Returns the cards dealt (a Set of elements), or null when no deal is under way.
+ */
+export function dealCards(root, duration, fresh) {
+  const now = performance.now();
+  if (fresh && duration > 0) deal = { start: now, duration, stagger: Math.min(70, duration / 6) };
+  if (!deal) return null;
+  const cards = [...root.querySelectorAll(".game-root .hand > .card")];
+  const elapsed = now - deal.start;
+  if (elapsed >= deal.duration + deal.stagger * cards.length) { deal = null; return null; }
+  let source = null;
+  for (const selector of PILES) {
+    const el = root.querySelector(`.game-root ${selector}`);
+    if (el && visible(pageRect(el))) { source = pageRect(el); break; }
+  }
+  const table = root.querySelector(".game-root");
+  if (!source && table) {
+    const r = pageRect(table);
+    source = { left: r.left + r.width / 2, top: r.top + r.height / 3, width: 0, height: 0 };
+  }
+  if (!source) return null;
+  const dealt = new Set();
+  cards.forEach((el, i) => {
+    const to = pageRect(el);
+    if (!visible(to)) return;
+    const dx = source.left + source.width / 2 - (to.left + to.width / 2);
+    const dy = source.top + source.height / 2 - (to.top + to.height / 2);
+    travel(el, dx, dy, 1, deal.duration, i * deal.stagger, elapsed);
+    dealt.add(el);
+  });
+  return dealt;
+}
+
+function travel(el, dx, dy, scale, duration, delay = 0, elapsed = 0) {
   if (typeof el.animate !== "function") return;
   const end = getComputedStyle(el).transform;
   const rest = end && end !== "none" ? end : "";
@@ -86,9 +136,11 @@ function travel(el, dx, dy, scale, duration) {
   el.classList.add("is-travelling");
   const animation = el.animate(
     [{ transform: `translate(${dx}px, ${dy}px) scale(${s}) ${rest}` }, { transform: rest || "none" }],
-    { duration, easing: "cubic-bezier(.2, .7, .2, 1)" },
+    { duration, delay, fill: "backwards", easing: "cubic-bezier(.2, .7, .2, 1)" },
   );
-  const done = () => { delete el.dataset.moving; el.classList.remove("is-travelling"); };
+  if (elapsed > 0) animation.currentTime = elapsed;
+  flying.add(animation);
+  const done = () => { flying.delete(animation); delete el.dataset.moving; el.classList.remove("is-travelling"); };
   animation.onfinish = done;
   animation.oncancel = done;
 }
