@@ -24,7 +24,7 @@ const FOOT = ":is(.crisps-you, .mhing-you, .prog-you, .ru-you, .spite-you)";
 
 // On a laptop a hand's fan keeps at least half of each card showing (its middle can be
 // clicked) while its cards are larger than this --fit; below it the fan tightens instead.
-const HALF_FAN_FIT = 0.84;
+const HALF_FAN_FIT = 0.92;
 const LAPTOP = 861;
 
 /** Whether the cards of `hand` overlap by more than half a card. */
