@@ -15,6 +15,7 @@ import re
 from pagehelpers import (
     HAND_CARDS,
     IDLE,
+    click_card,
     hand_ids,
     import_match,
     open_record,
@@ -117,7 +118,7 @@ def test_draw_from_the_pile_select_a_sequence_and_swap_the_ace_back(page, site, 
     lit = page.locator(f"{HAND_CARDS}.is-playable").evaluate_all("n => n.map(c => c.dataset.card)")
     assert {"AC", "8C", "9C", "10C"} <= set(lit), lit
     for card in ("8C", "AC", "10C"):
-        page.click(f"{HAND_CARDS}[data-card='{card}']")
+        click_card(page.locator(f"{HAND_CARDS}[data-card='{card}']"))
     for card in ("8C", "AC", "10C"):
         assert page.get_attribute(f"{HAND_CARDS}[data-card='{card}']", "aria-pressed") == "true"
     confirm = page.locator(CONFIRM)
@@ -155,7 +156,7 @@ def test_draw_from_the_pile_select_a_sequence_and_swap_the_ace_back(page, site, 
     page.click("[data-testid=controls] [data-action='draw:stock']")
     page.wait_for_selector(IDLE)
     card = next(c for c in hand_ids(page) if c != "AC")
-    page.click(f"{HAND_CARDS}[data-card='{card}']")
+    click_card(page.locator(f"{HAND_CARDS}[data-card='{card}']"))
     discard = page.locator(f"{CONFIRM}[data-action='discard:{card}']")
     assert discard.count() == 1
     discard.click()
@@ -168,7 +169,7 @@ def test_ambiguous_ace_asks_what_it_stands_for_and_a_wrong_selection_says_why(pa
     resume_record(page, site, open_app, 6, ["draw:stock"])
     # First a selection that is no sequence (6♥ J♦ K♦): no confirm button, but a reason.
     for card in ("6H", "JD", "KD"):
-        page.click(f"{HAND_CARDS}[data-card='{card}']")
+        click_card(page.locator(f"{HAND_CARDS}[data-card='{card}']"))
     assert page.locator(CONFIRM).count() == 0
     page.click("[data-testid=why-lay]")
     error = page.locator("[data-testid=table] [data-testid=error]")

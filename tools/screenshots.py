@@ -8,7 +8,7 @@ file, and photographed at 1280x800 (a laptop) and 390x844 (a phone, touch) as
 ``<game>-<size>.webp``; the table's figures (tools/table_figures.py: card widths, the part of a
 fanned card showing, the tallest empty band, covered indices and labels) are printed for each.
 The pictures are of the window as a person sees it, as the browser encodes them in WebP, so
-they stay small (30-70 kB each). Needs dist/ (``python3 build.py build``).
+they stay small (25-75 kB each). Needs dist/ (``python3 build.py build``).
 """
 
 from __future__ import annotations
