@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 
-from pagehelpers import HAND_CARDS, IDLE, hand_ids, play_out, read_save, side_action_ids
+from pagehelpers import HAND_CARDS, IDLE, click_card, hand_ids, play_out, read_save, side_action_ids
 
 SHARED_PAGE = True
 
@@ -74,7 +74,7 @@ def test_select_cards_and_confirm_the_lit_play(page, site, open_app):
     pair = next((cards[:2] for cards in by_rank.values() if len(cards) >= 2), None)
     chosen = pair or hand[:1]
     for card in chosen:
-        page.click(f"{HAND_CARDS}[data-card='{card}']")
+        click_card(page.locator(f"{HAND_CARDS}[data-card='{card}']"))
     for card in chosen:
         assert page.get_attribute(f"{HAND_CARDS}[data-card='{card}']", "aria-pressed") == "true"
     confirm = page.locator("[data-testid=controls] .confirm-play[data-action]")
@@ -98,8 +98,8 @@ def test_illegal_selection_explains_why(page, site, open_app):
     # Two cards of different ranks never make a combination.
     first = hand[0]
     second = next(c for c in hand if values[rank(c)] != values[rank(first)])
-    page.click(f"{HAND_CARDS}[data-card='{first}']")
-    page.click(f"{HAND_CARDS}[data-card='{second}']")
+    click_card(page.locator(f"{HAND_CARDS}[data-card='{first}']"))
+    click_card(page.locator(f"{HAND_CARDS}[data-card='{second}']"))
     assert page.locator("[data-testid=controls] .confirm-play[data-action]").count() == 0
     page.click("[data-testid=why-play]")
     error = page.locator("[data-testid=table] [data-testid=error]")

@@ -15,7 +15,7 @@ import random
 import re
 from collections.abc import Callable
 
-from pagehelpers import IDLE, SIDE_ACTIONS, bot_seat, open_record
+from pagehelpers import IDLE, SIDE_ACTIONS, bot_seat, click_card, open_record
 
 import engine
 from engine import bridge
@@ -146,7 +146,7 @@ def test_progression_hand_and_the_card_just_played(page, site, open_app):
     state = find_position("progression", want)
     open_position(page, site, open_app, state)
     for card in state.hands[0]:
-        page.click(f"[data-testid=hand] [data-card='{card}']")
+        click_card(page.locator(f"[data-testid=hand] [data-card='{card}']"))
         shows(page, reason_for(state, f"play:{card}"), r"already played a card this turn")
     card = state.just_played[0]
     page.click("[data-testid=why-public]")
@@ -161,7 +161,7 @@ def test_spite_every_target_a_card_cannot_go(page, site, open_app):
     state = find_position("spite", want)
     open_position(page, site, open_app, state)
     card = state.hands[0][0]
-    page.click(f"[data-testid=hand] [data-card='{card}']")
+    click_card(page.locator(f"[data-testid=hand] [data-card='{card}']"))
     blocked = page.locator("[data-testid=spite] .spite-target.is-blocked")
     targets = blocked.evaluate_all("nodes => nodes.map(n => n.dataset.target)")
     assert targets, "some target does not take the card"
