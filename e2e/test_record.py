@@ -1,7 +1,9 @@
 """The person's record, in the browser: finished matches kept in the history and drawn in its
-charts (at a phone's size and a desktop's), replayed from there; the profile file exported,
-refused when malformed, and imported after the storage was cleared; the deal of the day played
-for the record, shared, and its link opened in another browser; a broken link refused.
+charts (at a phone's size and a desktop's, each control 44 px on a touch phone), replayed and
+reviewed from there (the match in progress left as it was), a hint and an undo kept with the
+match; the profile file exported, refused when malformed, and imported after the storage was
+cleared (the settings' controls 44 px on a phone); the deal of the day played for the record,
+shared, and its link opened in another browser; a broken link refused.
 
 The tests share one page (``SHARED_PAGE``). Matches start from saved records near their end
 (``record_near_the_end``, opened as match files) so that each is finished in a few moves.
@@ -21,16 +23,21 @@ from pagehelpers import (
     IDLE,
     MENU,
     bot_seat,
+    click_side_action,
     import_match,
     play_out,
+    random_playout,
     record_near_the_end,
     resume_button,
     save_key,
     saved_match,
+    settled_look,
     store_script,
 )
 from playwright.sync_api import expect
+from screenwalk import clear_window, offenders, set_window
 
+import engine
 from tests.node_script import run_script
 
 SHARED_PAGE = True
@@ -115,6 +122,9 @@ def test_finished_matches_are_kept_in_the_history_with_charts_at_both_sizes(page
         # The chart's table behind it holds the same figures, one row per match or bar.
         rows = figure.locator(f"[data-testid={chart}-table] tbody tr")
         assert rows.count() >= 1
+        # Each label of its value axis names the value its line is at: none twice.
+        ticks = figure.locator("svg text.chart-tick").all_text_contents()
+        assert len(ticks) >= 2 and len(ticks) == len(set(ticks)), f"{chart}'s axis: {ticks}"
     expect(page.locator("[data-testid=chart-rate-table] tbody tr")).to_have_count(2)
     expect(page.locator("[data-testid=chart-rate] circle")).to_have_count(2)
     for size in (PHONE, DESKTOP):
@@ -130,6 +140,44 @@ def test_finished_matches_are_kept_in_the_history_with_charts_at_both_sizes(page
     page.click("[data-testid=replay-close]")
     page.locator(HISTORY).wait_for()
 
+    # On a phone (touch, 390x844) every control of the history is 44 px or more.
+    page.set_viewport_size(PHONE)
+    set_window(page, "390x844")
+    try:
+        assert offenders(page, "390x844") == {}, "the history at 390x844"
+    finally:
+        clear_window(page)
+
+    # A match is one tap from the review of the person's moves too, read from its file: the
+    # game's match in progress (saved before) stays as it was.
+    in_progress = saved_match(
+        record_near_the_end("crisps", 2, {}, steps_left=8, seeds=range(400, 460)), CRISPS_SEATS
+    )
+    page.evaluate(store_script(in_progress))
+    kept = page.evaluate(f"localStorage.getItem({json.dumps(save_key('crisps'))})")
+    entry = matches.last.get_attribute("data-id")
+    matches.last.locator("[data-testid=history-review]").click()
+    review = page.locator("[data-testid=review]")
+    review.wait_for()
+    files = json.loads(page.evaluate("localStorage.getItem('parlour.history-files.crisps')"))
+    actions = files["files"][entry]["record"]["actions"]
+    mine = review.locator(".log-entry").evaluate_all(
+        "n => n.flatMap((e, i) => "
+        "e.querySelector('.log-who').textContent.startsWith('You') ? [i] : [])"
+    )
+    assert len(review.locator(".log-entry").all()) == len(actions) and mine
+    page.click("[data-testid=review-run]")
+    first = review.locator(f"[data-testid=move-rank][data-step='{mine[0]}']")
+    first.wait_for()
+    assert int(first.get_attribute("data-rank")) >= 1
+    if page.locator("[data-testid=review-stop]").count():
+        page.click("[data-testid=review-stop]")
+    page.locator("[data-testid=review-run]").wait_for()
+    expect(page.locator("[data-testid=review-summary]")).to_contain_text(f"of {len(mine)} moves")
+    page.click("[data-testid=review-back]")
+    page.locator(HISTORY).wait_for()
+    assert page.evaluate(f"localStorage.getItem({json.dumps(save_key('crisps'))})") == kept
+
 
 def test_a_hint_taken_is_kept_with_the_match(page, site, open_app):
     open_app(page, site)
@@ -142,6 +190,47 @@ def test_a_hint_taken_is_kept_with_the_match(page, site, open_app):
     open_history(page, "crisps")
     latest = page.locator("[data-testid=history-match]").first.inner_text()
     assert "Used hints" in latest
+
+
+def undo_point() -> tuple[dict, str]:
+    """A General Mhing match (two players) a few moves from its end, seat 0 to move with a
+    move that keeps the turn and reveals nothing (so it can be taken back), and that move."""
+    for seed in range(1, 200):
+        to_move = []  # (seat to move, rounds ended) at each step
+        for state in random_playout("mhing", 2, {}, seed):
+            to_move.append((state.current_player, len(state.result()["rounds"])))
+        final = state.to_record()
+        last = to_move[-1][1] - 1
+        end = next(i for i, (_, ended) in enumerate(to_move) if ended > last)
+        for cut in range(end - 2, max(0, end - 80), -1):
+            if to_move[cut] != (0, last):
+                continue
+            record = {**final, "actions": final["actions"][:cut]}
+            at = engine.from_record(record)
+            for action in at.legal_actions():
+                after = at.clone()
+                after.apply(action)
+                if after.current_player == 0 and not after.move_revealed_hidden(cut):
+                    return record, action.id
+    raise AssertionError("no General Mhing playout has a move to take back near its end")
+
+
+def test_an_undo_is_kept_with_the_match(page, site, open_app):
+    open_app(page, site)
+    record, quiet = undo_point()
+    to_menu(page)
+    import_match(page, record, [HUMAN, bot_seat("random", "North")])
+    look = settled_look(page)
+    assert quiet in look["ids"]
+    click_side_action(page, quiet, look["folded"])
+    page.wait_for_selector(IDLE)
+    page.click("[data-testid=undo]")
+    page.wait_for_selector(IDLE)
+    play_out(page, lambda ids: ids[0], max_moves=600)
+    page.locator("[data-testid=match-over]").wait_for()
+    open_history(page, "mhing")
+    latest = page.locator("[data-testid=history-match]").first.inner_text()
+    assert "Used undo" in latest
 
 
 KEPT = """() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('parlour.'))
@@ -169,6 +258,14 @@ def test_a_profile_exported_comes_back_whole_after_the_storage_is_cleared(page, 
     page.click("[data-testid=menu-button]")
     page.click("[data-testid=settings]")
     page.check("[data-testid=setting-four-colour]")
+    # On a phone (touch, 390x844) the settings, their "Your data" part with them, have
+    # every control 44 px or more.
+    set_window(page, "390x844")
+    try:
+        page.locator("[data-testid=profile-data]").scroll_into_view_if_needed()
+        assert offenders(page, "390x844") == {}, "the settings at 390x844"
+    finally:
+        clear_window(page)
     note = page.locator("[data-testid=profile-data]").inner_text()
     assert "this device" in note and "never leave it unless you export" in note
     before = page.evaluate(KEPT)

@@ -755,9 +755,15 @@ def analyse(params: dict[str, Any]) -> dict[str, Any]:
     search works from worlds that seat could not tell apart (``determinize``); progress goes
     to the :func:`on_progress` sink. Reply: ``{player, measure, estimated, iterations,
     budget, best, reason, moves: [{id, label, cards, rank, worlds, value, win, points}],
-    taken?}``; see :mod:`engine.bots.analysis` for the figures.
+    taken?}``; see :mod:`engine.bots.analysis` for the figures. With ``record`` (and
+    ``seats``), a finished match file's ``step`` is analysed instead of the table's match,
+    which is left untouched (the review of a match kept in the history).
     """
-    session = _need_session()
+    if params.get("record") is not None:
+        tape = _tape_for(params.get("record"))
+        session = Session(tape.final, _seats_from(params, tape.final.players))
+    else:
+        session = _need_session()
     iterations = _iterations(params)
     step = params.get("step")
     if step is None:

@@ -94,6 +94,15 @@ function peoplesSteps(snap) {
   return (snap.log || []).map((e, i) => (people.has(e.player) ? i : -1)).filter((i) => i >= 0);
 }
 
+/** A review with nothing ranked yet; `file` {record, seats} when it is of a match file. */
+function freshReview(key, snap, file) {
+  const steps = peoplesSteps(snap);
+  return {
+    key, steps, total: steps.length, done: {}, running: false, stopping: false, fraction: 0,
+    file, snapshot: file ? snap : null, returnTo: null,
+  };
+}
+
 function reviewSummary(review) {
   const ranks = Object.values(review.done);
   if (!ranks.length) return null;
@@ -104,8 +113,8 @@ function reviewSummary(review) {
 }
 
 function renderReview(state, intents) {
-  const snap = state.snapshot;
   const review = state.review;
+  const snap = review.snapshot || state.snapshot;
   const done = Object.keys(review.done).length;
   return h("section", { class: "screen review-screen", dataset: { testid: "review" }, "aria-labelledby": "review-title" },
     h("header", { class: "table-bar" },
@@ -190,20 +199,31 @@ function intents({ state, engineCall, render, token, root }) {
     openReview() {
       const snap = state.snapshot;
       if (!snap || !snap.is_over) return;
-      const steps = peoplesSteps(snap);
-      const same = state.review && state.review.key === `${snap.game}:${snap.moves}:${JSON.stringify(snap.result.scores)}`;
-      if (!same) {
-        state.review = {
-          key: `${snap.game}:${snap.moves}:${JSON.stringify(snap.result.scores)}`,
-          steps, total: steps.length, done: {}, running: false, stopping: false, fraction: 0,
-        };
-      }
+      const key = `${snap.game}:${snap.moves}:${JSON.stringify(snap.result.scores)}`;
+      if (!state.review || state.review.key !== key) state.review = freshReview(key, snap, null);
       state.screen = "review";
       render();
     },
+    /**
+     * The review of a finished match file `data` = {record, seats?} (a match kept in the
+     * history): the engine reads it beside the table's match, which stays as it was; Back
+     * goes to `returnTo`. Answers {ok, message?}.
+     */
+    async openFileReview(data, returnTo) {
+      const file = { record: data.record, seats: data.seats || undefined };
+      let why = null;
+      const snap = await engineCall("replay", file, { refused: (error) => { why = error.message; } });
+      if (!snap || !snap.replay.finished) return { ok: false, message: why || "Only a finished match can be reviewed." };
+      const key = `file:${JSON.stringify(file.record.actions)}:${file.record.seed}`;
+      if (!state.review || state.review.key !== key) state.review = freshReview(key, { ...snap, is_over: true }, file);
+      state.review.returnTo = returnTo;
+      state.screen = "review";
+      render();
+      return { ok: true };
+    },
     closeReview() {
       if (state.review) state.review.stopping = true;
-      state.screen = "table";
+      state.screen = (state.review && state.review.returnTo) || "table";
       render();
     },
     stopReview() {
@@ -222,7 +242,7 @@ function intents({ state, engineCall, render, token, root }) {
         if (!still()) break;
         if (review.done[step]) continue;
         review.fraction = 0;
-        const reply = await engineCall("analyse", { step }, {
+        const reply = await engineCall("analyse", { step, ...(review.file || {}) }, {
           current: still,
           onProgress: (fraction) => { review.fraction = fraction; setBar("review-progress", fraction); },
           refused: (error) => { state.error = error.message; },
@@ -249,7 +269,8 @@ function afterSnapshot(prev, snapshot, move, state) {
 export const feature = {
   state: {
     analysis: null,  // {game, moves, running, fraction, result}: the analysis of that position
-    review: null,    // {key, steps, total, done: {step: {rank, of, bestLabel, reason}}, running, stopping, fraction}
+    review: null,    // {key, steps, total, done: {step: {rank, of, bestLabel, reason}}, running, stopping, fraction,
+                     //  file: {record, seats} and snapshot when of a match file, returnTo}
   },
   intents,
   screens: { review: renderReview },

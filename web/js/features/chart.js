@@ -36,28 +36,32 @@ function figure(testid, title, description, drawing, head, rows) {
           h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c, i) => (i ? h("td", {}, String(c)) : h("th", { scope: "row" }, String(c)))))))))));
 }
 
-function axisY(lo, hi, format) {
+/** The value axis: its ends and its middle, the middle left out on an axis of whole numbers
+ * (`whole`) when it falls between two (its label would name a value it is not at). */
+function axisY(lo, hi, format, whole = false) {
   const y = (v) => PAD.top + (H - PAD.top - PAD.bottom) * (hi === lo ? 0.5 : 1 - (v - lo) / (hi - lo));
-  const ticks = hi === lo ? [lo] : [lo, (lo + hi) / 2, hi];
+  const mid = (lo + hi) / 2;
+  const ticks = hi === lo ? [lo] : whole && !Number.isInteger(mid) ? [lo, hi] : [lo, mid, hi];
   return {
     y,
     nodes: ticks.map((t) => [
       svg("line", { x1: PAD.left, x2: W - PAD.right, y1: y(t), y2: y(t), class: "chart-grid" }),
-      svg("text", { x: PAD.left - 4, y: y(t) + 4, "text-anchor": "end", class: "chart-label" }, format(t)),
+      svg("text", { x: PAD.left - 4, y: y(t) + 4, "text-anchor": "end", class: "chart-label chart-tick" }, format(t)),
     ]),
   };
 }
 
 /**
- * A line over the matches: `points` = [{n, value}] (n: the match's number), `lo`..`hi` the
- * value axis, `format(value)` its words; `marks` = [{n, won}] draws each match as a dot.
+ * A line over the matches: `points` = [{n, value, won}] (n: the match's number; each match a
+ * dot, filled when won), `lo`..`hi` the value axis (`whole`: of whole numbers), `format(value)`
+ * its words.
  */
-export function lineChart({ testid, title, description, points, lo, hi, format, head, rows }) {
+export function lineChart({ testid, title, description, points, lo, hi, format, whole = false, head, rows }) {
   const shown = points.filter((p) => Number.isFinite(p.value));
   const first = shown.length ? shown[0].n : 0;
   const last = shown.length ? shown[shown.length - 1].n : 1;
   const x = (n) => PAD.left + (W - PAD.left - PAD.right) * (last === first ? 0.5 : (n - first) / (last - first));
-  const axis = axisY(lo, hi, format);
+  const axis = axisY(lo, hi, format, whole);
   const path = shown.map((p, i) => `${i ? "L" : "M"}${x(p.n).toFixed(1)},${axis.y(p.value).toFixed(1)}`).join(" ");
   const drawing = svg("svg", {},
     axis.nodes,
@@ -71,7 +75,7 @@ export function lineChart({ testid, title, description, points, lo, hi, format, 
 /** Bars: `bins` = [{label, count}], the count's axis from 0. */
 export function barChart({ testid, title, description, bins, head, rows }) {
   const most = Math.max(1, ...bins.map((b) => b.count));
-  const axis = axisY(0, most, (v) => String(Math.round(v)));
+  const axis = axisY(0, most, (v) => String(Math.round(v)), true);
   const slot = (W - PAD.left - PAD.right) / Math.max(1, bins.length);
   const drawing = svg("svg", {},
     axis.nodes,

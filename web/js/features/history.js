@@ -1,8 +1,10 @@
 // The match history: every finished match kept per game (history-model.js says what an entry
-// holds and the bounds), with its match file for replay; the History screen per game: results
-// over time, the score margin's spread, records, head to head with friends by name, and the
-// matches themselves, each one tap from its replay. Kept in localStorage through storage.js:
-// parlour.history.<game> (the entries) and parlour.history-files.<game> (the latest files).
+// holds and the bounds), with its match file for replay and review; the History screen per
+// game: results over time, the score margin's spread, records, head to head with friends by
+// name, and the matches themselves, each one tap from its replay and from the review of the
+// person's moves (read from the file, the match on the table left as it was). Kept in
+// localStorage through storage.js: parlour.history.<game> (the entries) and
+// parlour.history-files.<game> (the latest files).
 import { h, button } from "../ui/dom.js";
 import * as storage from "../storage.js";
 import { isFriend } from "./together.js";
@@ -115,7 +117,7 @@ function charts(sum, entries) {
   const scores = lineChart({
     testid: "chart-scores", title: "Your final score, match by match",
     description: sum.best === null ? "No scores yet." : `Best ${sum.best}${sum.low ? " (lower is better in this game)" : ""}.`,
-    points: scored.map((p) => ({ n: p.n, value: p.score, won: p.won })), lo, hi, format: (v) => String(Math.round(v)),
+    points: scored.map((p) => ({ n: p.n, value: p.score, won: p.won })), lo, hi, whole: true, format: (v) => String(v),
     head: ["Match", "Date", "Your score", "Margin"],
     rows: scored.map((p) => [p.n, new Date(p.at).toLocaleDateString(), p.score, p.margin === null ? "\u2013" : signed(p.margin)]),
   });
@@ -159,6 +161,7 @@ function matchItem(e, files, intents) {
       + `${e.moves} moves, ${duration(e.ms)} \u00b7 ${optionWords(e.options)} \u00b7 ${aidWords(e)}`),
     file ? h("div", { class: "history-match-actions" },
       button("Replay", { class: "quiet-ink", dataset: { testid: "history-replay", focus: `replay-${e.id}` }, onclick: () => intents.historyReplay(e.game, e.id) }),
+      button("Review my moves", { class: "quiet-ink", dataset: { testid: "history-review", focus: `review-${e.id}` }, onclick: () => intents.historyReview(e.game, e.id) }),
       button("Save the file", { class: "quiet-ink", dataset: { testid: "history-export" }, onclick: () => intents.exportMatch(file, e.title || null) }))
       : h("p", { class: "field-note" }, "Its match file is no longer kept (only the latest matches keep theirs)."));
 }
@@ -190,7 +193,7 @@ function renderHistory(state, intents) {
     ] : h("p", { class: "stats-empty", dataset: { testid: "history-empty" } }, "No finished matches of this game yet."),
     h("p", { class: "field-note" },
       `Kept in this browser: the last ${HISTORY_LIMIT} matches of each game (older ones are dropped, the oldest first), `
-      + `and for the latest ${FILES_LIMIT} of each also the match file, for replay. Practice matches are not kept.`)));
+      + `and for the latest ${FILES_LIMIT} of each also the match file, for replay and review. Practice matches are not kept.`)));
 }
 
 /** The Statistics screen's way in: a History button per game that has one. */
@@ -245,6 +248,12 @@ function intents({ state, render, intents: all }) {
       const opened = await all.openReplay(data, { returnTo: "history" });
       if (!opened.ok) { announce(opened.message); render(); }
     },
+    async historyReview(gameId, id) {
+      const data = loadFiles(gameId)[id];
+      if (!data) return;
+      const opened = await all.openFileReview(data, "history");
+      if (!opened.ok) { announce(opened.message); render(); }
+    },
   };
 }
 
@@ -271,7 +280,10 @@ export const feature = {
   afterRender(root, state) {
     const aids = state.historyAids;
     if (state.screen !== "table" || !aids || !state.snapshot || state.snapshot.is_over) return;
-    if (state.hint) aids.hint = true;
-    if (state.analysis) aids.analysis = true;
+    // Only a hint or analysis of the position on the table counts: the last one asked for
+    // in an earlier match stays in the state until another is asked for.
+    const snap = state.snapshot;
+    if (state.hint && state.hint.snapshot === snap) aids.hint = true;
+    if (state.analysis && state.analysis.game === snap.game && state.analysis.moves === snap.moves) aids.analysis = true;
   },
 };
