@@ -436,3 +436,25 @@ def test_after_the_match_each_of_the_persons_moves_gets_its_rank():
         assert sorted(ranked) == sorted(a.id for a in position.legal_actions())
         assert reply["player"] == 0
     assert call("snapshot") == snap
+
+
+def test_a_finished_match_file_is_reviewed_beside_the_match_in_progress():
+    snap = finished_match()
+    file = call("record")
+    mine = [i for i, e in enumerate(snap["log"]) if e["player"] == 0]
+    on_the_table = call("analyse", {"step": mine[0], "iterations": 40})
+    # Another match on the table, in progress: the file's review leaves it as it is.
+    table = load_for_person(choice_position("crisps"))
+    params = {"record": file["record"], "seats": file["seats"], "iterations": 40}
+    reply = call("analyse", {**params, "step": mine[0]})
+    assert reply == on_the_table
+    assert reply["taken"]["id"] == file["record"]["actions"][mine[0]]
+    theirs = next(i for i, e in enumerate(snap["log"]) if e["player"] == 1)
+    assert call("analyse", {**params, "step": theirs})["error"]["code"] == "bad_step"
+    unfinished = {**file["record"], "actions": file["record"]["actions"][:-1]}
+    assert call("analyse", {**params, "record": unfinished, "step": 0})["error"]["code"] == (
+        "not_finished"
+    )
+    broken = call("analyse", {**params, "record": {"game": "crisps"}, "step": 0})
+    assert "error" in broken
+    assert call("snapshot") == table
