@@ -181,7 +181,7 @@ def test_the_coachs_first_words_are_on_screen_at_the_first_decision(
             return
         line = "[data-testid=coach-line-text]"
         assert on_screen(page, line), page.evaluate(IN_WINDOW, line)
-        text = page.locator(line).inner_text()
+        text = " ".join(page.locator(line).inner_text().split())
         assert text.startswith(f"Coach: {said[:30]}"), "the line begins with its first words"
         page.click(line)
         full = page.locator("[data-testid=coach-line-full]")

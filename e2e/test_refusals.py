@@ -88,10 +88,10 @@ def test_crisps_every_card_that_cannot_follow(page, site, open_app):
     assert dim, "the position has cards that cannot follow"
     for card in dim:
         button = page.locator(f"[data-testid=hand] [data-card='{card}']")
-        button.click()
+        click_card(button)
         # Judged against the play to beat: what it needs, not the card's own shape.
         shows(page, reason_for(state, f"play:{card}"), rf"a {re.escape(words)} needs a")
-        button.click()  # unselected again: the next card is judged alone
+        click_card(button)  # unselected again: the next card is judged alone
         page.wait_for_selector(f"{ERROR}[hidden]", state="attached")
 
 
@@ -131,9 +131,9 @@ def test_mhing_cards_that_make_no_sequence_with_the_discard(page, site, open_app
         if card in in_takes:
             continue
         button = page.locator(f"[data-testid=hand] [data-card='{card}']")
-        button.click()
+        click_card(button)
         shows(page, reason_for(state, f"take:{card}"), r"from the discard.*no sequence")
-        button.click()
+        click_card(button)
         page.wait_for_selector(f"{ERROR}[hidden]", state="attached")
         clicked += 1
     assert clicked

@@ -19,6 +19,7 @@ from pagehelpers import (
     IDLE,
     MENU,
     SIDE_ACTIONS,
+    click_card,
     import_match,
     open_record,
     read_save,
@@ -202,7 +203,7 @@ def test_progression_labels_what_each_stack_number_means(page, site, open_app):
 def test_hint_replaces_the_selection(page, site, open_app):
     state = find("progression", lambda s: s.view(0)["phase"] == "play" and len(s.history) > 6)
     open_state(page, site, open_app, state)
-    page.locator(HAND_CARDS).first.click()
+    click_card(page.locator(HAND_CARDS).first)
     page.wait_for_selector(f"{HAND_CARDS}.is-selected")
     page.click("[data-testid=hint]")
     page.wait_for_selector(f"{SIDE_ACTIONS}.is-hinted")

@@ -65,13 +65,13 @@ import { feature as replay } from "./features/replay.js";
 import { feature as share } from "./features/share.js";
 import { feature as coach } from "./features/coach.js";
 import { feature as together, isFriend, sharedLink } from "./features/together.js";
-import { feature as history } from "./features/history.js";
+import { feature as matchHistory } from "./features/history.js";
 import { feature as profile } from "./features/profile.js";
 import { feature as daily, forTheRecord } from "./features/daily.js";
 
 // In this order their panels are drawn (the side panel: the coach, hints, the analysis, the
 // log, then sharing).
-const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, checkDeal, together, history, profile, daily];
+const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, checkDeal, together, matchHistory, profile, daily];
 // What a friend's page shows of them (it has no engine of its own: no analysis, no sharing of
 // the host's match; its Undo and Suggest a move are answered by the host's engine).
 const FRIEND_FEATURES = new Set([settings, announcer, keyboard, hints, log, together]);
