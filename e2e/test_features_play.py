@@ -25,6 +25,7 @@ from pagehelpers import (
     SIDE_ACTIONS,
     app_url,
     bot_seat,
+    click_card,
     click_side_action,
     import_match,
     open_record,
@@ -219,7 +220,7 @@ def test_why_not_says_the_engines_reason(page, site, open_app):
     state, cards, reason = found
     open_record(page, site, open_app, state.to_record(), [HUMAN, bot_seat("normal")])
     for card in cards:
-        page.click(f"{HAND_CARDS}[data-card='{card}']")
+        click_card(page.locator(f"{HAND_CARDS}[data-card='{card}']"))
     page.click("[data-testid=why-play]")
     error = page.locator("[data-testid=error]")
     error.wait_for(state="visible")

@@ -20,6 +20,7 @@ from pagehelpers import (
     IDLE,
     SIDE_ACTIONS,
     bot_seat,
+    click_card,
     hand_ids,
     import_match,
     play_out,
@@ -135,15 +136,15 @@ def test_two_step_turn_with_the_tables_own_controls(page, site, open_app):
 
     # Select a card on the table: its own stack and its public stack light up as targets.
     card = hand[0]
-    page.click(f"{HAND_CARDS}[data-card='{card}']")
+    click_card(page.locator(f"{HAND_CARDS}[data-card='{card}']"))
     assert page.get_attribute(f"{HAND_CARDS}[data-card='{card}']", "aria-pressed") == "true"
     public_target = page.locator("[data-testid=public-target]")
     assert public_target.get_attribute("data-action") == f"public:{card}"
     assert page.locator(f"[data-testid=private-target][data-action='play:{card}']").count() == 1
     # Clicking the same card again drops the selection.
-    page.click(f"{HAND_CARDS}[data-card='{card}']")
+    click_card(page.locator(f"{HAND_CARDS}[data-card='{card}']"))
     assert page.locator("[data-testid=public-target]").count() == 0
-    page.click(f"{HAND_CARDS}[data-card='{card}']")
+    click_card(page.locator(f"{HAND_CARDS}[data-card='{card}']"))
 
     page.click("[data-testid=public-target]")
     page.wait_for_selector(IDLE)
@@ -166,7 +167,7 @@ def test_two_step_turn_with_the_tables_own_controls(page, site, open_app):
     playable = [c for c in hand_ids(page) if f"play:{c}" in side_action_ids(page)]
     assert playable, "every card fits an empty or low stack early in the round"
     mine = playable[0]
-    page.click(f"{HAND_CARDS}[data-card='{mine}']")
+    click_card(page.locator(f"{HAND_CARDS}[data-card='{mine}']"))
     page.click(f"[data-testid=private-target][data-action='play:{mine}']")
     page.wait_for_selector(IDLE)
     assert page.locator(f"[data-testid=my-stacks] [data-card='{mine}']").count() == 1

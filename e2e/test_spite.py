@@ -21,6 +21,7 @@ from pagehelpers import (
     HAND_CARDS,
     IDLE,
     SIDE_ACTIONS,
+    click_card,
     hand_ids,
     open_record,
     play_out,
@@ -240,7 +241,7 @@ def test_a_target_that_refuses_the_card_says_why(page, site, open_app):
     plain = [c for c in hand if not c.startswith(("JK", "A"))]
     assert plain, "a five-card hand with only Aces and jokers is too unlikely to plan for"
     card = plain[0]
-    page.click(f"{HAND_CARDS}[data-card='{card}']")
+    click_card(page.locator(f"{HAND_CARDS}[data-card='{card}']"))
     page.click("[data-testid=new-stack]")  # a new stack needs an Ace
     error = page.locator("[data-testid=table] [data-testid=error]")
     error.wait_for(state="visible")
