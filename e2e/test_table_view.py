@@ -156,7 +156,7 @@ def test_every_table_keeps_the_hand_and_its_buttons_on_the_first_screen(page, si
         # With a card selected, its confirm button is on the screen too.
         pick = page.locator(".game-root [data-testid=hand] button[data-card]:not([disabled])")
         if pick.count():
-            pick.first.click()
+            click_card(pick.first)
             page.wait_for_selector(IDLE)
             buttons = in_view(page, "[data-testid=controls] button")
             assert not buttons["outside"], f"{game} at {size}: {buttons}"
@@ -193,7 +193,14 @@ def test_progression_labels_what_each_stack_number_means(page, site, open_app):
         ),
     )
     open_state(page, site, open_app, state)
-    values = page.locator("[data-testid=stack-value]").all_inner_texts()
+    # The word "value" stays in each label's markup, but the table's tiles show the number
+    # alone (web/css/scale.css hides the word to keep them small): read the markup.
+    values = [
+        " ".join(v.split())
+        for v in page.locator("[data-testid=stack-value]").evaluate_all(
+            "nodes => nodes.map(n => n.textContent)"
+        )
+    ]
     counts = page.locator("[data-testid=stack-count]").all_inner_texts()
     assert any(v.startswith("value ") for v in values), values
     assert any(c.endswith(("card", "cards")) for c in counts), counts
@@ -235,7 +242,7 @@ def test_tab_from_a_selected_card_reaches_its_confirm_button_past_the_targets(
     card = page.locator(".game-root [data-testid=hand] button[data-card].is-playable").first
     if not card.count():
         card = page.locator(".game-root [data-testid=hand] button[data-card]").first
-    card.click()
+    click_card(card)
     page.wait_for_selector(f"{HAND_CARDS}.is-selected")
     # Tab leaves the hand (one stop) and passes only the table's targets on its way.
     stops = []
