@@ -71,6 +71,28 @@ def plays_needed(cards: Sequence[str], runs_with_special: bool = False) -> int:
     return _needed(_counts(cards), runs_with_special)
 
 
+_Facts = tuple[tuple[int, ...], int, float, bool, bool, tuple[int, ...]]
+
+
+def _facts(cards: tuple[str, ...]) -> _Facts:
+    """What :func:`_play_cost` reads of a play, whatever the hand: its cards' count indexes,
+    its size, its highest value's share of the cost, whether it is one rank, whether it
+    spends a Queen, and its distinct count indexes."""
+    values = [_VALUES[c] for c in cards]
+    return (
+        tuple(_INDEX[c] for c in cards),
+        len(cards),
+        0.01 * max(values),
+        len(set(values)) == 1,
+        SPECIAL_VALUE in values,
+        tuple(sorted({_INDEX[c] for c in cards})),
+    )
+
+
+_FACTS: dict[tuple[str, ...], _Facts] = {}
+""":func:`_facts` by the play's cards (a few thousand plays exist)."""
+
+
 def _play_cost(
     hand_counts: tuple[int, ...],
     hand_size: int,
@@ -83,27 +105,31 @@ def _play_cost(
     the price of spending Queens and sets while the opponent is far from going out.
 
     ``hand_counts`` and ``hand_size`` describe the hand, worked out once for all its plays."""
-    left = hand_size - len(cards)
+    facts = _FACTS.get(cards)
+    if facts is None:
+        facts = _FACTS[cards] = _facts(cards)
+    indexes, size, high, same_rank, spends_queen, distinct = facts
+    left = hand_size - size
     if not left:
         return -100.0
     after = list(hand_counts)
-    for c in cards:
-        after[_INDEX[c]] -= 1
-    cost = float(_needed(tuple(after), runs_with_special)) - 0.05 * len(cards)
-    values = [_VALUES[c] for c in cards]
-    relaxed = opponent_left <= 3 or left <= 2
-    same_rank = len(set(values)) == 1
-    if not relaxed:
-        if same_rank and len(cards) >= 3:
+    for i in indexes:
+        after[i] -= 1
+    cost = _needed(tuple(after), runs_with_special) - 0.05 * size
+    if not (opponent_left <= 3 or left <= 2):
+        if same_rank and size >= 3:
             cost += 0.8  # three/four of a kind is the answer to a Queen: keep it
-        if SPECIAL_VALUE in values and not runs_with_special:
+        if spends_queen and not runs_with_special:
             cost += 0.6  # a Queen wins tricks and opens the door to specials
-        if (not same_rank or len(cards) < 3) and any(hand_counts[v - 2] >= 3 for v in set(values)):
-            cost += SET_BREAK_PENALTY  # splitting three/four of a kind throws away a special
+        if not same_rank or size < 3:
+            for i in distinct:
+                if hand_counts[i] >= 3:
+                    cost += SET_BREAK_PENALTY  # splitting three/four of a kind: a special lost
+                    break
     # Lead low and keep high cards for following; follow as low as allowed.
-    cost += 0.01 * max(values)
+    cost += high
     if leading:
-        cost -= 0.02 * len(cards)
+        cost -= 0.02 * size
     return cost
 
 

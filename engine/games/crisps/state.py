@@ -602,22 +602,38 @@ class CrispsState(State):
 
     # ----- what people see ----------------------------------------------------------------
     def policy_view(self, player: int) -> dict[str, Any]:
-        """The keys of :meth:`view` the greedy policy reads (the rollouts build this)."""
-        return self._policy_part(player)
+        """The keys of :meth:`view` the greedy policy reads (the rollouts build this). Its
+        lists are the state's own, not copies: the policy only reads them, and the rollout
+        moves on only once it has chosen."""
+        return {
+            "player": player,
+            "phase": self.phase,
+            "special_rank": self.special,
+            "hand": self.hands[player],
+            "hand_sizes": [len(h) for h in self.hands],
+            "known_cards": self.known,
+            "face_up": self.face_up,
+            "to_beat": self._to_beat_part(),
+            "played": self.played,
+        }
+
+    def _to_beat_part(self) -> dict[str, Any] | None:
+        """The view's ``to_beat``: the play to beat and its shape, or None when leading."""
+        previous = self._to_beat_combo()
+        if previous is None or self.to_beat is None:
+            return None
+        last_play = next(e for e in reversed(self.trick) if "cards" in e)
+        return {
+            "player": last_play["player"],
+            "cards": list(self.to_beat),
+            "combination": last_play["combination"],
+            "kind": previous.kind,
+            "length": previous.length,
+            "rank": previous.rank,
+        }
 
     def _policy_part(self, player: int | None) -> dict[str, Any]:
-        previous = self._to_beat_combo()
-        to_beat = None
-        if previous is not None and self.to_beat is not None:
-            last_play = next(e for e in reversed(self.trick) if "cards" in e)
-            to_beat = {
-                "player": last_play["player"],
-                "cards": list(self.to_beat),
-                "combination": last_play["combination"],
-                "kind": previous.kind,
-                "length": previous.length,
-                "rank": previous.rank,
-            }
+        to_beat = self._to_beat_part()
         return {
             "player": player,
             "phase": self.phase,
