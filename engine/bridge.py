@@ -1144,7 +1144,7 @@ def replay(params: dict[str, Any]) -> dict[str, Any]:
 
 # ===== shared matches: friends' seats on their own devices ==============================
 # A seat of type "friend" is a person playing from another device through the host's page
-# (web/js/features/together.js). The host's engine holds the match; the page forwards to each friend
+# (web/js/features/together/). The host's engine holds the match; the page forwards to each friend
 # only seat_view(seat) and passes back the action ids that friend sends (act, why and undo
 # with ``seat``), which are validated here like any input.
 

@@ -1,6 +1,6 @@
-"""Reading back the QR codes the page draws (web/js/qr.js) with zxing-cpp, a decoder of its
-own: a matrix of modules (rows of "0" and "1"), or the SVG path the page draws of it, is
-painted into a grey image with its quiet zone, as a camera would see it, and decoded."""
+"""Reading back the QR codes the page draws (web/js/features/together/qr.js) with zxing-cpp, a
+decoder of its own: a matrix of modules (rows of "0" and "1"), or the SVG path the page draws
+of it, is painted into a grey image with its quiet zone, as a camera would see it, and decoded."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ PATH_RUN = re.compile(r"M(\d+) (\d+)h(\d+)v1h-\3z")
 
 
 def rows_of_path(path: str, modules: int, quiet: int) -> list[str]:
-    """The matrix an SVG path of web/js/qr.js draws: one "M<col> <row>h<n>v1h-<n>z" per run of
-    dark modules, in modules with the quiet zone; anything else in it is an error."""
+    """The matrix an SVG path of web/js/features/together/qr.js draws: one
+    "M<col> <row>h<n>v1h-<n>z" per run of dark modules, in modules with the quiet zone; anything
+    else in it is an error."""
     grid = [["0"] * modules for _ in range(modules)]
     runs = PATH_RUN.findall(path)
     assert "".join(m.group(0) for m in PATH_RUN.finditer(path)) == path, "not a path of runs"

@@ -466,10 +466,11 @@ def test_the_page_module_graph_resolves(site_dir):
 
 
 def test_the_qr_library_is_a_chunk_of_ours_loaded_on_demand(site_dir):
-    """qrcode-generator (web/js/vendor/, drawn by web/js/qr.js) is bundled into one chunk of
-    dist/js/, served from the site's own origin and precached by the service worker; the page's
-    entry and the chunks it imports statically do not hold it (the first paint does not wait
-    for it): js/features/together.js imports it when a link to scan is first on screen."""
+    """qrcode-generator (web/js/vendor/, drawn by web/js/features/together/qr.js) is bundled
+    into one chunk of dist/js/, served from the site's own origin and precached by the service
+    worker; the page's entry and the chunks it imports statically do not hold it (the first
+    paint does not wait for it): js/features/together/share.js imports it when a link to scan
+    is first on screen."""
     marker = "data:image/gif;base64,"  # a string of the library's that minifying keeps
     assert marker in (WEB / "js" / "vendor" / "qrcode-generator.mjs").read_text()
     holders = [rel for rel in dist_files(site_dir) if marker in read_text_or_empty(site_dir / rel)]

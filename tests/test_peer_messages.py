@@ -1,7 +1,7 @@
-"""The data channel's messages (web/js/peer.js, run here under Node.js): a message that comes
-before the messenger listens (the channel opened, and the other side spoke first, while this
-side still waited for its own setRemoteDescription) is kept and handed to the messenger in
-order, ahead of the ones that come after; bad ones are refused as any other."""
+"""The data channel's messages (web/js/features/together/peer.js, run here under Node.js): a
+message that comes before the messenger listens (the channel opened, and the other side spoke
+first, while this side still waited for its own setRemoteDescription) is kept and handed to the
+messenger in order, ahead of the ones that come after; bad ones are refused as any other."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.node_script import run_script
 
-PEER = Path(__file__).resolve().parent.parent / "web" / "js" / "peer.js"
+PEER = Path(__file__).resolve().parent.parent / "web" / "js" / "features" / "together" / "peer.js"
 
 SCRIPT = """
 import { keepEarly, messenger } from %s;

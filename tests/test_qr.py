@@ -1,6 +1,6 @@
-"""The QR codes of invitation and reply links (web/js/qr.js, run here under Node.js): zxing-cpp,
-a decoder of its own, reads back from each matrix exactly the text it was made of, at the
-error-correction level chosen and in the smallest version that holds it; and
+"""The QR codes of invitation and reply links (web/js/features/together/qr.js, run here under
+Node.js): zxing-cpp, a decoder of its own, reads back from each matrix exactly the text it was
+made of, at the error-correction level chosen and in the smallest version that holds it; and
 js/vendor/qrcode-generator.mjs is the pinned npm package's file as published."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from tools.build.node import ensure_tools
 from .qr_decode import decode
 
 ROOT = Path(__file__).resolve().parent.parent
-QR_MODULE = ROOT / "web" / "js" / "qr.js"
+QR_MODULE = ROOT / "web" / "js" / "features" / "together" / "qr.js"
 VENDORED = ROOT / "web" / "js" / "vendor" / "qrcode-generator.mjs"
 BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
@@ -44,7 +44,7 @@ def link(kind: str, length: int, seed: int) -> str:
 def qr_matrices(texts: list[str]) -> tuple[str, list[list[str]]]:
     node = shutil.which("node")
     if node is None:
-        pytest.skip("needs Node.js to run web/js/qr.js")
+        pytest.skip("needs Node.js to run web/js/features/together/qr.js")
     done = subprocess.run(
         [node, "--input-type=module", "-e", MATRICES % json.dumps(QR_MODULE.as_uri())],
         input=json.dumps(texts),

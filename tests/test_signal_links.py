@@ -1,8 +1,8 @@
-"""The codes of invitations and replies (web/js/signal-links.js, run here under Node.js): a
-payload packed into bytes comes back the same from its code, for every kind of address a
-browser gives (IPv4, IPv6, the "<uuid>.local" names that hide a device's address); a code of
-the earlier form (compressed JSON) is still read; a code changed or cut short on its way is
-refused with words for people; and a code is far shorter than the earlier form's."""
+"""The codes of invitations and replies (web/js/features/together/signal-links.js, run here under
+Node.js): a payload packed into bytes comes back the same from its code, for every kind of
+address a browser gives (IPv4, IPv6, the "<uuid>.local" names that hide a device's address); a
+code of the earlier form (compressed JSON) is still read; a code changed or cut short on its
+way is refused with words for people; and a code is far shorter than the earlier form's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.node_script import run_script
 
-LINKS = Path(__file__).resolve().parent.parent / "web" / "js" / "signal-links.js"
+LINKS = Path(__file__).resolve().parent.parent / "web/js/features/together/signal-links.js"
 
 # Encode each payload, decode it again; the earlier form is made here as that version did:
 # the JSON compressed with deflate-raw, led by a CRC-32 of those bytes, in base64url.

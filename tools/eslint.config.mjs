@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  // Third-party modules kept as their authors published them (see web/js/qr.js).
+  // Third-party modules kept as their authors published them (see web/js/features/together/qr.js).
   { ignores: ["**/js/vendor/**"] },
   js.configs.recommended,
   {

@@ -64,7 +64,7 @@ import { feature as log } from "./features/log.js";
 import { feature as replay } from "./features/replay.js";
 import { feature as share } from "./features/share.js";
 import { feature as coach } from "./features/coach.js";
-import { feature as together, isFriend, sharedLink } from "./features/together.js";
+import { feature as together, isFriend, sharedLink } from "./features/together/index.js";
 import { feature as matchHistory } from "./features/history.js";
 import { feature as profile } from "./features/profile.js";
 import { feature as daily, forTheRecord } from "./features/daily.js";
@@ -130,7 +130,7 @@ const state = {
   rulesGame: null, rulesContent: undefined, rulesReturn: "menu",
   snapshot: null,         // the bridge's snapshot of the match on the table
   source: "engine",       // where it came from: "engine", "opening" (a prepared opening, see js/openings.js)
-                          // or "host" (a friend's seat at a shared table, see features/together.js)
+                          // or "host" (a friend's seat at a shared table, see features/together/)
   matchSetup: null,       // {game, setup}: how that match was set up (for "Play again")
   renderer: null,         // its game module (web/js/games/<id>.js)
   selection: new Set(),   // the cards the person has selected

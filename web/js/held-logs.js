@@ -63,7 +63,7 @@ export function heldLogs() {
   };
 }
 
-// ----- between a host's page and a friend's (features/together.js) -------------------------
+// ----- between a host's page and a friend's (features/together/) -------------------------
 // The host's page sends a friend's seat its snapshot on every move, over the data channel.
 // The same parts: the host's side of a link remembers the log it last sent, and sends the
 // entries after it when the new log begins with it (`log_from`), each message numbered

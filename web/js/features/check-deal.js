@@ -9,7 +9,7 @@
 // match-over dialog, and on the replay of a finished match file) has the engine recompute
 // the fingerprint and replay every move (bridge check_deal): the answer says in words that
 // the deal was fixed before the first move and every move was legal, or exactly what does not
-// match. A friend's page at a shared table checks with its own engine (together.js).
+// match. A friend's page at a shared table checks with its own engine (features/together/).
 import { h, button } from "../ui/dom.js";
 
 /** The table's side panel: the fingerprint, folded away in the match's details. */

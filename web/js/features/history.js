@@ -7,7 +7,7 @@
 // parlour.history-files.<game> (the latest files).
 import { h, button } from "../ui/dom.js";
 import * as storage from "../storage.js";
-import { isFriend } from "./together.js";
+import { isFriend } from "./together/index.js";
 import { announce } from "./announce.js";
 import { lineChart, barChart } from "./chart.js";
 import { FILES_LIMIT, HISTORY_LIMIT, entryFrom, keepFiles, mergeEntries, summarize } from "./history-model.js";

@@ -7,7 +7,7 @@
 import { h, button } from "../ui/dom.js";
 import { isNarrow } from "../ui/table.js";
 import { hasFriends } from "../ui/setup-model.js";
-import { askHost, isFriend } from "./together.js";
+import { askHost, isFriend } from "./together/index.js";
 import { forTheRecord } from "./daily.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */

@@ -4,10 +4,10 @@
 // version pinned in tools/package.json and tools/package-lock.json (tests/test_qr.py checks
 // the copy against the pinned package, and our matrices against another encoder).
 //
-// Nothing imports this module statically: js/features/together.js loads it when a screen first
+// Nothing imports this module statically: share.js (beside it) loads it when a screen first
 // shows a link to scan, so in a bundled build it and the library are a chunk of their own that
 // the first paint never waits for (and the service worker precaches it like every chunk).
-import qrcode from "./vendor/qrcode-generator.mjs";
+import qrcode from "../../vendor/qrcode-generator.mjs";
 
 /** Error correction "M" (about 15% of the code may be lost): an invitation link of ~160
  * characters is then a version 9 code (53 modules a side), which a phone reads from a screen
