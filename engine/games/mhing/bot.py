@@ -67,7 +67,9 @@ def _wins_round(view: dict[str, Any], me: int, seq: Sequence[str]) -> bool:
 _DECK = frozenset(DECK)
 
 
-def _unseen(view: dict[str, Any]) -> set[str]:
+def _seen(view: dict[str, Any]) -> set[str]:
+    """The cards the seat has seen: its hand, the discard pile, the laid sequences and the
+    others' hand cards it knows of."""
     seen = set(view["hand"])
     seen.update(view["discard_pile"])
     for seqs in view["sequences"]:
@@ -75,7 +77,11 @@ def _unseen(view: dict[str, Any]) -> set[str]:
             seen.update(seq)
     for known in view["known_hand_cards"]:
         seen.update(known)
-    return set(_DECK - seen)
+    return seen
+
+
+def _unseen(view: dict[str, Any]) -> set[str]:
+    return set(_DECK - _seen(view))
 
 
 _RUNS = {
@@ -90,43 +96,65 @@ _RUN_FACTS = {key: run_facts(*key) for key in _RUNS}
 _LOWS = {value: tuple(range(max(2, value - 2), min(value, 11) + 1)) for value in range(2, 14)}
 """The lowest values of the runs a card of each value may be part of."""
 
+_CARD_RUNS: dict[str, tuple[tuple[tuple[str, int], tuple[str, ...], str, Any], ...]] = {
+    c: tuple(
+        (
+            (SUIT_OF[c], low),
+            _RUNS[SUIT_OF[c], low],
+            CARD_AT[SUIT_OF[c], 1],
+            _RUN_FACTS[SUIT_OF[c], low],
+        )
+        for low in _LOWS[VALUE_OF[c]]
+    )
+    for c in DECK
+    if VALUE_OF[c] != 1
+}
+"""Per card other than an Ace, each run it may be part of: (its key, its cards, the Ace of its
+suit, its facts)."""
+
 
 def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
     """How much each hand card is worth keeping (higher: keep)."""
     me = view["viewer"]
     hand = view["hand"]
     added = adder(view["sequences"][me])
-    unseen = _unseen(view)
+    # Every run card is a deck card: unseen is not seen.
+    seen = _seen(view)
     # A card below the discard top may come back after a reshuffle: half alive.
-    buried = set(view["discard_pile"][:-1])
+    buried: set[str] | None = None
     held = set(hand)
     values: dict[str, float] = {}
     # A run's chance times its worth is the same for each of its cards: worked out once.
     run_value: dict[tuple[str, int], float] = {}
     for c in hand:
-        suit, value = SUIT_OF[c], VALUE_OF[c]
-        if value == 1:
+        runs = _CARD_RUNS.get(c)
+        if runs is None:
             values[c] = 10.0  # an Ace completes almost anything of its suit
             continue
         total = 0.0
-        for low in _LOWS[value]:
-            key = (suit, low)
+        for key, cards, ace, facts in runs:
             part = run_value.get(key)
             if part is None:
                 # The chance of drawing the run's missing cards; a held Ace stands in for the
                 # first of them.
                 chance = 1.0
-                ace_stands_in = CARD_AT[suit, 1] in held
-                for r in _RUNS[key]:
+                ace_stands_in = ace in held
+                for r in cards:
                     if r in held:
                         continue
                     if ace_stands_in:
                         ace_stands_in = False
                         continue
-                    chance *= 0.45 if r in unseen else 0.15 if r in buried else 0.0
-                    if not chance:
+                    if r not in seen:
+                        chance *= 0.45
+                        continue
+                    if buried is None:
+                        buried = set(view["discard_pile"][:-1])
+                    if r not in buried:
+                        chance = 0.0
                         break
-                part = chance * (1.0 + 0.7 * added(_RUN_FACTS[key])) if chance else 0.0
+                    chance *= 0.15
+                part = chance * (1.0 + 0.7 * added(facts)) if chance else 0.0
                 run_value[key] = part
             total += part
         values[c] = total

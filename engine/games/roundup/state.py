@@ -527,26 +527,34 @@ class RoundupState(State):
 
     # ----- what players see -------------------------------------------------------------
     def policy_view(self, player: int) -> dict[str, Any]:
-        """The keys of :meth:`view` the greedy policy reads (the rollouts build this)."""
+        """The keys of :meth:`view` the greedy policy reads (the rollouts build this). Its
+        lists are the state's own, not copies: the policy only reads them, and the rollout
+        moves on only once it has chosen."""
+        return self._policy_part(player, own=False)
+
+    def _policy_part(self, player: int, own: bool) -> dict[str, Any]:
+        """:meth:`policy_view`'s keys; ``own``: lists and dicts of the view's own."""
         n = self.players
         me = player if 0 <= player < n else None
         my_bid = None
         if me is not None:
             my_bid = self.bids[me] or (self.pending.get(me) if self.phase == "bid" else None)
         stacks = self.stacks
+        down = self.face_down[me] if me is not None else None
+        missing = self._known_missing()
         return {
             "players": n,
             "viewer": me,
             "phase": self.phase,
             "current_player": self.current_player,
-            "stacks": dict(stacks),
+            "stacks": dict(stacks) if own else stacks,
             "needed": {s: NEXT_CARD.get((s, stacks[s])) for s in SUITS},
-            "face_up": [list(h) for h in self.face_up],
+            "face_up": [list(h) for h in self.face_up] if own else self.face_up,
             "face_down_counts": [len(h) for h in self.face_down],
-            "face_down": list(self.face_down[me]) if me is not None else None,
-            "bids": list(self.bids) if self.phase != "bid" else [None] * n,
+            "face_down": list(down) if own and down is not None else down,
+            "bids": (list(self.bids) if own else self.bids) if self.phase != "bid" else [None] * n,
             "my_suit": my_bid[-1] if my_bid else None,
-            "known_missing": [list(x) for x in self._known_missing()],
+            "known_missing": [list(x) for x in missing] if own else missing,
         }
 
     _missing_sorted: tuple[tuple[set[str], ...], list[list[str]]] | None = None
@@ -572,7 +580,7 @@ class RoundupState(State):
         n = self.players
         me = player if player is not None and 0 <= player < n else None
         tiebreak = self.phase == "tiebreak"
-        out = self.policy_view(me if me is not None else -1)
+        out = self._policy_part(me if me is not None else -1, own=True)
         my_bid = None
         if me is not None:
             my_bid = self.bids[me] or (self.pending.get(me) if self.phase == "bid" else None)
