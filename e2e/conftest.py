@@ -19,7 +19,8 @@
   web/js/, whose engine-client.js it drives) under /__harness__/, on its own port.
 
 Every test here is marked ``browser``. The run ends with the number of engine starts (worker.js
-loads); with ``-v``, per test.
+loads), with ``-v`` per test, and the processor time per module, browser included
+(tests/cputime.py).
 
 Chromium: $PARLOUR_CHROMIUM, else ``chromium`` on PATH (Debian's), else Playwright's own.
 """
@@ -45,6 +46,8 @@ sys.path.insert(0, str(ROOT))
 from pagehelpers import MENU, SNAPSHOT_KEYS, app_url  # noqa: E402
 
 import build  # noqa: E402  (the repository's build.py: its server is the one we test)
+from tests import cputime  # noqa: E402
+from tests.cputime import pytest_runtest_protocol  # noqa: E402, F401  (see tests/cputime.py)
 from tests.watchdog import (  # noqa: E402, F401  (the watchdog's hooks, see tests/watchdog.py)
     pytest_runtest_call,
     pytest_runtest_setup,
@@ -277,12 +280,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput["parlour_boots"] = dict(BOOTS)
+    cputime.pytest_sessionfinish(session)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error) -> None:
     """The controller gathers each worker's engine starts (pytest-xdist's hook)."""
     BOOTS.update(getattr(node, "workeroutput", {}).get("parlour_boots", {}))
+    cputime.pytest_testnodedown(node, error)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -293,6 +298,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
         if terminalreporter.config.get_verbosity() > 0:
             for nodeid, boots in sorted(BOOTS.items(), key=lambda kv: -kv[1]):
                 terminalreporter.write_line(f"  {boots:3d}  {nodeid}")
+    cputime.pytest_terminal_summary(terminalreporter)
 
 
 def new_page(context: BrowserContext) -> Page:

@@ -7,6 +7,12 @@ from __future__ import annotations
 import pytest
 
 from engine import bridge
+from tests.cputime import (  # noqa: F401  (processor time per module, see tests/cputime.py)
+    pytest_runtest_protocol,
+    pytest_sessionfinish,
+    pytest_terminal_summary,
+    pytest_testnodedown,
+)
 from tests.watchdog import (  # noqa: F401  (the watchdog's hooks, see tests/watchdog.py)
     pytest_runtest_call,
     pytest_runtest_setup,
