@@ -23,6 +23,12 @@ export function possessive(name) {
   return name === "You" ? "your" : `${name}'s`;
 }
 
+/** A seat's name with its verb: "You play" / "North plays" (`third`: the verb's form for
+ * another seat, when not `base` + "s": "passes"). */
+export function verb(who, base, third = `${base}s`) {
+  return `${who} ${who === "You" ? base : third}`;
+}
+
 /** A seat's name inside a sentence: "you" for the person ("You"), else the name. */
 export function inSentence(name) {
   return name === "You" ? "you" : name;

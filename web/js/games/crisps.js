@@ -4,8 +4,8 @@
 // rank, then suit C D H S), "pass", "take:faceup", "take:blind".
 import { dragSource } from "../ui/drag.js";
 import { matchingActions } from "../ui/selection.js";
-import { cardText, plural, rankOf } from "../ui/cards.js";
-import { inSentence } from "../snapshot.js";
+import { cardOrder, cardText, plural, rankOf, suitOf } from "../ui/cards.js";
+import { inSentence, verb } from "../snapshot.js";
 
 const SUIT_ORDER = ["C", "D", "H", "S"];
 const NUMBER_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10"];
@@ -17,9 +17,7 @@ function rankValue(cardId) {
 }
 
 /** The engine's card order: rank value, then suit in C D H S order. */
-function compareCards(a, b) {
-  return rankValue(a) - rankValue(b) || SUIT_ORDER.indexOf(a.slice(-1)) - SUIT_ORDER.indexOf(b.slice(-1));
-}
+const compareCards = cardOrder(rankValue, (c) => SUIT_ORDER.indexOf(suitOf(c)));
 
 function rankWord(rank) {
   return { Q: "Queens", J: "Jacks" }[rank] || `${rank}s`;
@@ -244,15 +242,14 @@ function waitingLine(ui, snapshot, view, me) {
 /** The message shown after a move, e.g. "North plays 7♥ 7♠". */
 export function describeMove(move, snapshot, seatName) {
   const who = seatName(move.player);
-  const you = who === "You";
   const text = (cards) => cards.map(cardText).join(" ");
   if (move.kind === "play" || String(move.id).startsWith("play:")) {
     const cards = move.cards && move.cards.length ? move.cards : String(move.id).slice(5).split(",");
-    return `${who} ${you ? "play" : "plays"} ${text(cards)}`;
+    return `${verb(who, "play")} ${text(cards)}`;
   }
-  if (move.id === "pass") return `${who} ${you ? "pass" : "passes"}`;
-  if (move.id === "take:faceup") return `${who} ${you ? "take" : "takes"} the face-up card`;
-  if (move.id === "take:blind") return `${who} ${you ? "take" : "takes"} a blind card`;
+  if (move.id === "pass") return verb(who, "pass", "passes");
+  if (move.id === "take:faceup") return `${verb(who, "take")} the face-up card`;
+  if (move.id === "take:blind") return `${verb(who, "take")} a blind card`;
   return `${who}: ${move.label}`;
 }
 

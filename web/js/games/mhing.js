@@ -7,7 +7,7 @@
 // "take:7H,8H,9H", "swap:8H", "discard:7H", "draw:stock".
 
 import { dragSource } from "../ui/drag.js";
-import { RANKS, SUIT_SYMBOLS, cardElement, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
+import { RANKS, SUIT_SYMBOLS, cardElement, cardOrder, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
 import { h } from "../ui/dom.js";
 
 const RANK_TEXT = ["", ...RANKS];
@@ -25,9 +25,7 @@ const CIRCLED = ["\u2460", "\u2461", "\u2462", "\u2463"];
 function isAce(cardId) { return rankOf(cardId) === "A"; }
 
 /** Low to high by rank, then suit: the order a selection is named in a "why" request. */
-function compareCards(a, b) {
-  return RANK_VALUE[rankOf(a)] - RANK_VALUE[rankOf(b)] || SUIT_ORDER.indexOf(suitOf(a)) - SUIT_ORDER.indexOf(suitOf(b));
-}
+const compareCards = cardOrder((c) => RANK_VALUE[rankOf(c)], (c) => SUIT_ORDER.indexOf(suitOf(c)));
 
 /**
  * The ranks (1-13) an action's sequence stands for, read from its id: the engine lists the

@@ -7,6 +7,7 @@
 import { h } from "../ui/dom.js";
 import { SUIT_SYMBOLS, SUIT_NAMES, cardElement, cardText, isRedSuit, plural, suitOf } from "../ui/cards.js";
 import { dragSource } from "../ui/drag.js";
+import { verb } from "../snapshot.js";
 
 const SUITS = ["S", "H", "D", "C"];
 const LONG_FAN = 7;
@@ -440,9 +441,9 @@ export function describeMove(move, snapshot, seatName) {
   const who = seatName(move.player);
   const you = who === "You";
   const [kind, arg] = String(move.id).split(":");
-  if (kind === "play") return `${who} ${you ? "play" : "plays"} ${cardText(arg)} to ${you ? "your" : "their"} own stack`;
-  if (kind === "public") return `${who} ${you ? "put" : "puts"} ${cardText(arg)} on the public stack`;
-  if (kind === "draw" && arg === "stock") return `${who} ${you ? "draw" : "draws"} from the draw pile`;
-  if (kind === "draw") return `${who} ${you ? "take" : "takes"} ${cardText(arg)} from the public stack`;
+  if (kind === "play") return `${verb(who, "play")} ${cardText(arg)} to ${you ? "your" : "their"} own stack`;
+  if (kind === "public") return `${verb(who, "put")} ${cardText(arg)} on the public stack`;
+  if (kind === "draw" && arg === "stock") return `${verb(who, "draw")} from the draw pile`;
+  if (kind === "draw") return `${verb(who, "take")} ${cardText(arg)} from the public stack`;
   return `${who}: ${move.label}`;
 }

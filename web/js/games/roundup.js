@@ -12,8 +12,8 @@
 
 import { dragSource } from "../ui/drag.js";
 import { h } from "../ui/dom.js";
-import { possessive } from "../snapshot.js";
-import { RANKS, SUIT_NAMES as SUIT_WORDS, SUIT_SYMBOLS, cardElement, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
+import { possessive, verb } from "../snapshot.js";
+import { RANKS, SUIT_NAMES as SUIT_WORDS, SUIT_SYMBOLS, cardElement, cardOrder, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
 
 const SUITS = ["S", "H", "D", "C"];
 const FACE_KINDS = { J: "jack", Q: "queen", K: "king" };
@@ -25,17 +25,10 @@ const ORDINALS = ["1st", "2nd", "3rd", "4th"];
 function isFace(cardId) { return rankOf(cardId) in FACE_KINDS; }
 
 /** Suit order S H D C, then rank A..K: the hand reads as four runs. */
-function compareCards(a, b) {
-  return SUITS.indexOf(suitOf(a)) - SUITS.indexOf(suitOf(b)) || RANKS.indexOf(rankOf(a)) - RANKS.indexOf(rankOf(b));
-}
+const compareCards = cardOrder((c) => SUITS.indexOf(suitOf(c)), (c) => RANKS.indexOf(rankOf(c)));
 
 function short(cardId) {
   return cardId ? cardText(cardId) : "";
-}
-
-/** "You play" / "North plays". */
-function verb(who, base, third) {
-  return who === "You" ? `${who} ${base}` : `${who} ${third || base + "s"}`;
 }
 
 /** Seats from the viewer's left, round the table (the viewer last); all seats for a spectator. */

@@ -30,6 +30,12 @@ export function suitOf(cardId) {
   return parseCard(cardId).suit;
 }
 
+/** An order of card ids: by the number `first(card)`, then by `second(card)` (a hand's
+ * order on the table, the order a selection is named in a "why" request). */
+export function cardOrder(first, second) {
+  return (a, b) => first(a) - first(b) || second(a) - second(b);
+}
+
 export function isJoker(cardId) {
   return parseCard(cardId).joker;
 }
