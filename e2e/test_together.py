@@ -165,11 +165,43 @@ def join(friend: Device, link: str, name: str) -> str:
     return page.locator("[data-testid=reply-link]").input_value()
 
 
+SEAT_REPORT = """(seat) => {
+  const row = document.querySelector(`[data-testid=friend-${seat}]`);
+  const hook = window.__parlourHost;
+  return {
+    seat: row ? { status: row.dataset.status, says: row.innerText } : null,
+    connection: hook && hook.connections ? hook.connections()[seat] || "none" : "no ?test=1 hook",
+  };
+}"""
+"""What the host's page shows of a friend's seat, and what WebRTC says of its connection."""
+
+
+SEATS_SEEN = """(seat) => {
+  window.__seatsSeen = [];
+  const note = () => {
+    const row = document.querySelector(`[data-testid=friend-${seat}]`);
+    if (!row) return;
+    const again = row.querySelector(`[data-testid=reinvite-${seat}]`) ? ", Invite again" : "";
+    const seen = row.dataset.status + again;
+    if (window.__seatsSeen[window.__seatsSeen.length - 1] !== seen) window.__seatsSeen.push(seen);
+  };
+  const app = document.getElementById("app");
+  new MutationObserver(note).observe(app, { childList: true, subtree: true });
+}"""
+"""Keep, in ``window.__seatsSeen``, each way the host's page shows seat ``seat`` in turn."""
+
+
 def connect(host: Device, seat: int, reply: str) -> None:
+    """The host pastes ``reply`` and the seat reads "Connected"; when it does not, the failure
+    says how the seat stands (failed, lost, the reply refused) and how its connection does."""
     page = host.page
     page.fill(f"[data-testid=paste-{seat}]", reply)
     page.click(f"[data-testid=connect-{seat}]")
-    page.wait_for_selector(f"[data-testid=friend-{seat}][data-status=connected]")
+    try:
+        page.wait_for_selector(f"[data-testid=friend-{seat}][data-status=connected]")
+    except PlaywrightError:
+        report = page.evaluate(SEAT_REPORT, seat)
+        raise AssertionError(f"seat {seat} did not connect: {report}") from None
 
 
 IDLE_LIMIT_S = 60.0
@@ -346,7 +378,14 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
         "[data-testid=lobby] [data-testid=error]:has-text('cannot be used')"
     )
     assert host.page.locator("[data-testid=start-shared]").is_disabled()
+    # A connection that misses its wait goes to "Did not connect", offered "Invite again",
+    # and keeps listening: the channel that opens later still connects the seat.
+    host.page.evaluate(SEATS_SEEN, 1)
+    host.page.evaluate("window.__parlourHost.connectWait(50, 1500)")
     connect(host, 1, reply)
+    host.page.evaluate("window.__parlourHost.connectWait(null)")
+    seen = host.page.evaluate("window.__seatsSeen")
+    assert "failed, Invite again" in seen and seen[-1] == "connected", seen
     host.page.click("[data-testid=start-shared]")
     for device in (host, friend):
         device.page.wait_for_selector("[data-testid=table]")

@@ -22,6 +22,8 @@ const MAX_ACTION_CHARS = 200;
 const STAND_IN_WAITS = [[0, "Never"], [30_000, "After 30 seconds"], [120_000, "After 2 minutes"]];
 const STAND_IN_DEFAULT = 30_000;
 let standInTestMs = null;   // the test hook's shorter wait (?test=1 on the host's page)
+let connectTestMs = null;   // the test hook's shorter wait for a connection to come up
+let answerTestMs = 0;       // and how long it holds a friend's answer back, as a slow network
 
 /** The servers the host chose for friends on another network: none unless `internet`. */
 function iceServers(internet) {
@@ -114,28 +116,48 @@ async function takeReply(state, text) {
   Object.assign(entry, { status: "connecting", problem: null });
   ctx.render();
   try {
+    // The wait counts from the paste; the test hook can hold the answer back past it.
+    const open = opened(link.pc, link.channel, connectTestMs ?? CONNECT_MS);
+    open.catch(() => undefined);   // awaited below, after the answer is taken
+    if (answerTestMs) await new Promise((resolve) => setTimeout(resolve, answerTestMs));
     await complete(link.pc, reply.signal);
-    await opened(link.pc, link.channel, CONNECT_MS);
+    await open;
   } catch {
-    if (links.get(reply.seat) !== link) return null;
-    Object.assign(entry, { status: "failed", problem: `The connection did not come up within ${CONNECT_MS / 1000} seconds. ${ADVICE}` });
+    if (links.get(reply.seat) !== link || link.talk) return null;
+    const now = seatState(state, reply.seat);
+    if (!now) return null;
+    // The seat keeps listening: a channel that opens later still gets its messenger (the
+    // friend's hello then says "Connected"). Meanwhile it waits as a lost seat does, and
+    // can be invited again.
+    link.channel.addEventListener("open", () => {
+      if (links.get(reply.seat) === link && !link.talk) listenTo(state, reply.seat, link);
+    }, { once: true });
+    Object.assign(now, { status: "failed", problem: `The connection did not come up within ${CONNECT_MS / 1000} seconds. ${ADVICE}` });
+    awaitStandIn(state, now);
     ctx.render();
     return null;
   }
+  listenTo(state, reply.seat, link);
+  // The seat reads "Connected" once the friend's page has said hello with their name (its
+  // first message), so a match started at once already has every friend's name.
+  return null;
+}
+
+/** Seat `seat`'s connection is open: its messages go to fromFriend, its end makes it lost. */
+function listenTo(state, seat, link) {
+  const entry = seatState(state, seat);
+  if (entry && entry.status === "failed") { Object.assign(entry, { status: "connecting", problem: null }); ctx.render(); }
   link.talk = messenger(link.pc, link.channel, {
-    onMessage: (message) => fromFriend(state, reply.seat, link, message),
-    onRefused: (why) => refuse(state, reply.seat, why),
+    onMessage: (message) => fromFriend(state, seat, link, message),
+    onRefused: (why) => refuse(state, seat, why),
     onClose: () => {
-      if (links.get(reply.seat) !== link) return;
-      links.delete(reply.seat);
-      const now = seatState(state, reply.seat);
+      if (links.get(seat) !== link) return;
+      links.delete(seat);
+      const now = seatState(state, seat);
       if (now) { now.status = "lost"; now.link = null; awaitStandIn(state, now); }
       ctx.render();
     },
   });
-  // The seat reads "Connected" once the friend's page has said hello with their name (its
-  // first message), so a match started at once already has every friend's name.
-  return null;
 }
 
 /** A lost friend's seat: a computer plays it once the host's chosen wait is over. */
@@ -300,7 +322,15 @@ export function forwardAll(state) {
 function listenForReplies(state) {
   // Test-only hook (?test=1): a shorter wait before a computer takes a lost friend's seat.
   if (new URLSearchParams(window.location.search).get("test") === "1") {
-    window.__parlourHost = { standInWait: (ms) => { standInTestMs = ms; } };
+    window.__parlourHost = {
+      standInWait: (ms) => { standInTestMs = ms; },
+      connectWait: (ms, answerMs = 0) => { connectTestMs = ms; answerTestMs = answerMs; },
+      // Each seat's connection as WebRTC reports it, for a test that fails to say what it saw.
+      connections: () => Object.fromEntries([...links].map(([seat, link]) => [seat, {
+        connection: link.pc.connectionState, ice: link.pc.iceConnectionState,
+        channel: link.channel.readyState, messenger: link.talk ? (link.talk.closed ? "closed" : "open") : "none",
+      }])),
+    };
   }
   if (handoff || typeof BroadcastChannel !== "function") return;
   handoff = new BroadcastChannel(CHANNEL_NAME);
@@ -317,7 +347,7 @@ function seatRow(state, intents, entry, inTable) {
   const status = entry.status;
   const pasteId = `reply-${entry.seat}`;
   const needsLink = ["ready", "shared", "failed"].includes(status) && entry.link;
-  const words = entry.standin && status === "lost" ? STATUS_WORDS.standin : STATUS_WORDS[status] || status;
+  const words = entry.standin && (status === "lost" || status === "failed") ? STATUS_WORDS.standin : STATUS_WORDS[status] || status;
   return h("li", { class: "friend-seat", dataset: { testid: `friend-${entry.seat}`, status, standin: entry.standin ? "true" : "false" } },
     h("p", {}, h("strong", {}, entry.name || `Seat ${entry.seat + 1}`), ` \u2014 `, h("span", { dataset: { testid: "friend-status" } }, words),
       entry.refused ? h("span", { class: "field-note" }, ` (${entry.refused} message${entry.refused > 1 ? "s" : ""} refused)`) : null),
@@ -332,9 +362,9 @@ function seatRow(state, intents, entry, inTable) {
         h("input", { id: pasteId, name: "reply", autocomplete: "off", spellcheck: "false", dataset: { testid: `paste-${entry.seat}` } }),
         button("Connect", { type: "submit", class: "primary", dataset: { testid: `connect-${entry.seat}` } })),
     ] : null,
-    inTable && (status === "lost" || status === "failed" || status === "ready" || status === "shared") ? h("div", { class: "form-actions" },
-      status === "lost" ? button("Invite again", { class: "quiet", dataset: { testid: `reinvite-${entry.seat}` }, onclick: () => intents.reinvite(entry.seat) }) : null,
-      entry.standin ? null : button("Let a computer play this seat", { class: "quiet", dataset: { testid: `to-computer-${entry.seat}` }, onclick: () => intents.toComputer(entry.seat) })) : null);
+    (status === "failed" || (inTable && ["lost", "ready", "shared"].includes(status))) ? h("div", { class: "form-actions" },
+      status === "lost" || status === "failed" ? button("Invite again", { class: "quiet", dataset: { testid: `reinvite-${entry.seat}` }, onclick: () => intents.reinvite(entry.seat) }) : null,
+      !inTable || entry.standin ? null : button("Let a computer play this seat", { class: "quiet", dataset: { testid: `to-computer-${entry.seat}` }, onclick: () => intents.toComputer(entry.seat) })) : null);
 }
 
 export function renderLobby(state, intents) {
