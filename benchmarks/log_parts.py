@@ -36,7 +36,7 @@ def match(game: str, seed: int, parts: bool) -> tuple[list[int], float]:
     sizes = []
     spent = 0.0
     page("start", {"game": game, "seed": seed, "seats": seats})
-    while bridge._session is not None and not bridge._session.state.is_over:
+    while bridge.DESK.session is not None and not bridge.DESK.session.state.is_over:
         have = page.have() if parts else {}
         started = time.perf_counter()
         text = bridge.bot_move(json.dumps({"log_have": have}))
@@ -59,9 +59,9 @@ def friend_match(seed: int) -> tuple[list[int], list[int]]:
     page("seat_view", {"seat": 0})
     rng = random.Random(seed)
     whole, parts = [], []
-    while bridge._session is not None and bridge._session.state.current_player is not None:
+    while bridge.DESK.session is not None and bridge.DESK.session.state.current_player is not None:
         held = {"log_have": {"0": page.have()["0"]}}
-        seat = bridge._session.state.current_player
+        seat = bridge.DESK.session.state.current_player
         if seat == 2:
             call("bot_move")
         elif seat == 1:

@@ -345,7 +345,7 @@ def test_a_broken_engine_fails_start_up_readably(page, serve_with, dist):
             if ".dist-info/" in name:
                 wheel.writestr(name, real.read(name))
         wheel.writestr("engine/__init__.py", "raise RuntimeError('the engine is broken')\n")
-        wheel.writestr("engine/bridge.py", "")
+        wheel.writestr("engine/bridge/__init__.py", "")
     base = serve_with({f"wheels/{info['engine_wheel']}": buffer.getvalue()})
     out = run_harness(page, base)
     assert out["failure"] == ("The game engine could not start: RuntimeError: the engine is broken")

@@ -309,9 +309,9 @@ def test_the_bridge_ranks_the_legal_moves_and_the_hint_is_the_first(game_id):
 def test_the_same_position_and_budget_give_the_same_analysis_without_the_cache():
     load_for_person(choice_position("mhing"))
     first = call("analyse", {"iterations": ITERATIONS})
-    bridge._session.analysis = None
+    bridge.DESK.session.analysis = None
     assert call("analyse", {"iterations": ITERATIONS}) == first
-    bridge._session.analysis = None
+    bridge.DESK.session.analysis = None
     assert call("hint", {"iterations": ITERATIONS})["action"]["id"] == first["best"]
 
 
@@ -344,15 +344,15 @@ def test_the_default_budget_searched_in_full_answers_a_request_for_the_default(m
     def no_search(*args, **kwargs):
         raise AssertionError("searched again")
 
-    monkeypatch.setattr(bridge.analysing, "analyse", no_search)
+    monkeypatch.setattr(bridge.advice.analysing, "analyse", no_search)
     assert call("analyse") == full
     assert call("hint")["action"]["id"] == full["best"]
     with pytest.raises(AssertionError, match="searched again"):
-        bridge._analysis_of(bridge._session, state, state.current_player, budget - 1)
+        bridge.advice.analysis_of(bridge.DESK.session, state, state.current_player, budget - 1)
 
 
 def test_the_bridge_reports_progress_while_it_analyses(monkeypatch):
-    monkeypatch.setattr(bridge, "PROGRESS_INTERVAL_S", 0.0)
+    monkeypatch.setattr(bridge.progress, "PROGRESS_INTERVAL_S", 0.0)
     load_for_person(choice_position("crisps"))
     fractions: list[float] = []
     bridge.on_progress(fractions.append)

@@ -1,4 +1,4 @@
-"""engine/bridge.py: the JSON API the page calls (JSON text in, JSON text out).
+"""engine/bridge/: the JSON API the page calls (JSON text in, JSON text out).
 
 Played on Crisps (two players); the undo policy is also checked on every registered game.
 """
@@ -390,7 +390,7 @@ def test_snapshot_never_shows_the_opponents_unknown_cards():
     for _ in range(200):
         if snap["is_over"]:
             break
-        state = bridge._session.state
+        state = bridge.DESK.session.state
         hidden = list(state.hands[1])
         for card in state.known[1]:
             hidden.remove(card)
@@ -408,7 +408,7 @@ def test_a_move_that_ends_a_round_brings_the_table_as_it_ended_and_hides_what_it
     for _ in range(2000):
         if snap["is_over"] or ended >= 2:
             break
-        before = bridge._session.state.clone()
+        before = bridge.DESK.session.state.clone()
         hidden = set(before.hands[1]) - set(before.known[1])
         rounds = len(snap["result"]["rounds"])
         snap = call("bot_move")["snapshot"] if snap["bot_turn"] else play_human(snap, rng)
@@ -422,7 +422,7 @@ def test_a_move_that_ends_a_round_brings_the_table_as_it_ended_and_hides_what_it
         assert end["round"] == len(snap["result"]["rounds"])
         assert end["view"]["round"] == before.view(0)["round"], "the ended round, not the new deal"
         assert end["view"]["hand"] != snap["view"]["hand"]
-        still_hidden = hidden - set(bridge._session.state.history[-1].cards)
+        still_hidden = hidden - set(bridge.DESK.session.state.history[-1].cards)
         assert not (still_hidden & strings_in(end["view"])), "the opponent's cards stay hidden"
         # The match itself goes on from the new deal, untouched.
         assert call("snapshot")["view"] == snap["view"]
@@ -488,7 +488,7 @@ def test_undo_takes_back_only_own_actions_since_the_turn_began(game_id):
         if snap["is_over"]:
             break
         seen[snap["moves"]] = observable(snap)
-        session = bridge._session
+        session = bridge.DESK.session
         count = expected_undo(session)
         assert snap["can_undo"] == (count > 0)
         if count and rng.random() < 0.5:
@@ -496,10 +496,10 @@ def test_undo_takes_back_only_own_actions_since_the_turn_began(game_id):
             after = call("undo")
             assert error_code(after) is None, after
             assert after["moves"] == snap["moves"] - count
-            assert bridge._session.state.to_record()["actions"] == before[:-count]
+            assert bridge.DESK.session.state.to_record()["actions"] == before[:-count]
             assert after["current_player"] == snap["current_player"]
             assert after["human_turn"]
-            assert after["can_undo"] == (expected_undo(bridge._session) > 0)
+            assert after["can_undo"] == (expected_undo(bridge.DESK.session) > 0)
             # Taken back, the table is as it was before those moves.
             assert observable(after) == seen[after["moves"]]
             undone += 1
@@ -552,7 +552,7 @@ def test_practice_undo_crosses_revealed_cards():
     snap = to_human_turn(start(17, practice=True))
     rng = random.Random(17)
     for _ in range(300):
-        state = bridge._session.state
+        state = bridge.DESK.session.state
         if any(state.move_revealed_hidden(i) for i, a in enumerate(state.history) if a.player == 0):
             break
         snap = to_human_turn(play_human(snap, rng))
@@ -709,7 +709,7 @@ request_objects = st.fixed_dictionaries(
     params=request_objects,
 )
 def test_any_request_gives_json_never_an_exception(method, params):
-    if bridge._session is None:
+    if bridge.DESK.session is None:
         start(3)
     before = call("snapshot")
     reply = call_raw(method, json.dumps(params))
@@ -722,9 +722,9 @@ def test_any_request_gives_json_never_an_exception(method, params):
 
 def afresh(viewer: int | None) -> list[dict[str, Any]]:
     """The log of the match in progress as ``viewer`` may know it, written from its history."""
-    session = bridge._session
+    session = bridge.DESK.session
     assert session is not None
-    marks = bridge.RoundMarks().sync(session.state)
+    marks = bridge.logs.RoundMarks().sync(session.state)
     return [
         {
             "player": a.player,
@@ -748,7 +748,7 @@ def test_the_log_kept_between_snapshots_is_the_log_written_afresh(game):
     rng = random.Random(5)
     undone = renamed = False
     for step in range(400):
-        state = bridge._session.state
+        state = bridge.DESK.session.state
         if state.current_player is None:
             break
         seat = state.current_player
@@ -767,13 +767,13 @@ def test_the_log_kept_between_snapshots_is_the_log_written_afresh(game):
             got = call("seat_view", {"seat": 1})["log"] if viewer else call("snapshot")["log"]
             assert got == afresh(viewer)
         if seat == 1 and not undone:
-            taken = bridge._session.state.history[-1]
-            before = len(bridge._session.state.history)
+            taken = bridge.DESK.session.state.history[-1]
+            before = len(bridge.DESK.session.state.history)
             undo = call("undo", {"seat": 1})
             others = [a["id"] for a in undo.get("legal", []) if a["id"] != taken.id]
             if "error" not in undo and others:
                 undone = True
-                assert len(bridge._session.state.history) < before
+                assert len(bridge.DESK.session.state.history) < before
                 assert undo["log"] == afresh(1)
                 # Another move in its place, the host's page having drawn the one taken back.
                 call("act", {"action": rng.choice(others), "seat": 1})
@@ -784,16 +784,16 @@ def test_the_log_kept_between_snapshots_is_the_log_written_afresh(game):
         assert any("Ada" in e["text"] for e in call("snapshot")["log"])
     # A history changed under the kept words with no snapshot between (one action taken back
     # and another in its place): the words are those of the new action.
-    session = bridge._session
+    session = bridge.DESK.session
     record = session.state.to_record()
     taken = record["actions"][-1]
     record["actions"] = record["actions"][:-1]
-    session.state = bridge._replay(record)
+    session.state = bridge.matches.replayed(record)
     texts = {session.state.public_label(a, 0): a for a in session.state.legal_actions()}
     texts.pop(session.state.public_label(session.state.find_action(taken), 0), None)
     assert texts, "no other move reads differently here"
     session.state.apply(next(iter(texts.values())))
-    assert bridge._log_words(session, 0).entries == afresh(0)
+    assert session.log_fields(0)["log"] == afresh(0)
     saved = call("record")
     call("start", {"game": game, "seed": 6, "seats": seats})
     call("snapshot")
@@ -812,7 +812,7 @@ def test_a_page_that_holds_the_log_is_sent_only_the_entries_after_it():
     page("start", {"game": "roundup", "seed": 8, "seats": seats})
     rng = random.Random(8)
     for _ in range(60):
-        seat = bridge._session.state.current_player  # type: ignore[union-attr]
+        seat = bridge.DESK.session.state.current_player  # type: ignore[union-attr]
         if seat == 0:
             page("act", {"action": rng.choice(page("snapshot")["legal"])["id"]})
         elif seat == 1:
@@ -860,7 +860,7 @@ def test_a_page_that_holds_the_log_is_sent_only_the_entries_after_it():
     page("start", {"game": "crisps", "seed": 8, "practice": True, "seats": seats[::2]})
     for _ in range(6):
         page("act", {"action": page("snapshot")["legal"][0]["id"]})
-        while bridge._session.state.current_player == 1:  # type: ignore[union-attr]
+        while bridge.DESK.session.state.current_player == 1:  # type: ignore[union-attr]
             page("bot_move")
     generation = page.logs["0"][0]
     undone = call("undo", have(0))

@@ -1,4 +1,4 @@
-"""engine/bridge.py: the undo policy on every game, the log by round, replays.
+"""engine/bridge/: the undo policy on every game, the log by round, replays.
 
 The undo policy: outside practice the human may take back their own actions since the
 start of their turn, never past an action that revealed a hidden card (a draw, a Jack's
@@ -54,7 +54,7 @@ def find_position(
         for _ in range(limit):
             if snap["is_over"]:
                 break
-            state = bridge._session.state
+            state = bridge.DESK.session.state
             if snap["human_turn"] and want(state):
                 return snap
             snap = advance(snap, rng)
@@ -81,16 +81,16 @@ def last_own_move(state, revealing: bool) -> bool:
 def test_undo_takes_back_an_own_action_that_revealed_nothing(game_id):
     snap = find_position(game_id, lambda s: last_own_move(s, revealing=False))
     assert snap["can_undo"]
-    before = bridge._session.state.to_record()["actions"]
+    before = bridge.DESK.session.state.to_record()["actions"]
     back = call("undo")
     assert code(back) is None, back
     assert back["moves"] < snap["moves"]
-    assert bridge._session.state.to_record()["actions"] == before[: back["moves"]]
+    assert bridge.DESK.session.state.to_record()["actions"] == before[: back["moves"]]
     assert back["human_turn"] and back["current_player"] == 0
     # Everything taken back was the human's own, since their turn began.
-    assert all(bridge._session.state.history[i].player == 0 for i in range(back["moves"], 0))
+    assert all(bridge.DESK.session.state.history[i].player == 0 for i in range(back["moves"], 0))
     assert set(a for a in before[back["moves"] :]) <= set(before)
-    replayed = engine.from_record({**bridge._session.state.to_record(), "actions": before})
+    replayed = engine.from_record({**bridge.DESK.session.state.to_record(), "actions": before})
     assert all(a.player == 0 for a in replayed.history[back["moves"] :])
 
 
@@ -117,7 +117,7 @@ def test_undo_is_refused_after_a_draw_in_general_mhing():
         "mhing",
         lambda s: last_own_move(s, revealing=True) and s.history[-1].id.startswith("draw:stock"),
     )
-    assert bridge._session.state.history[-1].id.startswith("draw:stock")
+    assert bridge.DESK.session.state.history[-1].id.startswith("draw:stock")
     assert not snap["can_undo"]
     assert code(call("undo")) == "cannot_undo"
 
@@ -129,9 +129,9 @@ def test_undo_never_reaches_a_bots_move_or_a_previous_turn(game_id):
     for _ in range(600):
         if snap["is_over"]:
             break
-        state = bridge._session.state
+        state = bridge.DESK.session.state
         if snap["can_undo"]:
-            count = bridge._undo_count(bridge._session)
+            count = bridge.session.undo_count(bridge.DESK.session)
             taken = state.history[-count:]
             assert all(a.player == state.current_player == 0 for a in taken)
             assert not any(
@@ -168,7 +168,7 @@ def test_practice_undo_goes_back_through_bot_replies_to_the_start(game_id):
         assert back["moves"] < snap["moves"]
         snap = back
     # Back to the human's first decision (or the very start).
-    assert all(a.player != 0 for a in bridge._session.state.history)
+    assert all(a.player != 0 for a in bridge.DESK.session.state.history)
 
 
 # ----- the log, by round ----------------------------------------------------------------
@@ -185,8 +185,8 @@ def test_log_entries_carry_their_round_through_undo_and_load(game_id):
         if snap["moves"] % 97 == 0 and snap["can_undo"] and undos < 3:
             undos += 1
             snap = call("undo")
-    state = bridge._session.state
-    expected, _ = bridge._marks_by_replay(state.to_record())
+    state = bridge.DESK.session.state
+    expected, _ = bridge.logs.marks_by_replay(state.to_record())
     assert [e["round"] for e in snap["log"]] == expected
     assert expected[0] == 1 and expected == sorted(expected)
     assert expected[-1] == len(snap["result"]["rounds"])

@@ -1,4 +1,4 @@
-"""engine/bridge.py: a searching bot's progress while ``bot_move`` thinks (``on_progress``).
+"""engine/bridge/: a searching bot's progress while ``bot_move`` thinks (``on_progress``).
 
 The page's worker installs a sink once; every Hard or Expert decision then reports the
 fraction of its search done, throttled, rising to 1.0, and the move is the one
@@ -40,19 +40,19 @@ def bot_position(
     seats = [{"type": "human"}] + [{"type": "bot", "level": level}] * (players - 1)
     snap = call("load", {"record": state.to_record(), "seats": seats})
     assert snap["bot_turn"], snap
-    return bridge._session.state
+    return bridge.DESK.session.state
 
 
 def searching_bot(level: str = "hard", iterations: int = ITERATIONS):
     """Give the loaded match's ``level`` seats a fixed-work search (no clock: deterministic)."""
     bot = bots.make(level, iterations=iterations)
-    bridge._session.bot_cache[level] = bot
+    bridge.DESK.session.bot_cache[level] = bot
     return bot
 
 
 def expected_choice(level: str = "hard", iterations: int = ITERATIONS) -> tuple[str, tuple]:
     """What ``choose`` picks now with a copy of the bridge's bot rng, and that rng afterwards."""
-    session = bridge._session
+    session = bridge.DESK.session
     rng = random.Random()
     rng.setstate(session.bot_rng.getstate())
     state = session.state.clone()
@@ -62,7 +62,7 @@ def expected_choice(level: str = "hard", iterations: int = ITERATIONS) -> tuple[
 
 def reports_of_one_move(monkeypatch, interval: float) -> list[float]:
     """The fractions a Hard bot's move reports with the throttle set to ``interval``."""
-    monkeypatch.setattr(bridge, "PROGRESS_INTERVAL_S", interval)
+    monkeypatch.setattr(bridge.progress, "PROGRESS_INTERVAL_S", interval)
     bot_position()
     searching_bot()
     fractions: list[float] = []
@@ -82,8 +82,8 @@ def test_progress_is_throttled_but_the_first_and_the_last_report_go(monkeypatch)
 
 def test_reports_are_at_least_the_interval_apart(monkeypatch):
     clock = iter(i * 0.03 for i in range(10_000))  # each read of the bridge's clock: +30 ms
-    monkeypatch.setattr(bridge, "perf_counter", lambda: next(clock))
-    monkeypatch.setattr(bridge, "PROGRESS_INTERVAL_S", 0.08)
+    monkeypatch.setattr(bridge.progress, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(bridge.progress, "PROGRESS_INTERVAL_S", 0.08)
     bot_position()
     searching_bot()
     fractions: list[float] = []
@@ -110,15 +110,15 @@ class ScriptedBot:
 
 
 def test_a_held_back_last_fraction_is_reported_and_nothing_goes_backwards(monkeypatch):
-    monkeypatch.setattr(bridge, "PROGRESS_INTERVAL_S", 3600.0)
+    monkeypatch.setattr(bridge.progress, "PROGRESS_INTERVAL_S", 3600.0)
     state = bot_position()
     first = state.legal_actions()[0].id
-    bridge._session.bot_cache["hard"] = ScriptedBot([0.2, 0.1, 0.3, 0.3, 0.5])
+    bridge.DESK.session.bot_cache["hard"] = ScriptedBot([0.2, 0.1, 0.3, 0.3, 0.5])
     fractions: list[float] = []
     bridge.on_progress(fractions.append)
     call("bot_move")
     assert fractions == [0.2, 0.5]
-    assert bridge._session.state.history[-1].id == first
+    assert bridge.DESK.session.state.history[-1].id == first
 
 
 def test_with_a_default_budget_reports_rise_to_one_within_the_throttle():
@@ -132,7 +132,7 @@ def test_with_a_default_budget_reports_rise_to_one_within_the_throttle():
     fractions = [f for _, f in stamps]
     assert fractions and fractions[-1] == 1.0
     assert all(0.0 < a < b for a, b in zip(fractions, fractions[1:], strict=False))
-    assert len(fractions) <= elapsed / bridge.PROGRESS_INTERVAL_S + 2
+    assert len(fractions) <= elapsed / bridge.progress.PROGRESS_INTERVAL_S + 2
 
 
 @pytest.mark.parametrize("game_id", sorted(engine.GAMES))
@@ -145,8 +145,8 @@ def test_the_move_is_the_one_choose_makes_with_the_same_rng(game_id, level):
     bridge.on_progress(fractions.append)
     reply = call("bot_move")
     assert "error" not in reply, reply
-    assert bridge._session.state.history[-1].id == want
-    assert bridge._session.bot_rng.getstate() == rng_after
+    assert bridge.DESK.session.state.history[-1].id == want
+    assert bridge.DESK.session.bot_rng.getstate() == rng_after
     assert fractions and fractions[-1] == 1.0
 
 
@@ -181,7 +181,7 @@ def test_a_callback_that_raises_does_not_lose_the_move(capsys):
     bridge.on_progress(broken)
     reply = call("bot_move")
     assert "error" not in reply, reply
-    assert bridge._session.state.history[-1].id == want
+    assert bridge.DESK.session.state.history[-1].id == want
     assert calls == [0.1]  # not called again during that move
     assert "progress callback failed (RuntimeError: the page went away)" in capsys.readouterr().err
 

@@ -110,7 +110,7 @@ def test_wheel_holds_the_engine_and_nothing_else(wheel):
         names = archive.namelist()
     top = {name.split("/", 1)[0] for name in names}
     assert top == {"engine", next(t for t in top if t.endswith(".dist-info"))}
-    assert "engine/__init__.py" in names and "engine/bridge.py" in names
+    assert "engine/__init__.py" in names and "engine/bridge/__init__.py" in names
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "engine").rglob("*.py")}
     assert sources <= set(names), "every engine module must be in the wheel"
     assert not [

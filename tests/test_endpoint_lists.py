@@ -1,6 +1,7 @@
 """The page's lists of the bridge's endpoints are the bridge's: the worker's BRIDGE_METHODS
-(web/worker.js, the calls it passes on to Python) is exactly the set of functions
-engine/bridge.py serves (those decorated ``@_endpoint``), and the engine client's
+(web/worker.js, the calls it passes on to Python) is exactly the set of functions the
+engine/bridge/ package serves (those decorated ``@endpoint``, each exported by the package),
+and the engine client's
 SLOW_METHODS (web/js/engine-client.js, the calls given the long watchdog) are among them and
 include every endpoint that lets a bot think or replays a record."""
 
@@ -14,14 +15,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def served() -> dict[str, ast.FunctionDef]:
-    """engine/bridge.py's endpoints: name -> its definition."""
-    tree = ast.parse((ROOT / "engine" / "bridge.py").read_text(encoding="utf-8"))
-    return {
-        node.name: node
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef)
-        and any(isinstance(d, ast.Name) and d.id == "_endpoint" for d in node.decorator_list)
-    }
+    """engine/bridge/'s endpoints: name -> its definition."""
+    found: dict[str, ast.FunctionDef] = {}
+    for path in sorted((ROOT / "engine" / "bridge").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and any(
+                isinstance(d, ast.Name) and d.id == "endpoint" for d in node.decorator_list
+            ):
+                assert node.name not in found, f"two endpoints called {node.name}"
+                found[node.name] = node
+    return found
 
 
 def js_set(path: str, name: str) -> set[str]:
@@ -43,13 +47,16 @@ def test_the_workers_methods_are_the_bridges_endpoints():
     endpoints = served()
     assert len(endpoints) > 10 and {"start", "act", "bot_move"} <= set(endpoints)
     assert js_set("web/worker.js", "BRIDGE_METHODS") == set(endpoints)
+    from engine import bridge
+
+    assert all(callable(getattr(bridge, name, None)) for name in endpoints)
 
 
 def test_the_clients_slow_methods_are_endpoints_and_cover_the_thinking_ones():
     endpoints = served()
     slow = js_set("web/js/engine-client.js", "SLOW_METHODS")
     assert slow <= set(endpoints), slow - set(endpoints)
-    thinking = {name for name, node in endpoints.items() if calls(node) & {"_think", "_replay"}}
+    thinking = {name for name, node in endpoints.items() if calls(node) & {"think", "replayed"}}
     assert thinking and thinking <= slow, thinking - slow
 
 

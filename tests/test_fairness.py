@@ -174,8 +174,8 @@ def test_the_bridge_deals_a_shared_table_from_the_values_and_refuses_a_bad_revea
             )
         )
     )
-    assert bridge._session is not None
-    assert bridge._session.state.seed == fairness.joint_seed(values)
+    assert bridge.DESK.session is not None
+    assert bridge.DESK.session.state.seed == fairness.joint_seed(values)
     assert "seed" not in snap["deal"] and "salt" not in snap["deal"]
     bad = json.loads(
         bridge.start(

@@ -76,7 +76,7 @@ def hidden_from(state: engine.core.State, seat: int) -> set[str]:
 
 def check_message(message: dict[str, Any], seat: int, full_log: bool = False) -> None:
     """A message for ``seat``'s device: its view is that seat's, and it holds no hidden card."""
-    state = bridge._session.state  # type: ignore[union-attr]
+    state = bridge.DESK.session.state  # type: ignore[union-attr]
     assert message["viewer"] == seat
     assert message["view"] == state.view(seat)
     assert [s["type"] for s in message["seats"]].count("human") == 1
@@ -90,14 +90,14 @@ def check_message(message: dict[str, Any], seat: int, full_log: bool = False) ->
     assert (
         [e["text"] for e in log]
         == [
-            bridge._session.names(state.public_label(a, seat))  # type: ignore[union-attr]
+            bridge.DESK.session.names(state.public_label(a, seat))  # type: ignore[union-attr]
             for a in state.history[len(state.history) - len(log) :]
         ]
     )
     rest["log"] = log
     if message["round_end"] is not None:
-        before, taken = bridge._session.round_end_move  # type: ignore[union-attr]
-        assert message["round_end"]["view"] == bridge._round_end_view(before, taken, seat)
+        before, taken = bridge.DESK.session.round_end_move  # type: ignore[union-attr]
+        assert message["round_end"]["view"] == bridge.rounds.round_end_view(before, taken, seat)
     leaked = cards_in(rest) & hidden_from(state, seat)
     assert not leaked, f"seat {seat} was sent {sorted(leaked)}"
     if message["legal"]:
@@ -122,7 +122,7 @@ def test_a_friend_is_sent_only_what_their_seat_may_see(game, seats, options, see
     while True:
         for seat in friends:
             check_message(call("seat_view", {"seat": seat}), seat)
-        state = bridge._session.state  # type: ignore[union-attr]
+        state = bridge.DESK.session.state  # type: ignore[union-attr]
         current = state.current_player
         if current is None:
             break
@@ -163,15 +163,15 @@ def test_a_friends_round_end_is_the_table_from_their_own_seat():
     call("start", {"game": "roundup", "seed": 3, "seats": [{"type": "human"}, {"type": "friend"}]})
     rng = random.Random(3)
     for _ in range(5000):
-        state = bridge._session.state  # type: ignore[union-attr]
+        state = bridge.DESK.session.state  # type: ignore[union-attr]
         seat = state.current_player
         params: dict[str, Any] = {"seat": seat} if seat == 1 else {}
         legal = (call("seat_view", {"seat": 1}) if seat == 1 else call("snapshot"))["legal"]
         call("act", {"action": rng.choice(legal)["id"], **params})
         view = call("seat_view", {"seat": 1})
         if view["round_end"]:
-            before, taken = bridge._session.round_end_move  # type: ignore[union-attr]
-            assert view["round_end"]["view"] == bridge._round_end_view(before, taken, 1)
+            before, taken = bridge.DESK.session.round_end_move  # type: ignore[union-attr]
+            assert view["round_end"]["view"] == bridge.rounds.round_end_view(before, taken, 1)
             assert not cards_in(view["round_end"]) & hidden_from(before, 1) - cards_in(
                 view["round_end"]["view"]
             )
@@ -182,7 +182,7 @@ def test_a_friends_round_end_is_the_table_from_their_own_seat():
 def random_move(rng: random.Random) -> tuple[int, dict[str, Any]]:
     """In a host's (seat 0) and a friend's (seat 1) Crisps: a random legal move for the seat
     to act, each taken as its page sends it; the seat and the bridge's reply."""
-    seat = bridge._session.state.current_player  # type: ignore[union-attr]
+    seat = bridge.DESK.session.state.current_player  # type: ignore[union-attr]
     assert seat is not None
     params: dict[str, Any] = {"seat": seat} if seat == 1 else {}
     legal = (call("seat_view", {"seat": 1}) if seat == 1 else call("snapshot"))["legal"]
@@ -198,8 +198,8 @@ def test_undo_in_a_shared_match_is_your_own_last_move_until_the_next_player_acts
     # Play until a person's move can be taken back (a move that showed no hidden card).
     for _ in range(400):
         mover, moved = random_move(rng)
-        state = bridge._session.state  # type: ignore[union-attr]
-        if bridge._own_undo_count(bridge._session, mover):  # type: ignore[arg-type]
+        state = bridge.DESK.session.state  # type: ignore[union-attr]
+        if bridge.session.own_undo_count(bridge.DESK.session, mover):  # type: ignore[arg-type]
             break
     else:
         pytest.fail("no move could be taken back")
@@ -215,7 +215,7 @@ def test_undo_in_a_shared_match_is_your_own_last_move_until_the_next_player_acts
         undone = call("undo", {"seat": 1})
         check_message(undone, 1)
     assert "error" not in undone
-    assert len(bridge._session.state.history) < moves  # type: ignore[union-attr]
+    assert len(bridge.DESK.session.state.history) < moves  # type: ignore[union-attr]
 
 
 def test_a_friends_undo_after_another_players_move_is_refused_with_the_rule():
@@ -223,13 +223,13 @@ def test_a_friends_undo_after_another_players_move_is_refused_with_the_rule():
         "start",
         {"game": "crisps", "seed": 7, "seats": [{"type": "human"}, {"type": "friend"}]},
     )
-    state = bridge._session.state  # type: ignore[union-attr]
+    state = bridge.DESK.session.state  # type: ignore[union-attr]
     rng = random.Random(7)
     # Play until the host has moved after a move of the friend's (an undo asked for by a page
     # that had not yet drawn the host's move).
     while not (state.history[-1:] and state.history[-1].player == 0 and len(state.history) > 2):
         random_move(rng)
-        state = bridge._session.state  # type: ignore[union-attr]
+        state = bridge.DESK.session.state  # type: ignore[union-attr]
     assert any(action.player == 1 for action in state.history)
     moves = len(state.history)
     refused = call("undo", {"seat": 1})
@@ -238,7 +238,7 @@ def test_a_friends_undo_after_another_players_move_is_refused_with_the_rule():
         "only your own last move, and only until the next player acts"
         in (refused["error"]["message"])
     )
-    assert len(bridge._session.state.history) == moves  # type: ignore[union-attr]
+    assert len(bridge.DESK.session.state.history) == moves  # type: ignore[union-attr]
 
 
 def test_friend_requests_are_checked():
@@ -263,7 +263,7 @@ def test_friend_requests_are_checked():
 def test_a_friend_is_suggested_a_move_for_their_seat_on_their_turn():
     call("start", {"game": "crisps", "seed": 3, "seats": [{"type": "human"}, {"type": "friend"}]})
     rng = random.Random(3)
-    while bridge._session.state.current_player != 1:  # type: ignore[union-attr]
+    while bridge.DESK.session.state.current_player != 1:  # type: ignore[union-attr]
         assert call("hint", {"seat": 1})["error"]["code"] == "not_your_turn"
         random_move(rng)
     # The host's own hint is not the friend's; the friend's is one of their legal moves, found

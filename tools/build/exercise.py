@@ -86,7 +86,7 @@ def _play_against(
             "practice": practice,
         },
     )
-    session = bridge._session
+    session = bridge.DESK.session
     assert session is not None
     session.bot_cache[level] = _small_budget(level, iterations)
     undone = False
@@ -194,7 +194,7 @@ def run(iterations: int = 4, steps: int = 10, hint_ms: int = 20) -> dict[str, An
     match against a level, ``hint_ms`` the time a hint may think.
     """
     driver = Driver()
-    hint_time, bridge.HINT_TIME_MS = bridge.HINT_TIME_MS, hint_ms
+    hint_time, bridge.advice.HINT_TIME_MS = bridge.advice.HINT_TIME_MS, hint_ms
 
     def progressed(fraction: float) -> None:
         driver.progress_reports += 1
@@ -228,7 +228,7 @@ def run(iterations: int = 4, steps: int = 10, hint_ms: int = 20) -> dict[str, An
                     finished += 1
     finally:
         bridge.on_progress(None)
-        bridge.HINT_TIME_MS = hint_time
+        bridge.advice.HINT_TIME_MS = hint_time
         bridge.reset()
     if not driver.progress_reports:
         raise ExerciseFailed("no searching bot reported its progress")

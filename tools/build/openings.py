@@ -83,7 +83,7 @@ def prepare(bridge: Any, bots: Any, params: dict[str, Any], seed: int) -> dict[s
 
     bridge.reset()
     snapshot = ask("start", {**params, "seed": seed})
-    session = bridge._session
+    session = bridge.DESK.session
     for seat in session.seats:
         if seat.type == "bot" and seat.level not in session.bot_cache:
             session.bot_cache[seat.level] = bots.make(seat.level, safety_clock=False)

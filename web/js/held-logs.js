@@ -2,7 +2,7 @@
 //
 // A snapshot's log is one viewer's (the bridge redacts it for that seat), written in
 // generations: within one, entries are only added at the end; a move taken back, a seat
-// renamed or another match starts a new one (engine/bridge.py, _LogWords). Every request says
+// renamed or another match starts a new one (engine/bridge/logs.py, LogWords). Every request says
 // what the page holds (`log_have`: {viewer: [generation, count]}); the bridge then sends a
 // snapshot's log from `log_from` on, under its generation `log_id`. take() gives every
 // snapshot of a reply its whole log back, the earlier entries shared with the previous one,

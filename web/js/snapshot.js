@@ -1,7 +1,7 @@
 // What the page reads off a bridge snapshot in more than one place: seat names, the seats
 // people play, how many rounds are over, what a round scored, who won. Pure functions.
 
-/** The longest seat name, in characters: the bridge's MAX_NAME_CHARS (engine/bridge.py). */
+/** The longest seat name, in characters: the bridge's MAX_NAME_CHARS (engine/bridge/session.py). */
 export const MAX_NAME = 24;
 
 /** A message as a sentence: its first letter capitalised, a full stop unless it ends in one. */

@@ -1,5 +1,5 @@
 // Take back and "suggest a move": the side panel's tools for the human seat's turn.
-// The undo policy is the engine's (bridge._undo_count); the suggestion is the analysis's best
+// The undo policy is the engine's (engine/bridge/session.py, undo_count); the suggestion is the analysis's best
 // move from the person's seat (bridge.hint), with its reason in plain words. The page only
 // shows the result: a suggestion is
 // highlighted on its side-panel button and on its cards where the table draws them, never

@@ -3,7 +3,7 @@
 // ("friend": a person on their own device, invited to a shared match; see features/together/)
 import { MAX_NAME, humanSeats } from "../snapshot.js";
 
-const SEAT_TYPES = ["human", "bot", "friend"];   // engine/bridge.py MAX_NAME_CHARS
+const SEAT_TYPES = ["human", "bot", "friend"];   // engine/bridge/session.py MAX_NAME_CHARS
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 const OPPONENT_NAMES = {
   1: ["North"],
