@@ -49,10 +49,11 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine import bots  # noqa: E402
-from engine.bots.arena import entries_from_log, mean_error, run_arena, seat_over_par  # noqa: E402
+from engine.bots.arena import log_lines, mean_error, run_arena, seat_over_par  # noqa: E402
 from engine.bots.evaluation import Evaluator  # noqa: E402
 from engine.bots.ismcts import SearchConfig  # noqa: E402
 from engine.core import Action  # noqa: E402
+from tools.ladder import entries_from_log  # noqa: E402
 
 
 def assignments(pairs: list[str]) -> dict[str, Any]:
@@ -150,7 +151,7 @@ def clairvoyant(level: str) -> None:
 def over_par(log: str | Path, level: str) -> dict[int, float]:
     """Per round of ``log``: ``level``'s margin less the par's in the same seat."""
     out: dict[int, float] = {}
-    for line in Path(log).read_text(encoding="utf-8").splitlines():
+    for line in log_lines(log):
         if not line.strip():
             continue
         item = json.loads(line)

@@ -10,8 +10,8 @@ an action id (or ``q``) is read from stdin; end of input ends the match quietly.
 --jobs 2`` adds 95% intervals, average scores, decision times and search speed; with
 ``--par normal`` it also plays each match with Normal at every seat and prints each level's
 score margin over Normal's in the same seat of the same deal (``--rounds 1``: one round each);
-with ``--log FILE --ladder`` it records the run in the ladder table the page's set-up screen
-shows (see :mod:`engine.bots.arena`), and ``python -m engine ladder LOG...`` records logged runs;
+with ``--log FILE`` it keeps each match in that log (``.jsonl``, or ``.jsonl.gz`` compressed)
+and resumes a stopped run from it (see :mod:`engine.bots.arena`);
 ``python -m engine bench`` prints engine steps per second for random matches;
 ``python -m engine soak --minutes 30`` plays seeded random and greedy matches of every game,
 player count and option set with the invariant checks on, and prints matches, steps and
@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 import engine
 from engine import bots
-from engine.bots.arena import TABLE, run_arena
+from engine.bots.arena import run_arena
 from engine.cards import card_name, is_card
 
 LINE = 100
@@ -292,41 +292,6 @@ def arena(args: argparse.Namespace, out: TextIO) -> int:
         for level, row in summary["levels"].items():
             mean, error, n = row["over_par"]
             out.write(f"{level:>8} {mean:+.2f} \u00b1 {error:.2f} over {n} seats\n")
-    if args.ladder:
-        if args.log is None:
-            raise engine.InvalidOptions("--ladder records a logged run: give --log too")
-        _record(args.log, args.ladder, out)
-    return 0
-
-
-def _record(log: str, table: str, out: TextIO) -> None:
-    """Record the runs of ``log`` in the ladder ``table``, those of today's bots only, and
-    take out of the table the runs whose bots have changed since they were recorded (a
-    level must be measured again before the page shows a figure for it)."""
-    from engine.bots.arena import describes_todays_bots, entries_from_log, read_table, record
-
-    entries = []
-    for entry in entries_from_log(log):
-        if describes_todays_bots(entry):
-            entries.append(entry)
-            out.write(f"ladder: {entry['command']}\n")
-        else:
-            out.write(f"ladder: not recorded, its bots have changed since: {entry['command']}\n")
-    stale = [e for e in read_table(table) if not describes_todays_bots(e)]
-    for entry in stale:
-        out.write(f"ladder: taken out, its bots have changed since: {entry['command']}\n")
-    record(entries, table, drop=stale)
-
-
-def record_ladder(args: argparse.Namespace, out: TextIO) -> int:
-    from engine.bots.arena import markdown, read_table
-
-    if not args.logs and not args.markdown:
-        raise engine.InvalidOptions("ladder: give arena logs to record, or --markdown")
-    for log in args.logs:
-        _record(log, args.table, out)
-    if args.markdown:
-        out.write(markdown(read_table(args.table)))
     return 0
 
 
@@ -427,8 +392,8 @@ def parser() -> argparse.ArgumentParser:
         if name == "arena":
             a.add_argument(
                 "--log",
-                help="keep each finished match in this JSON-lines file "
-                "and skip the matches already in it (resume a stopped run)",
+                help="keep each finished match in this JSON-lines file (.jsonl, or .jsonl.gz "
+                "compressed) and skip the matches already in it (resume a stopped run)",
             )
             a.add_argument(
                 "--par",
@@ -440,22 +405,6 @@ def parser() -> argparse.ArgumentParser:
                 type=int,
                 help="stop each match after this many rounds (quick comparisons)",
             )
-            a.add_argument(
-                "--ladder",
-                nargs="?",
-                const=str(TABLE),
-                metavar="TABLE",
-                help="record the logged run in the ladder table (benchmarks/ladder.json)",
-            )
-    d = sub.add_parser("ladder", help="record logged arena runs in the ladder table")
-    d.add_argument("logs", nargs="*", help="arena logs (JSON lines)")
-    d.add_argument("--table", default=str(TABLE), help="the ladder table to write")
-    d.add_argument(
-        "--markdown",
-        action="store_true",
-        help="print the table as Markdown: the ladder's steps and the goal against the plain "
-        "search (docs/bots.md), then every run (benchmarks/arena/INDEX.md)",
-    )
     b = sub.add_parser("bench", help="engine steps per second, random matches")
     b.add_argument("game", nargs="?")
     b.add_argument("--players", type=int)
@@ -482,8 +431,6 @@ def main(
             return simulate(args, out)
         if args.command == "arena":
             return arena(args, out)
-        if args.command == "ladder":
-            return record_ladder(args, out)
         if args.command == "soak":
             return soak(args, out)
         return bench(args, out)

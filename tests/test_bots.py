@@ -210,27 +210,30 @@ def test_hard_beats_random(game):
     assert hard["win_rate"] >= min(1.0, 1.5 / players), summary
 
 
-def test_arena_log_resumes_a_stopped_run(tmp_path, monkeypatch):
+@pytest.mark.parametrize("name", ["crisps.jsonl", "crisps.jsonl.gz"])
+def test_arena_log_resumes_a_stopped_run(tmp_path, monkeypatch, name):
     """Matches already in the log are read back, not played again, and the figures are the
-    same as one uninterrupted run; lines of other settings are left alone."""
+    same as one uninterrupted run; lines of other settings are left alone. A log whose name
+    ends .gz is kept compressed, and resumes the same way."""
     from engine.bots import arena
 
-    log = tmp_path / "crisps.jsonl"
+    log = tmp_path / name
     kwargs = {"matches": 3, "seed": 5, "jobs": 1}
     fresh = run_arena("crisps", 2, ["normal", "random"], **kwargs)
     run_arena("crisps", 2, ["normal", "random"], matches=2, seed=5, jobs=1, log=log)
     run_arena("crisps", 2, ["normal", "random"], matches=1, seed=6, jobs=1, log=log)
-    assert len(log.read_text().splitlines()) == 3
+    assert len(arena.log_lines(log)) == 3
+    assert (log.read_bytes()[:2] == b"\x1f\x8b") == name.endswith(".gz")
     played = []
     real_job = arena._match_job
     monkeypatch.setattr(arena, "_match_job", lambda job: played.append(job[3]) or real_job(job))
     resumed = run_arena("crisps", 2, ["normal", "random"], log=log, **kwargs)
     assert played == [2]
-    assert len(log.read_text().splitlines()) == 4
+    assert len(arena.log_lines(log)) == 4
     for level in ("normal", "random"):
         for key in ("seats", "wins", "win_rate", "avg_score"):
             assert resumed["levels"][level][key] == fresh["levels"][level][key]
-    log.write_text(log.read_text() + "not json\n")
+    arena.append_log_line(log, "not json\n")
     with pytest.raises(ValueError, match="line 5 is not JSON"):
         run_arena("crisps", 2, ["normal", "random"], log=log, **kwargs)
 
@@ -712,82 +715,3 @@ def test_a_plain_search_plays_its_iterations_and_the_most_visited_move():
     search.step(40)
     visits = search.visits()
     assert chosen == search.best().id and visits[chosen] == max(visits.values())
-
-
-def test_the_arena_records_its_logged_run_in_the_ladder_table(tmp_path):
-    """``--ladder`` writes the run's entry (command, matches, rates, intervals) into the
-    table, from the log; a log of bots that have changed since is not recorded."""
-    import io
-
-    from engine.__main__ import main
-    from engine.bots.arena import entries_from_log, figures, read_table, record
-
-    log, table = tmp_path / "run.jsonl", tmp_path / "ladder.json"
-    args = ["arena", "crisps", "--bots", "normal,random", "--matches", "3", "--seed", "2"]
-    assert main([*args, "--ladder", str(table)], out=io.StringIO()) != 0  # no log, no entry
-    out = io.StringIO()
-    assert main([*args, "--log", str(log), "--ladder", str(table)], out=out) == 0
-    (entry,) = read_table(table)
-    assert entry == entries_from_log(log)[0] and f"ladder: {entry['command']}" in out.getvalue()
-    assert entry["command"] == (
-        f"python -m engine arena crisps --players 2 --bots normal,random --matches 3 --seed 2 "
-        f"--log {log.as_posix()}"
-    )
-    played = run_arena("crisps", 2, ["normal", "random"], matches=3, seed=2)["levels"]["normal"]
-    assert entry["levels"]["normal"]["win_rate"] == round(played["win_rate"], 4)
-    assert entry["levels"]["normal"]["ci"] == [round(x, 4) for x in played["ci"]]
-    (figure,) = figures([entry])
-    assert (figure["level"], figure["against"], figure["matches"]) == ("normal", ["random"], 3)
-    # The same log, its bots' settings changed since: not recorded again.
-    lines = [json.loads(line) for line in log.read_text().splitlines()]
-    for line in lines:
-        line["settings"]["bots"]["normal"]["mistake_rate"] = 0.5
-    stale = tmp_path / "stale.jsonl"
-    stale.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    out = io.StringIO()
-    assert main(["ladder", str(stale), "--table", str(table)], out=out) == 0
-    assert "not recorded, its bots have changed since" in out.getvalue()
-    assert read_table(table) == [entry]
-    # A run in the table whose bots have changed since is taken out at the next recording.
-    (changed,) = entries_from_log(stale)
-    changed["seats"] = ["random", "normal"]
-    record([changed], table)
-    assert len(read_table(table)) == 2
-    out = io.StringIO()
-    assert main(["ladder", str(log), "--table", str(table)], out=out) == 0
-    assert f"taken out, its bots have changed since: {changed['command']}" in out.getvalue()
-    assert read_table(table) == [entry]
-
-
-def test_a_runs_verdict_counts_its_margin_over_par_only_against_the_par_level():
-    """The set-up screen's "stronger / not told apart" comes from the run's margin over par
-    when the par is the level met (the paired test), else from its win-rate interval against
-    the fair share."""
-    from engine.bots.arena import figures
-
-    def entry(seats, par, ci, over_par):
-        return {
-            "game": "crisps",
-            "players": 2,
-            "seats": seats,
-            "matches": 40,
-            "rounds": 1,
-            "par": par,
-            "levels": {seats[0]: {"win_rate": sum(ci) / 2, "ci": ci, "over_par": over_par}},
-        }
-
-    clear = {"mean": 2.0, "error": 0.5, "seats": 40}
-    level = {"mean": 0.3, "error": 0.5, "seats": 40}
-    same_moves = {"mean": 0.0, "error": 0.0, "seats": 40}
-    runs = [
-        entry(["expert", "hard"], "hard", [0.40, 0.70], clear),  # par is the level met: it counts
-        entry(["expert", "hard"], "hard", [0.40, 0.70], level),  # neither measure separates
-        entry(["expert", "hard"], "hard", [0.55, 0.90], same_moves),  # a lucky win rate, no edge
-        entry(["hard", "plain-200"], "normal", [0.40, 0.70], clear),  # over Normal, not over plain
-        entry(["hard", "plain-200"], "normal", [0.52, 0.80], level),  # the win rate separates
-        entry(
-            ["hard", "normal"], "normal", [0.30, 0.55], {"mean": -2.0, "error": 0.5, "seats": 40}
-        ),
-    ]
-    verdicts = [f["verdict"] for f in figures(runs)]
-    assert verdicts == ["stronger", "alike", "alike", "alike", "stronger", "weaker"]

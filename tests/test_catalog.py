@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine import bridge  # noqa: E402
-from engine.bots import arena as ladder  # noqa: E402
+from tools import ladder  # noqa: E402
 from tools.build import DIST  # noqa: E402
 from tools.build.catalog import CATALOG, catalog_source, write_catalog  # noqa: E402
 from tools.build.site import build as build_site  # noqa: E402
@@ -156,14 +156,16 @@ def test_the_ladders_runs_are_those_of_the_logs_and_no_other():
 
 def test_docs_cite_every_log_kept_in_tried_and_only_those():
     """benchmarks/arena/tried/ keeps the logs docs/bots.md cites (``{a,b}`` in a cited name
-    stands for each of its choices, as in a shell), and every log it cites is there."""
+    stands for each of its choices, as in a shell), and every log it cites is there (kept
+    gzipped: ``name.jsonl`` is cited, ``name.jsonl.gz`` kept)."""
     from tools.update_docs_ladder import DOCS, TRIED
 
     cited = set()
     for name in re.findall(r"`([\w.{},-]+\.jsonl)`", DOCS.read_text(encoding="utf-8")):
         cited.update(expand_braces(name))
-    kept = {p.name for p in TRIED.iterdir()}
-    ladder_logs = {Path(e["log"]).name for e in ladder.read_table()}
+    cited = {ladder.log_stem(name) for name in cited}
+    kept = {ladder.log_stem(p) for p in TRIED.iterdir()}
+    ladder_logs = {ladder.log_stem(e["log"]) for e in ladder.read_table()}
     assert kept - cited == set(), "logs in tried/ that docs/bots.md does not cite"
     assert cited - kept - ladder_logs == set(), "logs docs/bots.md cites that are not kept"
 

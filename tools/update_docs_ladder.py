@@ -2,9 +2,9 @@
 moving arena runs; ``tests/test_catalog.py`` fails when a file differs from what it writes):
 
 - ``benchmarks/ladder.json``, the ladder table the build ships to the set-up screen: every
-  run of today's bots in ``benchmarks/arena/*.jsonl``;
+  run of today's bots in ``benchmarks/arena/*.jsonl.gz`` (the arena's logs, kept gzipped);
 - the ladder's steps and the goal against the plain search in ``docs/bots.md``, between its
-  markers, as ``python -m engine ladder --markdown`` prints them;
+  markers, as ``python tools/ladder.py --markdown`` prints them;
 - ``benchmarks/arena/INDEX.md``: every run of the ladder, then every other log (the screens
   and former bots of ``benchmarks/arena/tried/``) with what its bots' recorded settings say
   that today's do not.
@@ -22,13 +22,13 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine import bots  # noqa: E402
-from engine.bots import arena  # noqa: E402
+from tools import ladder as arena  # noqa: E402
 
 ARENA = ROOT / "benchmarks" / "arena"
 TRIED = ARENA / "tried"
 INDEX = ARENA / "INDEX.md"
 DOCS = ROOT / "docs" / "bots.md"
-START = "<!-- ladder: python -m engine ladder --markdown (its steps and the plain search) -->\n"
+START = "<!-- ladder: python tools/ladder.py --markdown (its steps and the plain search) -->\n"
 END = "<!-- end of ladder -->"
 SETTINGS_START = "<!-- settings: python tools/update_docs_ladder.py, from the bots' settings -->\n"
 SETTINGS_END = "<!-- end of settings -->"
@@ -38,11 +38,16 @@ DOC_PARTS = ("steps", "plain")
 
 def ladder_logs() -> list[Path]:
     """The logs of the ladder's runs: the arena's folder, not its ``tried/``."""
-    return sorted(ARENA.glob("*.jsonl"))
+    return logs_in(ARENA)
 
 
 def tried_logs() -> list[Path]:
-    return sorted(TRIED.glob("*.jsonl"))
+    return logs_in(TRIED)
+
+
+def logs_in(folder: Path) -> list[Path]:
+    """The arena logs of ``folder``, plain (``.jsonl``) or gzipped (``.jsonl.gz``)."""
+    return sorted([*folder.glob("*.jsonl"), *folder.glob("*.jsonl.gz")])
 
 
 def block(text: str, start: str = START, end: str = END) -> tuple[str, str, str]:
@@ -145,7 +150,7 @@ def index_text(ladder: list[dict[str, Any]]) -> str:
         "over par are points a match (a round, with one round a match), ± one standard error;",
         "decision times are the run's own wall clock on a shared machine.",
         "",
-        f"## The ladder's runs ({len(ladder)}: `benchmarks/arena/*.jsonl`)",
+        f"## The ladder's runs ({len(ladder)}: `benchmarks/arena/*.jsonl.gz`)",
         "",
         arena.markdown(ladder, parts=("runs",)).rstrip("\n"),
         "",

@@ -9,7 +9,7 @@ and the engine have one source of truth (tests/test_catalog.py checks they agree
 
 With it goes ``ladder``: what the arena measured of each level, the figures of the ladder
 table (``benchmarks/ladder.json``, written by the arena from its logs; see
-``engine.bots.arena``). The set-up screen shows them, and only them: a level with no logged
+``tools/ladder.py``). The set-up screen shows them, and only them: a level with no logged
 run has no figure.
 """
 
@@ -37,12 +37,12 @@ def catalog() -> dict[str, Any]:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from engine import bridge
-    from engine.bots import arena
+    from tools import ladder
 
     reply = json.loads(bridge.games())
     if "error" in reply:
         raise RuntimeError(f"the engine did not list its games: {reply['error']['message']}")
-    reply["ladder"] = arena.figures(arena.read_table(ROOT / "benchmarks" / "ladder.json"))
+    reply["ladder"] = ladder.figures(ladder.read_table(ladder.TABLE))
     return reply
 
 
