@@ -230,12 +230,21 @@ def play_out(
     choose: Callable[[list[str]], str],
     on_round: Callable | None = None,
     max_moves: int = 2000,
+    rounds_wanted: int | None = None,
 ) -> int:
     """Take the person's turns through the side panel with ``choose(ids)`` until the match is
-    over; the number of moves made."""
+    over, or (``rounds_wanted``) until that many round-over dialogs have been seen and the
+    person can act in the next round; the number of moves made."""
+    seen = []
+
+    def round_over(dialog) -> None:
+        seen.append(dialog)
+        if on_round:
+            on_round(dialog)
+
     for moves in range(max_moves):
-        look = settled_look(page, on_round)
-        if look is None:
+        look = settled_look(page, round_over)
+        if look is None or (rounds_wanted is not None and len(seen) >= rounds_wanted):
             return moves
         assert look["ids"], "the person's turn lists the legal actions in the side panel"
         click_side_action(page, choose(look["ids"]), look["folded"])

@@ -32,8 +32,8 @@ import engine
 
 SHARED_PAGE = True
 PLAYED_ROUNDS = 4
-"""Rounds of the six over in the saved match the match test finishes (the fifth is near its
-end)."""
+"""Rounds of the six over in the first saved match of the match test (the fifth is near its
+end); the second is near the end of the sixth."""
 
 ROUND_OVER = "[data-testid=round-over]"
 MATCH_OVER = "[data-testid=match-over]"
@@ -69,10 +69,10 @@ def choose(ids: list[str], rng: random.Random) -> str:
     return rng.choice(ids)
 
 
-def play_match(page, rng: random.Random, played: int = 0) -> int:
-    """Play the person's turns from the side panel until the match is over; the number of
-    round-over screens, each checked for its stacks and its table of rounds (``played``
-    rounds were over before the first of them)."""
+def play_match(page, rng: random.Random, played: int = 0, rounds_wanted: int | None = None) -> int:
+    """Play the person's turns from the side panel until the match is over (or until
+    ``rounds_wanted`` rounds are over); the number of round-over screens, each checked for
+    its stacks and its table of rounds (``played`` rounds were over before the first)."""
     rounds = []
 
     def check(dialog) -> None:
@@ -80,26 +80,30 @@ def play_match(page, rng: random.Random, played: int = 0) -> int:
         assert dialog.locator("[data-testid=round-stacks] tbody tr").count() == 3
         assert dialog.locator("[data-testid=rounds-table] tbody tr").count() == played + len(rounds)
 
-    play_out(page, lambda ids: choose(ids, rng), on_round=check)
+    play_out(page, lambda ids: choose(ids, rng), on_round=check, rounds_wanted=rounds_wanted)
     return len(rounds)
 
 
 def test_the_last_rounds_of_a_three_player_match_against_bots(page, site, open_app):
-    """A match set up from the menu; then a saved match near the end of the fifth of its six
-    rounds, opened from a file and played to the end against two Normal bots (a whole match
-    in the page takes a minute; the rounds are alike)."""
+    """A match set up from the menu; then, against two Normal bots, a saved match near the end
+    of the fifth of its six rounds, opened from a file and played to that round's summary,
+    and one near the end of its last round, played to the match's end (a whole match in the
+    page takes a minute; the rounds are alike)."""
     start_progression(page, site, open_app)
     assert page.locator("[data-testid=stacks]").count() == 2, "two opponents' stacks"
     assert page.locator("[data-testid=public-stacks] .pstack").count() == 4
     assert page.locator("[data-testid=round]").inner_text() == "Round 1 of 6"
-    page.click("[data-testid=menu-button]")
-    record = record_near_the_end("progression", 3, {}, steps_left=20, rounds_left=1)
-    assert len(engine.from_record(record).result()["rounds"]) == PLAYED_ROUNDS
-    import_match(page, record, [HUMAN, bot_seat("normal", "West"), bot_seat("normal", "East")])
-    assert page.locator("[data-testid=round]").inner_text() == f"Round {PLAYED_ROUNDS + 1} of 6"
-
-    rounds = play_match(page, random.Random(5), played=PLAYED_ROUNDS)
-    assert rounds == 6 - PLAYED_ROUNDS - 1, "every round but the last shows the round-over summary"
+    bots = [bot_seat("normal", "West"), bot_seat("normal", "East")]
+    rng = random.Random(5)
+    for rounds_left in (1, 0):
+        page.click("[data-testid=menu-button]")
+        record = record_near_the_end("progression", 3, {}, steps_left=20, rounds_left=rounds_left)
+        played = PLAYED_ROUNDS + 1 - rounds_left
+        assert len(engine.from_record(record).result()["rounds"]) == played
+        import_match(page, record, [HUMAN, *bots])
+        assert page.locator("[data-testid=round]").inner_text() == f"Round {played + 1} of 6"
+        rounds = play_match(page, rng, played=played, rounds_wanted=rounds_left or None)
+        assert rounds == rounds_left, "every round but the last shows the round-over summary"
     over = page.locator(MATCH_OVER)
     assert re.search(r"win", over.inner_text(), re.IGNORECASE), over.inner_text()
     finals = [

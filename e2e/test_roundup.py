@@ -33,6 +33,10 @@ SHARED_PAGE = True
 TABLE_MATCH_SEED = 3
 """The deal of the two-player match played on the table: every run plays the same match."""
 
+TABLE_STEPS = 12
+"""The person's moves made on the table of the match set up from the menu (after its bid);
+the test then opens saved matches near a round's end and near the match's end."""
+
 CONTROLS = "[data-testid=you] [data-testid=controls]"
 MY_CARDS = "[data-testid=you] button.card"
 MAX_STEPS = 2500
@@ -208,9 +212,10 @@ def check_rules_page(page) -> None:
 
 
 def test_two_player_match_on_the_table_controls(page, site, open_app):
-    """The rules page from the set-up screen, a bid placed on the table, the first round
-    played by selecting cards, targets and names on the table; then a saved match near its
-    end (its last round under way), opened from a file and finished the same way."""
+    """The rules page from the set-up screen, a bid placed on the table, moves made by
+    selecting cards, targets and names on the table; then, played the same way, a saved match
+    near the end of a round to its round-over summary, and one near its end (its last round
+    under way) to the match's end."""
     start_roundup(page, site, open_app, players=2, rules=True, seed=TABLE_MATCH_SEED)
     assert page.locator("[data-testid=seats] .ru-seat").count() == 1
     assert page.locator("[data-testid=stacks] .ru-stack").count() == 4
@@ -229,6 +234,12 @@ def test_two_player_match_on_the_table_controls(page, site, open_app):
     page.set_viewport_size(viewport)
     bid_from_the_table(page)
     rng = random.Random(11)
+    for _ in range(TABLE_STEPS):
+        assert next_turn(page, check_round_over) is not None, "the match ended at once"
+        table_step(page, rng)
+    page.click("[data-testid=menu-button]")
+    ending = record_near_the_end("roundup", 2, {"target_score": 5}, steps_left=20, rounds_left=1)
+    import_match(page, ending, [HUMAN, bot_seat("random")])
     assert play_match(page, table_step, rng, rounds_wanted=1) == 1
     page.click("[data-testid=menu-button]")
     record = record_near_the_end("roundup", 2, {"target_score": 5}, steps_left=20)
