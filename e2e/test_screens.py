@@ -28,14 +28,21 @@ from pagehelpers import (
     play_out,
     record_near_the_end,
 )
-from screenwalk import SIZES, clear_window, offenders, set_window, status_out_of_view
+from screenwalk import (
+    SHOTS_VARIABLE,
+    SIZES,
+    clear_window,
+    offenders,
+    set_window,
+    status_out_of_view,
+)
 
 import engine
 
 SHARED_PAGE = True
 
 TABLES = {"roundup": 6, "progression": 4, "mhing": 4, "crisps": 2, "spite": 2}
-SHOTS = Path(os.environ["PARLOUR_SCREEN_SHOTS"]) if os.environ.get("PARLOUR_SCREEN_SHOTS") else None
+SHOTS = Path(os.environ[SHOTS_VARIABLE]) if os.environ.get(SHOTS_VARIABLE) else None
 CLICK = "(selector) => document.querySelector(selector).click()"
 
 
