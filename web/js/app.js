@@ -35,7 +35,7 @@
 // default table's deal and first decision, computed by the engine at build time), which
 // goes over to the engine once it has loaded (handOver).
 import catalog from "./catalog.js";
-import { startEngine } from "./engine-client.js";
+import { engineSession } from "./app/engine-session.js";
 import { preloadAfterMenu } from "./after-menu.js";
 import { fetchOpenings, openingsFor, pickOpening, recordWith } from "./openings.js";
 import * as storage from "./storage.js";
@@ -46,7 +46,7 @@ import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
 import { renderRules, fetchRules } from "./ui/rules.js";
 import { renderTable, setThinking } from "./ui/table.js";
-import { renderLoading, renderWaiting, renderFatal, setProgress, engineStatusLine, showEngineStatus } from "./ui/loading.js";
+import { renderLoading, renderWaiting, renderFatal, setProgress } from "./ui/loading.js";
 import { createUi } from "./ui/kit.js";
 import { pruneSelection } from "./ui/selection.js";
 import { dealCards, landed, notePlaces, playMoves, travelTime } from "./ui/motion.js";
@@ -100,12 +100,7 @@ async function drawLanded() {
 }
 
 const root = document.getElementById("app");
-// The engine's status line, after the screens (see showEngine); "ready" stays a moment.
 fitOnResize(root);
-const statusLine = engineStatusLine();
-root.after(statusLine);
-const READY_SHOWN_MS = 4000;
-let readyShownUntil = 0;
 // More cards than this in a hand and it is drawn in two rows (see render).
 const LONG_HAND = 20;
 
@@ -159,11 +154,6 @@ function declare(target, what, part) {
 }
 for (const f of FEATURES) declare(state, "state field", f.state);
 
-let client = null;
-let engineStarted = false;  // a friend's page (a shared table) loads the engine only if asked
-let readyWaiters = [];   // called once the engine first answers (see engineClient, engineReady)
-let requestChain = Promise.resolve();
-let pending = 0;
 let botLoopRunning = false;
 let matchToken = 0;
 let lastScreen = null;
@@ -173,47 +163,13 @@ let heldOpening = null; // the prepared opening on the table, until the engine h
 const rulesCache = new Map();
 const renderers = new Map();
 
-// ----- talking to the engine -------------------------------------------------------------
+// ----- talking to the engine (js/app/engine-session.js) -----------------------------------
 
-/** The engine's client, once the engine has answered for the first time. */
-function engineClient() {
-  if (client) return Promise.resolve(client);
-  return new Promise((resolve) => readyWaiters.push(() => resolve(client)));
-}
-
-/** One request at a time, in order; resolves to the bridge's parsed reply. A request made
- * before the engine is ready waits for it. */
-function call(method, params = {}, options = {}) {
-  pending += 1;
-  updateBusy();
-  const run = requestChain.then(engineClient).then((current) => current.call(method, params, options));
-  requestChain = run.catch(() => undefined);
-  return run.then(
-    (reply) => reply,
-    // A dead worker is dealt with by recoverEngine (the client's crash callback).
-    (err) => { if (!client || !client.dead) engineFailed(err); throw err; },
-  ).finally(() => { pending -= 1; updateBusy(); });
-}
-
-/**
- * Ask the engine for something the person wants: the reply, or null when there is nothing
- * to act on. A refusal ({error: {code, message}}) is shown to the person: by `refused(error)`
- * when given, else in the error area. An engine that stopped is shown by engineFailed or
- * recovered by recoverEngine. With `current`, a reply that arrives once `current()` is false
- * (the match or the position moved on) is dropped, refusal or not. `onProgress` follows a
- * searching bot.
- */
-async function engineCall(method, params = {}, { refused, current, onProgress } = {}) {
-  let reply;
-  try { reply = await call(method, params, { onProgress }); } catch { return null; }
-  if (current && !current()) return null;
-  if (reply.error) {
-    if (refused) refused(reply.error);
-    else { state.error = reply.error.message; render(); }
-    return null;
-  }
-  return reply;
-}
+const engine = engineSession({
+  state, root, render, intents: () => intents, busyChanged: () => updateBusy(),
+  stopMatch: () => { matchToken += 1; }, restore: restoreAfterRestart, started: (current) => handOver(current),
+});
+const { call, engineCall } = engine;
 
 /** Steps under way that span several requests (a move, its save, handing over to the bots). */
 let holds = 0;
@@ -232,13 +188,13 @@ async function holdingBusy(work) {
  * with a retry, until the engine answers. False when the person went elsewhere meanwhile.
  */
 function engineReady(waiting) {
-  if (client) return Promise.resolve(true);
-  if (!engineStarted) loadEngine();
+  if (engine.client) return Promise.resolve(true);
+  const ready = engine.whenReady();
   matchToken += 1;
   const token = matchToken;
   Object.assign(state, { screen: "waiting", waiting, error: null });
   render();
-  return new Promise((resolve) => readyWaiters.push(() => resolve(token === matchToken && state.screen === "waiting")));
+  return ready.then(() => token === matchToken && state.screen === "waiting");
 }
 
 /** A waiting table whose request the engine refused: back to the menu, which says why. */
@@ -249,83 +205,32 @@ function leaveWaiting() {
 /** Draw the table busy (at once) or idle (at the next frame, with whatever else the replies
  * bring) when that changed; true if it did or will. */
 function updateBusy() {
-  const busy = pending > 0 || holds > 0 || botLoopRunning;
+  const busy = engine.pending > 0 || holds > 0 || botLoopRunning;
   if (busy === state.busy) return false;
   state.busy = busy;
   if (busy) render(); else renderSoon();
   return true;
 }
 
-function engineFailed(err) {
-  state.screen = "fatal";
-  state.fatal = {
-    title: "The game engine stopped",
-    message: "The game engine stopped unexpectedly. Reload the page to carry on: your match is saved after every move.",
-    detail: (err && err.message) || "it stopped answering",
-  };
-  matchToken += 1;
-  render();
-}
-
-// ----- a dead or silent engine: start a new one and restore the match ------------------------
-
-let recovering = false;
-const recoveryTimes = [];
-
-function onLoadingProgress(progress) {
-  Object.assign(state.engine, {
-    status: "loading", fraction: Number(progress.fraction) || 0, message: progress.message || state.engine.message, problem: null,
-  });
-  showEngine();
-}
-
-function watchEngine(current) {
-  current.onCrash((err) => {
-    if (current === client) recoverEngine(err);
-  });
-}
-
-/** The worker died or stopped answering: say so, start a new one, restore the saved match. */
-async function recoverEngine(err) {
-  if (recovering) return;
-  const now = Date.now();
-  while (recoveryTimes.length && now - recoveryTimes[0] > 60_000) recoveryTimes.shift();
-  if (recoveryTimes.length >= 3) { engineFailed(err); return; }
-  recoveryTimes.push(now);
-  recovering = true;
-  const snap = state.snapshot;
-  const resumeMatch = Boolean(snap && !snap.is_over && !["menu", "setup", "fatal", "loading"].includes(state.screen));
-  console.warn("Parlour: the game engine stopped; restarting it:", (err && err.message) || err);
-  matchToken += 1;
-  requestChain = Promise.resolve();
-  Object.assign(state, { screen: "loading", thinking: null, thinkingFraction: null, roundOver: null, roundEnd: null });
-  state.engine = { status: "loading", fraction: 0, message: "The game engine stopped. Restarting it\u2026", problem: null };
-  render();
-  try {
-    client = await startEngine(onLoadingProgress);
-    watchEngine(client);
-    engineAnswered();
-    const saved = resumeMatch && state.saveSlot ? storage.loadMatch(state.saveSlot) : null;
-    const save = saved && saved.ok ? saved.save : null;
-    if (save) {
-      const reply = await call("load", save.data);
-      if (reply && !reply.error) {
-        await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page, null, save.slot);
-        state.message = "The game engine stopped and was restarted: your match is exactly where it was.";
-        render();
-        return;
-      }
+/** After the engine was restarted: the match on the table back from its save when
+ * `resumeMatch`, else the menu, saying what happened. */
+async function restoreAfterRestart(resumeMatch) {
+  const saved = resumeMatch && state.saveSlot ? storage.loadMatch(state.saveSlot) : null;
+  const save = saved && saved.ok ? saved.save : null;
+  if (save) {
+    const reply = await call("load", save.data);
+    if (reply && !reply.error) {
+      await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page, null, save.slot);
+      state.message = "The game engine stopped and was restarted: your match is exactly where it was.";
+      render();
+      return;
     }
-    state.screen = "menu";
-    refreshSave();
-    state.notice = "The game engine stopped and was restarted.";
-    state.noticeMatch = null;
-    render();
-  } catch (error) {
-    engineFailed(error);
-  } finally {
-    recovering = false;
   }
+  state.screen = "menu";
+  refreshSave();
+  state.notice = "The game engine stopped and was restarted.";
+  state.noticeMatch = null;
+  render();
 }
 
 // ----- rendering ---------------------------------------------------------------------------
@@ -358,7 +263,7 @@ function renderSoon() {
 
 function render() {
   if (frameRender) { cancelAnimationFrame(frameRender); frameRender = 0; }
-  showEngine();
+  engine.showEngine();
   if (state.screen === "loading") {
     if (!root.querySelector("[data-testid=loading]")) { clear(root); root.append(renderLoading(state)); }
     setProgress(root, state.engine);
@@ -758,11 +663,11 @@ async function startNew(gameId, setup) {
 /** While the engine is loading: the table from one of the game's prepared openings when
  * `setup` is the table they were prepared for (js/openings.js); false when there is none. */
 async function startFromOpening(gameId, setup) {
-  if (client || state.engine.status !== "loading") return false;
+  if (engine.client || state.engine.status !== "loading") return false;
   const opening = pickOpening(await openingsFor(gameId), startParams(gameId, setup, 0, 0));
   if (!opening) return false;
   await rendererFor(gameId);
-  if (client) return false;  // the engine came meanwhile: it starts the match
+  if (engine.client) return false;  // the engine came meanwhile: it starts the match
   await enterTable(structuredClone(opening.snapshot), gameId, setup, null, opening);
   return true;
 }
@@ -787,9 +692,9 @@ function handOver(current) {
     }
     state.source = "engine";
     // Drawn unless the person's first decision is on its way: its reply is drawn then.
-    if (!pending && !holds) applySnapshot(reply, null);
+    if (!engine.pending && !holds) applySnapshot(reply, null);
     renderSoon();
-  }, () => { /* a dead worker is dealt with by recoverEngine */ });
+  }, () => { /* a dead worker is dealt with by the engine session (js/app/engine-session.js) */ });
 }
 
 /**
@@ -1019,7 +924,7 @@ const intents = {
   },
   /** Load the engine again, in a new worker, after it failed to load. */
   retryEngine() {
-    if (state.engine.status === "failed") loadEngine();
+    if (state.engine.status === "failed") engine.loadEngine();
   },
 };
 
@@ -1067,109 +972,18 @@ window.addEventListener("popstate", () => {
   if (state.screen === "rules") leaveRules();
 });
 
-// ----- the engine, loading in the background ------------------------------------------------
-
-/** Show the engine's loading where it is drawn: the status line (not on the screens that
- * show it themselves), a waiting table's bar, the page's data-engine attribute. */
-function showEngine() {
-  const engine = state.engine;
-  document.documentElement.dataset.engine = engine.status;
-  const own = state.screen === "waiting" || state.screen === "loading" || state.screen === "fatal";
-  // On the table, the cards answering says the engine is ready: no notice over its buttons.
-  // A friend's page at a shared table has no engine of its own to speak of.
-  const shown = !own && engineStarted && (engine.status !== "ready" || (state.screen !== "table" && performance.now() < readyShownUntil));
-  showEngineStatus(statusLine, engine, intents, shown);
-  if (state.screen === "waiting" || state.screen === "loading") setProgress(root, engine);
-}
-
-/** The engine answered (the first time, or again after a restart): wake whatever waits. */
-function engineAnswered() {
-  const wasLoading = state.engine.status !== "ready";
-  state.engine = { status: "ready", fraction: 1, message: "Ready", problem: null };
-  if (wasLoading) {
-    readyShownUntil = performance.now() + READY_SHOWN_MS;
-    setTimeout(showEngine, READY_SHOWN_MS + 50);
-  }
-  showEngine();
-  const waiters = readyWaiters;
-  readyWaiters = [];
-  for (const wake of waiters) wake();
-}
-
-/** Start the engine's worker; the page goes on meanwhile. A failure is shown with a retry. */
-async function loadEngine() {
-  engineStarted = true;
-  state.engine = { status: "loading", fraction: 0, message: "Loading the game engine", problem: null };
-  render();
-  let started;
-  try {
-    started = await startEngine(onLoadingProgress);
-  } catch (err) {
-    const offline = navigator.onLine === false;
-    state.engine = {
-      status: "failed", fraction: 0, message: "",
-      problem: {
-        title: offline ? "You are offline" : "The game engine could not load",
-        message: "Parlour needs a network connection once to download the game; after that it works offline. "
-          + (offline ? "Connect to the internet and try again." : "Check your connection and try again."),
-        detail: (err && err.message) || "unknown error",
-      },
-    };
-    render();
-    return;
-  }
-  client = started;
-  watchEngine(client);
-  handOver(client);
-  engineAnswered();
-  registerServiceWorker();
-  keepSnapshotWhenIdle(client);
-}
-
 function boot() {
-  if (query.get("test") === "1") {
-    // Test-only hook (?test=1): kill the worker as if it had crashed, and so on; each waits
-    // for the engine to be ready.
-    window.__parlourTest = {
-      killWorker: async () => (await engineClient()).kill("The game engine's worker was killed (test)"),
-      call: async (method, params, timeoutMs) => (await engineClient()).call(method, params, { timeoutMs }).catch((err) => err.message),
-      // How this engine started, and the next visit's snapshot ({stored, reason}, once made).
-      engine: async () => { const current = await engineClient(); return { ...current.info, snapshot: current.fromSnapshot, logs: current.logCounts }; },
-      snapshot: async () => (await engineClient()).keepSnapshot(),
-    };
-  }
+  if (query.get("test") === "1") window.__parlourTest = engine.testHooks();
   // The worker starts now; the menu does not wait for it. A page opened from an invitation to
   // a shared table (or a reply to one) needs none: the host's engine deals.
   if (!sharedOpening) {
-    loadEngine();
+    engine.loadEngine();
     fetchOpenings();  // a first decision before the engine has loaded (js/openings.js)
   }
   refreshSave();
   render();
   preloadAfterMenu();
   intents.checkChallenge();
-}
-
-// How long after the engine is ready the snapshot for the next visit starts being made.
-const SNAPSHOT_DELAY_MS = 1000;
-
-/** The next visit's start-up snapshot is made in the background (see js/engine-client.js),
- * never while the first visit is still downloading: a moment after the engine is ready, when
- * the page is idle and no request waits for the engine. */
-function keepSnapshotWhenIdle(current) {
-  const start = () => { if (current === client && !current.dead) current.keepSnapshot(); };
-  setTimeout(() => {
-    if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(start, { timeout: 2000 });
-    else start();
-  }, SNAPSHOT_DELAY_MS);
-}
-
-function registerServiceWorker() {
-  // Registered once the engine is ready, so its precache does not compete with the
-  // runtime's own download on a first visit.
-  if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("./sw.js").catch(() => { /* offline play is a bonus, not a requirement */ });
-  }
 }
 
 boot();
