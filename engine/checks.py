@@ -9,7 +9,7 @@ The test suite runs it on every game, player count and option set; ``python -m e
 soak`` runs it for as long as you like.
 
 >>> state = play_checked_match("crisps", 2, {}, seed=3)
->>> state.is_over, snapshot(engine.from_record(state.to_record())) == snapshot(state)
+>>> state.is_over, observable(engine.from_record(state.to_record())) == observable(state)
 (True, True)
 """
 
@@ -36,7 +36,7 @@ JUNK_IDS = [
 ]
 
 
-def snapshot(state: State) -> str:
+def observable(state: State) -> str:
     """Everything observable about a state, as one string (views of every seat + result)."""
     views = [state.view(p) for p in range(state.players)] + [state.view(None)]
     return json.dumps(
@@ -75,7 +75,7 @@ def check_legal_actions(state: State) -> None:
 
 
 def check_junk_refused(state: State, rng: random.Random) -> None:
-    before = snapshot(state)
+    before = observable(state)
     legal_ids = {a.id for a in state.legal_actions()}
     for junk in JUNK_IDS + [rng.choice(JUNK_IDS) + "#"]:
         if junk in legal_ids:
@@ -86,7 +86,7 @@ def check_junk_refused(state: State, rng: random.Random) -> None:
             assert str(exc), "an illegal action needs a reason"
         else:
             raise AssertionError(f"junk action {junk!r} was accepted")
-    assert snapshot(state) == before, "a refused action changed the state"
+    assert observable(state) == before, "a refused action changed the state"
 
 
 def check_determinize(state: State, seed: int) -> bool:
@@ -153,11 +153,11 @@ def check_policy_view(state: State, seed: int) -> None:
     if actor is None or len(legal) < 2:
         return
     greedy = engine.GAMES[state.game_id].bot.greedy
-    before = snapshot(state)
+    before = observable(state)
     from_part = greedy(state.policy_view(actor), list(legal), random.Random(seed))
     from_whole = greedy(state.view(actor), list(legal), random.Random(seed))
     assert from_part.id == from_whole.id, "the greedy policy chose otherwise from policy_view"
-    assert snapshot(state) == before, "the greedy policy changed the state through its view"
+    assert observable(state) == before, "the greedy policy changed the state through its view"
 
 
 def play_checked_match(
@@ -188,17 +188,17 @@ def play_checked_match(
         check_legal_actions(state)
         check_conservation(state)
         if steps % (deep_every if steps < deep_steps else 5 * deep_every) == 0:
-            before = snapshot(state)
+            before = observable(state)
             check_junk_refused(state, rng)
             check_policy_view(state, seed + steps)
             hidden_changed |= check_determinize(state, seed + steps)
-            assert snapshot(state) == before, "determinize or a refusal changed the state"
+            assert observable(state) == before, "determinize or a refusal changed the state"
             clone = state.clone()
-            assert snapshot(clone) == before
+            assert observable(clone) == before
             # A clone is independent: a move taken in it leaves the original as it was.
             legal = clone.legal_actions()
             clone.apply(legal[steps % len(legal)])
-            assert snapshot(state) == before, "a move in a clone changed the original"
+            assert observable(state) == before, "a move in a clone changed the original"
         legal = state.legal_actions()
         if greedy is not None:
             state.apply(greedy(state.view(state.current_player), legal, rng))
@@ -222,7 +222,7 @@ def play_checked_match(
     # Records replay to the very same match.
     record = json.loads(json.dumps(state.to_record()))
     replay = engine.from_record(record)
-    assert snapshot(replay) == snapshot(state)
+    assert observable(replay) == observable(state)
     check_round_ends(record, round_ends)
     if policy == "random":
         assert hidden_changed, "determinize never re-sampled any hidden card"

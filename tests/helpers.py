@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.checks import snapshot
+from engine.checks import observable
 from engine.core import Action, IllegalAction, State
 
 
@@ -18,11 +18,11 @@ def assert_refused(state: State, action: Action | str) -> str:
     """``action`` is refused in ``state`` with a reason in words, and everything observable
     about ``state`` (every seat's view, the result, the legal moves, where each card lies) is
     as it was; returns the reason."""
-    before = snapshot(state)
+    before = observable(state)
     with pytest.raises(IllegalAction) as refusal:
         state.apply(action)
     assert refusal.value.message.strip(), f"{action!s} was refused without a reason"
-    assert snapshot(state) == before, f"refusing {action!s} changed the state"
+    assert observable(state) == before, f"refusing {action!s} changed the state"
     return refusal.value.message
 
 

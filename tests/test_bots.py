@@ -16,7 +16,7 @@ from engine.bots import analysis, ismcts
 from engine.bots.arena import lineup, play_match, run_arena, wilson
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import Search, SearchConfig
-from engine.checks import snapshot
+from engine.checks import observable
 
 GAMES = list(engine.GAMES)
 SEARCH_ITERATIONS = 12
@@ -92,12 +92,12 @@ def test_bots_are_deterministic_legal_and_leave_the_state_alone(game, level):
     bot = make(level)
     for state in positions(game, engine.GAMES[game].default_players, seed=5):
         p = state.current_player
-        before = snapshot(state)
+        before = observable(state)
         first = bot.choose(state, p, random.Random(9))
         second = bot.choose(state, p, random.Random(9))
         assert first.id == second.id
         assert first.id in {a.id for a in state.legal_actions()}
-        assert snapshot(state) == before, "the bot changed the state it was shown"
+        assert observable(state) == before, "the bot changed the state it was shown"
 
 
 def single_choice_position(game: str) -> engine.State:

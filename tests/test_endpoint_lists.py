@@ -63,7 +63,7 @@ def test_the_clients_slow_methods_are_endpoints_and_cover_the_thinking_ones():
 def test_the_pages_name_limit_is_the_bridges_and_written_once():
     from engine import bridge
 
-    source = (ROOT / "web/js/snapshot.js").read_text(encoding="utf-8")
+    source = (ROOT / "web/js/read-snapshot.js").read_text(encoding="utf-8")
     found = re.search(r"export const MAX_NAME = (\d+);", source)
     assert found and int(found.group(1)) == bridge.MAX_NAME_CHARS
     for path in (ROOT / "web" / "js").rglob("*.js"):

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine.cards import card_name
-from engine.checks import play_checked_match, snapshot
+from engine.checks import observable, play_checked_match
 
 
 def _options_id(spec: engine.GameSpec, options: dict) -> str:
@@ -52,7 +52,7 @@ CARD_ID = re.compile(r"\b(?:10|[2-9AJQK])[CDHS](?:#\d)?\b|\bJK\d\b")
 
 def _effect(state: engine.State, game_id: str) -> str:
     """What a state shows every seat and holds, with cards by rank where suits do not matter."""
-    text = snapshot(state)
+    text = observable(state)
     if game_id in RANK_ONLY:
         text = CARD_ID.sub(lambda m: "JK" if m.group().startswith("JK") else m.group()[:-1], text)
         text = re.sub(r"(\b(?:10|[2-9AJQK]))#\d", r"\1", text)

@@ -39,7 +39,7 @@ import { engineSession } from "./app/engine-session.js";
 import { preloadAfterMenu } from "./after-menu.js";
 import { fetchOpenings, openingsFor, pickOpening, recordWith } from "./openings.js";
 import * as storage from "./storage.js";
-import { MAX_NAME, cardsReceived, humanSeats, roundLeaders, roundsOf, seatName, sentence } from "./snapshot.js";
+import { MAX_NAME, cardsReceived, humanSeats, roundLeaders, roundsOf, seatName, sentence } from "./read-snapshot.js";
 import { h, button, clear, noteTyped, keepTyped } from "./ui/dom.js";
 import { cardText } from "./ui/cards.js";
 import { renderMenu } from "./ui/menu.js";

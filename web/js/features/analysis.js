@@ -6,7 +6,7 @@
 // After the match, "Review my moves" ranks each of the person's moves in the same way, one
 // move after the other with progress, and marks them in the log (the review screen).
 import { h, button } from "../ui/dom.js";
-import { humanSeats } from "../snapshot.js";
+import { humanSeats } from "../read-snapshot.js";
 import { renderLog } from "./log.js";
 import { forTheRecord } from "./daily.js";
 

@@ -1,7 +1,7 @@
 // One polite live region for screen readers, outside the re-rendered #app so it survives
 // every render: opponents' moves, "your turn", round and match results are read out, with
 // a short sound for each (sound.js, when the Sound setting is on).
-import { humanSeats, roundLeaders, roundsOf, seatName, winnerNames, youWon } from "../snapshot.js";
+import { humanSeats, roundLeaders, roundsOf, seatName, winnerNames, youWon } from "../read-snapshot.js";
 import * as sound from "./sound.js";
 
 const KEEP = 4;

@@ -6,7 +6,7 @@
 // stays inside an open dialog. The key R reads the table aloud through the live region (whose
 // turn, the scores, what happened since the person's last move). After a move the focus comes
 // back to the hand instead of being lost on <body>.
-import { seatName } from "../snapshot.js";
+import { seatName } from "../read-snapshot.js";
 import { announce } from "./announce.js";
 
 const CARD = "button[data-card]:not(:disabled)";

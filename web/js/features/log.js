@@ -9,7 +9,7 @@
 // saved match (`kept`), so a reload brings them back.
 import { h } from "../ui/dom.js";
 import { cardText } from "../ui/cards.js";
-import { cardsReceived, seatName } from "../snapshot.js";
+import { cardsReceived, seatName } from "../read-snapshot.js";
 import { isNarrow } from "../ui/table.js";
 import { sameEntry } from "../held-logs.js";
 

@@ -5,7 +5,7 @@
 import { h, button } from "../ui/dom.js";
 import { createUi } from "../ui/kit.js";
 import { cardElement } from "../ui/cards.js";
-import { seatName } from "../snapshot.js";
+import { seatName } from "../read-snapshot.js";
 import { renderLog } from "./log.js";
 import { motionSpeed } from "./preferences.js";
 import { checkButton, checkDialog } from "./check-deal.js";

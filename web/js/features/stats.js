@@ -3,7 +3,7 @@
 // storage.js); the Statistics screen shows them, exports them as a JSON file and resets them.
 import { h, button } from "../ui/dom.js";
 import * as storage from "../storage.js";
-import { humanSeats } from "../snapshot.js";
+import { humanSeats } from "../read-snapshot.js";
 import { announce } from "./announce.js";
 import { historyLinks } from "./history.js";
 import { lowerWins } from "./history-model.js";

@@ -5,7 +5,7 @@
 import { dragSource } from "../ui/drag.js";
 import { matchingActions } from "../ui/selection.js";
 import { cardOrder, cardText, plural, rankOf, suitOf } from "../ui/cards.js";
-import { inSentence, verb } from "../snapshot.js";
+import { inSentence, verb } from "../read-snapshot.js";
 
 const SUIT_ORDER = ["C", "D", "H", "S"];
 const NUMBER_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10"];

@@ -7,7 +7,7 @@
 import { h } from "../ui/dom.js";
 import { SUIT_SYMBOLS, SUIT_NAMES, cardElement, cardText, isRedSuit, plural, suitOf } from "../ui/cards.js";
 import { dragSource } from "../ui/drag.js";
-import { verb } from "../snapshot.js";
+import { verb } from "../read-snapshot.js";
 
 const SUITS = ["S", "H", "D", "C"];
 const LONG_FAN = 7;

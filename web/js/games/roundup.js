@@ -12,7 +12,7 @@
 
 import { dragSource } from "../ui/drag.js";
 import { h } from "../ui/dom.js";
-import { possessive, verb } from "../snapshot.js";
+import { possessive, verb } from "../read-snapshot.js";
 import { RANKS, SUIT_NAMES as SUIT_WORDS, SUIT_SYMBOLS, cardElement, cardOrder, cardText, isRedSuit, plural, rankOf, suitOf } from "../ui/cards.js";
 
 const SUITS = ["S", "H", "D", "C"];

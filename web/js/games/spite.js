@@ -9,7 +9,7 @@
 // Building works two ways: click a source card (upcard, a discard-pile top or a hand card),
 // then a lit target; or drag the source card onto a target (ui/drag.js).
 import { h } from "../ui/dom.js";
-import { inSentence } from "../snapshot.js";
+import { inSentence } from "../read-snapshot.js";
 import { RANKS, cardName, cardText, isJoker, plural, rankName, rankOf } from "../ui/cards.js";
 import { dragSource } from "../ui/drag.js";
 

@@ -11,7 +11,7 @@
 import { h, button } from "./dom.js";
 import { cardElement, cardBack, cardText, cardName } from "./cards.js";
 import { matchingActions, extendableCards, actionsExtending, wouldBeId } from "./selection.js";
-import { seatName } from "../snapshot.js";
+import { seatName } from "../read-snapshot.js";
 
 const FRESH_MS = 500;
 

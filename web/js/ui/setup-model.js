@@ -1,7 +1,7 @@
 // The set-up of a match as plain data, and how it becomes the bridge's start() parameters.
 // setup = {players, seats: [{type: "human"|"bot"|"friend", level}], order: "random"|"<n>", options}
 // ("friend": a person on their own device, invited to a shared match; see features/together/)
-import { MAX_NAME, humanSeats } from "../snapshot.js";
+import { MAX_NAME, humanSeats } from "../read-snapshot.js";
 
 const SEAT_TYPES = ["human", "bot", "friend"];   // engine/bridge/session.py MAX_NAME_CHARS
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];

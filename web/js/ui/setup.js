@@ -3,7 +3,7 @@
 import { h, button } from "./dom.js";
 import { hasFriends, ordinal, seatNames } from "./setup-model.js";
 import { LEVEL_WORDS, levelsFold } from "./setup-levels.js";
-import { MAX_NAME, humanSeats } from "../snapshot.js";
+import { MAX_NAME, humanSeats } from "../read-snapshot.js";
 
 export function renderSetup(state, intents) {
   const spec = state.games.find((g) => g.id === state.setupGame);

@@ -4,7 +4,7 @@
 // sharing, their dialogs) come in ready-made from app.js.
 import { h, button } from "./dom.js";
 import { errorArea } from "./setup.js";
-import { humanSeats, seatName, winnerNames, youWon } from "../snapshot.js";
+import { humanSeats, seatName, winnerNames, youWon } from "../read-snapshot.js";
 
 // Levels that search before they move (a bar shows their progress from the start); the
 // others answer at once and get a bar only if progress arrives.

@@ -8,7 +8,7 @@ import { LinkError, decode, encode, linkFor } from "./signal-links.js";
 import { MAX_HOST_MESSAGE_CHARS, answer, messenger, opened } from "./peer.js";
 import { ADVICE, qrFigure, shareBox, sharedLink } from "./share.js";
 import { logReceiver } from "../../held-logs.js";
-import { MAX_NAME, sentence } from "../../snapshot.js";
+import { MAX_NAME, sentence } from "../../read-snapshot.js";
 
 const JOINED_KEY = "parlour-joined";
 const REQUEST_MS = 60_000;

@@ -13,7 +13,7 @@ import { ADVICE, CHANNEL_NAME, qrFigure, shareBox } from "./share.js";
 import { isFriend } from "./friend.js";
 import { getSettings, isIceServer } from "../preferences.js";
 import { logSender } from "../../held-logs.js";
-import { MAX_NAME } from "../../snapshot.js";
+import { MAX_NAME } from "../../read-snapshot.js";
 
 const RATE_COUNT = 40;
 const RATE_MS = 10_000;

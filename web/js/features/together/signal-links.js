@@ -16,7 +16,7 @@
 // Reading is strict and capped (MAX_CODE_CHARS of text, MAX_JSON_BYTES once decompressed):
 // anything malformed, tampered with, cut short or too large is a LinkError with words for people.
 
-import { MAX_NAME } from "../../snapshot.js";
+import { MAX_NAME } from "../../read-snapshot.js";
 
 export const MAX_CODE_CHARS = 3000;
 export const MAX_JSON_BYTES = 4096;
