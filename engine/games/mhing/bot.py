@@ -161,6 +161,17 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
     return values
 
 
+_SEQUENCE_OF: dict[str, list[str]] = {}
+"""A take's or lay's action id -> the sequence it makes (read, never changed)."""
+
+
+def _sequence_of(action_id: str) -> list[str]:
+    seq = _SEQUENCE_OF.get(action_id)
+    if seq is None:
+        seq = _SEQUENCE_OF[action_id] = action_id.split(":", 1)[1].split(",")
+    return seq
+
+
 def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     me = view["viewer"]
     mine = view["sequences"][me]
@@ -174,14 +185,13 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
     fourth = len(mine) + 1 >= SEQUENCES_TO_END
 
     def usable(a: Action) -> bool:
-        seq = a.id.split(":", 1)[1].split(",")
-        return not fourth or _wins_round(view, me, seq)
+        return not fourth or _wins_round(view, me, _sequence_of(a.id))
 
     def best(actions: list[Action]) -> tuple[float, Action | None]:
         top: tuple[float, Action | None] = (float("-inf"), None)
         for a in actions:
             if usable(a):
-                value = _lay_value(mine, a.id.split(":", 1)[1].split(","))
+                value = _lay_value(mine, _sequence_of(a.id))
                 if value > top[0]:
                     top = (value, a)
         return top

@@ -488,16 +488,18 @@ class MhingState(State):
         return [p for p in range(self.players) if self.totals[p] == best]
 
     def policy_view(self, player: int) -> dict[str, Any]:
-        """The keys of :meth:`view` the greedy policy reads (the rollouts build this)."""
+        """The keys of :meth:`view` the greedy policy reads (the rollouts build this). Its
+        lists are the state's own, not copies: the policy only reads them, and the rollout
+        moves on only once it has chosen."""
         seeing = 0 <= player < self.players
         return {
             "viewer": player,
             "phase": self.phase,
-            "hand": list(self.hands[player]) if seeing else [],
-            "known_hand_cards": [list(k) for k in self.known],
-            "sequences": [[list(s) for s in seqs] for seqs in self.sequences],
+            "hand": self.hands[player] if seeing else [],
+            "known_hand_cards": self.known,
+            "sequences": self.sequences,
             "round_points": [score_sequences(seqs) for seqs in self.sequences],
-            "discard_pile": list(self.discards),
+            "discard_pile": self.discards,
         }
 
     def view(self, player: int | None) -> dict[str, Any]:

@@ -181,15 +181,19 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
 
     best: tuple[float, Action] | None = None
     for a in legal:
-        kind = a.kind
-        if kind != "jack" and kind != "queen" and kind != "king":
-            continue
-        t, named, key = _ATTACKS.get(a.id) or _attack_parts(a.id)
+        parts = _ATTACKS.get(a.id)
+        if parts is None:
+            kind = a.kind
+            if kind != "jack" and kind != "queen" and kind != "king":
+                continue
+            parts = _attack_parts(a.id)
+        t, named, key = parts
         if counts[t] == 0:
             continue
         if key in scored:
             base = scored[key]
         else:
+            kind = a.kind
             bid = bids[t]
             rival = bid[-1] if bid else None
             ally = mine is not None and rival == mine
@@ -198,11 +202,19 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
                 if named == mine:
                     base = None
                 else:
-                    base = 3 * sum(w for c, w in chances(t) if c[-1] == named)
+                    base = 0.0
+                    for c, w in chances(t):
+                        if c[-1] == named:
+                            base += w
+                    base *= 3
                     if rival == named:
                         base += 1.0  # a rival hoarding that suit must give one up
             elif kind == "king":
-                base = sum(w for c, w in chances(t) if c[:-1] == named) * 2
+                base = 0.0
+                for c, w in chances(t):
+                    if c[:-1] == named:
+                        base += w
+                base *= 2
                 if rival and rival != mine and f"{named}{rival}" == needed.get(str(rival)):
                     base += 0.5
             else:

@@ -141,27 +141,43 @@ def _build_score(
     return score
 
 
-def _discard_score(action: Action, view: dict[str, Any], me: int) -> float:
-    card = action.cards[0]
-    value = RANK_VALUE[card]
-    if value == JOKER:
-        return -50.0
-    pile = view["discard_piles"][me][int(action.id.rsplit(":", 1)[1])]
-    shown = pile_rank(pile) if pile else None
-    if shown is None:
-        empties = sum(1 for p in view["discard_piles"][me] if not p)
-        score = value - 9.0 - (0 if empties > 1 else 2)
-    elif value == shown:
-        score = 8.0
-    elif value == shown - 1:
-        score = 7.0
-    else:
-        score = 6.0 - (shown - value)
+_PILE_OF: dict[str, int] = {}
+"""A discard action's id -> the index of its discard pile, read once per id."""
+
+
+def _best_discard(discards: list[Action], view: dict[str, Any], me: int) -> Action:
+    """The first of the highest-scoring discards: what each pile shows, the empty piles, the
+    upcard and the lowest stack are read once for all of them."""
+    piles = view["discard_piles"][me]
+    shown_of = [pile_rank(pile) if pile else None for pile in piles]
+    empty_cost = 0 if sum(1 for pile in piles if not pile) > 1 else 2
     up = _rank(view["upcards"][me])
     stacks: list[int] = view["stack_ranks"]
-    if value < up and any(r < value for r in stacks):
-        score -= 2.0  # a bridge towards the upcard is worth keeping in hand
-    return score
+    lowest = min(stacks) if stacks else None
+    best = discards[0]
+    best_score = float("-inf")
+    for action in discards:
+        value = RANK_VALUE[action.cards[0]]
+        if value == JOKER:
+            score = -50.0
+        else:
+            index = _PILE_OF.get(action.id)
+            if index is None:
+                index = _PILE_OF[action.id] = int(action.id.rsplit(":", 1)[1])
+            shown = shown_of[index]
+            if shown is None:
+                score = value - 9.0 - empty_cost
+            elif value == shown:
+                score = 8.0
+            elif value == shown - 1:
+                score = 7.0
+            else:
+                score = 6.0 - (shown - value)
+            if value < up and lowest is not None and lowest < value:
+                score -= 2.0  # a bridge towards the upcard is worth keeping in hand
+        if score > best_score:
+            best, best_score = action, score
+    return best
 
 
 def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
@@ -206,7 +222,7 @@ def _greedy(view: dict[str, Any], legal: list[Action], hold: bool) -> Action:
         return best[1]
     discards = [a for a in legal if a.kind == "discard"]
     if discards:
-        return max(discards, key=lambda a: _discard_score(a, view, me))
+        return _best_discard(discards, view, me)
     # No discard is possible: rather than pass (and let the game stall), make the least
     # harmful build even if it helps the opponent; the holding policy passes instead.
     if hold and "end" in by_id:
