@@ -92,12 +92,10 @@ def _position(
 ) -> dict[str, float]:
     needed = _useful_count(hand, stacks)
     budget = 1.0 if needed <= plays_left else max(0.0, plays_left) / needed
-    return {
-        s: _suit_value(
-            stacks[s], [c for c in hand if c[-1] == s], unseen_by_suit[s], budget, p_draw
-        )
-        for s in SUITS
-    }
+    suited: dict[str, list[str]] = {s: [] for s in SUITS}
+    for c in hand:
+        suited[c[-1]].append(c)
+    return {s: _suit_value(stacks[s], suited[s], unseen_by_suit[s], budget, p_draw) for s in SUITS}
 
 
 def position_values(state: ProgressionState) -> list[float]:
