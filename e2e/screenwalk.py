@@ -6,12 +6,15 @@ buttons are sized with the table so that every place a card can go stays in the 
 (e2e/test_fit.py), is looked at for width alone, and the table screen's controls (its bar,
 status line and side panel) are not measured for touch; its dialogs are.
 And the window sizes the browser tests emulate on one page (DevTools' device metrics), so that
-the engine starts once for the module that walks the screens.
+the engine starts once for a module that walks screens (``Walk``: what each screen showed
+wrongly, by screen and size).
 """
 
 from __future__ import annotations
 
+import base64
 import os
+from pathlib import Path
 
 SIZES = {
     "390x844": {"width": 390, "height": 844, "mobile": True},
@@ -21,6 +24,8 @@ SIZES = {
 
 
 SHOTS_VARIABLE = "PARLOUR_SCREEN_SHOTS"
+SHOTS = Path(os.environ[SHOTS_VARIABLE]) if os.environ.get(SHOTS_VARIABLE) else None
+"""Where ``PARLOUR_SCREEN_SHOTS=dir`` asks a screenshot of each screen looked at to go."""
 
 
 def set_window(page, size: str) -> None:
@@ -162,3 +167,39 @@ def status_out_of_view(page) -> str | None:
     """None when the table's status line stays in the window with the page scrolled to its
     foot; else where it is."""
     return page.evaluate(STATUS_IN_VIEW)
+
+
+class Walk:
+    """What each screen showed wrongly, by screen and size."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.found: dict[str, dict] = {}
+
+    def look(self, screen: str, table: bool = False, page=None) -> None:
+        """Look at ``screen`` as it is on ``page`` (the walk's own unless given) at every
+        size; ``table``: also whether the status line stays in view."""
+        page = page or self.page
+        for size in SIZES:
+            set_window(page, size)
+            got = offenders(page, size)
+            if table:
+                away = status_out_of_view(page)
+                if away:
+                    got["status"] = [away]
+            if got:
+                self.found[f"{screen} at {size}"] = got
+            if SHOTS:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                shot = page.walk_cdp.send("Page.captureScreenshot", {"format": "png"})
+                name = f"{screen.replace(' ', '-')}-{size}.png"
+                (SHOTS / name).write_bytes(base64.b64decode(shot["data"]))
+        set_window(page, "1280x800")
+
+    def report(self) -> str:
+        lines = []
+        for screen, kinds in self.found.items():
+            lines.append(screen)
+            for kind, items in kinds.items():
+                lines += [f"  {kind}: {item}" for item in items]
+        return "\n".join(lines)

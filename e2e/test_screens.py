@@ -14,10 +14,6 @@ starts once for the module. ``PARLOUR_SCREEN_SHOTS=dir`` writes a screenshot of 
 
 from __future__ import annotations
 
-import base64
-import os
-from pathlib import Path
-
 import pytest
 from conftest import back_to_menu
 from pagehelpers import (
@@ -28,60 +24,19 @@ from pagehelpers import (
     play_out,
     record_near_the_end,
 )
-from screenwalk import (
-    SHOTS_VARIABLE,
-    SIZES,
-    clear_window,
-    offenders,
-    set_window,
-    status_out_of_view,
-)
+from screenwalk import Walk, clear_window, set_window
 
 import engine
 
 SHARED_PAGE = True
 
 TABLES = {"roundup": 6, "progression": 4, "mhing": 4, "crisps": 2, "spite": 2}
-SHOTS = Path(os.environ[SHOTS_VARIABLE]) if os.environ.get(SHOTS_VARIABLE) else None
 CLICK = "(selector) => document.querySelector(selector).click()"
 
 
 def seats(players: int) -> list[dict]:
     out = [{"type": "human", "name": "You"}]
     return out + [{"type": "bot", "level": "random", "name": f"Bot {i}"} for i in range(1, players)]
-
-
-class Walk:
-    """What each screen showed wrongly, by screen and size."""
-
-    def __init__(self, page) -> None:
-        self.page = page
-        self.found: dict[str, dict] = {}
-
-    def look(self, screen: str, table: bool = False) -> None:
-        for size in SIZES:
-            set_window(self.page, size)
-            got = offenders(self.page, size)
-            if table:
-                away = status_out_of_view(self.page)
-                if away:
-                    got["status"] = [away]
-            if got:
-                self.found[f"{screen} at {size}"] = got
-            if SHOTS:
-                SHOTS.mkdir(parents=True, exist_ok=True)
-                shot = self.page.walk_cdp.send("Page.captureScreenshot", {"format": "png"})
-                name = f"{screen.replace(' ', '-')}-{size}.png"
-                (SHOTS / name).write_bytes(base64.b64decode(shot["data"]))
-        set_window(self.page, "1280x800")
-
-    def report(self) -> str:
-        lines = []
-        for screen, kinds in self.found.items():
-            lines.append(screen)
-            for kind, items in kinds.items():
-                lines += [f"  {kind}: {item}" for item in items]
-        return "\n".join(lines)
 
 
 ROUNDS_LEFT = {"roundup": 1, "progression": 1, "mhing": 1, "crisps": 1, "spite": 0}

@@ -3,7 +3,8 @@
 Every connection here stays on this machine: the module makes its own network namespace
 (``ip netns``, tools/netns.py), with only a loopback and a veth pair whose two ends are both
 inside it (so Chromium has an address to offer as a host candidate), and runs the site's server
-and Chromium inside it. No STUN or TURN server is ever configured. Making it needs root: as
+and Chromium inside it. No STUN or TURN server outside it is ever configured (one test's
+Settings name one on its loopback, where nothing answers). Making it needs root: as
 another user the commands go through ``sudo -n``. Where it cannot be made (no root and no
 passwordless sudo, no ``ip``), the module skips and says why, except in CI (the ``CI``
 variable set, as GitHub Actions does), where it fails: the published workflow runs it.
@@ -11,6 +12,7 @@ variable set, as GitHub Actions does), where it fails: the published workflow ru
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -24,6 +26,7 @@ import pytest
 from conftest import APP_TIMEOUT_MS, new_context
 from pagehelpers import LOOK, MENU, read_save, record_near_the_end, saved_match, store_script
 from playwright.sync_api import Error as PlaywrightError
+from screenwalk import Walk, clear_window
 from test_fit import FITS, PLACES
 
 import build
@@ -36,6 +39,8 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMESPACE = f"parlour-e2e-{os.getpid()}"
+STUN = "stun:127.0.0.1:3478"
+"""A STUN server for the tests' Settings: on this machine, where nothing answers."""
 SERVE = """
 import sys, time
 from pathlib import Path
@@ -360,6 +365,8 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     assert host.page.locator("[data-testid=stand-in-wait]").input_value() == "30000"
     host.page.select_option("[data-testid=stand-in-level]", "easy")
     friend = devices("?speed=0&snapshot=0&test=1")
+    walk = Walk(host.page)
+    walk.look("lobby invite")
 
     # Spoilt invitations: a clear message each, and nothing else happens.
     for how, link in tampered(links[1]).items():
@@ -367,7 +374,12 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
         friend.page.goto(link.replace("#", friend.query + "#", 1))
         problem = friend.page.locator("[data-testid=join-problem]")
         assert "This invitation cannot be used" in problem.inner_text(), how
+    walk.look("join refused", page=friend.page)
+    friend.page.goto(links[1].replace("#", friend.query + "#", 1))
+    friend.page.locator("[data-testid=join-name]").wait_for()
+    walk.look("join", page=friend.page)
     reply = join(friend, links[1], "Ada")
+    walk.look("join reply", page=friend.page)
     assert len(reply.split("#reply=")[1]) <= 120, reply
     assert no_runtime(friend), "a friend's page loads no Python runtime and no engine"
 
@@ -386,6 +398,12 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     host.page.evaluate("window.__parlourHost.connectWait(null)")
     seen = host.page.evaluate("window.__seatsSeen")
     assert "failed, Invite again" in seen and seen[-1] == "connected", seen
+    friend.page.locator("[data-testid=join-waiting]").wait_for()
+    walk.look("join waiting", page=friend.page)
+    walk.look("lobby ready")
+    for device in (host, friend):
+        clear_window(device.page)
+    assert not walk.found, "lobby screens that do not fit:\n" + walk.report()
     host.page.click("[data-testid=start-shared]")
     for device in (host, friend):
         device.page.wait_for_selector("[data-testid=table]")
@@ -511,10 +529,12 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
 def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices):
     record = record_near_the_end("crisps", 2, {}, steps_left=6)
     seats = [{"type": "human", "name": "Host"}, {"type": "friend", "name": "Ada"}]
-    host = devices()
+    host = devices("?speed=0&snapshot=0&test=1")
+    # Settings name a STUN server on this machine (nothing listens there).
     host.context.add_init_script(
         "if (!sessionStorage.getItem('stored')) {"
         + store_script(saved_match(record, seats))
+        + f"localStorage.setItem('parlour.settings', JSON.stringify({{stun: {json.dumps(STUN)}}}));"
         + "sessionStorage.setItem('stored', '1'); }"
     )
     host.open_menu()
@@ -523,6 +543,30 @@ def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices)
     host.page.click("[data-testid=reinvite-1]")
     field = host.page.locator("[data-testid=friend-1] [data-testid=invite-link]")
     field.wait_for()
+
+    # A friend whose page is gone by the time their reply is pasted: the connection does not
+    # come up in this room, and the seat offers to try again reaching anywhere, which makes a
+    # new invitation through the STUN server Settings name.
+    host.page.evaluate("() => window.__parlourHost.connectWait(2000)")
+    gone = devices()
+    late = join(gone, field.input_value(), "Cy")
+    gone.page.close()
+    host.page.fill("[data-testid=paste-1]", late)
+    host.page.click("[data-testid=connect-1]")
+    host.page.wait_for_selector("[data-testid=friend-1][data-status=failed]")
+    seat = host.page.locator("[data-testid=friend-1]")
+    assert "did not come up within 2 seconds" in seat.inner_text()
+    assert not host.page.locator("[data-testid=reach-anywhere]").is_checked()
+    old_link = field.input_value()
+    host.page.click("[data-testid=anywhere-1]")
+    assert host.page.locator("[data-testid=reach-anywhere]").is_checked()
+    host.page.wait_for_function(
+        "(old) => { const f = document.querySelector("
+        "'[data-testid=friend-1] [data-testid=invite-link]'); return f && f.value !== old; }",
+        arg=old_link,
+    )
+    assert host.page.locator("[data-testid=anywhere-1]").count() == 0
+    host.page.evaluate("() => window.__parlourHost.connectWait(null)")
     friend = devices()
     connect(host, 1, join(friend, field.input_value(), "Bea"))
     friend.page.wait_for_selector("[data-testid=table]")

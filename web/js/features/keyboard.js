@@ -9,7 +9,9 @@
 import { seatName } from "../read-snapshot.js";
 import { announce } from "./announce.js";
 
-const CARD = "button[data-card]:not(:disabled)";
+// A card is a button; one that cannot be used now is a span with the button role (a press
+// says why), in the hand's one Tab stop all the same.
+const CARD = ":is(button[data-card]:not(:disabled), [role=button][data-card])";
 const GROUPS = "[data-testid=hand], .hand, [role=group], [role=listbox]";
 const HANDS = ".game-root [data-testid=hand], .game-root .hand";
 const TABBABLE = "button, [href], input, select, textarea, summary, [tabindex]";
@@ -34,7 +36,7 @@ function handKey(hand) {
   return hand.dataset.testid || hand.className;
 }
 
-/** One Tab stop a hand: the card visited last (else a selected one, else the first) keeps
+/** One Tab stop a hand: the card visited last (else a selected one, else the first usable) keeps
  * tabindex 0, the others -1. */
 function rove(root) {
   for (const hand of root.querySelectorAll(HANDS)) {
@@ -43,7 +45,7 @@ function rove(root) {
     if (!cards.length) continue;
     const last = visited.get(handKey(hand));
     const holder = cards.find((c) => c === document.activeElement) || cards.find((c) => c.dataset.card === last)
-      || cards.find((c) => c.getAttribute("aria-pressed") === "true") || cards[0];
+      || cards.find((c) => c.getAttribute("aria-pressed") === "true") || cards.find((c) => c.matches("button")) || cards[0];
     for (const card of cards) card.tabIndex = card === holder ? 0 : -1;
   }
 }
