@@ -959,15 +959,26 @@ def keyboard_move(page) -> None:
     focus."""
     playable = playable_cards(page)
     assert playable, "a card to play"
-    tab_to(page, HAND_CARD)
-    for _ in range(page.locator(HAND_CARD).count() + 1):
+    card = sorted(playable)[0]
+    # Tab to the Tab stop of the hand that holds it (Roundup has two), then the arrow keys.
+    holder = f".game-root .hand:has([data-card='{card}'])"
+    tab_to(page, f"{holder} [data-card][tabindex='0']")
+    for _ in range(page.locator(f"{holder} [data-card]").count() + 1):
         assert page.evaluate(IN_VIEW), "the focused card is out of the window"
-        if focused(page, "e => e.dataset.card") in playable:
+        if focused(page, "e => e.dataset.card") == card:
             break
         page.keyboard.press("ArrowRight")
-    card = focused(page, "e => e.dataset.card")
+    assert focused(page, "e => e.dataset.card") == card
+    logged = page.locator(".log-list li").count()
     page.keyboard.press("Enter")
-    page.wait_for_selector(f"{IDLE} {HAND_CARD}.is-selected")
+    # Selected; or played at once, where the card has one move (a Roundup card to its stack).
+    page.wait_for_function(
+        """([idle, n]) => document.querySelector(idle)
+          || document.querySelectorAll('.log-list li').length > n""",
+        arg=[f"{IDLE} {HAND_CARD}.is-selected", logged],
+    )
+    if page.locator(".log-list li").count() > logged:
+        return
     lit = page.locator(".game-root [data-action]:not([disabled])").evaluate_all(
         "ns => ns.map(n => n.dataset.action)"
     )
