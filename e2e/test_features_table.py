@@ -589,6 +589,22 @@ def test_the_card_backs_setting_changes_the_drawn_backs_at_once_and_is_kept(page
         page.check("[data-testid=setting-back-claret]")
 
 
+SOUND_CUES = ["deal", "draw", "play", "shuffle", "turn", "won", "lost"]
+"""The table's sounds (web/js/features/sound.js)."""
+
+# Each cue in turn, once the last one has died away: the loudest sample before it and in its
+# first 250 ms, as the analyser between the volume and the speakers hears them.
+EVERY_CUE = """async (names) => {
+  const out = {};
+  for (const name of names) {
+    for (let i = 0; i < 60 && (await window.__parlourSoundCheck(50)).peak >= 1e-4; i++);
+    const quiet = (await window.__parlourSoundCheck(50)).peak;
+    out[name] = {quiet, heard: (await window.__parlourSoundCheck(250, name)).peak};
+  }
+  return out;
+}"""
+
+
 def test_sound_is_heard_when_on_and_only_the_turn_while_hidden(page, site, open_app):
     open_app(page, site)
     to_settings(page)
@@ -606,6 +622,10 @@ def test_sound_is_heard_when_on_and_only_the_turn_while_hidden(page, site, open_
         assert heard["state"] == "running" and heard["peak"] > 0.02, heard
         made = page.evaluate("() => window.__parlourSounds")
         assert {"name": "play", "made": True} in made, made
+        # Every cue the table sounds is heard on its own: silence, then the cue, then the
+        # analyser's peak over its first quarter of a second.
+        cues = page.evaluate(EVERY_CUE, SOUND_CUES)
+        assert all(c["quiet"] < 1e-4 and c["heard"] > 0.02 for c in cues.values()), cues
         # Hidden: a move makes no sound, "your turn" still does.
         page.evaluate(
             """() => { window.__parlourSounds = [];
@@ -1149,8 +1169,15 @@ def a_played_move(page, speed: str) -> dict:
     deal_next(page, 71)
     page.click("[data-testid=menu] [data-game=crisps]")
     page.select_option("[data-testid=order]", "0")  # the person leads
+    page.evaluate(WATCH_TRAVEL)
     page.click("[data-testid=start]")
     page.wait_for_selector(IDLE)
+    # The new match's deal: the person's hand, each card from the pile, landed before the turn.
+    dealt = page.evaluate(
+        """() => ({travels: window.__travels, idleInFlight: window.__idleInFlight,
+          hand: [...document.querySelectorAll('.game-root [data-testid=hand] [data-card]')]
+            .map((e) => e.dataset.card)})"""
+    )
     page.evaluate(WATCH_TRAVEL)
     play = next(a for a in side_action_ids(page) if a.startswith("play:"))
     page.click(f"{SIDE_ACTIONS}[data-action='{play}']")
@@ -1158,21 +1185,32 @@ def a_played_move(page, speed: str) -> dict:
     page.wait_for_function("() => !document.querySelector('.game-root [data-moving]')")
     seen = page.evaluate("() => ({travels: window.__travels, idleInFlight: window.__idleInFlight})")
     page.click("[data-testid=menu-button]")
-    return seen
+    return {**seen, "dealt": dealt}
 
 
 def test_cards_travel_at_the_chosen_speed_and_land_before_the_persons_turn(page, site, open_app):
-    """With the page address no longer forcing "Instant": at each Speed setting a played card
-    travels to the trick and the computer's answer travels too, for a time that the setting
-    divides (Fast twice as quick as Normal, Slow twice as slow), the computer waiting longer
-    at a slower speed before it moves; and the table says it is the person's turn only once
-    every card has landed. With reduced motion asked for, no card travels at all and the
-    table's cards are in place as soon as the move is drawn."""
+    """With the page address no longer forcing "Instant": at each Speed setting a new match's
+    hand is dealt card by card, a played card travels to the trick and the computer's answer
+    travels too, for a time that the setting divides (Fast twice as quick as Normal, Slow
+    twice as slow), the computer waiting longer at a slower speed before it moves; and the
+    table says it is the person's turn only once every card has landed. With reduced motion
+    asked for, no card travels at all (nor is dealt) and the table's cards are in place as
+    soon as the move is drawn."""
     open_app(page, site)
     # The Speed setting rules once the address no longer forces a speed.
     page.evaluate("() => history.replaceState(null, '', location.pathname + '?snapshot=0')")
+    ms = {"slow": 760, "normal": 380, "fast": 190}
     try:
-        seen = {speed: a_played_move(page, speed) for speed in ("slow", "normal", "fast")}
+        seen = {speed: a_played_move(page, speed) for speed in ms}
+        for speed, found in seen.items():
+            deal = found.pop("dealt")
+            assert deal["idleInFlight"] == [], (speed, deal)
+            # Every card of the hand travelled from the pile, for the speed's time (a table
+            # redrawn while the deal is under way carries it on: a card's travel may be over,
+            # or its element replaced, before the watcher reads its timing).
+            assert {t["card"] for t in deal["travels"]} == set(deal["hand"]), (speed, deal)
+            timed = [t for t in deal["travels"] if t["ms"] is not None]
+            assert timed and {t["ms"] for t in timed} == {ms[speed]}, (speed, deal)
         for speed, found in seen.items():
             assert found["idleInFlight"] == [], (speed, found["idleInFlight"])
             assert len(found["travels"]) >= 2, (
@@ -1180,7 +1218,7 @@ def test_cards_travel_at_the_chosen_speed_and_land_before_the_persons_turn(page,
                 found["travels"],
             )  # the person's and the computer's
         durations = {speed: {t["ms"] for t in found["travels"]} for speed, found in seen.items()}
-        assert durations == {"slow": {760}, "normal": {380}, "fast": {190}}, durations
+        assert durations == {speed: {t} for speed, t in ms.items()}, durations
         # The computer's card starts after the person's has landed and the computer's pause.
         gaps = {}
         for speed, found in seen.items():
@@ -1190,7 +1228,8 @@ def test_cards_travel_at_the_chosen_speed_and_land_before_the_persons_turn(page,
 
         page.emulate_media(reduced_motion="reduce")
         calm = a_played_move(page, "normal")
-        assert calm == {"travels": [], "idleInFlight": []}, calm
+        assert calm["dealt"]["travels"] == [] and calm["dealt"]["hand"], calm
+        assert {**calm, "dealt": None} == {"travels": [], "idleInFlight": [], "dealt": None}, calm
         assert page.evaluate(CARD_ANIMATIONS) == []
     finally:
         page.emulate_media(reduced_motion="no-preference")

@@ -56,11 +56,7 @@ SEEDS = {"roundup": 11, "progression": 12, "mhing": 13, "crisps": 14, "spite": 1
 # card of a fanned hand shows at least this part of its width, with an index this tall, and
 # no band of the window this tall (of its height) is empty felt.
 LAPTOP_CARD = 80
-PHONE_HAND_CARD = {"390x844": 56, "360x740": 42}
-"""A short phone's hand gives way a little more; its index is not held to INDEX_TALL."""
-PLACES_AT_CARD_SIZE = {"crisps", "mhing", "roundup", "spite"}
-"""The games whose shared places' cards are held to the laptop's card width too: not
-Progression, whose twenty stacks share the table with the hand (their widths are reported)."""
+PHONE_HAND_CARD = 56
 FAN_SHOWN = 0.26
 INDEX_TALL = 12
 EMPTY_BAND = 0.10
@@ -245,16 +241,15 @@ def looks(page, game: str, size: str) -> list[str]:
         return ["no table"]
     laptop = not SIZES[size]["mobile"]
     problems = [f"index of {c}" for c in found["covered"]] + [f"label {w}" for w in found["labels"]]
-    small = LAPTOP_CARD if laptop else PHONE_HAND_CARD[size]
+    small = LAPTOP_CARD if laptop else PHONE_HAND_CARD
     if found["hand"] and min(found["hand"]) < small:
         problems.append(f"hand cards {min(found['hand'])} px wide")
     place = min(found["place"], default=LAPTOP_CARD)  # none while the places are empty
-    if laptop and game in PLACES_AT_CARD_SIZE and place < LAPTOP_CARD:
+    if laptop and place < LAPTOP_CARD:
         problems.append(f"the places' cards {place} px wide")
     if found["fanShown"] is not None and found["fanShown"] < FAN_SHOWN:
         problems.append(f"a fanned card shows {found['fanShown']:.2f} of its width")
-    short = size == "360x740"
-    if found["indexTall"] is not None and found["indexTall"] < INDEX_TALL and not short:
+    if found["indexTall"] is not None and found["indexTall"] < INDEX_TALL:
         problems.append(f"a hand card's index is {found['indexTall']:.1f} px tall")
     if found["emptyBand"] > EMPTY_BAND * SIZES[size]["height"]:
         problems.append(f"{found['emptyBand']} px of empty felt")

@@ -10,6 +10,7 @@ app once more with ``?speed=1``. Screenshots of every table at both sizes are wr
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -189,20 +190,18 @@ def test_progression_labels_what_each_stack_number_means(page, site, open_app):
         "progression",
         lambda s: (
             any(s.view(0)["public_stacks"].values())
-            and any(any(st.values()) for st in s.view(0)["private_stacks"])
+            and any(s.view(0)["private_stacks"][0].values())
         ),
     )
     open_state(page, site, open_app, state)
-    # The word "value" stays in each label's markup, but the table's tiles show the number
-    # alone (web/css/scale.css hides the word to keep them small): read the markup.
-    values = [
-        " ".join(v.split())
-        for v in page.locator("[data-testid=stack-value]").evaluate_all(
-            "nodes => nodes.map(n => n.textContent)"
-        )
-    ]
+    # What a person reads on a laptop: each of their own stacks that has cards says "value N"
+    # (an opponent's small tile shows the number, its meaning spoken and in its tooltip).
+    page.set_viewport_size({"width": 1280, "height": 800})
+    mine = page.locator("[data-testid=my-stacks] [data-testid=stack-value]").all_inner_texts()
+    own = [len(v) for v in state.view(0)["private_stacks"][0].values()]
+    shown = [" ".join(v.split()) for v, n in zip(mine, own, strict=True) if n]
+    assert shown and all(re.fullmatch(r"value -?\d+", v) for v in shown), mine
     counts = page.locator("[data-testid=stack-count]").all_inner_texts()
-    assert any(v.startswith("value ") for v in values), values
     assert any(c.endswith(("card", "cards")) for c in counts), counts
     assert all(c == "empty" or c.endswith(("card", "cards")) for c in counts), counts
 
@@ -304,6 +303,62 @@ def test_a_played_card_travels_to_the_trick_and_the_last_move_stays_marked(page,
     message = page.locator(MESSAGE).inner_text()
     if "Bot 1" in message and "pass" not in message:
         assert last and card not in last, (last, message)
+
+
+def clears_a_complete_stack(state) -> str | None:
+    """A Spite and Malice move of the person's after which the stock is rebuilt from the
+    centre while a stack complete up to the King is on the table (it leaves the table)."""
+    if not any(len(stack) == 13 for stack in state.centre):
+        return None
+    for action in state.legal_actions():
+        world = state.clone()
+        world.apply(action.id)
+        if world.stock_rebuilds > state.stock_rebuilds:
+            return action.id
+    return None
+
+
+# Every copy of a card that leaves the table (web/js/ui/motion.js): its card, where its travel
+# ends against the middle of the stock, and whether it is still on the page.
+WATCH_LEAVING = r"""() => {
+  window.__leaving = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const e of r.addedNodes) {
+      if (!(e instanceof Element) || !e.classList.contains('card-leaving')) continue;
+      const a = e.getAnimations()[0];
+      const frames = a ? a.effect.getKeyframes() : [];
+      const end = frames.length ? frames[frames.length - 1].transform : '';
+      const m = /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec(end);
+      const r0 = e.getBoundingClientRect();
+      const stock = document.querySelector('.game-root [data-testid=stock]')
+        .getBoundingClientRect();
+      window.__leaving.push({card: e.dataset.card, ghost: e,
+        off: m ? [r0.left + r0.width / 2 + Number(m[1]) - (stock.left + stock.width / 2),
+                  r0.top + r0.height / 2 + Number(m[2]) - (stock.top + stock.height / 2)] : null});
+    }
+  }).observe(document.getElementById('app'), {childList: true});
+}"""
+
+
+def test_a_completed_stack_travels_into_the_stock_when_it_leaves_the_table(page, site, open_app):
+    state = find("spite", clears_a_complete_stack, seeds=range(1, 20))
+    move = clears_a_complete_stack(state)
+    complete = [stack[-1] for stack in state.centre if len(stack) == 13]
+    open_state(page, site, open_app, state, "?speed=0.5")
+    page.evaluate(WATCH_LEAVING)
+    page.click(f"{SIDE_ACTIONS}[data-action='{move}']")
+    page.wait_for_selector(IDLE)
+    page.wait_for_function(
+        "() => window.__leaving.length && window.__leaving.every((g) => !g.ghost.isConnected)"
+    )
+    leaving = page.evaluate("() => window.__leaving.map((g) => ({card: g.card, off: g.off}))")
+    assert {g["card"] for g in leaving} >= set(complete), (leaving, complete)
+    for g in leaving:
+        assert g["off"] and all(abs(v) < 2 for v in g["off"]), g  # it ends on the stock
+    stacks = page.locator(".game-root [data-testid=stack]").evaluate_all(
+        "nodes => nodes.map((n) => n.dataset.rank)"
+    )
+    assert "13" not in stacks, stacks
 
 
 def test_instant_speed_moves_cards_without_travelling(page, site, open_app):

@@ -1,12 +1,15 @@
 """Pictures of every game's table, from the built site, for docs/tables/.
 
     python3 tools/screenshots.py [--out docs/tables] [--games crisps,spite] [--sizes 1280x800]
+                                 [--png]
 
 Each game at its largest table (seat 0 the person, the others computers) is played at random
 from a fixed deal to a decision of the person's some moves in, opened in the page as a match
 file, and photographed at 1280x800 (a laptop) and 390x844 (a phone, touch) as
-``<game>-<size>.webp``; the table's figures (tools/table_figures.py: card widths, the part of a
-fanned card showing, the tallest empty band, covered indices and labels) are printed for each.
+``<game>-<size>.webp`` (``--sizes`` may also name a short phone's 360x740; ``--png`` writes
+PNG pictures instead, for a viewer that does not read WebP); the table's figures
+(tools/table_figures.py: card widths, the part of a fanned card showing, the tallest empty
+band, covered indices and labels) are printed for each.
 The pictures are of the window as a person sees it, as the browser encodes them in WebP, so
 they stay small (25-75 kB each). Needs dist/ (``python3 build.py build``).
 """
@@ -31,7 +34,9 @@ TABLES = {"crisps": 2, "mhing": 4, "progression": 4, "roundup": 6, "spite": 2}
 DEALS = {"crisps": 14, "mhing": 13, "progression": 12, "roundup": 11, "spite": 15}
 STEPS = {"crisps": 9, "mhing": 14, "progression": 18, "roundup": 16, "spite": 14}
 """Random moves played before the picture, so the table has cards on it."""
-SIZES = {"1280x800": (1280, 800, False), "390x844": (390, 844, True)}
+SIZES = {"1280x800": (1280, 800, False), "390x844": (390, 844, True), "360x740": (360, 740, True)}
+DOC_SIZES = ("1280x800", "390x844")
+"""The sizes drawn for docs/tables/ unless --sizes names others (a short phone's on request)."""
 IDLE = "[data-testid=table][data-busy=false]"
 QUALITY = 82
 """The pictures' WebP quality: cards and words sharp at a tenth of a PNG's bytes."""
@@ -82,7 +87,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="screenshots.py")
     parser.add_argument("--out", default=str(ROOT / "docs" / "tables"))
     parser.add_argument("--games", default=",".join(TABLES))
-    parser.add_argument("--sizes", default=",".join(SIZES))
+    parser.add_argument("--sizes", default=",".join(DOC_SIZES))
+    parser.add_argument("--png", action="store_true", help="PNG pictures (for a viewer)")
     args = parser.parse_args(argv)
     games, sizes = args.games.split(","), args.sizes.split(",")
     for name in games + sizes:
@@ -104,8 +110,9 @@ def main(argv: list[str]) -> int:
                     "() => new Promise((r) => requestAnimationFrame(() => r(scrollTo(0, 0))))"
                 )
                 found = figures(page, game) or {}
-                shot = cdp.send("Page.captureScreenshot", {"format": "webp", "quality": QUALITY})
-                path = out / f"{game}-{size}.webp"
+                kind = {"format": "png"} if args.png else {"format": "webp", "quality": QUALITY}
+                shot = cdp.send("Page.captureScreenshot", kind)
+                path = out / f"{game}-{size}.{kind['format']}"
                 path.write_bytes(base64.b64decode(shot["data"]))
                 hand, place = found.get("hand") or [0], found.get("place") or [0]
                 print(

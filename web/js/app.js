@@ -159,6 +159,7 @@ let matchToken = 0;
 let lastScreen = null;
 let shownMoves = 0;     // state.moveCount when the table was last drawn
 let newDeal = false;    // the next table drawn is a new match or round: no card travels into it
+let freshMatch = false; // ...and it is a match at its first move, from the engine: its hands are dealt
 let heldOpening = null; // the prepared opening on the table, until the engine has it: {record, token}
 const rulesCache = new Map();
 const renderers = new Map();
@@ -278,8 +279,8 @@ function render() {
   const travel = travelTime(motionSpeed(), reducedMotion());
   const places = onTable && travel > 0 ? notePlaces(root) : null;
   // A new match or round drawn for the first time deals the hands from the pile.
-  const dealing = state.screen === "table" && newDeal && lastScreen === "table";
-  if (state.screen === "table") newDeal = false;
+  const dealing = state.screen === "table" && newDeal && (lastScreen === "table" || freshMatch);
+  if (state.screen === "table") { newDeal = false; freshMatch = false; }
   // What the person was typing survives a redraw of the same screen (a friend's reply half
   // pasted when the lobby redraws for another seat).
   const typed = state.screen === lastScreen ? noteTyped(root) : null;
@@ -563,6 +564,7 @@ async function enterTable(snap, gameId, setup, kept = null, opening = null, slot
   state.renderer = await rendererFor(gameId);
   if (token !== matchToken) return;
   newDeal = true;
+  freshMatch = !kept && !opening && !(snap.moves > 0);
   heldOpening = opening ? { record: opening.record, token } : null;
   Object.assign(state, {
     source: opening ? "opening" : isFriend(state) ? "host" : "engine", saveSlot: slot,

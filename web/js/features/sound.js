@@ -14,7 +14,7 @@ const ALIASES = { card: "play", win: "won" };
 let context = null;
 let output = null;      // the master gain: the volume
 let analyser = null;    // between the master gain and the speakers
-let buffers = null;     // name -> AudioBuffer, rendered on first use
+const buffers = {};     // name -> AudioBuffer, each rendered on its first use or when the page is idle
 
 function audio() {
   if (context) return context;
@@ -28,11 +28,25 @@ function audio() {
   return context;
 }
 
-/** Call from a user gesture (click, key): creates or wakes the audio context if sound is on. */
+/** Call from a user gesture (click, key): creates or wakes the audio context if sound is on;
+ * the sounds are then drawn one at a time while the page is idle, never in the way of a move. */
 export function unlock() {
   if (!getSettings().sound) return;
   const ctx = audio();
   if (ctx && ctx.state === "suspended") ctx.resume().catch(() => undefined);
+  if (ctx) warm(ctx);
+}
+
+let warming = false;
+function warm(ctx) {
+  if (warming) return;
+  warming = true;
+  const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 200));
+  const next = () => {
+    const name = NAMES.find((n) => !buffers[n]);
+    if (name) { buffer(ctx, name); idle(next); }
+  };
+  idle(next);
 }
 
 // ----- drawing the sounds ---------------------------------------------------------------------
@@ -133,20 +147,18 @@ const DRAW = {
 };
 const LENGTHS = { play: 0.12, deal: 0.14, draw: 0.2, shuffle: 1.3, turn: 1, won: 1.3, lost: 1.3 };
 
-function render(ctx) {
-  if (buffers) return buffers;
-  buffers = {};
-  NAMES.forEach((name, n) => {
-    const rate = ctx.sampleRate;
-    const buffer = ctx.createBuffer(1, Math.ceil(LENGTHS[name] * rate), rate);
-    const data = buffer.getChannelData(0);
-    DRAW[name](data, rate, noiseSource(0x9e3779b9 + n * 7919));
-    let peak = 0;
-    for (const v of data) peak = Math.max(peak, Math.abs(v));
-    if (peak > 0) for (let i = 0; i < data.length; i++) data[i] *= 0.8 / peak;
-    buffers[name] = buffer;
-  });
-  return buffers;
+/** The sound `name`, drawn the first time it is asked for. */
+function buffer(ctx, name) {
+  if (buffers[name]) return buffers[name];
+  const rate = ctx.sampleRate;
+  const out = ctx.createBuffer(1, Math.ceil(LENGTHS[name] * rate), rate);
+  const data = out.getChannelData(0);
+  DRAW[name](data, rate, noiseSource(0x9e3779b9 + NAMES.indexOf(name) * 7919));
+  let peak = 0;
+  for (const v of data) peak = Math.max(peak, Math.abs(v));
+  if (peak > 0) for (let i = 0; i < data.length; i++) data[i] *= 0.8 / peak;
+  buffers[name] = out;
+  return out;
 }
 
 // ----- playing them ---------------------------------------------------------------------------
@@ -158,7 +170,7 @@ function play(name) {
   try {
     output.gain.value = getSettings().volume;
     const source = ctx.createBufferSource();
-    source.buffer = render(ctx)[name];
+    source.buffer = buffer(ctx, name);
     source.connect(output);
     source.start();
     return true;
@@ -189,9 +201,11 @@ export function sample() {
   cue("play");
 }
 
-/** For the tests (window.__parlourSoundCheck): the loudest sample the analyser hears over the next `ms`
- * milliseconds, and the context's state. */
-export function soundCheck(ms = 400) {
+/** For the tests (window.__parlourSoundCheck): the loudest sample the analyser hears over the
+ * next `ms` milliseconds, and the context's state; with `name`, that cue sounded first, as the
+ * table sounds it (cue). */
+export function soundCheck(ms = 400, name = null) {
+  if (name) cue(name);
   if (!analyser) return Promise.resolve({ state: context ? context.state : "none", peak: 0 });
   const data = new Float32Array(analyser.fftSize);
   let peak = 0;

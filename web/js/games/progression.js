@@ -328,7 +328,7 @@ function prompt(ctx) {
   } else {
     const played = view.just_played;
     const what = played ? `${played.to === "private" ? "You played" : "You put"} ${cardText(played.card)} ${played.to === "private" ? "to your stack" : "on the public stack"}. ` : "";
-    note = `${what}Step 2: draw the top of the draw pile, or take the top card of a public stack.`;
+    note = `${what}Step 2: draw from the pile, or take a public stack's top card.`;
     const stock = ctx.legal.get("draw:stock");
     if (stock) buttons.push(ui.actionButton(stock, `Draw from the pile (${view.draw_pile} left)`, { class: "primary", focusPrefix: "confirm:" }));
     for (const a of ui.legal) {

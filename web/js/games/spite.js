@@ -258,7 +258,9 @@ function centreZone(ctx) {
       h("figure", { class: "spite-stock", dataset: { testid: "stock" } },
         stock ? ui.cardBack({ small: true, label: `Stock, ${plural(stock, "card")}` }) : h("span", { class: "card card-small card-empty", "aria-hidden": "true" }),
         h("figcaption", {}, h("span", { class: "spite-cap-main" }, "Stock"), h("strong", { class: "spite-count" }, String(stock)))),
-      h("div", { class: "spite-stacks", role: "group", "aria-label": `Centre stacks: ${stacks.length} of ${max}` },
+      // The stacks go back into the stock when it is rebuilt (a card's travel there: ui/motion.js).
+      h("div", { class: "spite-stacks", role: "group", "aria-label": `Centre stacks: ${stacks.length} of ${max}`,
+        dataset: { leavesTo: "stock", cleared: String(view.stock_rebuilds || 0) } },
         stacks.map((stack, i) => centreStack(ctx, stack, ranks[i] ?? stack.length, i)),
         stacks.length < max ? newStackSlot(ctx) : null)),
     centreNote(ctx, stacks.length, max));

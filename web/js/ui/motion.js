@@ -5,6 +5,11 @@
 // invert, play). A card that was hidden before (an opponent's hand, the draw pile) starts
 // from the seat that played it or from the pile.
 //
+// A place the table clears (Spite and Malice's centre stacks, which go back into the stock)
+// says where its cards go and how many times it has been cleared: data-leaves-to (the testid
+// of the place they go to) and data-cleared (a count). When the count has changed since the
+// last render, each card it showed travels, as a copy of itself, to that place and is gone.
+//
 // While a card travels it carries data-moving="true" (the tests watch for it); speed 0 (the
 // "Instant" setting) and a reduced-motion preference turn the travelling off. The page waits
 // for the cards to land (`landed`) before it says it is the person's turn, so nothing in
@@ -43,7 +48,43 @@ export function notePlaces(root) {
     const el = root.querySelector(`.game-root ${selector}`);
     if (el) { const rect = pageRect(el); if (visible(rect)) { pile = rect; break; } }
   }
-  return { cards, seats, pile };
+  // The places the table may clear: their count and a copy of each card they show, where it is.
+  const clearing = new Map();
+  for (const place of root.querySelectorAll(".game-root [data-leaves-to]")) {
+    const shown = [...place.querySelectorAll("[data-card]")].map((el) => ({ el, rect: pageRect(el) })).filter((c) => visible(c.rect));
+    clearing.set(place.dataset.leavesTo, { cleared: place.dataset.cleared, cards: shown });
+  }
+  return { cards, seats, pile, clearing };
+}
+
+/** The cards of the places `before` saw that have been cleared since: each one's copy travels
+ * from where it was to the place its cards go, and is removed when it gets there. */
+function playCleared(root, before, duration) {
+  let count = 0;
+  for (const [to, was] of before.clearing || []) {
+    const place = root.querySelector(`.game-root [data-leaves-to="${CSS.escape(to)}"]`);
+    const target = root.querySelector(`.game-root [data-testid="${CSS.escape(to)}"]`);
+    if (!target || (place && place.dataset.cleared === was.cleared)) continue;
+    const end = pageRect(target);
+    for (const { el, rect } of was.cards) {
+      if (root.querySelector(`.game-root [data-card="${CSS.escape(el.dataset.card)}"]`)) continue;
+      const ghost = el.cloneNode(true);
+      ghost.classList.add("card-leaving");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.removeAttribute("data-action");
+      Object.assign(ghost.style, {
+        position: "absolute", left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`,
+        height: `${rect.height}px`, margin: "0", pointerEvents: "none", zIndex: "30",
+      });
+      ghost.style.setProperty("--w", `${rect.width}px`);
+      root.append(ghost);
+      const dx = end.left + end.width / 2 - (rect.left + rect.width / 2);
+      const dy = end.top + end.height / 2 - (rect.top + rect.height / 2);
+      travel(ghost, 0, 0, 1, duration, 0, 0, { dx, dy, scale: end.width / rect.width, leave: true });
+      count += 1;
+    }
+  }
+  return count;
 }
 
 /**
@@ -54,8 +95,8 @@ export function notePlaces(root) {
 export function playMoves(root, before, move, duration, skip = null) {
   if (!before || !(duration > 0)) return 0;
   const moved = new Set(move ? move.cards || [] : []);
+  let count = playCleared(root, before, duration);
   const fromSeat = move && move.player !== null && move.player !== undefined ? before.seats.get(String(move.player)) : null;
-  let count = 0;
   const seen = new Set();
   for (const el of root.querySelectorAll(".game-root [data-card]")) {
     const id = el.dataset.card;
@@ -127,20 +168,29 @@ export function dealCards(root, duration, fresh) {
   return dealt;
 }
 
-function travel(el, dx, dy, scale, duration, delay = 0, elapsed = 0) {
-  if (typeof el.animate !== "function") return;
+/** A card drawn where it lands, travelling there from (dx, dy) away at `scale`; or, with
+ * `away` ({dx, dy, scale, leave}), travelling from where it is to there (and removed then). */
+function travel(el, dx, dy, scale, duration, delay = 0, elapsed = 0, away = null) {
+  if (typeof el.animate !== "function") { if (away) el.remove(); return; }
   const end = getComputedStyle(el).transform;
   const rest = end && end !== "none" ? end : "";
-  const s = Number.isFinite(scale) && scale > 0 ? Math.min(2, Math.max(0.5, scale)) : 1;
+  const clamp = (v) => (Number.isFinite(v) && v > 0 ? Math.min(2, Math.max(0.5, v)) : 1);
   el.dataset.moving = "true";
   el.classList.add("is-travelling");
-  const animation = el.animate(
-    [{ transform: `translate(${dx}px, ${dy}px) scale(${s}) ${rest}` }, { transform: rest || "none" }],
-    { duration, delay, fill: "backwards", easing: "cubic-bezier(.2, .7, .2, 1)" },
-  );
+  const there = { transform: `translate(${dx}px, ${dy}px) scale(${clamp(scale)}) ${rest}` };
+  const here = { transform: rest || "none" };
+  const frames = away
+    ? [here, { transform: `translate(${away.dx}px, ${away.dy}px) scale(${clamp(away.scale)}) ${rest}`, opacity: 0.6 }]
+    : [there, here];
+  const animation = el.animate(frames, { duration, delay, fill: away ? "forwards" : "backwards", easing: "cubic-bezier(.2, .7, .2, 1)" });
   if (elapsed > 0) animation.currentTime = elapsed;
   flying.add(animation);
-  const done = () => { flying.delete(animation); delete el.dataset.moving; el.classList.remove("is-travelling"); };
+  const done = () => {
+    flying.delete(animation);
+    if (away && away.leave) { el.remove(); return; }
+    delete el.dataset.moving;
+    el.classList.remove("is-travelling");
+  };
   animation.onfinish = done;
   animation.oncancel = done;
 }

@@ -52,7 +52,9 @@ function cardCredits() {
     h("h2", {}, "The cards"),
     h("p", {}, "The court figures and the jokers are Adrian Kennard’s card designs, given to the public domain, "
       + "as packaged by Letele Motebang in @letele/playing-cards (",
-    h("a", { href: "./licenses/playing-cards.txt" }, "CC0 1.0 licence"), "). Parlour draws the pips, indices and backs itself."));
+    h("a", { href: "./licenses/playing-cards.txt" }, "CC0 1.0 licence"), "). Parlour draws the pips, indices and backs itself."),
+    h("p", {}, "The card sounds (a deal, a draw, a card played, a shuffle, your turn, a round won or lost) are made by Parlour in the page "
+      + "from shaped noise and struck tones, not recorded: no sound file is downloaded, and none plays unless Sound is on in the settings."));
 }
 
 /** What "Check this deal" proves, and what it does not, the same for every game. */
