@@ -469,6 +469,17 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     record = saved["record"]
     assert record["stand_in"] and record["stand_in"][0] >= moves_at_drop
     assert {engine.from_record(record).history[i].player for i in record["stand_in"]} == {1}
+    # Both tables' logs mark those moves as the computer's, and no other.
+    marked = "[data-testid=log] .log-entry:has([data-testid=log-stand-in])"
+    indices = "(nodes) => nodes.map((n) => Number(n.dataset.index))"
+    assert (
+        host.page.eval_on_selector_all(marked, indices)[: len(record["stand_in"])]
+        == record["stand_in"]
+    )
+    assert friend.page.eval_on_selector_all(marked, indices) == host.page.eval_on_selector_all(
+        marked, indices
+    )
+    assert host.page.locator(marked).first.inner_text().startswith("Ada: ")
     play(
         [host, friend],
         random.Random(9),
@@ -524,6 +535,31 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     # undo, and the moves' new entries otherwise (web/js/held-logs.js); none was refused.
     logs = friend.page.evaluate("() => window.__parlourFriend.logs()")
     assert logs["whole"] >= 2 and logs["partial"] >= 3 and logs["refused"] == 0, logs
+
+    # The match played out. It was dealt from both devices' values, each committed before the
+    # deal: the friend's page (a new tab since the rejoin, which found what the first one kept)
+    # checks the revealed seed, values and fingerprint itself, with no engine; the host's engine
+    # replays every move and checks the values against the commitments it sent.
+    play([host, friend], random.Random(10), max_moves=1500)
+    verdict = friend.page.locator("[data-testid=match-over] [data-testid=fair-verdict]")
+    assert verdict.get_attribute("data-ok") == "true", verdict.inner_text()
+    assert "from the seed every device's value made" in verdict.inner_text()
+    friend.page.click("[data-testid=match-over] [data-testid=check-deal]")
+    lines = friend.page.locator("[data-testid=deal-check] [data-testid=deal-lines]").inner_text()
+    assert "made of all 2 devices' values" in lines and "fixed before the first move" in lines
+    host.page.click("[data-testid=match-over] [data-testid=check-deal]")
+    host.page.locator("[data-testid=deal-verdict][data-ok=true]").wait_for()
+    lines = host.page.locator("[data-testid=deal-check] [data-testid=deal-lines]").inner_text()
+    assert "made of the 2 devices' values" in lines and "moves were legal" in lines
+    assert no_runtime(friend)
+    # The replay of the finished match marks the computer's moves for Ada as the log did.
+    on_table = host.page.eval_on_selector_all(marked, indices)
+    host.page.click("[data-testid=close-deal-check]")
+    host.page.click("[data-testid=match-over] [data-testid=replay-open]")
+    host.page.click("[data-testid=replay-end]")
+    replayed = "[data-testid=replay] .log-entry:has([data-testid=log-stand-in])"
+    host.page.locator(replayed).first.wait_for(state="attached")
+    assert host.page.eval_on_selector_all(replayed, indices) == on_table
 
 
 def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices):
@@ -587,20 +623,35 @@ def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices)
         ["Bea wins the match", "You win the match!"],
         ["Host and Bea share the win"] * 2,
     ), titles
+    # Bea joined this match after its deal: her page says it cannot check it, and why.
+    verdict = friend.page.locator("[data-testid=match-over] [data-testid=fair-verdict]")
+    assert verdict.get_attribute("data-ok") == "unknown"
+    assert "joined the table after this match was dealt" in verdict.inner_text()
     # A rematch with the same friend: the host deals again (the friend's page, which has no
-    # engine, says so), the friend is still connected, and both tables start afresh.
+    # engine, says so), the friend is still connected, and both tables start afresh. The host's
+    # page is tampered (a test hook): Bea's device sends its value as to an honest host, but the
+    # host deals a match of its own choosing (a saved one near its end, another seed). At the
+    # end Bea's page catches it, in words.
     over = friend.page.locator("[data-testid=match-over]")
     assert "The host can deal the next match" in over.inner_text()
     assert over.locator("[data-testid=play-again], [data-testid=replay-open]").count() == 0
+    chosen = record_near_the_end(
+        "crisps", 2, {}, steps_left=6, seeds=range(record["seed"] + 1, 500)
+    )
+    host.page.evaluate(
+        "(data) => window.__parlourHost.dealFrom(data)", {"record": chosen, "seats": seats}
+    )
     host.page.click("[data-testid=match-over] [data-testid=play-again]")
     host.page.click("[data-testid=lobby] [data-testid=start-shared]:not([disabled])")
     for device in (host, friend):
         device.page.wait_for_selector("[data-testid=table]:not(:has([data-testid=match-over]))")
     assert "Bea" in host.page.locator(".scores").inner_text()
-    friend.page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=hand] [data-card]').length === 12"
-    )
-    play([host, friend], random.Random(8), max_moves=2, to_the_end=False)
+    play([host, friend], random.Random(8), max_moves=1500)
+    verdict = friend.page.locator("[data-testid=match-over] [data-testid=fair-verdict]")
+    assert verdict.get_attribute("data-ok") == "false"
+    said = verdict.inner_text()
+    assert "this deal does not check out" in said and "a seed of its own" in said, said
+    assert f"({chosen['seed']})" in said and "could have chosen the deal" in said
     assert no_runtime(friend)
 
 
@@ -660,7 +711,7 @@ width, and whether the page scrolls sideways."""
 
 
 def test_four_player_roundup_with_two_friends_and_a_computer(devices):
-    host = devices()
+    host = devices("?speed=0&snapshot=0&test=1")
     host.open_menu()
     links = deal_with_friends(
         host, "roundup", {1: "friend", 2: "friend", 3: "bot:random"}, players=4
@@ -732,3 +783,10 @@ def test_four_player_roundup_with_two_friends_and_a_computer(devices):
     hands = [set(hand(d, "[data-testid=you] .ru-hand-down")) for d in players]
     assert all(hands) and not (hands[0] & hands[1] or hands[0] & hands[2] or hands[1] & hands[2])
     assert no_runtime(ada) and no_runtime(bea)
+    # Bea's device drops: once the host's chosen wait is over (shortened by the test hook) a
+    # computer plays her seat, and Ada's page is told so as the host's table is.
+    host.page.evaluate("() => window.__parlourHost.standInWait(300)")
+    bea.page.close()
+    told = '[data-testid=message]:has-text("Bea\'s connection was lost: a computer")'
+    host.page.wait_for_selector(told)
+    ada.page.wait_for_selector(told)

@@ -260,6 +260,12 @@ def test_a_computer_stands_in_for_a_lost_friend_and_the_record_says_which_moves(
     assert len(record["stand_in"]) == sum(
         1 for i, a in enumerate(engine.from_record(record).history) if a.player == 1
     )
+    # The log marks those moves, on the table and in a replay of the record, and no other.
+    log = json.loads(bridge.snapshot())["log"]
+    marked = [i for i, e in enumerate(log) if e.get("stand_in") is True]
+    assert marked == record["stand_in"]
+    replayed = json.loads(bridge.replay(json.dumps({"record": record, "seats": seats})))["log"]
+    assert [i for i, e in enumerate(replayed) if e.get("stand_in") is True] == marked
     # The friend comes back: the seat is theirs again, and the record keeps what was played.
     back = json.loads(bridge.set_seat(json.dumps({"seat": 1, "back": True})))
     assert back["seats"][1] == {"type": "friend", "level": None, "name": "Ada"}

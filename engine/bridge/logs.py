@@ -139,9 +139,15 @@ class MatchLog:
                     "player": action.player,
                     "text": naming(state.public_label(action, viewer)),
                     "round": marks[i],
+                    **stand_in_mark(state, i),
                 }
             )
         return words
+
+
+def stand_in_mark(state: State, move: int) -> dict[str, bool]:
+    """A log entry's mark when a computer made move ``move`` for a lost friend's seat."""
+    return {"stand_in": True} if move in state.stand_in else {}
 
 
 def log_fields(words: LogWords) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.bridge.desk import DESK
+from engine.bridge.logs import stand_in_mark
 from engine.bridge.plumbing import BridgeError, endpoint
 from engine.bridge.session import Session, seats_from
 from engine.bridge.snapshots import snapshot_of
@@ -64,6 +65,7 @@ def replay(params: dict[str, Any]) -> dict[str, Any]:
             "player": a.player,
             "round": tape.marks[i],
             "text": session.names(a.label if reveal else state.public_label(a, viewer)),
+            **stand_in_mark(tape.final, i),
         }
         for i, a in enumerate(state.history)
     ]

@@ -74,7 +74,7 @@ import { feature as daily, forTheRecord } from "./features/daily.js";
 const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, checkDeal, together, matchHistory, profile, daily];
 // What a friend's page shows of them (it has no engine of its own: no analysis, no sharing of
 // the host's match; its Undo and Suggest a move are answered by the host's engine).
-const FRIEND_FEATURES = new Set([settings, announcer, keyboard, hints, log, together]);
+const FRIEND_FEATURES = new Set([settings, announcer, keyboard, hints, log, checkDeal, together]);
 
 const query = new URLSearchParams(window.location.search);
 // An invitation to a shared table, or a reply to one (read before the features take it off

@@ -9,7 +9,8 @@
 // match-over dialog, and on the replay of a finished match file) has the engine recompute
 // the fingerprint and replay every move (bridge check_deal): the answer says in words that
 // the deal was fixed before the first move and every move was legal, or exactly what does not
-// match. A friend's page at a shared table checks with its own engine (features/together/).
+// match. A friend's page at a shared table, which has no engine, checks the seed, the
+// values and the fingerprint itself (together/fair-table.js) and shows its lines in the same dialog.
 import { h, button } from "../ui/dom.js";
 
 /** The table's side panel: the fingerprint, folded away in the match's details. */
@@ -77,7 +78,9 @@ function intents({ state, engineCall, render }) {
       if (!snap || !snap.is_over || state.dealCheck) return;
       const saved = await engineCall("record");
       if (!saved) return;
-      await check(saved.record, { expected: state.dealShown || undefined, scores: snap.result.scores });
+      // A shared table's host checks the values against the commitments it sent (together/host.js).
+      const shared = state.sharedDeal && state.sharedDeal.fingerprint === snap.deal.fingerprint ? state.sharedDeal.commits : undefined;
+      await check(saved.record, { expected: state.dealShown || undefined, scores: snap.result.scores, commitments: shared });
     },
     closeDealCheck() {
       state.dealCheck = null;

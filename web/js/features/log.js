@@ -25,7 +25,7 @@ function logByRound(snapshot, notes) {
     const round = roundOf(entry);
     let group = groups[groups.length - 1];
     if (!group || group.round !== round) { group = { round, entries: [] }; groups.push(group); }
-    group.entries.push({ index, player: entry.player, text: entry.text, note: notes.get(index) || null });
+    group.entries.push({ index, player: entry.player, text: entry.text, note: notes.get(index) || null, standIn: entry.stand_in === true });
   });
   return groups;
 }
@@ -105,7 +105,7 @@ function reusedSections(snapshot, notes) {
     for (let index = built.log.length; index < log.length; index += 1) {
       const entry = log[index];
       const round = roundOf(entry);
-      const item = entryItem(snapshot, { index, player: entry.player, text: entry.text, note: notes.get(index) || null });
+      const item = entryItem(snapshot, { index, player: entry.player, text: entry.text, note: notes.get(index) || null, standIn: entry.stand_in === true });
       const last = sections[sections.length - 1];
       if (last && last.dataset.round === String(round)) last.querySelector("ol").append(item);
       else sections.push(roundSection(round, index, built.several, [item]));
@@ -131,6 +131,8 @@ function entryItem(snapshot, e, highlight) {
   },
   h("span", { class: "log-who" }, e.player === null || e.player === undefined ? "" : seatName(snapshot, e.player) + ": "),
   e.text,
+  // A move the computer made for a friend whose connection was lost (the record's stand_in).
+  e.standIn ? h("span", { class: "log-stand-in", dataset: { testid: "log-stand-in" } }, " (played by the computer while they were away)") : null,
   e.note ? h("span", { class: "log-note", dataset: { testid: "log-note" } }, ` \u2014 ${e.note}`) : null);
 }
 

@@ -70,9 +70,17 @@ function fairDeals() {
     h("p", {}, "What this proves: the cards were fixed before anyone played, not arranged while you played, and nobody broke a rule. "
       + "What it does not: the page on your device holds the seed from the start, so it cannot stop that device, or someone reading its memory "
       + "or its saved match, from knowing the cards. The computer players never do: they see only what their seat may see."),
-    h("p", {}, "At a shared table the seed is made by every device: each one first sends the hash of a random value of its own, then the values "
-      + "are revealed and the seed is the hash of them all. So no device, the dealer’s included, can choose the deal, and a value that is not "
-      + "the one promised, or a deal from another seed, is caught on the friends’ devices after the match."));
+    h("p", {}, "At a shared table the seed is made by every device. Before any card is dealt, each device sends only the hash of a random value "
+      + "of its own; once every hash is in, the friends’ devices send their values to the host, and the seed is the hash of all the values. "
+      + "The host’s value, the seed and the salt stay on the host’s device until the match is over. Then each friend’s page checks, "
+      + "with the hashes it kept from the deal, that every value is the one promised, that the seed is the one they make and that the "
+      + "fingerprint shown at the deal is that seed’s, and says so on its match-over screen, or says what does not match."),
+    h("p", {}, "What that proves: no device, the host’s included, could choose the deal or know it before every value was in, and a host "
+      + "that dealt from another seed, or revealed a value other than the one it promised, is caught on the friends’ devices. "
+      + "What it does not: the host’s device knows the seed from the deal on, so it (or whoever reads its memory) could know every hand "
+      + "while the match is played; no device can be kept from seeing cards that way. A friend’s page checks the seed and the fingerprint, "
+      + "not the moves: the record of every move stays on the host’s device, whose own “Check this deal” replays them. A host "
+      + "who dislikes the seed could refuse to start and deal again. And a page that joined a match after its deal cannot check that one."));
 }
 
 /** The table with the keyboard alone (js/features/keyboard.js), the same for every game. */

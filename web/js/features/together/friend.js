@@ -9,9 +9,14 @@ import { MAX_HOST_MESSAGE_CHARS, answer, messenger, opened } from "./peer.js";
 import { ADVICE, qrFigure, shareBox, sharedLink } from "./share.js";
 import { logReceiver } from "../../held-logs.js";
 import { MAX_NAME, sentence } from "../../read-snapshot.js";
+import { checkShared, commitment, isCommitment, newValue } from "./fair-table.js";
+import { checkButton } from "../check-deal.js";
 
 const JOINED_KEY = "parlour-joined";
 const REQUEST_MS = 60_000;
+// The commitments of the shared match dealt last, kept for its check (a friend who comes back
+// through a new invitation, in a new tab, still has them).
+const KEPT_KEY = "parlour-fair-kept";
 
 let ctx = null;
 
@@ -20,6 +25,72 @@ let friendTalk = null;
 let fromHost = logReceiver();
 let nextRequest = 1;
 const waiting = new Map();   // request id -> {resolve, timer}
+// The page's value for the next deal (only its commitment has left the page), the
+// commitments of the deal being made, and those of the match on the table with its fingerprint.
+let myValue = null;
+let dealing = null;
+let kept = null;
+
+function storedKept() {
+  try { return JSON.parse(localStorage.getItem(KEPT_KEY) || "null"); } catch { return null; }
+}
+
+/** The host sent every device's commitment: reveal this device's value (fair-table.js). */
+function revealValue(state, message) {
+  const t = state.together;
+  const { seats, commits, names } = message;
+  const fine = Array.isArray(seats) && Array.isArray(commits) && seats.length === commits.length && seats.length <= 12
+    && commits.every(isCommitment) && seats.every(Number.isInteger) && (names === undefined || Array.isArray(names));
+  if (!fine || !myValue) return;
+  const mine = seats.indexOf(t.seat);
+  if (mine < 0 || commits[mine] !== commitment(myValue)) {
+    state.error = "The host's page listed another commitment for your seat than the one your device sent: your value was not revealed.";
+    ctx.render();
+    return;
+  }
+  dealing = { seats, commits, names: (names || []).map((n) => String(n).slice(0, MAX_NAME)) };
+  friendTalk.send({ t: "reveal", value: myValue });
+  myValue = newValue();
+  friendTalk.send({ t: "commit", hash: commitment(myValue) });
+}
+
+/** The commitments for the match `snap` starts or goes on with. */
+function keepFor(snap) {
+  const fp = snap.deal && snap.deal.fingerprint;
+  if (dealing) {
+    kept = { ...dealing, fingerprint: fp };
+    dealing = null;
+    try { localStorage.setItem(KEPT_KEY, JSON.stringify(kept)); } catch { /* private mode: this tab keeps them */ }
+  } else if (!kept || kept.fingerprint !== fp) {
+    const stored = storedKept();
+    kept = stored && fp && stored.fingerprint === fp ? stored : null;
+    // A match that starts here, at its deal, without this device's value asked for: the host's
+    // device dealt it alone (the check says so at the end).
+    if (!kept && fp && snap.moves === 0) kept = { seats: [], commits: [], names: [], fingerprint: fp };
+  }
+}
+
+/** This page's check of the finished match `snap` against what it kept from the deal. */
+export function checkDeal(snap) {
+  return checkShared(kept, snap);
+}
+
+/** On the match-over dialog: what this device's own check of the deal found, in a sentence,
+ * and Check this deal for every line of it. */
+export function fairVerdict(state) {
+  const c = state.fairCheck;
+  if (!c) return null;
+  if (c.unknown) {
+    return h("p", { class: "field-note", dataset: { testid: "fair-verdict", ok: "unknown" } },
+      "This page joined the table after this match was dealt, so it cannot check whether the host chose the deal; it checks every match dealt while it is at the table.");
+  }
+  const said = c.ok
+    ? "Checked on this device: the host dealt this match from the seed every device's value made, fixed before the first move."
+    : `Checked on this device: this deal does not check out. ${sentence(c.problems[0])}`;
+  return h("div", { class: "fair-verdict" },
+    h("p", { class: c.ok ? "deal-ok" : "notice", role: c.ok ? "status" : "alert", dataset: { testid: "fair-verdict", ok: c.ok ? "true" : "false" } }, said),
+    checkButton(state, () => { state.dealCheck = { status: "done", ...c }; ctx.render(); }));
+}
 
 /** True on a friend's page: the table's snapshots come from the host. */
 export function isFriend(state) {
@@ -84,6 +155,7 @@ function onHostMessage(state, message) {
       if (!looksLikeSnapshot(snap)) return;
       const fresh = message.t === "start" || state.screen !== "table" || !state.snapshot || snap.game !== state.snapshot.game;
       t.status = "playing";
+      if (fresh) keepFor(snap);
       if (fresh) ctx.enterTable(snap, snap.game, null);
       else ctx.applyRemote(snap, snap.moves > state.snapshot.moves ? snap.last : null);
       break;
@@ -98,6 +170,9 @@ function onHostMessage(state, message) {
     }
     case "note":
       if (typeof message.text === "string") { state.message = message.text.slice(0, 200); ctx.render(); }
+      break;
+    case "commits":
+      revealValue(state, message);
       break;
     case "bye":
       t.status = "gone";
@@ -183,7 +258,8 @@ async function join(state, name) {
       release: () => { const kept = held || []; held = null; for (const message of kept) onHostMessage(state, message); },
     };
   }
-  friendTalk.send({ t: "hello", name: t.name, parts: 1 });
+  myValue = newValue();
+  friendTalk.send({ t: "hello", name: t.name, parts: 1, commit: commitment(myValue) });
 }
 
 export function renderJoin(state, intents) {

@@ -14,16 +14,21 @@ import { isFriend } from "./friend.js";
 import { getSettings, isIceServer } from "../preferences.js";
 import { logSender } from "../../held-logs.js";
 import { MAX_NAME } from "../../read-snapshot.js";
+import { startParams } from "../../ui/setup-model.js";
+import { commitment, isCommitment, isValue, newValue } from "./fair-table.js";
 
 const RATE_COUNT = 40;
 const RATE_MS = 10_000;
 const MAX_ACTION_CHARS = 200;
+// How long the host waits for each friend's value before a deal (then it says who did not send it).
+const REVEAL_MS = 20_000;
 // How long a lost friend's seat waits before a computer plays it (the host chooses).
 const STAND_IN_WAITS = [[0, "Never"], [30_000, "After 30 seconds"], [120_000, "After 2 minutes"]];
 const STAND_IN_DEFAULT = 30_000;
 let standInTestMs = null;   // the test hook's shorter wait (?test=1 on the host's page)
 let connectTestMs = null;   // the test hook's shorter wait for a connection to come up
 let answerTestMs = 0;       // and how long it holds a friend's answer back, as a slow network
+let dealFromTest = null;    // the test hook's tampered host: the match it loads instead of the joint deal
 
 /** The servers the host chose for friends on another network: none unless `internet`. */
 function iceServers(internet) {
@@ -160,6 +165,53 @@ function listenTo(state, seat, link) {
   });
 }
 
+/** The host's side of a shared deal: every device's commitment to every friend, then each
+ * friend's value, checked against its commitment; the engine deals from the seed they all
+ * make (the host's value, and so the seed, stays here until the match is over). The match's
+ * snapshot, or null with `problem` saying why it was not dealt. */
+async function jointDeal(state, snap, gameId, setup) {
+  const t = state.together;
+  const friends = t.seats.map((entry) => entry.seat);
+  const silent = t.seats.find((entry) => !links.get(entry.seat) || !links.get(entry.seat).commit);
+  if (silent) {
+    t.problem = `${silent.name}'s page sent no commitment for the deal: ask them to open a new invitation link.`;
+    return null;
+  }
+  const value = newValue();
+  const seats = [snap.viewer, ...friends].sort((a, b) => a - b);
+  const commits = seats.map((seat) => (seat === snap.viewer ? commitment(value) : links.get(seat).commit));
+  const names = seats.map((seat) => (seat === snap.viewer ? t.hostName : seatState(state, seat).name));
+  const revealed = await Promise.all(friends.map((seat) => revealOf(links.get(seat), { t: "commits", seats, commits, names })));
+  const values = [];
+  for (const seat of seats) {
+    if (seat === snap.viewer) { values.push(value); continue; }
+    const got = revealed[friends.indexOf(seat)];
+    const who = seatState(state, seat).name;
+    if (got === null) { t.problem = `${who}'s device did not send its share of the deal within ${REVEAL_MS / 1000} seconds: the match was not dealt. Press Start again, or invite them again.`; return null; }
+    if (commitment(got) !== links.get(seat).commitUsed) { t.problem = `${who}'s device revealed a value that does not match the commitment it sent: the match was not dealt.`; return null; }
+    values.push(got);
+  }
+  let refusal = null;
+  const refused = (error) => { refusal = error; };
+  const dealt = dealFromTest
+    ? await ctx.engineCall("load", dealFromTest, { refused })
+    : await ctx.engineCall("start", { ...startParams(gameId, setup, 0, 0), values, commitments: commits }, { refused });
+  if (!dealt) { t.problem = `The match was not dealt: ${refusal ? refusal.message : "the engine did not answer"}.`; return null; }
+  state.sharedDeal = { fingerprint: dealt.deal && dealt.deal.fingerprint, commits };
+  return dealt;
+}
+
+/** Send `message` (every commitment) to a friend's page; its value, or null after REVEAL_MS. */
+function revealOf(link, message) {
+  return new Promise((resolve) => {
+    if (!link || !link.talk) { resolve(null); return; }
+    const timer = setTimeout(() => { link.onReveal = null; resolve(null); }, REVEAL_MS);
+    link.commitUsed = link.commit;
+    link.onReveal = (value) => { clearTimeout(timer); link.onReveal = null; resolve(value); };
+    if (!link.talk.send(message)) { clearTimeout(timer); link.onReveal = null; resolve(null); }
+  });
+}
+
 /** A lost friend's seat: a computer plays it once the host's chosen wait is over. */
 function awaitStandIn(state, entry) {
   const t = state.together;
@@ -231,6 +283,7 @@ async function fromFriend(state, seat, link, message) {
       clearTimeout(entry.standInTimer);
       entry.status = "connected";
       link.parts = message.parts === 1;
+      link.commit = isCommitment(message.commit) ? message.commit : null;
       link.talk.send({ t: "welcome", seat, title: state.together.title });
       if (state.together.lobby) {
         state.together.pending.snap.seats[seat].name = name;
@@ -270,6 +323,14 @@ async function fromFriend(state, seat, link, message) {
     case "undo":
       if (!validId) { refuse(state, seat, "a malformed undo"); return; }
       await friendMove(state, seat, link, id, "undo", { seat });
+      return;
+    case "commit":
+      if (!isCommitment(message.hash)) { refuse(state, seat, "a malformed commitment"); return; }
+      link.commit = message.hash;
+      return;
+    case "reveal":
+      if (!isValue(message.value) || !link.onReveal) { refuse(state, seat, "a value nobody asked for"); return; }
+      link.onReveal(message.value);
       return;
     case "resync":
       if (!link.parts) { refuse(state, seat, "a resync without parts"); return; }
@@ -330,6 +391,9 @@ function listenForReplies(state) {
         connection: link.pc.connectionState, ice: link.pc.iceConnectionState,
         channel: link.channel.readyState, messenger: link.talk ? (link.talk.closed ? "closed" : "open") : "none",
       }])),
+      // A tampered host: the next shared match is this saved one ({record, seats}), not the deal
+      // every device's value makes (the friends still send their values, as to an honest host).
+      dealFrom: (data) => { dealFromTest = data; },
     };
   }
   if (handoff || typeof BroadcastChannel !== "function") return;
@@ -383,7 +447,8 @@ export function renderLobby(state, intents) {
     standInOption(state, intents),
     errorArea(t.problem),
     h("div", { class: "form-actions" },
-      button(ready ? "Start the match" : "Waiting for every friend to join\u2026", { class: "primary big", disabled: !ready, dataset: { testid: "start-shared" }, onclick: intents.startShared })));
+      button(t.dealing ? "Dealing from every device's value\u2026" : ready ? "Start the match" : "Waiting for every friend to join\u2026",
+        { class: "primary big", disabled: !ready || Boolean(t.dealing), dataset: { testid: "start-shared" }, onclick: intents.startShared })));
 }
 
 /** The invite screen's choice of what happens to a lost friend's seat: a computer plays it
@@ -518,12 +583,19 @@ export function hostIntents(context) {
     async startShared() {
       const t = state.together;
       if (!t || !t.lobby || !t.seats.every((s) => s.status === "connected")) return;
+      if (t.dealing) return;
       const { snap, gameId, setup } = t.pending;
+      t.dealing = true;
+      t.problem = null;
+      context.render();
+      const dealt = await jointDeal(state, snap, gameId, setup);
+      t.dealing = false;
+      if (!dealt || state.together !== t || !t.lobby) { context.render(); return; }
       const renames = t.seats.map((s) => ({ seat: s.seat, name: s.name }));
       t.lobby = false;
       t.pending = null;
       t.fresh = true;
-      let start = snap;
+      let start = dealt;
       for (const r of renames) {
         const renamed = await context.engineCall("set_seat", r, { refused: () => {} });
         if (renamed) start = renamed;

@@ -13,9 +13,14 @@
 //                   {t: "bye", reason}              the seat is no longer theirs
 //                   {t: "note", text}               words for the table (a computer took a
 //                                                   lost friend's seat, or gave it back)
-//   friend -> host  {t: "hello", name, parts}       the name they chose; parts: 1, send logs in
-//                                                   parts (a snap's log then holds only the
-//                                                   entries not sent before: held-logs.js)
+//                   {t: "commits", seats, commits, names}  before a deal: every device's
+//                                                   commitment, in seat order (fair-table.js)
+//   friend -> host  {t: "hello", name, parts, commit}  the name they chose; parts: 1, send
+//                                                   logs in parts (a snap's log then holds only
+//                                                   the entries not sent before: held-logs.js);
+//                                                   commit: their commitment for the next deal
+//                   {t: "reveal", value}            their value, once every commitment is in
+//                   {t: "commit", hash}             their commitment for the deal after that
 //                   {t: "resync"}                   send my seat's whole log again
 //                   {t: "act", id, action}          a move: one of their seat's action ids
 //                   {t: "why", id, action}          why a move cannot be made
@@ -24,17 +29,17 @@
 // This module is the feature the page knows: the screens, panels and intents of both sides.
 import { h } from "../../ui/dom.js";
 import { adoptSavedMatch, closeLinks, forwardAll, hostIntents, renderLobby, renderPlayersPanel } from "./host.js";
-import { askHost, closeFriend, friendIntents, isFriend, leftNotice, readInvitation, renderJoin } from "./friend.js";
+import { askHost, checkDeal, closeFriend, fairVerdict, friendIntents, isFriend, leftNotice, readInvitation, renderJoin } from "./friend.js";
 import { handOver, renderHandover, sharedLink } from "./share.js";
 
 export { askHost, isFriend, sharedLink };
 
 export const feature = {
-  state: { together: null },
+  state: { together: null, fairCheck: null, sharedDeal: null },
   screens: { lobby: renderLobby, join: renderJoin, handover: renderHandover },
   panels: {
     side: (state, intents) => (state.together && state.together.role === "host" ? renderPlayersPanel(state, intents) : null),
-    over: (state) => (isFriend(state) ? h("p", { class: "field-note" }, "The host can deal the next match for the same table.") : null),
+    over: (state) => (isFriend(state) ? [h("p", { class: "field-note" }, "The host can deal the next match for the same table."), fairVerdict(state)] : null),
   },
   intents: (context) => ({ ...hostIntents(context), ...friendIntents(context) }),
   start(context) {
@@ -62,6 +67,8 @@ export const feature = {
   afterSnapshot(prev, snap, move, state) {
     if (isFriend(state)) {
       if (snap.human_turn && document.hidden) document.title = "Your turn \u2014 Parlour";
+      // The match over: the host's device has revealed the seed, the salt and every value.
+      state.fairCheck = snap.is_over && snap.deal ? state.fairCheck || checkDeal(snap) : null;
       return;
     }
     adoptSavedMatch(state);
