@@ -1,10 +1,12 @@
 """A look at any screen for what a phone or a laptop must not show: the page or a box in it
 wider than the window (a sideways scroll), text under 12 px, words cut off (an ellipsis, a
 clamped or hidden line), a control under 44x44 CSS px on a phone; each offender named by a
-short selector. On a phone a game's table area (.game-root), whose cards, labels, targets and
-buttons are sized with the table so that every place a card can go stays in the window
-(e2e/test_fit.py), is looked at for width alone, and the table screen's controls (its bar,
-status line and side panel) are not measured for touch; its dialogs are.
+short selector. The table screen's text and width are held to the same as every other
+screen's: its score strip and General Mhing's opponents' sequences wrap rather than scroll
+(a card is neither a text nor a control: its face is a picture, and a fanned card shows its
+corner by design, measured by e2e/test_fit.py). The table screen's own controls (its bar,
+play area and side panel) are not measured for touch on a phone, where their sizes keep every
+place a card can go in the window of a short phone (web/css/fit.css); its dialogs are.
 And the window sizes the browser tests emulate on one page (DevTools' device metrics), so that
 the engine starts once for a module that walks screens (``Walk``: what each screen showed
 wrongly, by screen and size).
@@ -92,11 +94,8 @@ OFFENDERS = """(phone) => {
     if (!shown(el)) continue;
     const style = getComputedStyle(el);
     const box = el.getBoundingClientRect();
-    // The table's score strip and General Mhing's opponents' sequences scroll on a phone by
-    // the table's own design (web/css/fit.css).
-    const strip = phone && el.matches('.status-line .scores, .mhing-opponent .mhing-sequences');
     if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1
-        && box.width > 0 && !strip) {
+        && box.width > 0) {
       out.wide.push(`${name(el)} scrolls sideways (${el.scrollWidth} in ${el.clientWidth} px)`);
     }
     if (box.width > 0 && box.right > W + 1 && style.position !== 'fixed') {
@@ -108,14 +107,13 @@ OFFENDERS = """(phone) => {
     }
     if (words(el) && box.width > 0) {
       const size = parseFloat(style.fontSize);
-      const tableArea = phone && el.closest('.game-root');
       const px = size.toFixed(1);
-      if (size < 11.95 && !tableArea) out.text.push(`${name(el)} ${text(el)} ${px} px`);
+      if (size < 11.95) out.text.push(`${name(el)} ${text(el)} ${px} px`);
       const cut = (style.textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
         || (style.webkitLineClamp !== 'none' && el.scrollHeight > el.clientHeight + 2)
         || (style.overflowY === 'hidden' && el.scrollHeight > el.clientHeight + 2);
       // The status line's message keeps its one or two lines; a tap opens it whole.
-      if (cut && el.dataset.testid !== 'message' && !tableArea) {
+      if (cut && el.dataset.testid !== 'message') {
         out.clipped.push(`${name(el)} ${text(el)}`);
       }
     }

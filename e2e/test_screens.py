@@ -2,8 +2,8 @@
 laptop: nothing wider than the window (no sideways scroll, no box scrolling sideways inside
 it), no text under 12 px, no word cut off, no control under 44x44 CSS px on a phone, and at a
 decision the status line in the window with the page scrolled to the moves. On a phone the
-table screen's own play area, bar and side panel are held to width alone (see screenwalk):
-their sizes are the table's, checked by e2e/test_fit.py.
+table screen's own controls (its bar, play area and side panel) are not held to 44 px (see
+screenwalk): their sizes are the table's, checked by e2e/test_fit.py.
 
 The screens: the menu, statistics and settings; for each game at its largest table its rules,
 its set-up, the table at a decision with the analysis open, a round-over dialog, the match-over
