@@ -4,8 +4,8 @@ For a position of each game (opened from a saved record), "Suggest a move" and "
 asked in the page; the hint's move is the top-ranked one, its words are the analysis's reason,
 and both are the Hard search's choice that CPython makes from the same position with the same
 seed and budget (the engine is the same pure Python in the page). After a match (played out
-in the page from a saved record near its end), the review ranks the person's moves one by one
-in the log, with progress, and can be stopped.
+in the page from a saved record near its end, one request to the engine a move), the review
+ranks the person's moves one by one in the log, with progress, and can be stopped.
 
 The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
@@ -24,6 +24,7 @@ SHARED_PAGE = True
 ANALYSIS = "[data-testid=analysis]"
 QUERY = "?speed=0&test=1"  # the page's test hook: a call to its engine with a fixed budget
 FIXED_BUDGET = "(n) => window.__parlourTest.call('analyse', { iterations: n })"
+SENT = "async () => (await window.__parlourTest.engine()).calls"  # requests by method
 
 
 def person_position(game_id: str, seed: int = 7) -> engine.State:
@@ -116,8 +117,17 @@ def near_the_end() -> engine.State:
 def test_after_the_match_the_review_ranks_the_persons_moves(page, site, open_app):
     state = near_the_end()
     open_record(page, site, open_app, state.to_record(), seats_for(state), QUERY)
+    page.wait_for_selector(IDLE)  # the match file is loaded and saved
+    before = page.evaluate(SENT)
     play_out(page, lambda ids: ids[0])
     page.locator(MATCH_OVER).wait_for()
+    # One request a move, the person's (act) or a computer's (bot_move): each reply brought
+    # the round's end and the save, so neither round_end nor record was asked for.
+    sent = page.evaluate(SENT)
+    moves = {m: sent.get(m, 0) - before.get(m, 0) for m in set(sent) | set(before)}
+    made = page.evaluate("() => window.__parlourTest.call('snapshot', {})")["moves"]
+    assert moves.get("act", 0) >= 1 and moves.get("bot_move", 0) >= 1, moves
+    assert sum(moves.values()) == moves["act"] + moves["bot_move"] == made - len(state.history)
     page.click("[data-testid=review-open]")
     page.locator("[data-testid=review]").wait_for()
     mine = page.locator("[data-testid=review] .log-entry").evaluate_all(

@@ -395,7 +395,9 @@ def test_snapshot_never_shows_the_opponents_unknown_cards():
         for card in state.known[1]:
             hidden.remove(card)
         hidden += list(state.draw_pile) + list(state.removed)
-        visible = strings_in(snap)
+        # The table as the last round ended (a move's round_end: the cards of that deal, dealt
+        # anew since) is checked by the round's end test below, against that deal.
+        visible = strings_in({k: v for k, v in snap.items() if k != "round_end"})
         leaked = set(hidden) & visible - set(snap["view"]["hand"] or [])
         assert not leaked, f"the human can see {sorted(leaked)}"
         snap = call("bot_move")["snapshot"] if snap["bot_turn"] else play_human(snap, rng)
@@ -427,6 +429,41 @@ def test_a_move_that_ends_a_round_brings_the_table_as_it_ended_and_hides_what_it
         # The match itself goes on from the new deal, untouched.
         assert call("snapshot")["view"] == snap["view"]
     assert ended >= 1
+
+
+def test_a_moves_reply_brings_the_rounds_end_and_the_save_so_a_move_is_one_request():
+    snap = start(13)
+    rng = random.Random(13)
+    ended = 0
+    while not snap["is_over"]:
+        rounds = len(snap["result"]["rounds"])
+        if snap["bot_turn"]:
+            reply = call("bot_move", {"save": True})
+            snap = reply["snapshot"]
+        else:
+            reply = call("act", {"action": rng.choice(snap["legal"])["id"], "save": True})
+            snap = reply
+        assert error_code(reply) is None, reply
+        # The save is what record answers now; the round's end what round_end does.
+        assert reply["save"] == call("record")
+        if len(snap["result"]["rounds"]) > rounds and not snap["is_over"]:
+            ended += 1
+            assert snap["round_end"] == call("round_end")
+            assert snap["round_end"]["round"] == len(snap["result"]["rounds"])
+        else:
+            assert "round_end" not in snap
+    assert ended >= 1
+    # Without {save: true} no save comes (a friend's seat's move, a call of the tests).
+    snap = start(13)
+    snap = to_human_turn(snap)
+    assert "save" not in call("act", {"action": snap["legal"][0]["id"]})
+    # An undo's reply brings the save too (practice: the person's move is taken back).
+    snap = to_human_turn(start(13, practice=True))
+    call("act", {"action": snap["legal"][0]["id"]})
+    undone = call("undo", {"save": True})
+    assert error_code(undone) is None, undone
+    assert undone["save"] == call("record") and "round_end" not in undone
+    assert undone["moves"] == snap["moves"]
 
 
 def test_a_match_loaded_just_after_a_round_ended_brings_that_round_end_back():

@@ -88,15 +88,18 @@ def joint_values(params: dict[str, Any]) -> list[str]:
 
 @endpoint
 def snapshot(params: dict[str, Any]) -> dict[str, Any]:
-    """The current match as the viewing seat sees it."""
-    return host_snapshot(DESK.need_session())
+    """The current match as the viewing seat sees it (with the round's end, as a move's
+    reply: see :func:`move_reply`)."""
+    session = DESK.need_session()
+    return with_round_end(session, host_snapshot(session))
 
 
 @endpoint
 def act(params: dict[str, Any]) -> dict[str, Any]:
     """Take the action ``{action: id}`` for the human seat whose turn it is; with ``seat``,
     for that friend's seat (see ``seat_view``): the reply is then shaped like
-    :func:`bot_move`'s, for the host (``action``, ``snapshot``), plus ``seat_view``."""
+    :func:`bot_move`'s, for the host (``action``, ``snapshot``), plus ``seat_view``. The
+    snapshot brings the round's end and ``{save: true}`` the save (see :func:`move_reply`)."""
     session = DESK.need_session()
     action_id = text(params, "action")
     seat = friend_seat(session, params)
@@ -115,12 +118,13 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
     snap = host_snapshot(session)
     note_round_end(session, before, taken)
     if seat is None:
-        return snap
-    return {
+        return move_reply(session, params, snap, snap)
+    reply = {
         "action": session.action_json(taken, session.viewer, public=True),
         "snapshot": snap,
         "seat_view": seat_snapshot(session, seat),
     }
+    return move_reply(session, params, snap, reply)
 
 
 @endpoint
@@ -140,7 +144,8 @@ def why(params: dict[str, Any]) -> dict[str, Any]:
 
 @endpoint
 def bot_move(params: dict[str, Any]) -> dict[str, Any]:
-    """Let the bot whose turn it is take one action."""
+    """Let the bot whose turn it is take one action: ``{action, snapshot}``, the snapshot
+    with the round's end and ``{save: true}`` the save (see :func:`move_reply`)."""
     session = DESK.need_session()
     state = session.state
     current = state.current_player
@@ -155,14 +160,35 @@ def bot_move(params: dict[str, Any]) -> dict[str, Any]:
     taken = state.apply(action)
     snap = host_snapshot(session)
     note_round_end(session, before, taken)
-    return {"action": session.action_json(taken, session.viewer, public=True), "snapshot": snap}
+    reply = {"action": session.action_json(taken, session.viewer, public=True), "snapshot": snap}
+    return move_reply(session, params, snap, reply)
+
+
+def move_reply(
+    session: Session, params: dict[str, Any], snap: dict[str, Any], reply: dict[str, Any]
+) -> dict[str, Any]:
+    """A move's ``reply`` (``snap`` is its snapshot, the reply itself or in it) with what the
+    page needs after a move, so that a move is one request: the snapshot's ``round_end``
+    (what ``round_end`` answers) when the move ended a round and the match goes on, and
+    with ``{save: true}`` the reply's ``save``, what :func:`record` answers."""
+    with_round_end(session, snap)
+    if params.get("save") is True:
+        reply["save"] = saved(session)
+    return reply
+
+
+def with_round_end(session: Session, snap: dict[str, Any]) -> dict[str, Any]:
+    """``snap`` with the table as the latest move's round ended, when it ended one."""
+    if session.round_end is not None:
+        snap["round_end"] = session.round_end
+    return snap
 
 
 @endpoint
 def undo(params: dict[str, Any]) -> dict[str, Any]:
     """Take back the human's actions since the start of their turn (see
     ``session.undo_count``); with ``seat``, that friend's own (``own_undo_count``); the reply
-    is then that seat's view."""
+    is then that seat's view. ``{save: true}``: with the save (see :func:`move_reply`)."""
     session = DESK.need_session()
     seat = friend_seat(session, params)
     count = undo_count(session) if seat is None else own_undo_count(session, seat)
@@ -174,7 +200,9 @@ def undo(params: dict[str, Any]) -> dict[str, Any]:
     session.round_end = None
     session.round_end_move = None
     snap = host_snapshot(session)
-    return snap if seat is None else seat_snapshot(session, seat)
+    if seat is None:
+        return move_reply(session, params, snap, snap)
+    return seat_snapshot(session, seat)
 
 
 def replayed(record: dict[str, Any]) -> State:
@@ -185,7 +213,11 @@ def replayed(record: dict[str, Any]) -> State:
 @endpoint
 def record(params: dict[str, Any]) -> dict[str, Any]:
     """The saved form of the match: the engine record plus the seats."""
-    session = DESK.need_session()
+    return saved(DESK.need_session())
+
+
+def saved(session: Session) -> dict[str, Any]:
+    """The match's saved form (see :func:`record`)."""
     return {
         "record": session.state.to_record(),
         "seats": [s.to_json() for s in session.seats],

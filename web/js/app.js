@@ -407,15 +407,6 @@ function applySnapshot(snap, move) {
   for (const f of FEATURES) if (f.afterSnapshot) f.afterSnapshot(prev, snap, move, state);
 }
 
-/** When `snap` starts a new round, ask the engine for the table as the last one ended and
- * keep it with the snapshot (snap.round_end = {round, view}) for the round-over dialog. */
-async function fetchRoundEnd(snap, token) {
-  const prev = state.snapshot;
-  if (!prev || snap.is_over || roundsOf(snap) <= roundsOf(prev)) return;
-  const reply = await engineCall("round_end", {}, { current: () => token === matchToken, refused: () => {} });
-  if (reply && reply.view) snap.round_end = reply;
-}
-
 /** The table as the round left it: the engine's round_end view, nobody to move. */
 function roundEndSnapshot(snap) {
   return {
@@ -482,14 +473,36 @@ async function restoreKept(kept, token) {
   state.roundTable = false;
 }
 
-/** Save the match on the table after a move (a refusal only means no save this time). */
-async function persist(token) {
+/** Save the match on the table after a move (a refusal only means no save this time):
+ * `saved`, the save a move's reply brought (bridge: {save: true}), or savedMatch(). */
+async function persist(token, saved = null) {
   const snap = state.snapshot;
   if (!snap || isFriend(state)) return;
   if (snap.is_over) { storage.clearMatch(state.saveSlot); noteSaved(true); return; }
-  const reply = await engineCall("record", {}, { current: () => token === matchToken, refused: () => {} });
+  const reply = saved || await savedMatch(() => token === matchToken);
   if (!reply) return;
   noteSaved(storage.saveMatch(state.saveSlot, snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null, keptState()));
+}
+
+/** The latest move's save, {snap, saved}: what record() answers while `snap` is on the table. */
+let latestSave = null;
+
+/** The save a move's reply brought (`snap`: its snapshot, the reply itself for act and undo),
+ * taken off the reply and kept as the latest. */
+function takeSave(reply, snap = reply) {
+  const saved = reply.save || null;
+  delete reply.save;
+  latestSave = saved ? { snap, saved } : null;
+  return saved;
+}
+
+/** The saved form of the match on the table ({record, seats, practice}, or null): the
+ * latest move's save when it is of the snapshot shown, else the engine's record (dropped
+ * once `current()` is false). */
+function savedMatch(current) {
+  const snap = state.snapshot;
+  if (latestSave && snap && latestSave.snap === snap) return Promise.resolve(latestSave.saved);
+  return engineCall("record", {}, { current, refused: () => {} });
 }
 
 /** Whether the latest save worked: a failed one (storage full or turned off) puts the table's
@@ -522,7 +535,8 @@ async function runBots() {
         : setTimeout(() => { if (state.thinking !== null && token === matchToken) render(); }, THINKING_SHOWN_AFTER_MS);
       await sleep(delay);
       if (!going()) { clearTimeout(shown); break; }
-      const reply = await engineCall("bot_move", {}, {
+      // One request a move: the reply brings the round's end and the save with it.
+      const reply = await engineCall("bot_move", { save: true }, {
         current: () => token === matchToken,
         onProgress: (fraction) => showThinking(token, fraction),
       });
@@ -530,14 +544,14 @@ async function runBots() {
       if (!reply) break;
       state.thinking = null;
       state.thinkingFraction = null;
-      await fetchRoundEnd(reply.snapshot, token);
+      const saved = takeSave(reply, reply.snapshot);
       applySnapshot(reply.snapshot, reply.action);
+      await persist(token, saved);
       // At "Instant" a computer's move that another computer's follows at once is drawn with
       // that one (it would show for a few milliseconds); the log and the announcer have it.
       // Otherwise its cards land before the next move or the person's turn.
       if (delay > 0) await drawLanded();
       else if (!going()) renderSoon();
-      await persist(token);
     }
   } finally {
     botLoopRunning = false;
@@ -604,7 +618,7 @@ async function sendMove(actionId) {
     state.message = "Your move is in: the game engine takes it as soon as it has loaded.";
     render();
   }
-  const reply = await engineCall("act", { action: actionId }, {
+  const reply = await engineCall("act", { action: actionId, save: true }, {
     current: () => token === matchToken,
     refused: (error) => { state.error = sentence(error.message); render(); },
   });
@@ -621,23 +635,24 @@ async function sendMove(actionId) {
       move = { player: move.player, id: null, label: last ? last.text : "", cards: [], kind: move.kind };
     }
   }
-  await fetchRoundEnd(reply, token);
+  const saved = takeSave(reply);
   applySnapshot(reply, move);
+  await persist(token, saved);
   await drawLanded();
-  await persist(token);
   runBots();
 }
 
 /** Take back the person's last move. */
 async function undoMove() {
   const token = matchToken;
-  const reply = await engineCall("undo", {}, { current: () => token === matchToken });
+  const reply = await engineCall("undo", { save: true }, { current: () => token === matchToken });
   if (!reply) return;
+  const saved = takeSave(reply);
   state.error = null;
   state.message = "Move taken back.";
   applySnapshot(reply, null);
   render();
-  await persist(token);
+  await persist(token, saved);
   runBots();
 }
 
@@ -936,10 +951,9 @@ const intents = {
  * may know it (snap.last), or null; `roundEnd`: ask the engine for the table as a round
  * ended; `message`: what to say instead of the move.
  */
-async function applyRemote(snap, move, { roundEnd = false, message = null } = {}) {
+async function applyRemote(snap, move, { message = null } = {}) {
   const token = matchToken;
-  if (roundEnd) await fetchRoundEnd(snap, token);
-  if (token !== matchToken || !state.snapshot) return;
+  if (!state.snapshot) return;
   applySnapshot(snap, move);
   if (message) state.message = message;
   renderSoon();
@@ -950,6 +964,7 @@ async function applyRemote(snap, move, { roundEnd = false, message = null } = {}
 
 const context = {
   root, state, intents, render, renderSoon, engineCall, engineReady, enterTable, applyRemote, loadRenderer: rendererFor, token: () => matchToken, mayReplaceSave, saveName,
+  savedMatch,
   save: () => {
     // What the page keeps is rewritten at once (a reload before the engine's reply keeps it);
     // the record follows.

@@ -100,6 +100,7 @@ export async function startEngine(onProgress = () => {}) {
   // What this engine's snapshots already told the page of each log (see held-logs.js): a new
   // engine (a restart) starts with none, as its bridge does.
   const logs = heldLogs();
+  const sent = {};  // requests sent, by method (the page's test hook reads them)
   const started = new Promise((resolve, reject) => { settleStart = { resolve, reject }; });
 
   function report(update) {
@@ -229,6 +230,7 @@ export async function startEngine(onProgress = () => {}) {
     call(method, params = {}, { timeoutMs, onProgress } = {}) {
       if (dead) return Promise.reject(dead);
       const id = nextId++;
+      sent[method] = (sent[method] || 0) + 1;
       const limit = timeoutMs || (SLOW_METHODS.has(method) ? SLOW_MS : QUICK_MS);
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject, timer: null, method, limit, onProgress });
@@ -240,6 +242,8 @@ export async function startEngine(onProgress = () => {}) {
     get dead() { return dead; },
     /** How many snapshots brought part of their log, and all of it (see held-logs.js). */
     get logCounts() { return logs.counts; },
+    /** How many requests this engine was sent, by method. */
+    get sentCounts() { return { ...sent }; },
     /** Make the next visit's start-up snapshot in a second worker, once this one is idle. */
     keepSnapshot() {
       if (SNAPSHOTS_OFF) return Promise.resolve({ stored: false, reason: "snapshots are off" });

@@ -210,8 +210,12 @@ export function engineSession({ state, root, render, intents, busyChanged, stopM
     return {
       killWorker: async () => (await engineClient()).kill("The game engine's worker was killed (test)"),
       call: async (method, params, timeoutMs) => (await engineClient()).call(method, params, { timeoutMs }).catch((err) => err.message),
-      // How this engine started, and the next visit's snapshot ({stored, reason}, once made).
-      engine: async () => { const current = await engineClient(); return { ...current.info, snapshot: current.fromSnapshot, logs: current.logCounts }; },
+      // How this engine started and the requests it was sent, by method; the next visit's
+      // snapshot ({stored, reason}, once made).
+      engine: async () => {
+        const current = await engineClient();
+        return { ...current.info, snapshot: current.fromSnapshot, logs: current.logCounts, calls: current.sentCounts };
+      },
       snapshot: async () => (await engineClient()).keepSnapshot(),
     };
   }

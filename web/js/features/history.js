@@ -220,7 +220,7 @@ async function keepFinished(snap, state) {
   const mine = friend ? [snap.viewer] : null;
   const daily = state.dailyPlay && state.dailyPlay.game === snap.game && state.dailyPlay.record ? state.dailyPlay.day : null;
   let record = null;
-  if (!friend && context) record = await context.engineCall("record", {}, { refused: () => {} });
+  if (!friend && context) record = await context.savedMatch();
   const seed = record && record.record && Number.isInteger(record.record.seed) ? record.record.seed : null;
   const entry = entryFrom(snap, { mine, aids, startedAt: aids.startedAt, endedAt: Date.now(), seed, daily });
   if (!entry) return;

@@ -360,7 +360,7 @@ async function friendMove(state, seat, link, id, method, params) {
     if (now) await ctx.applyRemote(now, null, { message: `${now.seats[seat].name} took back a move.` });
     return;
   }
-  await ctx.applyRemote(done.snapshot, { ...done.action, player: seat }, { roundEnd: true });
+  await ctx.applyRemote(done.snapshot, { ...done.action, player: seat });
 }
 
 /** Send seat `seat` its view (`kind` "snap" or "start"). */
