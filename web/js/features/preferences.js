@@ -6,13 +6,14 @@ import * as storage from "../storage.js";
 
 /** Speed names -> the multiplier of the bot delay and animations (0 = instant). */
 export const SPEEDS = { instant: 0, fast: 2, normal: 1, slow: 0.5 };
-// The STUN server a host may choose on the invite screen for friends on another network
-// (a well-known public one, contacted only when that option is ticked), and an optional TURN
-// server with its user name and password.
-export const SUGGESTED_STUN = "stun:stun.l.google.com:19302";
+// The STUN server a host may name for friends on another network (none by default: the page
+// contacts no server unless the person names one and chooses Anywhere on the invite screen),
+// and an optional TURN server with its user name and password. EXAMPLE_STUN only shows the
+// form an address takes (example.org is reserved for examples and reaches nothing).
+export const EXAMPLE_STUN = "stun:stun.example.org:3478";
 /** The card backs (cards.css draws each: data-back on <body>) -> their names in the settings. */
 export const BACKS = { claret: "Claret", navy: "Navy", green: "Green" };
-const DEFAULTS = { speed: "normal", fourColour: false, back: "claret", sound: false, volume: 0.7, stun: SUGGESTED_STUN, turn: "", turnUser: "", turnPassword: "" };
+const DEFAULTS = { speed: "normal", fourColour: false, back: "claret", sound: false, volume: 0.7, stun: "", turn: "", turnUser: "", turnPassword: "" };
 const SERVER_TEXT = /^(?:stun|stuns|turn|turns):[A-Za-z0-9.:[\]_-]{1,200}(?:\?transport=(?:udp|tcp))?$/;
 
 /** Whether `text` reads as a STUN or TURN server's address ("stun:host:port"). */

@@ -1,7 +1,7 @@
 // The Settings screen: animation speed, four-colour suits, card backs, sound and its volume
 // (kept by preferences.js), and where the person's data lives, with the profile file (profile.js).
 import { h, button } from "../ui/dom.js";
-import { BACKS, SPEEDS, SUGGESTED_STUN, applySettings, getSettings, isIceServer, setSetting } from "./preferences.js";
+import { BACKS, SPEEDS, EXAMPLE_STUN, applySettings, getSettings, isIceServer, setSetting } from "./preferences.js";
 import * as sound from "./sound.js";
 import { dataSection } from "./profile.js";
 
@@ -41,7 +41,7 @@ function renderSettings(state, intents) {
       h("fieldset", {}, h("legend", {}, "Friends on another network"),
         h("p", { class: "field-note" }, "Friends on the same network connect directly and need none of this. For friends elsewhere, "
           + "the invite screen can use this STUN server to find a way between the devices (no game data passes through it)."),
-        textField("set-stun", "setting-stun", "STUN server", s.stun, `For example ${SUGGESTED_STUN}`, (v) => change("stun", v)),
+        textField("set-stun", "setting-stun", "STUN server", s.stun, `For example ${EXAMPLE_STUN}`, (v) => change("stun", v)),
         textField("set-turn", "setting-turn", "TURN server (optional)", s.turn, "turn:host:port, for networks where STUN is not enough: it relays the (encrypted) traffic.", (v) => change("turn", v)),
         textField("set-turn-user", "setting-turn-user", "TURN user name", s.turnUser, "", (v) => change("turnUser", v)),
         textField("set-turn-password", "setting-turn-password", "TURN password", s.turnPassword, "", (v) => change("turnPassword", v), "password")),
