@@ -597,7 +597,10 @@ def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices)
     old_link = field.input_value()
     host.page.click("[data-testid=anywhere-1]")
     assert host.page.locator("[data-testid=reach-anywhere]").is_checked()
-    assert f"asks the STUN server {STUN} (named in Settings)" in host.page.locator("[data-testid=reach]").inner_text()
+    assert (
+        f"asks the STUN server {STUN} (named in Settings)"
+        in host.page.locator("[data-testid=reach]").inner_text()
+    )
     host.page.wait_for_function(
         "(old) => { const f = document.querySelector("
         "'[data-testid=friend-1] [data-testid=invite-link]'); return f && f.value !== old; }",
