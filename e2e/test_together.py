@@ -539,20 +539,26 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
 
     # The match played out. It was dealt from both devices' values, each committed before the
     # deal: the friend's page (a new tab since the rejoin, which found what the first one kept)
-    # checks the revealed seed, values and fingerprint itself, with no engine; the host's engine
-    # replays every move and checks the values against the commitments it sent.
+    # checks the revealed seed, values and fingerprint itself, with no engine; its Check this
+    # deal then loads the engine (only then) and replays the record the host sent at the end,
+    # dealing the friend's seat again as it was first shown. The host's engine replays every
+    # move and checks the values against the commitments it sent.
     play([host, friend], random.Random(10), max_moves=1500)
     verdict = friend.page.locator("[data-testid=match-over] [data-testid=fair-verdict]")
     assert verdict.get_attribute("data-ok") == "true", verdict.inner_text()
     assert "from the seed every device's value made" in verdict.inner_text()
+    assert no_runtime(friend)
     friend.page.click("[data-testid=match-over] [data-testid=check-deal]")
+    friend.page.locator("[data-testid=deal-verdict][data-ok=true]").wait_for(timeout=90_000)
     lines = friend.page.locator("[data-testid=deal-check] [data-testid=deal-lines]").inner_text()
     assert "made of all 2 devices' values" in lines and "fixed before the first move" in lines
+    assert "moves were legal" in lines, lines
+    assert "shown for its seat after move" in lines and "the ones the replay deals it" in lines
+    assert not no_runtime(friend), "the engine loaded on the friend's page for the replay"
     host.page.click("[data-testid=match-over] [data-testid=check-deal]")
     host.page.locator("[data-testid=deal-verdict][data-ok=true]").wait_for()
     lines = host.page.locator("[data-testid=deal-check] [data-testid=deal-lines]").inner_text()
     assert "made of the 2 devices' values" in lines and "moves were legal" in lines
-    assert no_runtime(friend)
     # The replay of the finished match marks the computer's moves for Ada as the log did.
     on_table = host.page.eval_on_selector_all(marked, indices)
     host.page.click("[data-testid=close-deal-check]")
@@ -658,6 +664,13 @@ def test_the_host_reloads_re_invites_and_the_match_ends_on_both_devices(devices)
     assert "this deal does not check out" in said and "a seed of its own" in said, said
     assert f"({chosen['seed']})" in said and "could have chosen the deal" in said
     assert no_runtime(friend)
+    # Its Check this deal replays the record the host sent with the engine, which names it too.
+    friend.page.click("[data-testid=match-over] [data-testid=check-deal]")
+    friend.page.locator("[data-testid=deal-verdict][data-ok=false]").wait_for(timeout=90_000)
+    lines = friend.page.locator("[data-testid=deal-check] [data-testid=deal-lines]").inner_text()
+    assert "a seed of its own" in lines, lines
+    assert "meant to be dealt from every device's value, but the record holds none" in lines
+    assert not no_runtime(friend)
 
 
 PHONE = {

@@ -10,6 +10,7 @@ False
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,16 +79,53 @@ def _check_values(check: Check, deal: Mapping[str, Any], seed: Any, commitments:
             )
 
 
+def _check_seen(check: Check, record: Mapping[str, Any], seen: Mapping[str, Any]) -> None:
+    """What a friend's device was shown for its seat (``seen``: ``{seat, moves, view}``, the
+    seat's view after that many moves) against what the record's replay shows that seat."""
+    seat, moves, view = seen.get("seat"), seen.get("moves"), seen.get("view")
+    actions = record.get("actions")
+    if type(seat) is not int or type(moves) is not int or not isinstance(actions, list):
+        check.fail("what this device was shown of the match cannot be read")
+        return
+    if not 0 <= moves <= len(actions):
+        check.fail(
+            f"this device was shown the match after move {moves}, but the record holds only"
+            f" {len(actions)} moves"
+        )
+        return
+    start = {k: v for k, v in record.items() if k != "deal"}
+    try:
+        state = engine.from_record({**start, "actions": actions[:moves]})
+    except engine.InvalidRecord:
+        return  # the whole replay says what is wrong
+    if not 0 <= seat < state.players:
+        check.fail(f"this device's seat {seat + 1} is not one of the record's")
+        return
+    if json.loads(json.dumps(state.view(seat))) != view:
+        check.fail(
+            f"the cards this device was shown for its seat after move {moves} are not the ones"
+            " the record's replay deals it: the host's device dealt other cards than the"
+            " record says"
+        )
+    elif check.ok:
+        check.lines.append(
+            f"The cards this device was shown for its seat after move {moves} are the ones the"
+            " replay deals it from that seed."
+        )
+
+
 def check_record(
     record: Any,
     expected: str | None = None,
     commitments: Sequence[str] | None = None,
     scores: Sequence[Any] | None = None,
+    seen: Mapping[str, Any] | None = None,
 ) -> Check:
     """Check a finished match's record: its deal against its fingerprint (and against
     ``expected``, the fingerprint shown at the start, when given), a shared table's seed
     against the devices' values (and their ``commitments``, when kept), every move's
-    legality by replaying it, and the final ``scores`` when given."""
+    legality by replaying it, the final ``scores`` when given, and what a friend's device
+    was shown for its seat (``seen``, see :func:`_check_seen`) when given."""
     check = Check()
     if not isinstance(record, Mapping):
         check.fail("this is not a match's record")
@@ -136,6 +174,8 @@ def check_record(
             f" {deal['salt']}), fixed {when}: every card dealt and drawn comes from that seed."
         )
     _check_values(check, deal, seed, commitments)
+    if seen is not None:
+        _check_seen(check, record, seen)
     try:
         replayed = engine.from_record({k: v for k, v in record.items() if k != "deal"})
     except engine.InvalidRecord as exc:

@@ -1,7 +1,8 @@
 """A shared table's deal on the page (web/js/features/together/fair-table.js, run here under
 Node.js): its commitments, joint seed and fingerprints are the engine's (engine/fairness.py), and a
 friend's check of a finished match's deal names a host that dealt from another seed, a value
-that is not the one committed, and a fingerprint that is not the one shown at the start."""
+that is not the one committed, and a fingerprint that is not the one shown at the start; the
+host refuses a reveal that is not the value its friend committed to."""
 
 from __future__ import annotations
 
@@ -90,3 +91,51 @@ def test_the_page_and_the_engine_agree_and_the_friend_catches_a_changed_deal():
     assert not resalted["ok"] and len(resalted["problems"]) == 1
     assert "the deal was changed after it was fixed" in resalted["problems"][0]
     assert not unkept["ok"] and "did not see this match dealt" in unkept["problems"][0]
+
+
+REVEALS = """
+const { revealProblem } = await import(%s);
+const { commit, reveals } = JSON.parse(process.argv[1]);
+console.log(JSON.stringify(reveals.map((value) => revealProblem("Ada", value, commit, 20000))));
+"""
+
+
+def test_the_host_refuses_a_value_that_is_not_the_one_committed():
+    commit = fairness.commitment(VALUES[0])
+    reveals = [VALUES[0], VALUES[1], "not a value", None]
+    argument = json.dumps({"commit": commit, "reveals": reveals})
+    honest, other, garbled, missing = run_script(FAIR_TABLE, REVEALS, argument)
+    assert honest is None
+    refused = "Ada's device revealed a value that does not match the commitment it sent"
+    assert other == garbled == f"{refused}: the match was not dealt."
+    assert missing.startswith("Ada's device did not send its share of the deal within 20 seconds")
+
+
+RECORDS = """
+const { recordProblems } = await import(%s);
+const { checks } = JSON.parse(process.argv[1]);
+console.log(JSON.stringify(checks.map(([record, snap]) => recordProblems(record, snap))));
+"""
+
+
+def test_a_friend_replays_only_a_record_of_the_seed_every_value_made():
+    honest = fairness.joint_seed(VALUES)
+    snap = shared_match(VALUES, honest)[1]
+    alone = shared_match([], 77)[1]
+    checks = [
+        [{"game": "crisps", "seed": honest}, snap],
+        [{"game": "crisps", "seed": honest + 1}, snap],
+        [{"game": "spite", "seed": honest}, snap],
+        [None, snap],
+        [{"game": "crisps", "seed": 77}, alone],
+    ]
+    fair, reseeded, other_game, missing, own_seed = run_script(
+        FAIR_TABLE, RECORDS, json.dumps({"checks": checks})
+    )
+    assert fair == own_seed == []
+    assert reseeded == [
+        f"the record the host's device sent deals from the seed {honest + 1}, not from the seed"
+        f" {honest} every device's value makes"
+    ]
+    assert "another game (spite)" in other_game[0]
+    assert "sent no record of the match" in missing[0]

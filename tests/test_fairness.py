@@ -211,6 +211,24 @@ def test_a_check_catches_a_seed_not_made_of_the_values_or_a_value_not_committed(
     assert "device 2's revealed value does not match" in " ".join(check.problems)
 
 
+def test_a_check_compares_what_a_seat_was_shown_with_the_replay(match):
+    def seen(seed: int, moves: int) -> dict:
+        state = engine.new_game("crisps", None, seed)
+        for action_id in match["actions"][:moves]:
+            state.apply(action_id)
+        return {"seat": 1, "moves": moves, "view": json.loads(json.dumps(state.view(1)))}
+
+    check = deal_check.check_record(match, seen=seen(match["seed"], 3))
+    assert check.ok, check.problems
+    assert "shown for its seat after move 3 are the ones the replay deals" in " ".join(check.lines)
+    # A host that shows the record's fingerprint but dealt this seat another seed's cards.
+    check = deal_check.check_record(match, seen=seen(match["seed"] + 1, 0))
+    assert not check.ok
+    assert "dealt other cards than the record says" in " ".join(check.problems)
+    check = deal_check.check_record(match, seen={"seat": 1, "moves": 10_000, "view": {}})
+    assert "the record holds only" in " ".join(check.problems)
+
+
 def test_the_snapshot_shows_the_fingerprint_while_playing_and_the_seed_once_over():
     snap = json.loads(
         bridge.start(

@@ -250,8 +250,9 @@ def load(params: dict[str, Any]) -> dict[str, Any]:
 def check_deal(params: dict[str, Any]) -> dict[str, Any]:
     """Check a finished match's ``record`` (the match in progress is left alone): its deal
     against its fingerprint and the one shown at the start (``expected``), a shared table's
-    values against the ``commitments`` kept, every move, and the ``scores`` the table showed
-    (see :func:`engine.deal_check.check_record`)."""
+    values against the ``commitments`` kept, every move, the ``scores`` the table showed, and
+    what a friend's device was shown for its seat (``seen``: ``{seat, moves, view}``; see
+    :func:`engine.deal_check.check_record`)."""
     expected = params.get("expected")
     commitments = params.get("commitments")
     scores = params.get("scores")
@@ -263,7 +264,12 @@ def check_deal(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("'commitments' must be a list of hashes", "bad_request")
     if scores is not None and not isinstance(scores, list):
         raise BridgeError("'scores' must be a list", "bad_request")
-    return deal_check.check_record(params.get("record"), expected, commitments, scores).to_json()
+    seen = params.get("seen")
+    if seen is not None and not isinstance(seen, dict):
+        raise BridgeError("'seen' must be an object", "bad_request")
+    return deal_check.check_record(
+        params.get("record"), expected, commitments, scores, seen
+    ).to_json()
 
 
 def reset() -> None:

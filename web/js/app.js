@@ -963,7 +963,7 @@ async function applyRemote(snap, move, { message = null } = {}) {
 }
 
 const context = {
-  root, state, intents, render, renderSoon, engineCall, engineReady, enterTable, applyRemote, loadRenderer: rendererFor, token: () => matchToken, mayReplaceSave, saveName,
+  root, state, intents, render, renderSoon, engineCall, engineReady, startEngine: () => engine.whenReady(), enterTable, applyRemote, loadRenderer: rendererFor, token: () => matchToken, mayReplaceSave, saveName,
   savedMatch,
   save: () => {
     // What the page keeps is rewritten at once (a reload before the engine's reply keeps it);

@@ -74,12 +74,16 @@ function fairDeals() {
       + "of its own; once every hash is in, the friends’ devices send their values to the host, and the seed is the hash of all the values. "
       + "The host’s value, the seed and the salt stay on the host’s device until the match is over. Then each friend’s page checks, "
       + "with the hashes it kept from the deal, that every value is the one promised, that the seed is the one they make and that the "
-      + "fingerprint shown at the deal is that seed’s, and says so on its match-over screen, or says what does not match."),
+      + "fingerprint shown at the deal is that seed’s, and says so on its match-over screen, or says what does not match. At the end the "
+      + "host’s device also sends the friends the record of every move; “Check this deal” on a friend’s page then loads the game engine "
+      + "there (only then) and replays it: every move legal, the record from that seed, and the cards that friend was shown at the start "
+      + "the ones the replay deals their seat."),
     h("p", {}, "What that proves: no device, the host’s included, could choose the deal or know it before every value was in, and a host "
       + "that dealt from another seed, or revealed a value other than the one it promised, is caught on the friends’ devices. "
       + "What it does not: the host’s device knows the seed from the deal on, so it (or whoever reads its memory) could know every hand "
-      + "while the match is played; no device can be kept from seeing cards that way. A friend’s page checks the seed and the fingerprint, "
-      + "not the moves: the record of every move stays on the host’s device, whose own “Check this deal” replays them. A host "
+      + "while the match is played; no device can be kept from seeing cards that way. A host that showed the fair seed’s fingerprint while "
+      + "dealing other cards is caught by a friend’s replay, which deals that friend’s seat again; another seat’s cards are checked only by "
+      + "the replay of the record the host sent, so each friend checks their own hand. A host "
       + "who dislikes the seed could refuse to start and deal again. And a page that joined a match after its deal cannot check that one."));
 }
 

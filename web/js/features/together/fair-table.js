@@ -8,7 +8,8 @@
 // against its commitment and deals from the seed made of them all. The host's own value, the
 // seed and the deal's salt stay on the host's device until the match is over: then the last
 // snapshot reveals them, and the friend's page checks here, with what it kept from the start
-// (the commitments, the fingerprint shown), that the host dealt from that seed.
+// (the commitments, the fingerprint shown), that the host dealt from that seed, and, before the
+// engine replays the record the host sent, that the record is of that seed.
 import { sha256 } from "./sha256.js";
 
 const VALUE_VERSION = "parlour-value/1";
@@ -48,6 +49,17 @@ function sortedJson(value) {
 /** The deal's fingerprint: the SHA-256 of the line engine/fairness.py deal_text makes. */
 export function fingerprint(game, players, seed, options, salt) {
   return sha256(`${DEAL_VERSION} game=${game} players=${players} options=${sortedJson(options || {})} seed=${seed} salt=${salt}`);
+}
+
+/** The host's check of a friend's reveal before the deal: null when `value` is the one
+ * `commit` promised, else why the match is not dealt (`who` names the friend; a missing value
+ * is one not sent within `waitedMs`). */
+export function revealProblem(who, value, commit, waitedMs) {
+  if (value === null || value === undefined) {
+    return `${who}'s device did not send its share of the deal within ${waitedMs / 1000} seconds: the match was not dealt. Press Start again, or invite them again.`;
+  }
+  if (!isValue(value) || commitment(value) !== commit) return `${who}'s device revealed a value that does not match the commitment it sent: the match was not dealt.`;
+  return null;
 }
 
 const short = (fp) => [0, 4, 8].map((i) => String(fp).slice(i, i + 4)).join(" ");
@@ -94,4 +106,22 @@ export function checkShared(kept, snap) {
     lines.push(`The fingerprint ${short(made)} shown when the match was dealt is that of this seed (salt ${deal.salt}): every card dealt and drawn was fixed before the first move.`);
   }
   return { ok: problems.length === 0, lines, problems };
+}
+
+/**
+ * What the record the host's device sent at the end of the match (`record`, the engine's) must
+ * agree with on this page before the engine replays it: the game on the table and the seed
+ * every device's value makes (or, for a match dealt without them, the seed revealed at the
+ * end). The problems, in plain words (none when it agrees).
+ */
+export function recordProblems(record, snap) {
+  if (!record || typeof record !== "object") return ["the host's device sent no record of the match, so its moves could not be replayed"];
+  const deal = (snap && snap.deal) || {};
+  const values = Array.isArray(deal.values) && deal.values.length && deal.values.every(isValue) ? deal.values : [];
+  const seed = values.length ? jointSeed(values) : deal.seed;
+  if (record.game !== snap.game) return [`the host's device sent the record of another game (${String(record.game).slice(0, 40)}), not of this match`];
+  if (record.seed !== seed) {
+    return [`the record the host's device sent deals from the seed ${String(record.seed).slice(0, 40)}, not from the seed ${seed} ${values.length ? "every device's value makes" : "it revealed"}`];
+  }
+  return [];
 }

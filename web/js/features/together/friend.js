@@ -2,14 +2,15 @@
 // checked here) carries the host's half of the connection, the friend chooses a name and
 // sends back a reply; once the data channel is open the table draws the snapshots of their
 // seat that the host's engine sends, and their moves, undos, hints and "why not" questions go
-// to the host as requests (see index.js for the messages).
+// to the host as requests (see index.js for the messages). Only Check this deal, once a match
+// is over, loads the engine here, to replay the record the host sent at its end.
 import { h, button } from "../../ui/dom.js";
 import { LinkError, decode, encode, linkFor } from "./signal-links.js";
 import { MAX_HOST_MESSAGE_CHARS, answer, messenger, opened } from "./peer.js";
 import { ADVICE, qrFigure, shareBox, sharedLink } from "./share.js";
 import { logReceiver } from "../../held-logs.js";
 import { MAX_NAME, sentence } from "../../read-snapshot.js";
-import { checkShared, commitment, isCommitment, newValue } from "./fair-table.js";
+import { checkShared, commitment, isCommitment, newValue, recordProblems } from "./fair-table.js";
 import { checkButton } from "../check-deal.js";
 
 const JOINED_KEY = "parlour-joined";
@@ -30,6 +31,8 @@ const waiting = new Map();   // request id -> {resolve, timer}
 let myValue = null;
 let dealing = null;
 let kept = null;
+// The finished match's record, sent by the host's device once the match is over.
+let finalRecord = null;
 
 function storedKept() {
   try { return JSON.parse(localStorage.getItem(KEPT_KEY) || "null"); } catch { return null; }
@@ -54,11 +57,14 @@ function revealValue(state, message) {
   friendTalk.send({ t: "commit", hash: commitment(myValue) });
 }
 
-/** The commitments for the match `snap` starts or goes on with. */
+/** The commitments for the match `snap` starts or goes on with, and what this seat was shown
+ * first of it (its view after `moves` moves), for the replay to deal again. */
 function keepFor(snap) {
   const fp = snap.deal && snap.deal.fingerprint;
+  const seen = { seat: snap.viewer, moves: snap.moves, view: JSON.parse(JSON.stringify(snap.view)) };
+  finalRecord = null;
   if (dealing) {
-    kept = { ...dealing, fingerprint: fp };
+    kept = { ...dealing, fingerprint: fp, seen };
     dealing = null;
     try { localStorage.setItem(KEPT_KEY, JSON.stringify(kept)); } catch { /* private mode: this tab keeps them */ }
   } else if (!kept || kept.fingerprint !== fp) {
@@ -66,7 +72,7 @@ function keepFor(snap) {
     kept = stored && fp && stored.fingerprint === fp ? stored : null;
     // A match that starts here, at its deal, without this device's value asked for: the host's
     // device dealt it alone (the check says so at the end).
-    if (!kept && fp && snap.moves === 0) kept = { seats: [], commits: [], names: [], fingerprint: fp };
+    if (!kept && fp && snap.moves === 0) kept = { seats: [], commits: [], names: [], fingerprint: fp, seen };
   }
 }
 
@@ -75,8 +81,47 @@ export function checkDeal(snap) {
   return checkShared(kept, snap);
 }
 
+/** Resolves true once the engine has loaded on this page (started now), false if it failed. */
+function engineLoaded(state) {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => { if (state.engine.status === "failed") { clearInterval(timer); resolve(false); } }, 250);
+    ctx.startEngine().then(() => { clearInterval(timer); resolve(true); });
+  });
+}
+
+/** Check this deal on a friend's page: the check of the values and the fingerprint (`c`), and
+ * the engine's replay of the record the host sent, loaded here for that: every move legal, the
+ * deal the fingerprint's, the values the ones committed, the scores the table's, and this seat's
+ * first view of the match the one the replay deals it. */
+async function replayCheck(state, c) {
+  const snap = state.snapshot;
+  const record = finalRecord;
+  state.dealCheck = { status: "checking" };
+  ctx.render();
+  const problems = recordProblems(record, snap);
+  let replay = { ok: false, lines: [], problems: [] };
+  if (!problems.length) {
+    if (await engineLoaded(state)) {
+      let refusal = null;
+      const params = {
+        record, scores: snap.result && snap.result.scores, expected: kept && kept.fingerprint ? kept.fingerprint : undefined,
+        commitments: kept ? kept.commits : undefined, seen: kept && kept.seen ? kept.seen : undefined,
+      };
+      replay = await ctx.engineCall("check_deal", params, { refused: (error) => { refusal = error; } })
+        || { ok: false, lines: [], problems: [`the engine could not replay the record (${refusal ? refusal.message : "it did not answer"})`] };
+    } else {
+      problems.push("the game engine could not be loaded on this device, so the moves were not replayed");
+    }
+  }
+  state.dealCheck = {
+    status: "done", ok: c.ok && !problems.length && replay.ok === true,
+    lines: [...c.lines, ...(replay.lines || [])], problems: [...c.problems, ...problems, ...(replay.problems || [])],
+  };
+  ctx.render();
+}
+
 /** On the match-over dialog: what this device's own check of the deal found, in a sentence,
- * and Check this deal for every line of it. */
+ * and Check this deal, which replays the match with the engine too. */
 export function fairVerdict(state) {
   const c = state.fairCheck;
   if (!c) return null;
@@ -89,7 +134,7 @@ export function fairVerdict(state) {
     : `Checked on this device: this deal does not check out. ${sentence(c.problems[0])}`;
   return h("div", { class: "fair-verdict" },
     h("p", { class: c.ok ? "deal-ok" : "notice", role: c.ok ? "status" : "alert", dataset: { testid: "fair-verdict", ok: c.ok ? "true" : "false" } }, said),
-    checkButton(state, () => { state.dealCheck = { status: "done", ...c }; ctx.render(); }));
+    checkButton(state, () => replayCheck(state, c)));
 }
 
 /** True on a friend's page: the table's snapshots come from the host. */
@@ -168,6 +213,10 @@ function onHostMessage(state, message) {
       pending.resolve("snap" in message ? { ...message, snap: hostSnap(message.snap) } : message);
       break;
     }
+    case "record":
+      // Only a finished match's record: before the end it would show every hand.
+      if (message.record && typeof message.record === "object" && state.snapshot && state.snapshot.is_over) finalRecord = message.record;
+      break;
     case "note":
       if (typeof message.text === "string") { state.message = message.text.slice(0, 200); ctx.render(); }
       break;

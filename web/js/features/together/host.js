@@ -15,7 +15,7 @@ import { getSettings, isIceServer } from "../preferences.js";
 import { logSender } from "../../held-logs.js";
 import { MAX_NAME } from "../../read-snapshot.js";
 import { startParams } from "../../ui/setup-model.js";
-import { commitment, isCommitment, isValue, newValue } from "./fair-table.js";
+import { commitment, isCommitment, isValue, newValue, revealProblem } from "./fair-table.js";
 
 const RATE_COUNT = 40;
 const RATE_MS = 10_000;
@@ -187,8 +187,8 @@ async function jointDeal(state, snap, gameId, setup) {
     if (seat === snap.viewer) { values.push(value); continue; }
     const got = revealed[friends.indexOf(seat)];
     const who = seatState(state, seat).name;
-    if (got === null) { t.problem = `${who}'s device did not send its share of the deal within ${REVEAL_MS / 1000} seconds: the match was not dealt. Press Start again, or invite them again.`; return null; }
-    if (commitment(got) !== links.get(seat).commitUsed) { t.problem = `${who}'s device revealed a value that does not match the commitment it sent: the match was not dealt.`; return null; }
+    const problem = revealProblem(who, got, links.get(seat).commitUsed, REVEAL_MS);
+    if (problem) { t.problem = problem; return null; }
     values.push(got);
   }
   let refusal = null;
@@ -363,12 +363,19 @@ async function friendMove(state, seat, link, id, method, params) {
   await ctx.applyRemote(done.snapshot, { ...done.action, player: seat });
 }
 
-/** Send seat `seat` its view (`kind` "snap" or "start"). */
+/** Send seat `seat` its view (`kind` "snap" or "start"); once the match is over, its record
+ * too (seed and salt revealed), for the friend's page to replay. */
 async function sendSeat(seat, kind = "snap") {
   const link = links.get(seat);
   if (!link || !link.talk) return;
   const snap = await ctx.engineCall("seat_view", { seat }, { refused: () => {} });
-  if (snap && links.get(seat) === link) link.talk.send({ t: kind, snap: packed(link, snap) });
+  if (!snap || links.get(seat) !== link) return;
+  link.talk.send({ t: kind, snap: packed(link, snap) });
+  if (!snap.is_over) return;
+  const saved = await ctx.engineCall("record", {}, { refused: () => {} });
+  // The same finished match (its salt is the one revealed), never one dealt since.
+  const same = saved && saved.record.deal && saved.record.deal.salt === snap.deal.salt && saved.record.actions.length === snap.moves;
+  if (same && links.get(seat) === link) link.talk.send({ t: "record", record: saved.record });
 }
 
 export function forwardAll(state) {

@@ -11,6 +11,9 @@
 //                   {t: "snap", snap}               the table changed (bridge seat_view(seat))
 //                   {t: "reply", id, error?, reason?, snap?}  the answer to a request
 //                   {t: "bye", reason}              the seat is no longer theirs
+//                   {t: "record", record}          once the match is over: its record (the
+//                                                   engine's, seed and salt revealed), which the
+//                                                   friend's Check this deal replays
 //                   {t: "note", text}               words for the table (a computer took a
 //                                                   lost friend's seat, or gave it back)
 //                   {t: "commits", seats, commits, names}  before a deal: every device's
