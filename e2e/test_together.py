@@ -551,7 +551,7 @@ def test_a_friend_joins_plays_drops_and_rejoins_through_a_new_link(devices):
     friend.page.click("[data-testid=match-over] [data-testid=check-deal]")
     friend.page.locator("[data-testid=deal-verdict][data-ok=true]").wait_for(timeout=90_000)
     lines = friend.page.locator("[data-testid=deal-check] [data-testid=deal-lines]").inner_text()
-    assert "made of all 2 devices' values" in lines and "fixed before the first move" in lines
+    assert "made of the 2 devices' values" in lines and "fixed before the first move" in lines
     assert "moves were legal" in lines, lines
     assert "shown for its seat after move" in lines and "the ones the replay deals it" in lines
     assert not no_runtime(friend), "the engine loaded on the friend's page for the replay"

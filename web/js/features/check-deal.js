@@ -10,7 +10,9 @@
 // the fingerprint and replay every move (bridge check_deal): the answer says in words that
 // the deal was fixed before the first move and every move was legal, or exactly what does not
 // match. A friend's page at a shared table, which has no engine, checks the seed, the
-// values and the fingerprint itself (together/fair-table.js) and shows its lines in the same dialog.
+// values and the fingerprint itself (together/fair-table.js); its Check this deal then loads
+// the engine, only then, to replay the record the host sent at the end (together/friend.js),
+// and shows the lines in the same dialog.
 import { h, button } from "../ui/dom.js";
 
 /** The table's side panel: the fingerprint, folded away in the match's details. */
@@ -43,7 +45,7 @@ function checkDialog(state, intents) {
       c.ok ? h("p", { class: "field-note" }, "It proves the cards were not arranged during play; it cannot prove that no device looked at its own memory. The rules' help says more.") : null,
     ];
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "deal-check-title", dataset: { testid: "deal-check" } },
-    h("div", { class: "overlay-card" },
+    h("div", { class: "overlay-card deal-check-card" },
       h("h2", { id: "deal-check-title" }, "Check this deal"),
       body,
       h("div", { class: "form-actions" },

@@ -113,9 +113,12 @@ async function replayCheck(state, c) {
       problems.push("the game engine could not be loaded on this device, so the moves were not replayed");
     }
   }
+  // A replay that checks out says again, from the record, all that the page's own lines say.
+  const replayed = replay.ok === true;
   state.dealCheck = {
-    status: "done", ok: c.ok && !problems.length && replay.ok === true,
-    lines: [...c.lines, ...(replay.lines || [])], problems: [...c.problems, ...problems, ...(replay.problems || [])],
+    status: "done", ok: c.ok && !problems.length && replayed,
+    lines: replayed ? replay.lines || [] : [...c.lines, ...(replay.lines || [])],
+    problems: [...c.problems, ...problems, ...(replay.problems || [])],
   };
   ctx.render();
 }
