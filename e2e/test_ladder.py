@@ -13,7 +13,7 @@ from pagehelpers import MENU
 
 import engine
 from engine import bots
-from engine.bots import arena as ladder
+from tools import ladder
 
 SHARED_PAGE = True
 
