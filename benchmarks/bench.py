@@ -508,17 +508,21 @@ def ratio(a: float, b: float) -> str:
 def measure_engine_in_page(seconds: float, positions: int, warmup: float) -> dict:
     """engine_bench.run() inside headless Chromium, in Pyodide in module workers (one per
     game, then one for the bots: see benchmarks/web/engine.mjs)."""
+    games = ",".join(engine_bench.engine.GAMES)
+    query = f"seconds={seconds}&positions={positions}&warmup={warmup}&games={games}"
+    return _bench_page(query, "engine")
+
+
+def _bench_page(query: str, what: str) -> dict:
+    """The figures benchmarks/web/engine.html prints for `query`, in headless Chromium; the
+    page's error, if any, raised naming the `what` benchmark."""
     with build.served_chromium([("/", BENCH_WEB), ("/", build.DIST)]) as (browser, base, _):
         page = browser.new_page()
-        games = ",".join(engine_bench.engine.GAMES)
-        page.goto(
-            f"{base}engine.html?seconds={seconds}&positions={positions}"
-            f"&warmup={warmup}&games={games}"
-        )
+        page.goto(f"{base}engine.html?{query}")
         page.locator("#done").wait_for(state="attached", timeout=3_600_000)
         data = json.loads(page.locator("#out").text_content())
     if "error" in data:
-        raise RuntimeError(f"the in-page engine benchmark failed: {data['error']}")
+        raise RuntimeError(f"the in-page {what} benchmark failed: {data['error']}")
     return data
 
 
@@ -591,17 +595,8 @@ def percentile(values: list[float], share: float) -> float:
 
 def measure_bots_in_page(positions: int, review_moves: int, games: list[str] | None) -> dict:
     """engine_bench.bots_part() inside headless Chromium, in Pyodide in a module worker."""
-    with build.served_chromium([("/", BENCH_WEB), ("/", build.DIST)]) as (browser, base, _):
-        page = browser.new_page()
-        page.goto(
-            f"{base}engine.html?part=bots&positions={positions}&review={review_moves}"
-            f"&games={','.join(games or [])}"
-        )
-        page.locator("#done").wait_for(state="attached", timeout=3_600_000)
-        data = json.loads(page.locator("#out").text_content())
-    if "error" in data:
-        raise RuntimeError(f"the in-page bots benchmark failed: {data['error']}")
-    return data["result"]
+    query = f"part=bots&positions={positions}&review={review_moves}&games={','.join(games or [])}"
+    return _bench_page(query, "bots")["result"]
 
 
 def bots_bench(
