@@ -30,8 +30,9 @@ SHOTS = Path(os.environ[SHOTS_VARIABLE]) if os.environ.get(SHOTS_VARIABLE) else 
 """Where ``PARLOUR_SCREEN_SHOTS=dir`` asks a screenshot of each screen looked at to go."""
 
 
-def set_window(page, size: str) -> None:
-    """Give the page the window of ``size``: a phone's (mobile, touch) or a laptop's."""
+def set_window(page, size: str, scale: int | None = None) -> None:
+    """Give the page the window of ``size``: a phone's (mobile, touch) or a laptop's, at
+    ``scale`` device pixels to the CSS pixel (by default as said below)."""
     spec = SIZES[size]
     if not hasattr(page, "walk_cdp"):
         page.walk_cdp = page.context.new_cdp_session(page)
@@ -43,7 +44,9 @@ def set_window(page, size: str) -> None:
             # A phone's two device pixels to the CSS pixel only where screenshots are kept
             # (e2e/test_screens.py's PARLOUR_SCREEN_SHOTS): what is measured is in CSS pixels,
             # and painting four times the pixels of every frame costs the run its time.
-            "deviceScaleFactor": 2 if spec["mobile"] and os.environ.get(SHOTS_VARIABLE) else 1,
+            "deviceScaleFactor": scale
+            if scale is not None
+            else (2 if spec["mobile"] and os.environ.get(SHOTS_VARIABLE) else 1),
             "mobile": spec["mobile"],
         },
     )

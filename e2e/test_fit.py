@@ -38,17 +38,13 @@ from pagehelpers import (
     random_playout,
     record_near_the_end,
 )
+from screenwalk import SIZES, clear_window, set_window
 
 import engine
 from tools.table_figures import figures
 
 SHARED_PAGE = True
 
-SIZES = {
-    "390x844": {"width": 390, "height": 844, "mobile": True},
-    "360x740": {"width": 360, "height": 740, "mobile": True},
-    "1280x800": {"width": 1280, "height": 800, "mobile": False},
-}
 TABLES = {"roundup": 6, "progression": 4, "mhing": 4, "crisps": 2, "spite": 2}
 SEEDS = {"roundup": 11, "progression": 12, "mhing": 13, "crisps": 14, "spite": 15}
 # The sizes the table's cards are drawn at (tools/table_figures.py measures them): on a laptop
@@ -151,33 +147,13 @@ SELECT = """(pick) => {
 
 
 def emulate(page, size: str) -> None:
-    """Give the page the window of ``size``: a phone's (mobile, touch) or a laptop's."""
-    spec = SIZES[size]
-    cdp = page.context.new_cdp_session(page) if not hasattr(page, "fit_cdp") else page.fit_cdp
-    page.fit_cdp = cdp
-    cdp.send(
-        "Emulation.setDeviceMetricsOverride",
-        {
-            "width": spec["width"],
-            "height": spec["height"],
-            # A phone's three device pixels to the CSS pixel only where a screenshot is kept:
-            # the layout checked is in CSS pixels, and painting nine times the pixels of every
-            # frame costs the run its time.
-            "deviceScaleFactor": 3 if spec["mobile"] and SHOTS else 1,
-            "mobile": spec["mobile"],
-        },
-    )
-    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": spec["mobile"], "maxTouchPoints": 5})
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r(window.scrollTo(0, 0))))")
+    """Give the page the window of ``size`` (screenwalk.set_window): a phone's three device
+    pixels to the CSS pixel only where a screenshot is kept, since the layout checked is in CSS
+    pixels and painting nine times the pixels of every frame costs the run its time."""
+    set_window(page, size, scale=3 if SIZES[size]["mobile"] and SHOTS else 1)
 
 
-def end_emulation(page) -> None:
-    cdp = getattr(page, "fit_cdp", None)
-    if cdp is not None:
-        cdp.send("Emulation.clearDeviceMetricsOverride")
-        cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": False})
-        cdp.detach()
-        del page.fit_cdp
+end_emulation = clear_window
 
 
 def seats(players: int) -> list[dict]:
@@ -229,7 +205,7 @@ def shoot(page, name: str) -> None:
     """A screenshot of the window as it is, when ``PARLOUR_FIT_SHOTS`` asks for them."""
     if SHOTS:
         SHOTS.mkdir(parents=True, exist_ok=True)
-        shot = page.fit_cdp.send("Page.captureScreenshot", {"format": "png"})
+        shot = page.walk_cdp.send("Page.captureScreenshot", {"format": "png"})
         (SHOTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
 
 
@@ -367,7 +343,7 @@ def touch_drag(page, source: str, target: str) -> None:
     x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
 
     def touch(kind: str, points: list[dict]) -> None:
-        page.fit_cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        page.walk_cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
     touch("touchStart", [{"x": x0, "y": y0}])
     for i in range(1, 13):
@@ -575,7 +551,7 @@ def test_the_coach_is_on_a_phone_screen_at_the_first_decision(page, site, open_a
 def tap(page, x: float, y: float) -> None:
     """A finger's tap at (x, y) of the window (touch events, as on a phone)."""
     for kind, points in (("touchStart", [{"x": x, "y": y}]), ("touchEnd", [])):
-        page.fit_cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        page.walk_cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
 
 def tap_visible_part(page, card: str) -> None:
