@@ -138,7 +138,11 @@ function seatPanel(ctx, p) {
   },
   h("header", { class: "ru-seat-head" },
     h("span", { class: "ru-seat-name" }, ui.seatName(p)),
-    view.dealer === p ? h("span", { class: "ru-badge ru-dealer", title: "Dealer this round" }, "Dealer") : null,
+    view.dealer === p
+      ? h("span", { class: "ru-badge ru-dealer", title: "Dealer this round" },
+        h("span", { class: "ru-dealer-word" }, "Dealer"),
+        h("span", { class: "ru-dealer-mark", "aria-hidden": "true" }, "D"))
+      : null,
     h("span", { class: "ru-seat-score", "aria-label": `${plural(score, "point")}` }, `${score} pt${score === 1 ? "" : "s"}`)),
   h("div", { class: "ru-seat-status" },
     bidBadge(ctx, p, bid),
