@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from time import perf_counter  # read as ismcts.perf_counter, so tests can set the clock
 from typing import Any
@@ -362,6 +362,7 @@ class Search:
         path: list[_Child] = []
         expanded = False
         c = self.config.exploration
+        sqrt, log = math.sqrt, math.log
         while not world.is_over:
             legal = world.legal_actions()
             actor = world.current_player
@@ -374,13 +375,22 @@ class Search:
                     child = children[action.id] = _Child(self.players)
                 child.available += 1
             else:
+                # One pass: count each tried child's availability and score it by UCB1 (the
+                # scores are thrown away when an untried action is left to expand).
                 untried = []
+                action = legal[0]
+                child = None
+                best = -1.0
                 for a in legal:
                     ch = children.get(a.id)
                     if ch is None:
                         untried.append(a)
-                    else:
-                        ch.available += 1
+                        continue
+                    available = ch.available = ch.available + 1
+                    n = ch.visits
+                    score = ch.totals[actor] / n + c * sqrt(log(available) / n) if n else 1e9
+                    if score > best:
+                        best, action, child = score, a, ch
                 if untried:
                     if expanded:
                         break  # one expansion per iteration; the rollout starts here
@@ -388,20 +398,8 @@ class Search:
                     child = children[action.id] = _Child(self.players)
                     child.available += 1
                     expanded = True
-                else:
-                    action = legal[0]
+                elif child is None:  # no score above -1 (a value below 0): the first
                     child = children[action.id]
-                    best = -1.0
-                    for a in legal:
-                        ch = children[a.id]
-                        score = (
-                            ch.totals[actor] / ch.visits
-                            + c * math.sqrt(math.log(ch.available) / ch.visits)
-                            if ch.visits
-                            else 1e9
-                        )
-                        if score > best:
-                            best, action, child = score, a, ch
             world.push(action)  # legal by construction: skip apply()'s id lookup
             path.append(child)
             if child.node is None:
@@ -438,9 +436,19 @@ class Search:
             ]
         steps = 0
         max_steps = config.max_rollout_steps
-        stop = evaluator.stop
+        stop: Callable[[State, Any], bool] | None = evaluator.stop
+        # The generic evaluator's test, inlined (a rollout asks it every step): stop once
+        # the round live at the search's start has ended.
+        round_end = -1
+        if type(evaluator).stop is Evaluator.stop:
+            stop = None
+            round_end = baseline.rounds if evaluator.stop_at_round_end else -1
+        rounds_played = world.rounds_played
         while steps < max_steps and not world.is_over:
-            if stop(world, baseline):
+            if stop is None:
+                if round_end >= 0 and rounds_played() > round_end:
+                    break
+            elif stop(world, baseline):
                 break
             # The match is not over: legal_actions() without its test.
             legal = world._legal_actions()

@@ -136,21 +136,31 @@ def _play(view: dict[str, Any], legal: list[Action], held: str | None = None) ->
     return _best_pass(view, legal, held)
 
 
-_ATTACKS: dict[str, tuple[int, str, str]] = {}
-"""A face card's action id -> (target seat, named suit or rank, the id without the card),
-worked out once per id (the rollouts score the same actions again and again)."""
+_ATTACK_KEYS: dict[str, str] = {}
+"""An action id -> the attack it makes, "kind:seat:named" (a face card's id without the
+card; "" for an action that is no attack), worked out once per id (the rollouts score the
+same actions again and again)."""
 
 
-def _attack_parts(action_id: str) -> tuple[int, str, str]:
-    parts = _ATTACKS.get(action_id)
-    if parts is None:
+def _attack_key(action_id: str) -> str:
+    key = _ATTACK_KEYS.get(action_id)
+    if key is None:
         bits = action_id.split(":")
-        named = bits[3] if len(bits) > 3 else ""
-        parts = _ATTACKS[action_id] = (int(bits[2]), named, f"{bits[0]}:{bits[2]}:{named}")
-    return parts
+        key = ""
+        if bits[0] in ("jack", "queen", "king"):
+            named = bits[3] if len(bits) > 3 else ""
+            key = f"{bits[0]}:{bits[2]}:{named}"
+        _ATTACK_KEYS[action_id] = key
+    return key
 
 
-def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
+def _attack_values(view: dict[str, Any]) -> dict[str, float]:
+    """What each attack worth considering is worth before its card's own adjustment, by
+    :func:`_attack_key`: only those worth more than nothing. An attack left out (a Queen
+    or King naming what no hidden needed card of the target is, and no rival's suit or
+    needed rank; a Queen naming our suit; a seat with no face-down card) is worth 0 or
+    less, so it never beats one listed here, and ``_best_attack`` plays none at all unless
+    one is worth more than 0."""
     me = view["current_player"]
     mine = view.get("my_suit")
     bids = view["bids"]
@@ -160,68 +170,85 @@ def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
     visible = set().union(*view["face_up"])
     hidden_needs = [c for c in needed.values() if c not in visible and c not in face_down]
     unknown_total = max(1, sum(counts) - counts[me])
-    holds_our_suit_cards = mine is not None and any(
-        c[-1] == mine and c[:-1] in RANK_VALUE for c in face_down
-    )
     known_missing = view["known_missing"]
-    # What an attack on a seat naming a suit or rank is worth does not depend on which face
-    # card makes it: worked out once per (kind, seat, named), as the score before the card's
-    # own adjustment (None: not worth considering).
-    scored: dict[str, float | None] = {}
-    # Per seat, each hidden needed card with the rough chance that the seat holds it.
-    weights: dict[int, list[tuple[str, float]]] = {}
+    out: dict[str, float] = {}
+    for t in range(len(counts)):
+        if t == me or counts[t] == 0:
+            continue
+        bid = bids[t]
+        rival = bid[-1] if bid else None
+        ally = mine is not None and rival == mine
+        # Each hidden needed card with the rough chance that the seat holds it.
+        missing = set(known_missing[t])
+        share = counts[t] / unknown_total
+        chances = [(c, 0.0 if c in missing else share) for c in hidden_needs]
+        base = 0.3 + 0.05 * counts[t] + (0.3 if rival and not ally else 0.0)
+        if ally:
+            base -= 1.0  # do not shake loose the cards of a player backing our suit
+        if base > 0:
+            out[f"jack:{t}:"] = base
+        suits = [c[-1] for c in hidden_needs]
+        if rival is not None:
+            suits.append(rival)
+        for named in suits:
+            key = f"queen:{t}:{named}"
+            if named == mine or key in out:
+                continue
+            base = 0.0
+            for c, w in chances:
+                if c[-1] == named:
+                    base += w
+            base *= 3
+            if rival == named:
+                base += 1.0  # a rival hoarding that suit must give one up
+            if ally:
+                base -= 1.0
+            if base > 0:
+                out[key] = base
+        ranks = [c[:-1] for c in hidden_needs]
+        rival_needs = needed.get(str(rival)) if rival and rival != mine else None
+        if rival_needs is not None:
+            ranks.append(rival_needs[:-1])
+        for named in ranks:
+            key = f"king:{t}:{named}"
+            if key in out:
+                continue
+            base = 0.0
+            for c, w in chances:
+                if c[:-1] == named:
+                    base += w
+            base *= 2
+            if rival and rival != mine and f"{named}{rival}" == needed.get(str(rival)):
+                base += 0.5
+            if ally:
+                base -= 1.0
+            if base > 0:
+                out[key] = base
+    return out
 
-    def chances(t: int) -> list[tuple[str, float]]:
-        out = weights.get(t)
-        if out is None:
-            missing = set(known_missing[t])
-            share = counts[t] / unknown_total
-            out = weights[t] = [(c, 0.0 if c in missing else share) for c in hidden_needs]
-        return out
 
+def _best_attack(view: dict[str, Any], legal: list[Action]) -> Action | None:
+    """The first of the best attacks (by :func:`_attack_values`, a face card of our suit
+    spent last), or None when none is worth more than nothing."""
+    values: dict[str, float] | None = None  # worked out at the first attack listed
+    mine = view.get("my_suit")
+    holds_our_suit_cards = False
+    keys = _ATTACK_KEYS
     best: tuple[float, Action] | None = None
     for a in legal:
-        parts = _ATTACKS.get(a.id)
-        if parts is None:
-            kind = a.kind
-            if kind != "jack" and kind != "queen" and kind != "king":
-                continue
-            parts = _attack_parts(a.id)
-        t, named, key = parts
-        if counts[t] == 0:
+        key = keys.get(a.id)
+        if key is None:
+            key = _attack_key(a.id)
+        if not key:
             continue
-        if key in scored:
-            base = scored[key]
-        else:
-            kind = a.kind
-            bid = bids[t]
-            rival = bid[-1] if bid else None
-            ally = mine is not None and rival == mine
-            base = 0.0
-            if kind == "queen":
-                if named == mine:
-                    base = None
-                else:
-                    base = 0.0
-                    for c, w in chances(t):
-                        if c[-1] == named:
-                            base += w
-                    base *= 3
-                    if rival == named:
-                        base += 1.0  # a rival hoarding that suit must give one up
-            elif kind == "king":
-                base = 0.0
-                for c, w in chances(t):
-                    if c[:-1] == named:
-                        base += w
-                base *= 2
-                if rival and rival != mine and f"{named}{rival}" == needed.get(str(rival)):
-                    base += 0.5
-            else:
-                base = 0.3 + 0.05 * counts[t] + (0.3 if rival and not ally else 0.0)
-            if base is not None and ally:
-                base -= 1.0  # do not shake loose the cards of a player backing our suit
-            scored[key] = base
+        if values is None:
+            values = _attack_values(view)
+            if not values:
+                return None
+            holds_our_suit_cards = mine is not None and any(
+                c[-1] == mine and c[:-1] in RANK_VALUE for c in view["face_down"]
+            )
+        base = values.get(key)
         if base is None:
             continue
         score = base

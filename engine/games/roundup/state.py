@@ -557,21 +557,19 @@ class RoundupState(State):
             "known_missing": [list(x) for x in missing] if own else missing,
         }
 
-    _missing_sorted: tuple[tuple[set[str], ...], list[list[str]]] | None = None
+    _missing_sorted: tuple[list[set[str]], list[list[str]]] | None = None
 
     def _known_missing(self) -> list[list[str]]:
         """Each seat's excluded cards, sorted; remembered while the same sets stand (a set
         of ``excluded`` is replaced when it grows, never changed in place, and the copies
-        of a state share the memo safely for that reason)."""
+        of a state share the memo safely for that reason). The memo's sets are compared
+        with the state's in one list comparison, which takes the very same set as equal
+        without looking inside it."""
         excluded = self.excluded
         memo = self._missing_sorted
-        if (
-            memo is None
-            or len(memo[0]) != len(excluded)
-            or any(a is not b for a, b in zip(memo[0], excluded, strict=True))
-        ):
+        if memo is None or memo[0] != excluded:
             memo = self._missing_sorted = (
-                tuple(excluded),
+                list(excluded),
                 [sort_cards(list(x)) for x in excluded],
             )
         return memo[1]
