@@ -1,11 +1,12 @@
-// Parlour's page: wires the engine client, the storage manager, the screens and the features
-// together. Screens are drawn from `state` alone (render() rebuilds them); input only calls
-// intents.
+// Parlour's page: wires the page's state (js/app/page-state.js), the match controller and
+// its engine session (js/app/match.js, js/app/engine-session.js), the screens and the
+// features together. Screens are drawn from `state` alone (render() rebuilds them); input
+// only calls intents.
 //
 // A feature (web/js/features/) is declared in one way: its module exports
 //   feature = {
 //     state:   {field: default}                    its fields of the page state
-//     kept:    [field]                             those saved with the match (see keptState)
+//     kept:    [field]                             those saved with the match (see match.js, keptState)
 //     intents: (ctx) => ({name: fn})                what the person can ask of it
 //     screens: {name: (state, intents) => Node}     the screens it draws (state.screen)
 //     panels:  {slot: (state, intents) => Node}     what it adds to another screen: "side"
@@ -33,25 +34,24 @@
 // The table has one drawing and several sources of its snapshots (state.source): the
 // engine in the worker, and before it has loaded, a prepared opening (js/openings.js: a
 // default table's deal and first decision, computed by the engine at build time), which
-// goes over to the engine once it has loaded (handOver).
-import catalog from "./catalog.js";
-import { engineSession } from "./app/engine-session.js";
+// goes over to the engine once it has loaded (match.js, handOver).
+import { matchController, reducedMotion } from "./app/match.js";
+import { pageState, declare } from "./app/page-state.js";
+import { gameModule, rendererFor } from "./app/game-modules.js";
 import { preloadAfterMenu } from "./after-menu.js";
-import { fetchOpenings, openingsFor, pickOpening, recordWith } from "./openings.js";
+import { fetchOpenings } from "./openings.js";
 import * as storage from "./storage.js";
-import { MAX_NAME, cardsReceived, humanSeats, roundLeaders, roundsOf, seatName, sentence } from "./read-snapshot.js";
+import { MAX_NAME, sentence } from "./read-snapshot.js";
 import { h, button, clear, noteTyped, keepTyped } from "./ui/dom.js";
-import { cardText } from "./ui/cards.js";
 import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
 import { renderRules, fetchRules } from "./ui/rules.js";
-import { renderTable, setThinking } from "./ui/table.js";
+import { renderTable } from "./ui/table.js";
 import { renderLoading, renderWaiting, renderFatal, setProgress } from "./ui/loading.js";
 import { createUi } from "./ui/kit.js";
-import { pruneSelection } from "./ui/selection.js";
-import { dealCards, landed, notePlaces, playMoves, travelTime } from "./ui/motion.js";
+import { dealCards, notePlaces, playMoves, travelTime } from "./ui/motion.js";
 import { fitTable, fitOnResize } from "./ui/fit.js";
-import { normalizeSetup, withPlayers, startParams, rotationFor, randomSeed, hasFriends } from "./ui/setup-model.js";
+import { normalizeSetup, withPlayers } from "./ui/setup-model.js";
 import { motionSpeed } from "./features/preferences.js";
 import { feature as settings } from "./features/settings.js";
 import { feature as stats } from "./features/stats.js";
@@ -80,159 +80,21 @@ const query = new URLSearchParams(window.location.search);
 // An invitation to a shared table, or a reply to one (read before the features take it off
 // the address bar): such a page needs no engine of its own.
 const sharedOpening = sharedLink();
-// Asked each time: the preference can change while the page is open.
-const reduceMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
-const reducedMotion = () => Boolean(reduceMotion && reduceMotion.matches);
-
-/** Pause before a bot moves so a person can follow the play (?speed= or the Speed setting). */
-function botDelay() {
-  const speed = motionSpeed();
-  if (!(speed > 0)) return 0;
-  return Math.round((reducedMotion() ? 150 : 600) / speed);
-}
-
-/** Draw a move now and wait for its cards to land (at once at "Instant" or with reduced
- * motion): the table goes idle, or the next computer moves, only after that. */
-async function drawLanded() {
-  if (!(travelTime(motionSpeed(), reducedMotion()) > 0)) { renderSoon(); return; }
-  render();
-  await landed();
-}
-
 const root = document.getElementById("app");
 fitOnResize(root);
 // More cards than this in a hand and it is drawn in two rows (see render).
 const LONG_HAND = 20;
 
-/** The page's state: these fields, and those the features declare (see `declare`). */
-const state = {
-  screen: "menu",         // menu | setup | rules | waiting | table | loading | fatal, or a feature's screen
-  // The engine: loading in the background from the start, then ready, or failed to load
-  // (problem: {title, message, detail}); fraction and message follow its loading.
-  engine: { status: "loading", fraction: 0, message: "Loading the game engine", problem: null },
-  waiting: null,          // {title, message}: what the waiting table starts once the engine is ready
-  fatal: null,            // {title, message, detail}
-  games: catalog.games,   // the engine's games and bot levels (bridge.games(), via js/catalog.js)
-  levels: catalog.levels,
-  ladder: catalog.ladder, // what the arena measured of each level (benchmarks/ladder.json)
-  notice: null,           // a message on the menu (e.g. a save set aside)
-  noticeMatch: null,      // {data, title}: the match the notice is about, offered as a file
-  saves: [],             // the saved matches offered for resuming (one a slot, see storage.js), the latest first
-  save: null,             // of those, the one a new match would replace: the set-up's game's
-  saveSlot: null,         // the slot the match on the table is saved in (storage.matchSlot)
-  unsaved: false,         // the match on the table could not be saved (storage full or off)
-  setupGame: null, setup: null,                         // the set-up screen's game and choices
-  rulesGame: null, rulesContent: undefined, rulesReturn: "menu",
-  snapshot: null,         // the bridge's snapshot of the match on the table
-  source: "engine",       // where it came from: "engine", "opening" (a prepared opening, see js/openings.js)
-                          // or "host" (a friend's seat at a shared table, see features/together/)
-  matchSetup: null,       // {game, setup}: how that match was set up (for "Play again")
-  renderer: null,         // its game module (web/js/games/<id>.js)
-  selection: new Set(),   // the cards the person has selected
-  error: null,            // the engine's refusal or a problem, in the error area
-  message: null,          // the latest move in words, or another message on the table
-  lastMove: null, freshAt: 0,                           // the latest move and when it came
-  moveCount: 0,           // moves drawn since the page opened (a card travels once per move)
-  thinking: null,         // the seat a bot is thinking for
-  thinkingFraction: null, // how far the thinking bot's search is (0..1), once it reports
-  roundOver: null,        // {title, lines} while the round-over dialog shows
-  roundEnd: null,         // the snapshot of the table as that round left it (shown until Continue)
-  roundTable: false,      // the person put the round-over dialog aside to look at the table
-  received: [],           // cards that came into the person's hand since their last move
-  handoffTo: null,        // pass and play: the seat the device goes to next
-  shownViewer: null,      // pass and play: the seat whose cards are showing
-  busy: false,            // a request or the bots' turns are under way
-  replacing: null,        // {what, answer}: asking whether to abandon the saved match for `what`
-};
+const state = pageState(FEATURES);
 
-/** Add each feature's part of `target` (state fields, intents, screens); one owner each. */
-function declare(target, what, part) {
-  for (const [name, value] of Object.entries(part || {})) {
-    if (Object.hasOwn(target, name)) throw new Error(`${what} "${name}" is declared twice`);
-    target[name] = value;
-  }
-}
-for (const f of FEATURES) declare(state, "state field", f.state);
+// ----- the match on the table (js/app/match.js) and the engine (js/app/engine-session.js) -----
 
-let botLoopRunning = false;
-let matchToken = 0;
-let lastScreen = null;
-let shownMoves = 0;     // state.moveCount when the table was last drawn
-let newDeal = false;    // the next table drawn is a new match or round: no card travels into it
-let freshMatch = false; // ...and it is a match at its first move, from the engine: its hands are dealt
-let heldOpening = null; // the prepared opening on the table, until the engine has it: {record, token}
-const rulesCache = new Map();
-const renderers = new Map();
-
-// ----- talking to the engine (js/app/engine-session.js) -----------------------------------
-
-const engine = engineSession({
-  state, root, render, intents: () => intents, busyChanged: () => updateBusy(),
-  stopMatch: () => { matchToken += 1; }, restore: restoreAfterRestart, started: (current) => handOver(current),
+const { run } = state;
+const match = matchController({
+  state, root, features: FEATURES, render, renderSoon, refreshSave, intents: () => intents, isFriend, loadRenderer: rendererFor,
 });
-const { call, engineCall } = engine;
-
-/** Steps under way that span several requests (a move, its save, handing over to the bots). */
-let holds = 0;
-
-/** Keep the table busy through the whole of ``work``: between its requests the person could
- * otherwise act on a table that is about to change (a reply drawn before the bots start). */
-async function holdingBusy(work) {
-  holds += 1;
-  updateBusy();
-  try { return await work(); } finally { holds -= 1; updateBusy(); }
-}
-
-/**
- * Resolves true once the engine is ready, at once if it is. Before that the table's frame
- * shows the engine's progress (`waiting` = {title, message}: what is coming), or its failure
- * with a retry, until the engine answers. False when the person went elsewhere meanwhile.
- */
-function engineReady(waiting) {
-  if (engine.client) return Promise.resolve(true);
-  const ready = engine.whenReady();
-  matchToken += 1;
-  const token = matchToken;
-  Object.assign(state, { screen: "waiting", waiting, error: null });
-  render();
-  return ready.then(() => token === matchToken && state.screen === "waiting");
-}
-
-/** A waiting table whose request the engine refused: back to the menu, which says why. */
-function leaveWaiting() {
-  if (state.screen === "waiting") state.screen = "menu";
-}
-
-/** Draw the table busy (at once) or idle (at the next frame, with whatever else the replies
- * bring) when that changed; true if it did or will. */
-function updateBusy() {
-  const busy = engine.pending > 0 || holds > 0 || botLoopRunning;
-  if (busy === state.busy) return false;
-  state.busy = busy;
-  if (busy) render(); else renderSoon();
-  return true;
-}
-
-/** After the engine was restarted: the match on the table back from its save when
- * `resumeMatch`, else the menu, saying what happened. */
-async function restoreAfterRestart(resumeMatch) {
-  const saved = resumeMatch && state.saveSlot ? storage.loadMatch(state.saveSlot) : null;
-  const save = saved && saved.ok ? saved.save : null;
-  if (save) {
-    const reply = await call("load", save.data);
-    if (reply && !reply.error) {
-      await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page, null, save.slot);
-      state.message = "The game engine stopped and was restarted: your match is exactly where it was.";
-      render();
-      return;
-    }
-  }
-  state.screen = "menu";
-  refreshSave();
-  state.notice = "The game engine stopped and was restarted.";
-  state.noticeMatch = null;
-  render();
-}
+const { engine, engineReady, enterTable, holdingBusy } = match;
+const { engineCall } = engine;
 
 // ----- rendering ---------------------------------------------------------------------------
 
@@ -257,13 +119,12 @@ const screens = {
  * What is drawn only shows at the next frame anyway; a render() before it draws the latest
  * state and this one is dropped. A table going busy is drawn at once: its buttons must be off
  * as soon as a move is sent. */
-let frameRender = 0;
 function renderSoon() {
-  if (!frameRender) frameRender = requestAnimationFrame(() => { frameRender = 0; render(); });
+  if (!run.frameRender) run.frameRender = requestAnimationFrame(() => { run.frameRender = 0; render(); });
 }
 
 function render() {
-  if (frameRender) { cancelAnimationFrame(frameRender); frameRender = 0; }
+  if (run.frameRender) { cancelAnimationFrame(run.frameRender); run.frameRender = 0; }
   engine.showEngine();
   if (state.screen === "loading") {
     if (!root.querySelector("[data-testid=loading]")) { clear(root); root.append(renderLoading(state)); }
@@ -273,17 +134,17 @@ function render() {
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
   const draw = screens[state.screen];
   const screen = draw ? draw(state, intents) : h("p", {}, "Unknown screen");
-  const onTable = state.screen === "table" && lastScreen === "table" && !newDeal;
+  const onTable = state.screen === "table" && run.lastScreen === "table" && !run.newDeal;
   // Where the cards were, for those that travel; with travelling off (the "Instant" speed,
   // reduced motion) nothing is measured, which spares the browser a layout per render.
   const travel = travelTime(motionSpeed(), reducedMotion());
   const places = onTable && travel > 0 ? notePlaces(root) : null;
   // A new match or round drawn for the first time deals the hands from the pile.
-  const dealing = state.screen === "table" && newDeal && (lastScreen === "table" || freshMatch);
-  if (state.screen === "table") { newDeal = false; freshMatch = false; }
+  const dealing = state.screen === "table" && run.newDeal && (run.lastScreen === "table" || run.freshMatch);
+  if (state.screen === "table") { run.newDeal = false; run.freshMatch = false; }
   // What the person was typing survives a redraw of the same screen (a friend's reply half
   // pasted when the lobby redraws for another seat).
-  const typed = state.screen === lastScreen ? noteTyped(root) : null;
+  const typed = state.screen === run.lastScreen ? noteTyped(root) : null;
   clear(root);
   root.append(screen);
   if (typed) keepTyped(root, typed);
@@ -302,12 +163,12 @@ function render() {
   }
   const dealt = state.screen === "table" ? dealCards(root, travel, dealing) : null;
   if (places) {
-    const fresh = state.moveCount !== shownMoves;
+    const fresh = state.moveCount !== run.shownMoves;
     playMoves(root, places, fresh ? state.lastMove : null, travel, dealt);
   }
-  shownMoves = state.moveCount;
-  if (state.screen !== lastScreen) {
-    lastScreen = state.screen;
+  run.shownMoves = state.moveCount;
+  if (state.screen !== run.lastScreen) {
+    run.lastScreen = state.screen;
     window.scrollTo(0, 0);
     const heading = root.querySelector("h1");
     if (heading) { heading.tabIndex = -1; heading.focus({ preventScroll: true }); }
@@ -357,363 +218,6 @@ function markLastMove(where, move) {
   }
 }
 
-/** The game's own module, web/js/games/<id>.js (a promise; it rejects for a game without one).
- * Named one by one: a template import() makes esbuild ship its lookup helper as a chunk of its
- * own, one more file before the menu. */
-const GAME_MODULES = {
-  roundup: () => import("./games/roundup.js"),
-  progression: () => import("./games/progression.js"),
-  mhing: () => import("./games/mhing.js"),
-  crisps: () => import("./games/crisps.js"),
-  spite: () => import("./games/spite.js"),
-};
-const gameModule = (gameId) => (GAME_MODULES[gameId] ? GAME_MODULES[gameId]() : Promise.reject(new Error(`no module for ${gameId}`)));
-
-/** The game's module (web/js/games/<id>.js), or the plain table of games/generic.js. */
-async function rendererFor(gameId) {
-  if (renderers.has(gameId)) return renderers.get(gameId);
-  let mod;
-  try {
-    mod = await gameModule(gameId);
-  } catch {
-    mod = await import("./games/generic.js");
-  }
-  renderers.set(gameId, mod);
-  return mod;
-}
-
-// ----- snapshots, moves, bots ---------------------------------------------------------------
-
-function applySnapshot(snap, move) {
-  const prev = state.snapshot;
-  state.snapshot = snap;
-  const hand = snap.view && Array.isArray(snap.view.hand) ? snap.view.hand : [];
-  state.selection = pruneSelection(state.selection, hand);
-  if (move) {
-    state.lastMove = { player: move.player, id: move.id, label: move.label, cards: move.cards || [], kind: move.kind };
-    state.message = moveMessage(snap, move, prev);
-    state.lastMove.text = state.message;
-    state.freshAt = performance.now();
-    state.moveCount += 1;
-  }
-  if (prev && prev.game === snap.game && roundsOf(snap) > roundsOf(prev) && !snap.is_over) {
-    state.roundOver = roundSummary(prev, snap);
-    state.roundEnd = snap.round_end ? roundEndSnapshot(snap) : null;
-    state.roundTable = false;
-  }
-  const humans = humanSeats(snap).length;
-  if (humans > 1 && snap.human_turn && snap.viewer !== state.shownViewer && !snap.is_over) state.handoffTo = snap.viewer;
-  else if (humans <= 1) state.shownViewer = snap.viewer;
-  for (const f of FEATURES) if (f.afterSnapshot) f.afterSnapshot(prev, snap, move, state);
-}
-
-/** The table as the round left it: the engine's round_end view, nobody to move. */
-function roundEndSnapshot(snap) {
-  return {
-    ...snap, view: snap.round_end.view, legal: [], current_player: null, human_turn: false, bot_turn: false,
-    round_over: true,   // nobody is to play on it: the renderers show no turn
-  };
-}
-
-function moveMessage(snap, move, prev) {
-  const mod = state.renderer;
-  let text = null;
-  if (mod && typeof mod.describeMove === "function") {
-    try { text = mod.describeMove(move, snap, (seat) => seatName(snap, seat)); } catch { /* fall through */ }
-  }
-  text = text || `${seatName(snap, move.player)}: ${move.label}`;
-  // What came into the person's hand since their last move stays told until they move again.
-  if (move.player === snap.viewer || !prev || roundsOf(prev) !== roundsOf(snap)) state.received = [];
-  const hand = new Set(snap.view && Array.isArray(snap.view.hand) ? snap.view.hand : []);
-  const received = [...new Set([...state.received, ...cardsReceived(prev, snap)])].filter((c) => hand.has(c));
-  state.received = received;
-  const named = received.filter((c) => !text.includes(cardText(c)));
-  if (!named.length) return text;
-  // Another seat's move did not give them: they are only new since it (a refill, a deal).
-  return `${text}. ${move.player === snap.viewer ? "You receive" : "New in your hand:"} ${named.map(cardText).join(" ")}`;
-}
-
-function roundSummary(prev, snap) {
-  const mod = state.renderer;
-  if (mod && typeof mod.roundSummary === "function") {
-    try { const s = mod.roundSummary(prev, snap, (seat) => seatName(snap, seat)); if (s) return s; } catch { /* fall through */ }
-  }
-  const names = roundLeaders(prev, snap).map((i) => seatName(snap, i));
-  return {
-    title: `Round ${roundsOf(snap)} is over`,
-    lines: names.length ? [`${names.join(" and ")} scored the most this round.`] : [],
-  };
-}
-
-/** What the page keeps with a saved match beside the engine's record: the features' `kept`
- * state fields, and whether the round-over dialog is up. */
-function keptState() {
-  const kept = { roundOver: Boolean(state.roundOver) };
-  for (const f of FEATURES) for (const name of f.kept || []) kept[name] = state[name];
-  return kept;
-}
-
-/** A resumed match's page state (keptState) back: the features' fields, and the round-over
- * dialog over the table as that round ended when it was up at the save. */
-async function restoreKept(kept, token) {
-  for (const f of FEATURES) {
-    for (const name of f.kept || []) {
-      const value = kept[name];
-      if (value !== undefined && typeof value === typeof state[name] && Array.isArray(value) === Array.isArray(state[name])) state[name] = value;
-    }
-  }
-  for (const f of FEATURES) if (f.afterResume) f.afterResume(state);
-  const snap = state.snapshot;
-  if (kept.roundOver !== true || !snap || snap.is_over) return;
-  const reply = await engineCall("round_end", {}, { current: () => token === matchToken, refused: () => {} });
-  if (!reply || !reply.view) return;
-  snap.round_end = reply;
-  state.roundOver = roundSummary(snap, snap);
-  state.roundEnd = roundEndSnapshot(snap);
-  state.roundTable = false;
-}
-
-/** Save the match on the table after a move (a refusal only means no save this time):
- * `saved`, the save a move's reply brought (bridge: {save: true}), or savedMatch(). */
-async function persist(token, saved = null) {
-  const snap = state.snapshot;
-  if (!snap || isFriend(state)) return;
-  if (snap.is_over) { storage.clearMatch(state.saveSlot); noteSaved(true); return; }
-  const reply = saved || await savedMatch(() => token === matchToken);
-  if (!reply) return;
-  noteSaved(storage.saveMatch(state.saveSlot, snap.game, snap.title, reply, state.matchSetup ? state.matchSetup.setup : null, keptState()));
-}
-
-/** The latest move's save, {snap, saved}: what record() answers while `snap` is on the table. */
-let latestSave = null;
-
-/** The save a move's reply brought (`snap`: its snapshot, the reply itself for act and undo),
- * taken off the reply and kept as the latest. */
-function takeSave(reply, snap = reply) {
-  const saved = reply.save || null;
-  delete reply.save;
-  latestSave = saved ? { snap, saved } : null;
-  return saved;
-}
-
-/** The saved form of the match on the table ({record, seats, practice}, or null): the
- * latest move's save when it is of the snapshot shown, else the engine's record (dropped
- * once `current()` is false). */
-function savedMatch(current) {
-  const snap = state.snapshot;
-  if (latestSave && snap && latestSave.snap === snap) return Promise.resolve(latestSave.saved);
-  return engineCall("record", {}, { current, refused: () => {} });
-}
-
-/** Whether the latest save worked: a failed one (storage full or turned off) puts the table's
- * notice up, the next one that works takes it down; each move tries again. */
-function noteSaved(saved) {
-  if (state.unsaved === !saved) return;
-  state.unsaved = !saved;
-  renderSoon();
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const THINKING_SHOWN_AFTER_MS = 150;
-
-async function runBots() {
-  if (botLoopRunning) return;
-  botLoopRunning = true;
-  updateBusy();
-  const token = matchToken;
-  const going = () => token === matchToken && state.screen === "table" && state.snapshot
-    && state.snapshot.bot_turn && !state.roundOver;
-  try {
-    while (going()) {
-      state.thinking = state.snapshot.current_player;
-      state.thinkingFraction = null;
-      // Who is thinking shows at once when the computer takes its time on purpose (the speed
-      // setting); at "Instant" only if it has not moved within a moment, so a quick move is
-      // drawn once, not twice.
-      const delay = botDelay();
-      const shown = delay > 0 ? (render(), null)
-        : setTimeout(() => { if (state.thinking !== null && token === matchToken) render(); }, THINKING_SHOWN_AFTER_MS);
-      await sleep(delay);
-      if (!going()) { clearTimeout(shown); break; }
-      // One request a move: the reply brings the round's end and the save with it.
-      const reply = await engineCall("bot_move", { save: true }, {
-        current: () => token === matchToken,
-        onProgress: (fraction) => showThinking(token, fraction),
-      });
-      clearTimeout(shown);
-      if (!reply) break;
-      state.thinking = null;
-      state.thinkingFraction = null;
-      const saved = takeSave(reply, reply.snapshot);
-      applySnapshot(reply.snapshot, reply.action);
-      await persist(token, saved);
-      // At "Instant" a computer's move that another computer's follows at once is drawn with
-      // that one (it would show for a few milliseconds); the log and the announcer have it.
-      // Otherwise its cards land before the next move or the person's turn.
-      if (delay > 0) await drawLanded();
-      else if (!going()) renderSoon();
-    }
-  } finally {
-    botLoopRunning = false;
-    state.thinking = null;
-    state.thinkingFraction = null;
-    if (!updateBusy()) renderSoon();
-  }
-}
-
-/** A searching bot's progress: the bar is updated in place (a render per report would
- * rebuild the whole table several times a second); drawn by a render the first time. */
-function showThinking(token, fraction) {
-  if (token !== matchToken || state.thinking === null || state.screen !== "table") return;
-  state.thinkingFraction = Math.max(0, Math.min(1, Number(fraction) || 0));
-  if (!setThinking(root, state.thinkingFraction)) render();
-}
-
-/** Put a match on the table: `snap`, from the engine, or from a prepared opening when
- * `opening` is given (then its record is kept as the save, and the engine gets it later).
- * It is saved in `slot` (storage.matchSlot: the game's own, or its coached round's). */
-async function enterTable(snap, gameId, setup, kept = null, opening = null, slot = storage.matchSlot(gameId)) {
-  matchToken += 1;
-  const token = matchToken;
-  state.renderer = await rendererFor(gameId);
-  if (token !== matchToken) return;
-  newDeal = true;
-  freshMatch = !kept && !opening && !(snap.moves > 0);
-  heldOpening = opening ? { record: opening.record, token } : null;
-  Object.assign(state, {
-    source: opening ? "opening" : isFriend(state) ? "host" : "engine", saveSlot: slot,
-    screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
-    error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
-    noticeMatch: null, unsaved: false,
-  });
-  applySnapshot(snap, null);
-  if (kept) await restoreKept(kept, token);
-  if (token !== matchToken) return;
-  render();
-  if (opening) {
-    noteSaved(storage.saveMatch(slot, snap.game, snap.title, opening.record, setup, keptState()));
-    return;
-  }
-  await holdingBusy(async () => {
-    await landed();   // the hands are dealt before anyone moves
-    await persist(token);
-    runBots();   // the bots' loop holds the table busy from here, before this hold ends
-  });
-}
-
-function setupFromSnapshot(snap) {
-  const spec = state.games.find((g) => g.id === snap.game);
-  const raw = { players: snap.players, seats: snap.seats.map((s) => ({ type: s.type, level: s.level })), options: snap.options, order: "random" };
-  return spec ? normalizeSetup(spec, state.levels, raw) : raw;
-}
-
-/** The person's move: the engine's reply, drawn, saved, then the bots' turns. */
-async function sendMove(actionId) {
-  const token = matchToken;
-  const taken = (state.snapshot.legal || []).find((a) => a.id === actionId);
-  if (heldOpening && taken) {
-    // The engine is still loading: the move waits for it, kept with the save meanwhile.
-    const snap = state.snapshot;
-    noteSaved(storage.saveMatch(state.saveSlot, snap.game, snap.title, recordWith(heldOpening.record, actionId), state.matchSetup.setup, keptState()));
-    state.message = "Your move is in: the game engine takes it as soon as it has loaded.";
-    render();
-  }
-  const reply = await engineCall("act", { action: actionId, save: true }, {
-    current: () => token === matchToken,
-    refused: (error) => { state.error = sentence(error.message); render(); },
-  });
-  if (!reply) return;
-  state.error = null;
-  state.selection = new Set();
-  let move = taken || { player: state.snapshot.viewer, id: actionId, label: actionId, cards: [] };
-  if (reply.viewer !== move.player) {
-    // Pass-and-play: the next person must not read the previous one's move in that
-    // person's own words (a secret bid, a drawn card); show the log's public text instead.
-    const entries = reply.log || [];
-    const last = entries[entries.length - 1];
-    if (!last || last.text !== move.label) {
-      move = { player: move.player, id: null, label: last ? last.text : "", cards: [], kind: move.kind };
-    }
-  }
-  const saved = takeSave(reply);
-  applySnapshot(reply, move);
-  await persist(token, saved);
-  await drawLanded();
-  runBots();
-}
-
-/** Take back the person's last move. */
-async function undoMove() {
-  const token = matchToken;
-  const reply = await engineCall("undo", { save: true }, { current: () => token === matchToken });
-  if (!reply) return;
-  const saved = takeSave(reply);
-  state.error = null;
-  state.message = "Move taken back.";
-  applySnapshot(reply, null);
-  render();
-  await persist(token, saved);
-  runBots();
-}
-
-async function startNew(gameId, setup) {
-  if (state.busy) return;
-  storage.saveSetup(gameId, setup);
-  state.error = null;
-  if (await startFromOpening(gameId, setup)) return;
-  const spec = state.games.find((g) => g.id === gameId);
-  const waiting = { title: spec ? spec.title : gameId, message: "Your match starts as soon as the game engine is ready." };
-  if (!(await engineReady(waiting))) return;
-  const seed = randomSeed();
-  let reply = await engineCall("start", startParams(gameId, setup, seed, 0));
-  if (!reply) return;
-  const rotation = rotationFor(setup, reply.current_player, 0);
-  if (rotation !== 0) {
-    reply = await engineCall("start", startParams(gameId, setup, seed, rotation));
-    if (!reply) return;
-  }
-  // With friends' seats the match waits in the lobby until every friend has joined.
-  if (hasFriends(reply)) { intents.openLobby(reply, gameId, setup); return; }
-  await enterTable(reply, gameId, setup);
-}
-
-/** While the engine is loading: the table from one of the game's prepared openings when
- * `setup` is the table they were prepared for (js/openings.js); false when there is none. */
-async function startFromOpening(gameId, setup) {
-  if (engine.client || state.engine.status !== "loading") return false;
-  const opening = pickOpening(await openingsFor(gameId), startParams(gameId, setup, 0, 0));
-  if (!opening) return false;
-  await rendererFor(gameId);
-  if (engine.client) return false;  // the engine came meanwhile: it starts the match
-  await enterTable(structuredClone(opening.snapshot), gameId, setup, null, opening);
-  return true;
-}
-
-/** The engine has loaded: a prepared opening on the table goes over to it. The engine
- * replays its record (and answers with the same snapshot); a first decision the person
- * made meanwhile is a request queued behind this one. */
-function handOver(current) {
-  const held = heldOpening;
-  heldOpening = null;
-  if (!held || held.token !== matchToken || state.source !== "opening") return;
-  const mine = () => held.token === matchToken && state.source === "opening";
-  current.call("load", held.record).then((reply) => {
-    if (!mine()) return;
-    if (reply.error) {
-      matchToken += 1;
-      Object.assign(state, { screen: "menu", source: "engine", notice: `That deal could not be carried on (${reply.error.message}): start a new match.` });
-      storage.clearMatch(state.saveSlot);
-      refreshSave();
-      render();
-      return;
-    }
-    state.source = "engine";
-    // Drawn unless the person's first decision is on its way: its reply is drawn then.
-    if (!engine.pending && !holds) applySnapshot(reply, null);
-    renderSoon();
-  }, () => { /* a dead worker is dealt with by the engine session (js/app/engine-session.js) */ });
-}
-
 /**
  * Resolves true when nothing saved in `slot` stands in the way of a new match there (`what`:
  * "a coached round of Roundup"), or when the person chose to abandon the saved one; false
@@ -753,7 +257,7 @@ function leaveRules() {
   if (state.screen === "table" && !state.snapshot) state.screen = "menu";
   if (state.screen === "menu") refreshSave();
   render();
-  if (state.screen === "table") runBots();
+  if (state.screen === "table") match.runBots();
 }
 
 /** The saved matches again (state.saves), and state.save: the one in `slot` (a new match's),
@@ -775,7 +279,7 @@ function saveName(save) {
 
 const intents = {
   showMenu() {
-    matchToken += 1;
+    run.matchToken += 1;
     state.screen = "menu";
     state.error = null;
     refreshSave();
@@ -784,7 +288,7 @@ const intents = {
   openSetup(gameId) {
     const spec = state.games.find((g) => g.id === gameId);
     if (!spec) return;
-    matchToken += 1;
+    run.matchToken += 1;
     state.setupGame = gameId;
     state.setup = normalizeSetup(spec, state.levels, storage.loadSetup(gameId));
     state.screen = "setup";
@@ -814,7 +318,7 @@ const intents = {
     render();
   },
   async startMatch() {
-    await startNew(state.setupGame, state.setup);
+    await match.startNew(state.setupGame, state.setup);
   },
   async playAgain() {
     const ms = state.matchSetup;
@@ -822,7 +326,7 @@ const intents = {
     // After a coached round the new match goes to the game's own slot: a match saved there is not ended unasked.
     const slot = storage.matchSlot(ms.game);
     if (state.saveSlot !== slot && !(await mayReplaceSave(slot, `a new ${state.snapshot ? state.snapshot.title : ms.game} match`))) return;
-    await startNew(ms.game, ms.setup || setupFromSnapshot(state.snapshot));
+    await match.startNew(ms.game, ms.setup || match.setupFromSnapshot(state.snapshot));
   },
   async openRules(gameId) {
     if (state.screen !== "rules") {
@@ -833,12 +337,12 @@ const intents = {
     }
     state.screen = "rules";
     state.rulesGame = gameId;
-    state.rulesContent = rulesCache.get(gameId);
+    state.rulesContent = run.rules.get(gameId);
     render();
-    if (!rulesCache.has(gameId)) {
+    if (!run.rules.has(gameId)) {
       let content;
       try { content = await fetchRules(gameId); } catch { content = null; }
-      rulesCache.set(gameId, content);
+      run.rules.set(gameId, content);
       if (state.screen === "rules" && state.rulesGame === gameId) { state.rulesContent = content; render(); }
     }
   },
@@ -850,7 +354,7 @@ const intents = {
   async send(actionId) {
     if (state.busy || !state.snapshot) return;
     if (isFriend(state)) { await holdingBusy(() => intents.remoteAct(actionId)); return; }
-    await holdingBusy(() => sendMove(actionId));
+    await holdingBusy(() => match.sendMove(actionId));
   },
   async why(actionId) {
     if (isFriend(state)) { await intents.remoteWhy(actionId); return; }
@@ -868,7 +372,7 @@ const intents = {
   async undo() {
     if (state.busy || forTheRecord(state)) return;
     if (isFriend(state)) { await holdingBusy(intents.remoteUndo); return; }
-    await holdingBusy(undoMove);
+    await holdingBusy(match.undoMove);
   },
   toggleCard(cardId) {
     const next = new Set(state.selection);
@@ -883,19 +387,7 @@ const intents = {
     render();
   },
   continueRound() {
-    newDeal = true;
-    state.roundOver = null;
-    state.roundEnd = null;
-    state.roundTable = false;
-    state.message = null;
-    state.lastMove = null;
-    // The new hands are dealt before anyone moves: the table is busy until they land.
-    holdingBusy(async () => {
-      render();
-      await landed();
-      persist(matchToken);   // the save no longer brings the dialog back
-      runBots();
-    });
+    match.continueRound();
   },
   /** Put the round-over dialog aside to look at the table as the round ended, or bring it back. */
   toggleRoundTable() {
@@ -915,7 +407,7 @@ const intents = {
     if (!(await engineReady(waiting))) return;
     const reply = await engineCall("load", save.data, {
       refused: (error) => {
-        leaveWaiting();
+        match.leaveWaiting();
         storage.setAsideMatch(save.slot);
         refreshSave();
         state.notice = `Your saved ${saveName(save)} could not be resumed by this version of Parlour (${error.message}), so it was set aside. You can keep it as a file.`;
@@ -924,7 +416,7 @@ const intents = {
       },
     });
     if (!reply) return;
-    await enterTable(reply, reply.game, save.setup || setupFromSnapshot(reply), save.page, null, save.slot);
+    await enterTable(reply, reply.game, save.setup || match.setupFromSnapshot(reply), save.page, null, save.slot);
     state.message = "Welcome back: your match is where you left it.";
     render();
   },
@@ -945,33 +437,10 @@ const intents = {
   },
 };
 
-/**
- * A new snapshot that came from elsewhere than the person's own move: a friend's move on the
- * host's page, the host's view on a friend's page. `move` is the latest action as this page
- * may know it (snap.last), or null; `roundEnd`: ask the engine for the table as a round
- * ended; `message`: what to say instead of the move.
- */
-async function applyRemote(snap, move, { message = null } = {}) {
-  const token = matchToken;
-  if (!state.snapshot) return;
-  applySnapshot(snap, move);
-  if (message) state.message = message;
-  renderSoon();
-  if (isFriend(state)) return;
-  await persist(token);
-  runBots();
-}
-
 const context = {
-  root, state, intents, render, renderSoon, engineCall, engineReady, startEngine: () => engine.whenReady(), enterTable, applyRemote, loadRenderer: rendererFor, token: () => matchToken, mayReplaceSave, saveName,
-  savedMatch,
-  save: () => {
-    // What the page keeps is rewritten at once (a reload before the engine's reply keeps it);
-    // the record follows.
-    const snap = state.snapshot;
-    if (snap && !snap.is_over && state.saveSlot && !isFriend(state)) storage.saveMatchPage(state.saveSlot, keptState());
-    return persist(matchToken);
-  },
+  root, state, intents, render, renderSoon, engineCall, engineReady, startEngine: () => engine.whenReady(), enterTable,
+  applyRemote: match.applyRemote, loadRenderer: rendererFor, token: () => run.matchToken, mayReplaceSave, saveName,
+  savedMatch: match.savedMatch, save: match.save,
 };
 for (const f of FEATURES) {
   if (f.intents) declare(intents, "intent", f.intents(context));
