@@ -22,7 +22,8 @@
 //   }
 // (every part optional), and FEATURES below lists them. ctx = {root, state, intents, render,
 // renderSoon (a render at the next frame, for engine replies), engineCall, engineReady,
-// enterTable, loadRenderer, token, save, mayReplaceSave, saveName}. A state field, intent or screen has one owner.
+// enterTable, applyRemote, loadRenderer, token, save, savedMatch, holdingBusy, mayReplaceSave,
+// saveName}. A state field, intent or screen has one owner.
 //
 // The page first, the engine in the background: the menu, set-up, rules, statistics and
 // settings are drawn at once from js/catalog.js (the engine's game listing, written by the
@@ -31,17 +32,18 @@
 // engineReady(): the table's frame shows the progress, and the step goes on by itself once
 // the engine answers.
 //
-// The table has one drawing and several sources of its snapshots (state.source): the
-// engine in the worker, and before it has loaded, a prepared opening (js/openings.js: a
-// default table's deal and first decision, computed by the engine at build time), which
-// goes over to the engine once it has loaded (match.js, handOver).
+// The table has one drawing and several sources of its snapshots, behind one interface
+// chosen when the table opens (state.source, js/app/table-source.js): the engine in the
+// worker; before it has loaded, a prepared opening (js/openings.js: a default table's deal
+// and first decision, computed by the engine at build time), which goes over to the engine
+// once it has loaded; on a friend's page, the host's device (features/together/).
 import { matchController, reducedMotion } from "./app/match.js";
 import { pageState, declare } from "./app/page-state.js";
 import { gameModule, rendererFor } from "./app/game-modules.js";
 import { preloadAfterMenu } from "./after-menu.js";
 import { fetchOpenings } from "./openings.js";
 import * as storage from "./storage.js";
-import { MAX_NAME, sentence } from "./read-snapshot.js";
+import { MAX_NAME } from "./read-snapshot.js";
 import { h, button, clear, noteTyped, keepTyped } from "./ui/dom.js";
 import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
@@ -64,7 +66,7 @@ import { feature as log } from "./features/log.js";
 import { feature as replay } from "./features/replay.js";
 import { feature as share } from "./features/share.js";
 import { feature as coach } from "./features/coach.js";
-import { feature as together, isFriend, sharedLink } from "./features/together/index.js";
+import { feature as together, sharedLink } from "./features/together/index.js";
 import { feature as matchHistory } from "./features/history.js";
 import { feature as profile } from "./features/profile.js";
 import { feature as daily, forTheRecord } from "./features/daily.js";
@@ -72,8 +74,9 @@ import { feature as daily, forTheRecord } from "./features/daily.js";
 // In this order their panels are drawn (the side panel: the coach, hints, the analysis, the
 // log, then sharing).
 const FEATURES = [settings, stats, announcer, keyboard, coach, hints, analysis, log, replay, share, checkDeal, together, matchHistory, profile, daily];
-// What a friend's page shows of them (it has no engine of its own: no analysis, no sharing of
-// the host's match; its Undo and Suggest a move are answered by the host's engine).
+// What a table of another device's match shows of them (a friend's page at a shared table,
+// whose source is the host: it has no engine of its own, so no analysis, no sharing of the
+// host's match; its Undo and Suggest a move are answered by the host's engine).
 const FRIEND_FEATURES = new Set([settings, announcer, keyboard, hints, log, checkDeal, together]);
 
 const query = new URLSearchParams(window.location.search);
@@ -91,16 +94,16 @@ const state = pageState(FEATURES);
 
 const { run } = state;
 const match = matchController({
-  state, root, features: FEATURES, render, renderSoon, refreshSave, intents: () => intents, isFriend, loadRenderer: rendererFor,
+  state, root, features: FEATURES, render, renderSoon, refreshSave, intents: () => intents, loadRenderer: rendererFor,
 });
-const { engine, engineReady, enterTable, holdingBusy } = match;
+const { engine, engineReady, enterTable } = match;
 const { engineCall } = engine;
 
 // ----- rendering ---------------------------------------------------------------------------
 
 /** What the features add to a screen's `slot` ("side", "table", "status", "menu"), in FEATURES order. */
 function panels(slot) {
-  const shown = isFriend(state) ? FEATURES.filter((f) => FRIEND_FEATURES.has(f)) : FEATURES;
+  const shown = state.source && !state.source.local ? FEATURES.filter((f) => FRIEND_FEATURES.has(f)) : FEATURES;
   return shown.map((f) => (f.panels && f.panels[slot] ? f.panels[slot](state, intents) : null));
 }
 
@@ -322,7 +325,7 @@ const intents = {
   },
   async playAgain() {
     const ms = state.matchSetup;
-    if (!ms || isFriend(state)) return;
+    if (!ms || !state.source.local) return;
     // After a coached round the new match goes to the game's own slot: a match saved there is not ended unasked.
     const slot = storage.matchSlot(ms.game);
     if (state.saveSlot !== slot && !(await mayReplaceSave(slot, `a new ${state.snapshot ? state.snapshot.title : ms.game} match`))) return;
@@ -353,26 +356,14 @@ const intents = {
   },
   async send(actionId) {
     if (state.busy || !state.snapshot) return;
-    if (isFriend(state)) { await holdingBusy(() => intents.remoteAct(actionId)); return; }
-    await holdingBusy(() => match.sendMove(actionId));
+    await state.source.act(actionId);
   },
   async why(actionId) {
-    if (isFriend(state)) { await intents.remoteWhy(actionId); return; }
-    const reply = await engineCall("why", { action: actionId });
-    if (!reply) return;
-    if (reply.legal === false) {
-      state.error = sentence(reply.reason || "That move is not allowed now.");
-      render();
-      return;
-    }
-    // The engine takes it (another copy of a listed move's card): play those very cards.
-    state.error = null;
-    await intents.send(actionId);
+    await state.source.why(actionId);
   },
   async undo() {
     if (state.busy || forTheRecord(state)) return;
-    if (isFriend(state)) { await holdingBusy(intents.remoteUndo); return; }
-    await holdingBusy(match.undoMove);
+    await state.source.undo();
   },
   toggleCard(cardId) {
     const next = new Set(state.selection);
@@ -440,7 +431,7 @@ const intents = {
 const context = {
   root, state, intents, render, renderSoon, engineCall, engineReady, startEngine: () => engine.whenReady(), enterTable,
   applyRemote: match.applyRemote, loadRenderer: rendererFor, token: () => run.matchToken, mayReplaceSave, saveName,
-  savedMatch: match.savedMatch, save: match.save,
+  savedMatch: match.savedMatch, save: match.save, holdingBusy: match.holdingBusy,
 };
 for (const f of FEATURES) {
   if (f.intents) declare(intents, "intent", f.intents(context));

@@ -9,10 +9,12 @@
 // The page gives: its `state` (js/app/page-state.js; the controller's own bookkeeping is
 // state.run), `root`, `features` (their afterSnapshot, kept fields and afterResume),
 // `render`/`renderSoon`, `refreshSave(slot)` (the menu's list of saves), `intents()` (a
-// match with friends' seats goes to the lobby: intents.openLobby), `isFriend(state)` (the
-// snapshots come from a host) and `loadRenderer(gameId)` (the game's table module).
+// match with friends' seats goes to the lobby: intents.openLobby) and `loadRenderer(gameId)`
+// (the game's table module). Where the table's snapshots come from, and where the person's
+// moves go, is the table's source (js/app/table-source.js), chosen in enterTable.
 import { engineSession } from "./engine-session.js";
-import { openingsFor, pickOpening, recordWith } from "../openings.js";
+import { openingsFor, pickOpening } from "../openings.js";
+import { engineSource, openingSource } from "./table-source.js";
 import * as storage from "../storage.js";
 import { cardsReceived, humanSeats, roundLeaders, roundsOf, seatName, sentence } from "../read-snapshot.js";
 import { cardText } from "../ui/cards.js";
@@ -26,13 +28,16 @@ import { motionSpeed } from "../features/preferences.js";
 const reduceMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 export const reducedMotion = () => Boolean(reduceMotion && reduceMotion.matches);
 
-export function matchController({ state, root, features, render, renderSoon, refreshSave, intents, isFriend, loadRenderer }) {
+export function matchController({ state, root, features, render, renderSoon, refreshSave, intents, loadRenderer }) {
   const { run } = state;
   const engine = engineSession({
     state, root, render, intents, busyChanged: () => updateBusy(),
-    stopMatch: () => { run.matchToken += 1; }, restore: restoreAfterRestart, started: (current) => handOver(current),
+    stopMatch: () => { run.matchToken += 1; }, restore: restoreAfterRestart,
+    started: (current) => { if (state.source) state.source.engineLoaded(current); },
   });
   const { call, engineCall } = engine;
+  // The table's source when the engine in the worker makes its snapshots (js/app/table-source.js).
+  const fromEngine = engineSource({ state, render, engineCall, holdingBusy, sendMove, undoMove });
 
   /** Pause before a bot moves so a person can follow the play (?speed= or the Speed setting). */
   function botDelay() {
@@ -204,7 +209,7 @@ export function matchController({ state, root, features, render, renderSoon, ref
    * `saved`, the save a move's reply brought (bridge: {save: true}), or savedMatch(). */
   async function persist(token, saved = null) {
     const snap = state.snapshot;
-    if (!snap || isFriend(state)) return;
+    if (!snap || !state.source.local) return;
     if (snap.is_over) { storage.clearMatch(state.saveSlot); noteSaved(true); return; }
     const reply = saved || await savedMatch(() => token === run.matchToken);
     if (!reply) return;
@@ -294,18 +299,19 @@ export function matchController({ state, root, features, render, renderSoon, ref
   }
 
   /** Put a match on the table: `snap`, from the engine, or from a prepared opening when
-   * `opening` is given (then its record is kept as the save, and the engine gets it later).
+   * `opening` is given (then its record is kept as the save, and the engine gets it later),
+   * or from `source` when given (js/app/table-source.js: a host's device on a friend's page).
    * It is saved in `slot` (storage.matchSlot: the game's own, or its coached round's). */
-  async function enterTable(snap, gameId, setup, kept = null, opening = null, slot = storage.matchSlot(gameId)) {
+  async function enterTable(snap, gameId, setup, kept = null, opening = null, slot = storage.matchSlot(gameId), source = null) {
     run.matchToken += 1;
     const token = run.matchToken;
     state.renderer = await loadRenderer(gameId);
     if (token !== run.matchToken) return;
     run.newDeal = true;
     run.freshMatch = !kept && !opening && !(snap.moves > 0);
-    run.heldOpening = opening ? { record: opening.record, token } : null;
     Object.assign(state, {
-      source: opening ? "opening" : isFriend(state) ? "host" : "engine", saveSlot: slot,
+      source: opening ? openingSource(fromEngine, { state, render, keptState, noteSaved, handOver }, opening, token) : source || fromEngine,
+      saveSlot: slot,
       screen: "table", snapshot: null, matchSetup: { game: gameId, setup }, selection: new Set(),
       error: null, message: null, lastMove: null, freshAt: 0, roundOver: null, roundEnd: null, roundTable: false, received: [], handoffTo: null, shownViewer: null, notice: null,
       noticeMatch: null, unsaved: false,
@@ -335,13 +341,6 @@ export function matchController({ state, root, features, render, renderSoon, ref
   async function sendMove(actionId) {
     const token = run.matchToken;
     const taken = (state.snapshot.legal || []).find((a) => a.id === actionId);
-    if (run.heldOpening && taken) {
-      // The engine is still loading: the move waits for it, kept with the save meanwhile.
-      const snap = state.snapshot;
-      noteSaved(storage.saveMatch(state.saveSlot, snap.game, snap.title, recordWith(run.heldOpening.record, actionId), state.matchSetup.setup, keptState()));
-      state.message = "Your move is in: the game engine takes it as soon as it has loaded.";
-      render();
-    }
     const reply = await engineCall("act", { action: actionId, save: true }, {
       current: () => token === run.matchToken,
       refused: (error) => { state.error = sentence(error.message); render(); },
@@ -414,24 +413,22 @@ export function matchController({ state, root, features, render, renderSoon, ref
   }
 
   /** The engine has loaded: a prepared opening on the table goes over to it. The engine
-   * replays its record (and answers with the same snapshot); a first decision the person
-   * made meanwhile is a request queued behind this one. */
-  function handOver(current) {
-    const held = run.heldOpening;
-    run.heldOpening = null;
-    if (!held || held.token !== run.matchToken || state.source !== "opening") return;
-    const mine = () => held.token === run.matchToken && state.source === "opening";
-    current.call("load", held.record).then((reply) => {
+   * replays its `record` (and answers with the same snapshot); a first decision the person
+   * made meanwhile is a request queued behind this one. `mine()`: the opening is still on
+   * the table. */
+  function handOver(current, record, mine) {
+    if (!mine()) return;
+    current.call("load", record).then((reply) => {
       if (!mine()) return;
       if (reply.error) {
         run.matchToken += 1;
-        Object.assign(state, { screen: "menu", source: "engine", notice: `That deal could not be carried on (${reply.error.message}): start a new match.` });
+        Object.assign(state, { screen: "menu", source: fromEngine, notice: `That deal could not be carried on (${reply.error.message}): start a new match.` });
         storage.clearMatch(state.saveSlot);
         refreshSave();
         render();
         return;
       }
-      state.source = "engine";
+      state.source = fromEngine;
       // Drawn unless the person's first decision is on its way: its reply is drawn then.
       if (!engine.pending && !run.holds) applySnapshot(reply, null);
       renderSoon();
@@ -452,7 +449,7 @@ export function matchController({ state, root, features, render, renderSoon, ref
     applySnapshot(snap, move);
     if (message) state.message = message;
     renderSoon();
-    if (isFriend(state)) return;
+    if (!state.source.local) return;
     await persist(token);
     runBots();
   }
@@ -477,7 +474,7 @@ export function matchController({ state, root, features, render, renderSoon, ref
    * the record follows. */
   function save() {
     const snap = state.snapshot;
-    if (snap && !snap.is_over && state.saveSlot && !isFriend(state)) storage.saveMatchPage(state.saveSlot, keptState());
+    if (snap && !snap.is_over && state.saveSlot && state.source.local) storage.saveMatchPage(state.saveSlot, keptState());
     return persist(run.matchToken);
   }
 

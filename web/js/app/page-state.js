@@ -35,8 +35,7 @@ export function pageState(features) {
     setupGame: null, setup: null,                         // the set-up screen's game and choices
     rulesGame: null, rulesContent: undefined, rulesReturn: "menu",
     snapshot: null,         // the bridge's snapshot of the match on the table
-    source: "engine",       // where it came from: "engine", "opening" (a prepared opening, see js/openings.js)
-                            // or "host" (a friend's seat at a shared table, see features/together/)
+    source: null,           // where it comes from and where moves go (js/app/table-source.js), from the table's opening
     matchSetup: null,       // {game, setup}: how that match was set up (for "Play again")
     renderer: null,         // its game module (web/js/games/<id>.js)
     selection: new Set(),   // the cards the person has selected
@@ -58,7 +57,6 @@ export function pageState(features) {
       matchToken: 0,      // the match on the table; a step of another match's is void (see match.js)
       botLoop: false,     // the computers' turns are under way
       holds: 0,           // steps under way that span several requests (match.js, holdingBusy)
-      heldOpening: null,  // the prepared opening on the table, until the engine has it: {record, token}
       latestSave: null,   // the latest move's save, {snap, saved}: what record() answers while snap is shown
       lastScreen: null,   // the screen last drawn
       shownMoves: 0,      // state.moveCount when the table was last drawn

@@ -59,7 +59,7 @@ export function checkButton(state, onclick, testid = "check-deal") {
 
 function overButton(state, intents) {
   const snap = state.snapshot;
-  if (!snap || !snap.is_over || !snap.deal || state.source === "host") return null;
+  if (!snap || !snap.is_over || !snap.deal || !state.source.local) return null;
   return checkButton(state, intents.checkDeal);
 }
 
@@ -95,7 +95,7 @@ function intents({ state, engineCall, render }) {
  * snapshot) or a match back at the fixing of its deal starts it afresh; later snapshots
  * of the same match never replace it. */
 function afterSnapshot(prev, snap, move, state) {
-  if (!snap.deal || state.source === "host") return;
+  if (!snap.deal || !state.source.local) return;
   if (!prev || !state.dealShown || snap.moves <= snap.deal.at) state.dealShown = snap.deal.fingerprint;
   if (!snap.is_over) state.dealCheck = null;
 }

@@ -7,7 +7,6 @@
 // parlour.history-files.<game> (the latest files).
 import { h, button } from "../ui/dom.js";
 import * as storage from "../storage.js";
-import { isFriend } from "./together/index.js";
 import { announce } from "./announce.js";
 import { lineChart, barChart } from "./chart.js";
 import { FILES_LIMIT, HISTORY_LIMIT, entryFrom, keepFiles, mergeEntries, summarize } from "./history-model.js";
@@ -216,7 +215,7 @@ let context = null;
 /** Keep the match that has just ended: its entry now, its file once the engine gives it. */
 async function keepFinished(snap, state) {
   const aids = state.historyAids || FRESH_AIDS();
-  const friend = isFriend(state);
+  const friend = !state.source.local;
   const mine = friend ? [snap.viewer] : null;
   const daily = state.dailyPlay && state.dailyPlay.game === snap.game && state.dailyPlay.record ? state.dailyPlay.day : null;
   let record = null;

@@ -7,7 +7,6 @@
 import { h, button } from "../ui/dom.js";
 import { isNarrow } from "../ui/table.js";
 import { hasFriends } from "../ui/setup-model.js";
-import { askHost, isFriend } from "./together/index.js";
 import { forTheRecord } from "./daily.js";
 
 /** The side panel's tools: Undo (when the engine allows one), Suggest a move, practice. */
@@ -73,8 +72,8 @@ function decorateHint(root, state) {
   }
 }
 
-/** hint(): ask the engine for the Hard search's move in the person's place, and why. */
-function intents({ state, engineCall, render, token }) {
+/** hint(): ask the table's source (the engine, or the host's) for the Hard search's move in the person's place, and why. */
+function intents({ state, render, token }) {
   return {
     async hint() {
       const snap = state.snapshot;
@@ -92,8 +91,8 @@ function intents({ state, engineCall, render, token }) {
           render();
         },
       };
-      // A friend's page has no engine: the host's thinks for the friend's seat alone.
-      const reply = isFriend(state) ? await askHost({ t: "hint" }, asking) : await engineCall("hint", {}, asking);
+      // The table's source thinks (on a friend's page, the host's engine, for the friend's seat alone).
+      const reply = await state.source.hint(asking);
       if (!reply) return;
       const action = reply.action;
       state.hint = { id: action.id, label: action.label, cards: action.cards || [], snapshot: state.snapshot };

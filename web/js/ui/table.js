@@ -84,7 +84,7 @@ export function renderTable(state, intents, gameRoot, panels) {
   const lastMoveShown = Boolean(lastText && shownMessage === lastText);
 
   return h("section", {
-    class: ["screen", "table-screen", busy && "is-busy"], dataset: { testid: "table", tableGame: snap.game, source: state.source, busy: busy ? "true" : "false", botTurn: snap.bot_turn ? "true" : "false" },
+    class: ["screen", "table-screen", busy && "is-busy"], dataset: { testid: "table", tableGame: snap.game, source: state.source.kind, busy: busy ? "true" : "false", botTurn: snap.bot_turn ? "true" : "false" },
     "aria-labelledby": "table-title",
   },
   h("header", { class: "table-bar" },
@@ -238,8 +238,8 @@ function matchOver(state, intents, extra = null) {
       scoreTable(snap),
       gameMatchSummary(state),
       h("div", { class: "form-actions" },
-        // A friend's page has no engine of its own (the host deals a rematch: `extra` says so).
-        state.source === "host" ? null : [
+        // A match of another device's (a friend's page: the host deals a rematch, `extra` says so).
+        !state.source.local ? null : [
           button("Play again", { class: "primary big", dataset: { testid: "play-again", focus: "play-again" }, disabled: state.busy, onclick: intents.playAgain }),
           button("Watch the replay", { class: "quiet-ink", dataset: { testid: "replay-open", focus: "replay-open" }, disabled: state.busy, onclick: intents.openFinishedReplay }),
           button("Export match", { class: "quiet-ink", dataset: { testid: "export-over", focus: "export-over" }, disabled: state.busy, onclick: () => intents.exportMatch() }),

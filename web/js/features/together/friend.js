@@ -204,7 +204,7 @@ function onHostMessage(state, message) {
       const fresh = message.t === "start" || state.screen !== "table" || !state.snapshot || snap.game !== state.snapshot.game;
       t.status = "playing";
       if (fresh) keepFor(snap);
-      if (fresh) ctx.enterTable(snap, snap.game, null);
+      if (fresh) ctx.enterTable(snap, snap.game, null, null, null, undefined, hostSource(state));
       else ctx.applyRemote(snap, snap.moves > state.snapshot.moves ? snap.last : null);
       break;
     }
@@ -359,31 +359,45 @@ export function closeFriend() {
   if (friendTalk) friendTalk.close();
 }
 
-/** The friend's intents: take the seat, and moves, "why not" and undo sent to the host. */
-export function friendIntents(context) {
-  ctx = context;
-  const { state } = context;
-  async function remoteAct(actionId) {
+/**
+ * On a friend's page, the table's source (js/app/table-source.js): the host's device. The
+ * friend's move, "why not", undo and hint are sent to the host, whose engine answers; the
+ * table changes when the host's view comes. The match is the host's: nothing is saved here.
+ */
+function hostSource(state) {
+  async function act(actionId) {
     const answer = await request({ t: "act", action: actionId });
-    if (answer.error) { state.error = sentence(answer.error.message); context.render(); return; }
+    if (answer.error) { state.error = sentence(answer.error.message); ctx.render(); return; }
     state.error = null;
     fromHostReply(state, answer);
   }
   return {
+    kind: "host",
+    local: false,
+    act: (actionId) => ctx.holdingBusy(() => act(actionId)),
+    async why(actionId) {
+      const answer = await request({ t: "why", action: actionId });
+      if (answer.error || answer.reason) { state.error = sentence(answer.error ? answer.error.message : answer.reason); ctx.render(); return; }
+      await act(actionId);
+    },
+    undo: () => ctx.holdingBusy(async () => {
+      const answer = await request({ t: "undo" });
+      if (answer.error) { state.error = sentence(answer.error.message); ctx.render(); return; }
+      fromHostReply(state, answer, "Move taken back.");
+    }),
+    // The host's engine thinks for the friend's seat alone.
+    hint: (asking) => askHost({ t: "hint" }, asking),
+    engineLoaded: () => {},
+  };
+}
+
+/** The friend's intents: take the seat. */
+export function friendIntents(context) {
+  ctx = context;
+  const { state } = context;
+  return {
     joinTable(name) {
       return join(state, name);
-    },
-    /** The friend's move, sent to the host; the table changes when the host's view comes. */
-    remoteAct,
-    async remoteWhy(actionId) {
-      const answer = await request({ t: "why", action: actionId });
-      if (answer.error || answer.reason) { state.error = sentence(answer.error ? answer.error.message : answer.reason); context.render(); return; }
-      await remoteAct(actionId);
-    },
-    async remoteUndo() {
-      const answer = await request({ t: "undo" });
-      if (answer.error) { state.error = sentence(answer.error.message); context.render(); return; }
-      fromHostReply(state, answer, "Move taken back.");
     },
   };
 }

@@ -32,10 +32,10 @@
 // This module is the feature the page knows: the screens, panels and intents of both sides.
 import { h } from "../../ui/dom.js";
 import { adoptSavedMatch, closeLinks, forwardAll, hostIntents, renderLobby, renderPlayersPanel } from "./host.js";
-import { askHost, checkDeal, closeFriend, fairVerdict, friendIntents, isFriend, leftNotice, readInvitation, renderJoin } from "./friend.js";
+import { checkDeal, closeFriend, fairVerdict, friendIntents, isFriend, leftNotice, readInvitation, renderJoin } from "./friend.js";
 import { handOver, renderHandover, sharedLink } from "./share.js";
 
-export { askHost, isFriend, sharedLink };
+export { sharedLink };
 
 export const feature = {
   state: { together: null, fairCheck: null, sharedDeal: null },
