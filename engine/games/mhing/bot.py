@@ -115,14 +115,13 @@ suit, its facts)."""
 
 def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
     """How much each hand card is worth keeping (higher: keep)."""
-    me = view["viewer"]
     hand = view["hand"]
-    added = adder(view["sequences"][me])
+    added: Any = None  # the seat's adder, made once a run is found alive
+    held = set(hand)
     # Every run card is a deck card: unseen is not seen.
-    seen = _seen(view)
+    seen: set[str] | None = None
     # A card below the discard top may come back after a reshuffle: half alive.
     buried: set[str] | None = None
-    held = set(hand)
     values: dict[str, float] = {}
     # A run's chance times its worth is the same for each of its cards: worked out once.
     run_value: dict[tuple[str, int], float] = {}
@@ -145,6 +144,8 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
                     if ace_stands_in:
                         ace_stands_in = False
                         continue
+                    if seen is None:
+                        seen = _seen(view)
                     if r not in seen:
                         chance *= 0.45
                         continue
@@ -154,7 +155,12 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
                         chance = 0.0
                         break
                     chance *= 0.15
-                part = chance * (1.0 + 0.7 * added(facts)) if chance else 0.0
+                if chance:
+                    if added is None:
+                        added = adder(view["sequences"][view["viewer"]])
+                    part = chance * (1.0 + 0.7 * added(facts))
+                else:
+                    part = 0.0
                 run_value[key] = part
             total += part
         values[c] = total
@@ -175,45 +181,56 @@ def _sequence_of(action_id: str) -> list[str]:
 def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     me = view["viewer"]
     mine = view["sequences"][me]
-    by_kind: dict[str, list[Action]] = {}
+    # One pass sorts the moves by kind, in the order listed.
+    drawing = view["phase"] == "draw"
+    laying = "take" if drawing else "lay"
+    draw: Action | None = None
+    sequences: list[Action] = []  # the takes in the draw phase, the lays in the play phase
+    discards: list[Action] = []
     for a in legal:
-        by_kind.setdefault(a.kind, []).append(a)
-
-    if "swap" in by_kind:
-        return by_kind["swap"][0]
+        kind = a.kind
+        if kind == "swap":
+            return a
+        if kind == laying:
+            sequences.append(a)
+        elif kind == "discard":
+            discards.append(a)
+        elif kind == "draw" and draw is None:
+            draw = a
 
     fourth = len(mine) + 1 >= SEQUENCES_TO_END
+    top_value = float("-inf")
+    top: Action | None = None
+    for a in sequences:
+        seq = _sequence_of(a.id)
+        if not fourth or _wins_round(view, me, seq):
+            value = _lay_value(mine, seq)
+            if value > top_value:
+                top_value, top = value, a
 
-    def usable(a: Action) -> bool:
-        return not fourth or _wins_round(view, me, _sequence_of(a.id))
-
-    def best(actions: list[Action]) -> tuple[float, Action | None]:
-        top: tuple[float, Action | None] = (float("-inf"), None)
-        for a in actions:
-            if usable(a):
-                value = _lay_value(mine, _sequence_of(a.id))
-                if value > top[0]:
-                    top = (value, a)
-        return top
-
-    if view["phase"] == "draw":
-        take_value, take = best(by_kind.get("take", []))
-        if take is not None:
+    if drawing:
+        if top is not None:
             # What the hand already offers without the discard.
             hand = view["hand"]
             own = [s for s in sequences_in(hand) if not fourth or _wins_round(view, me, s)]
             own_value = max((_lay_value(mine, s) for s in own), default=float("-inf"))
-            if take_value >= own_value:
-                return take
-        return by_kind["draw"][0]
+            if top_value >= own_value:
+                return top
+        assert draw is not None
+        return draw
 
-    lay_value, lay = best(by_kind.get("lay", []))
-    if lay is not None:
-        return lay
+    if top is not None:
+        return top
     values = card_keep_values(view)
-    discards = by_kind["discard"]
-    low = min(values[a.cards[0]] for a in discards)
-    worst = [a for a in discards if values[a.cards[0]] == low]
+    # The discards of the least worth, in the order listed.
+    low = float("inf")
+    worst: list[Action] = []
+    for a in discards:
+        value = values[a.cards[0]]
+        if value < low:
+            low, worst = value, [a]
+        elif value == low:
+            worst.append(a)
     return worst[rng.randrange(len(worst))] if len(worst) > 1 else worst[0]
 
 

@@ -53,6 +53,7 @@ View keys (``view(player)``; ``player=None`` is a spectator):
 from __future__ import annotations
 
 import random
+from bisect import insort
 from typing import Any
 
 from engine.cards import card_name, shuffled
@@ -64,12 +65,12 @@ from engine.games.mhing.rules import (
     HAND_SIZE,
     MAX_PLAYERS,
     SEQUENCES_TO_END,
+    SORT_KEY,
     SUIT_FIELD,
     SUIT_FIELDS,
     SUIT_OF,
     VALUE_OF,
     ace_stands_for,
-    card_bits,
     is_ace,
     score_breakdown,
     score_sequences,
@@ -148,8 +149,8 @@ def _discard_action(c: str, player: int) -> Action:
 
 # The listing reads the shared actions through tables by seat, so that it makes no id
 # strings or tuple keys: the draws by whether a card can be drawn, the discards by card,
-# and the lays and takes by a suit's part of the hand's bit form (``rules.card_bits``;
-# a take also by the discard taken). Rows are filled on first use.
+# and the lays and takes by a suit's part of the hand's bit form (``rules.card_bits``; a
+# take also by the discard taken). Rows are filled on first use.
 _DRAWS: tuple[tuple[Action, Action], ...] = tuple(
     (_draw_action(False, p), _draw_action(True, p)) for p in range(MAX_PLAYERS)
 )
@@ -215,6 +216,7 @@ class MhingState(State):
         self.turn = self.starter
         self.phase = "draw"
         self.drawn: str | None = None
+        self._points: tuple[list[list[list[str]]], list[int]] | None = None
 
     def _copy(self, rng: random.Random) -> MhingState:
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
@@ -235,6 +237,10 @@ class MhingState(State):
         other.reshuffled = list(self.reshuffled)
         other.rebuilt_since_sequence = self.rebuilt_since_sequence
         other.turn, other.phase, other.drawn = self.turn, self.phase, self.drawn
+        if self._points is not None and self._points[0] is self.sequences:
+            other._points = (other.sequences, self._points[1])
+        else:
+            other._points = None
         return other
 
     @property
@@ -260,7 +266,8 @@ class MhingState(State):
         # every Ace of ``_swaps`` and discarding every card, read from the shared tables.
         player = self.turn
         hand = self.hands[player]
-        bits = card_bits(hand)
+        # A hand holds each card once, so the sum of its bits is their OR (``card_bits``).
+        bits = sum(map(CARD_BIT.__getitem__, hand))
         if self.phase == "draw":
             can_draw = bool(self.draw_pile) or (
                 len(self.discards) > 1 and not self.rebuilt_since_sequence
@@ -369,8 +376,7 @@ class MhingState(State):
             self.draw_pile = shuffled(self.reshuffled, self.rng)
             self.discards = self.discards[-1:]
         c = self.draw_pile.pop()
-        self.hands[player].append(c)
-        self.hands[player] = sort_cards(self.hands[player])
+        insort(self.hands[player], c, key=SORT_KEY.__getitem__)  # the hand stays sorted
         self.drawn = c
         return None
 
@@ -385,6 +391,7 @@ class MhingState(State):
             if c in hand:
                 hand.remove(c)
         self.sequences[player].append(list(cards))
+        self._points = None
         self.rebuilt_since_sequence = False
         if len(self.sequences[player]) >= SEQUENCES_TO_END:
             self._end_round("fourth_sequence", player)
@@ -429,6 +436,7 @@ class MhingState(State):
             for seq in self.sequences[player]:
                 if ace in seq:
                     seq[seq.index(ace)] = natural
+            self._points = None
             hand = self.hands[player]
             hand.remove(natural)
             hand.append(ace)
@@ -498,9 +506,20 @@ class MhingState(State):
             "hand": self.hands[player] if seeing else [],
             "known_hand_cards": self.known,
             "sequences": self.sequences,
-            "round_points": [score_sequences(seqs) for seqs in self.sequences],
+            "round_points": self._round_points(),
             "discard_pile": self.discards,
         }
+
+    def _round_points(self) -> list[int]:
+        """What each seat's sequences score now, worked out again only after a sequence
+        was laid or changed, or the sequences replaced (the rollouts ask at every step; the
+        list is read, never changed)."""
+        kept = self._points
+        if kept is not None and kept[0] is self.sequences:
+            return kept[1]
+        points = [score_sequences(seqs) for seqs in self.sequences]
+        self._points = (self.sequences, points)
+        return points
 
     def view(self, player: int | None) -> dict[str, Any]:
         seeing = player is not None and 0 <= player < self.players
