@@ -43,6 +43,35 @@ def _counts(cards: Sequence[str]) -> tuple[int, ...]:
 
 @lru_cache(maxsize=200_000)
 def _needed(counts: tuple[int, ...], runs_with_special: bool) -> int:
+    """Fewest combinations covering ``counts`` (rank counts, ranks 2..11).
+
+    No combination spans a rank the hand lacks (nor the special rank, unless runs may
+    take it), so the count is the sum over the hand's stretches of ranks in a row, each
+    worked out once (:func:`_stretch_needed`): far fewer stretches than hands exist."""
+    top_index = 9 if runs_with_special else 8
+    total = 0
+    i = 0
+    while i < 10:
+        if not counts[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < 10 and counts[j] and j <= top_index:
+            j += 1
+        total += _stretch_needed(i, counts[i:j], runs_with_special)
+        i = j
+    return total
+
+
+@lru_cache(maxsize=200_000)
+def _stretch_needed(start: int, stretch: tuple[int, ...], runs_with_special: bool) -> int:
+    """:func:`_needed` of a hand holding only ``stretch``, ranks in a row from index ``start``."""
+    counts = [0] * 10
+    counts[start : start + len(stretch)] = stretch
+    return _cover(tuple(counts), runs_with_special)
+
+
+def _cover(counts: tuple[int, ...], runs_with_special: bool) -> int:
     """Fewest combinations covering ``counts``: the lowest rank present must start one."""
     low = next((i for i, n in enumerate(counts) if n), None)
     if low is None:
