@@ -169,7 +169,8 @@ def measure_startup(runs: int, profiles: list[str], game: str) -> dict[str, dict
                     f"  run {run + 1}/{runs} (load {got['app_load'][-1]:.1f}): "
                     f"menu {got['menu'][-1]:.2f} s "
                     f"(driver {got['menu_driver'][-1]:.2f} s), first decision "
-                    f"{got['move'][-1]:.2f} s ({got['decision'][-1]:.2f} s after Start), "
+                    f"{got['move'][-1]:.2f} s ({got['decision'][-1]:.2f} s after Start, "
+                    f"ours {got['own_bytes_decision'][-1] / 1e3:.0f} kB by then), "
                     f"engine's first move {got['engine'][-1]:.2f} s "
                     f"({got['bytes'][-1] / 1e6:.2f} MB, ours {got['own_bytes'][-1] / 1e3:.0f} kB), "
                     f"bare loadPyodide {got['bare'][-1]:.2f} s, its last byte "
@@ -229,6 +230,10 @@ def browser_cpu_since(before: dict[tuple[int, int], float]) -> float:
     if not now:
         return float("nan")
     return sum(max(0.0, spent - before.get(key, 0.0)) for key, spent in now.items())
+
+
+def kilobytes(size: float) -> str:
+    return f"{size / 1e3:.0f} kB"
 
 
 def cpu(seconds: float) -> str:
@@ -311,6 +316,7 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
         got["app_load"] = load
         got["bytes"] = server.traffic.bytes
         got["own_bytes"] = own_bytes(server.traffic.by_path)
+        got["own_bytes_decision"] = own_bytes_before(page, server.traffic.log, got["move"])
         if repeat:
             # The service worker's precache complete and the snapshot kept (the app makes
             # it in the background once idle): the reload is a person's next visit.
@@ -331,6 +337,16 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
         return got
     finally:
         context.close()
+
+
+def own_bytes_before(page, log: list[tuple[str, int, float, float]], moment: float) -> int:
+    """Of the responses in the server's ``log``, the bytes of our own files whose request came
+    by ``moment`` (seconds from the page's navigation, by its clock): each counted whole, even
+    one still on its way then."""
+    until = page.evaluate("() => performance.timeOrigin") / 1000 + moment
+    return sum(
+        size for path, size, asked, _ in log if asked <= until and kind_of(path.lstrip("/"))[0]
+    )
 
 
 def own_bytes(by_path: dict[str, int]) -> int:
@@ -442,6 +458,7 @@ def print_startup(results: dict[str, dict], runs: int) -> None:
         ("  menu usable (driver)", lambda n, g: f"{med(g, 'menu_driver'):.2f} s"),
         ("  first decision possible", lambda n, g: f"{med(g, 'move'):.2f} s"),
         ("    after Start", lambda n, g: f"{med(g, 'decision'):.2f} s"),
+        ("    our own bytes asked by then", lambda n, g: kilobytes(med(g, "own_bytes_decision"))),
         ("  engine's first move possible", lambda n, g: f"{med(g, 'engine'):.2f} s"),
         ("  bytes sent until then", lambda n, g: f"{med(g, 'bytes') / 1e6:.2f} MB"),
         ("    of them our own files", lambda n, g: f"{med(g, 'own_bytes') / 1e3:.0f} kB"),

@@ -11,6 +11,7 @@ later ones would find (settings, statistics, remembered seats, an init script, t
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -1121,11 +1122,25 @@ def test_a_bot_move_is_announced_in_a_polite_live_region(page, site, open_app):
     assert "Your turn." in text, text
 
 
-# Every card's travel (web/js/ui/motion.js) as it starts: the card, its duration and when; and
+# Every card's travel (web/js/ui/motion.js) as it starts: the card, its duration, its delay and
+# when; each travel's animation as the script starts it (Element.animate watched, read by
+# SET_OFF: a table redrawn in the same task replaces the element before the observer reads
+# it); and
 # every moment the table was drawn idle (the person's turn) with a card still in flight.
 WATCH_TRAVEL = """() => {
   window.__travels = [];
+  window.__travelAnimations = [];
   window.__idleInFlight = [];
+  if (!window.__animateWatched) {
+    window.__animateWatched = true;
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...args) {
+      const a = animate.apply(this, args);
+      const card = this.dataset && this.dataset.moving ? this.dataset.card : null;
+      if (card) window.__travelAnimations.push([card, a]);
+      return a;
+    };
+  }
   if (window.__travelWatch) window.__travelWatch.disconnect();
   window.__travelWatch = new MutationObserver((records) => {
     for (const r of records) {
@@ -1133,7 +1148,8 @@ WATCH_TRAVEL = """() => {
       if (r.type === 'attributes' && e.dataset.moving === 'true') {
         const a = e.getAnimations()[0];
         window.__travels.push({card: e.dataset.card, at: performance.now(),
-          ms: a ? a.effect.getTiming().duration : null});
+          ms: a ? a.effect.getTiming().duration : null,
+          delay: a ? a.effect.getTiming().delay : null});
       }
     }
     const idle = document.querySelector('[data-testid=table][data-busy=false]');
@@ -1142,6 +1158,18 @@ WATCH_TRAVEL = """() => {
   });
   window.__travelWatch.observe(document.getElementById('app'), {subtree: true, childList: true,
     attributes: true, attributeFilter: ['data-moving', 'data-busy']});
+}"""
+
+# Each card's first travel: its delay and when it set off (its animation's start plus its
+# delay), by card.
+SET_OFF = """() => {
+  const out = {};
+  for (const [card, a] of window.__travelAnimations) {
+    if (card in out || a.startTime === null) continue;
+    const delay = a.effect.getTiming().delay;
+    out[card] = {delay, at: a.startTime + delay};
+  }
+  return out;
 }"""
 
 CARD_ANIMATIONS = """() => document.getAnimations()
@@ -1178,6 +1206,7 @@ def a_played_move(page, speed: str) -> dict:
           hand: [...document.querySelectorAll('.game-root [data-testid=hand] [data-card]')]
             .map((e) => e.dataset.card)})"""
     )
+    dealt["setOff"] = page.evaluate(SET_OFF)
     page.evaluate(WATCH_TRAVEL)
     play = next(a for a in side_action_ids(page) if a.startswith("play:"))
     page.click(f"{SIDE_ACTIONS}[data-action='{play}']")
@@ -1211,6 +1240,14 @@ def test_cards_travel_at_the_chosen_speed_and_land_before_the_persons_turn(page,
             assert {t["card"] for t in deal["travels"]} == set(deal["hand"]), (speed, deal)
             timed = [t for t in deal["travels"] if t["ms"] is not None]
             assert timed and {t["ms"] for t in timed} == {ms[speed]}, (speed, deal)
+            # Card by card: in the hand's order each sets off a stagger after the one before
+            # (a sixth of a card's travel, at most 70 ms), and so each starts later.
+            off = [deal["setOff"][c] for c in deal["hand"] if c in deal["setOff"]]
+            assert len(off) == len(deal["hand"]) >= 3, (speed, deal)
+            step = min(70, ms[speed] / 6)
+            gaps = [b["delay"] - a["delay"] for a, b in itertools.pairwise(off)]
+            assert off[0]["delay"] == 0 and all(abs(g - step) < 0.5 for g in gaps), (speed, off)
+            assert all(b["at"] > a["at"] for a, b in itertools.pairwise(off)), (speed, off)
         for speed, found in seen.items():
             assert found["idleInFlight"] == [], (speed, found["idleInFlight"])
             assert len(found["travels"]) >= 2, (
@@ -1219,12 +1256,15 @@ def test_cards_travel_at_the_chosen_speed_and_land_before_the_persons_turn(page,
             )  # the person's and the computer's
         durations = {speed: {t["ms"] for t in found["travels"]} for speed, found in seen.items()}
         assert durations == {speed: {t} for speed, t in ms.items()}, durations
-        # The computer's card starts after the person's has landed and the computer's pause.
+        # The computer's card starts after the person's has landed and the computer's pause
+        # (600 ms at Normal, divided by the speed's factor): each at least that long after,
+        # whatever the computer's thinking adds on a busy box.
+        pause = {"slow": 1200, "normal": 600, "fast": 300}
         gaps = {}
         for speed, found in seen.items():
             first, later = found["travels"][0], found["travels"][-1]
             gaps[speed] = later["at"] - first["at"]
-        assert gaps["slow"] > gaps["normal"] > gaps["fast"] >= 190 + 300, gaps
+        assert all(gaps[speed] >= ms[speed] + pause[speed] for speed in ms), gaps
 
         page.emulate_media(reduced_motion="reduce")
         calm = a_played_move(page, "normal")

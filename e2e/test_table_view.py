@@ -9,6 +9,7 @@ app once more with ``?speed=1``. Screenshots of every table at both sizes are wr
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable
@@ -105,6 +106,13 @@ def round_ender(state) -> str | None:
         if rounds_done(world) > rounds_done(state) and not world.is_over:
             return action.id
     return None
+
+
+@functools.cache
+def ending_a_round(game: str):
+    """A position of ``game`` where the person's move ends a round and the match goes on
+    (found once for the module's tests)."""
+    return find(game, lambda s: round_ender(s) is not None, seeds=range(1, 40))
 
 
 def open_state(page, site, open_app, state, query: str = "?speed=0") -> None:
@@ -376,6 +384,121 @@ def test_instant_speed_moves_cards_without_travelling(page, site, open_app):
     assert page.locator(f"{HAND_CARDS}[data-card='{play.cards[0]}']").count() == 0
 
 
+def moves_a_card(state) -> str | None:
+    """A move of the person's that takes one of their cards somewhere (not a draw)."""
+    for action in state.legal_actions():
+        if action.cards and not action.id.startswith("draw"):
+            return action.id
+    return None
+
+
+# From the moment it is run, every travel the script starts (web/js/ui/motion.js): a card
+# marked data-moving, a copy of a card leaving the table, an animation on any card; the cards
+# drawn 24 px or more from where they were (the distance from which a card travels), and the
+# first look at ``played`` once it is drawn there.
+WATCH_CALM = """(played) => {
+  const at = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left + scrollX, r.top + scrollY];
+  };
+  const before = new Map();
+  for (const e of document.querySelectorAll('.game-root [data-card]')) {
+    if (!before.has(e.dataset.card)) before.set(e.dataset.card, at(e));
+  }
+  const seen = (window.__calm = {travels: 0, leaving: 0, animated: [], moved: [], played: null});
+  if (window.__calmWatch) window.__calmWatch.disconnect();
+  window.__calmWatch = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'attributes' && r.target.dataset.moving) seen.travels += 1;
+      for (const e of r.addedNodes) {
+        if (e instanceof Element && e.classList.contains('card-leaving')) seen.leaving += 1;
+      }
+    }
+    for (const a of document.getAnimations()) {
+      const t = a.effect && a.effect.target;
+      if (t && t.closest && t.closest('.game-root .card, .card-leaving')) {
+        seen.animated.push(t.dataset.card || t.className);
+      }
+    }
+    for (const e of document.querySelectorAll('.game-root [data-card]')) {
+      const card = e.dataset.card;
+      const was = before.get(card);
+      if (!was) continue;
+      const [x, y] = at(e);
+      const off = Math.hypot(x - was[0], y - was[1]);
+      if (off >= 24 && !seen.moved.includes(card)) seen.moved.push(card);
+      if (card === played && !seen.played && off >= 24) {
+        seen.played = {off, animations: e.getAnimations().length,
+          moving: Boolean(e.dataset.moving)};
+      }
+    }
+  });
+  window.__calmWatch.observe(document.getElementById('app'), {subtree: true, childList: true,
+    attributes: true, attributeFilter: ['data-moving']});
+}"""
+
+
+def calm(page) -> dict:
+    """What WATCH_CALM saw, and the watch stopped."""
+    return page.evaluate("() => { window.__calmWatch.disconnect(); return window.__calm; }")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_with_reduced_motion_no_card_travels_and_each_is_in_place_at_once(
+    page, site, open_app, game
+):
+    """With reduced motion asked for and the page's speed Normal (not "Instant"), the script
+    makes no card travel in any game: the person's card goes where it lands in the first frame
+    drawn, the cards the table moves are there at once, the computers' moves follow with no
+    travel, a new round is not dealt card by card (the four games with rounds), and Spite and
+    Malice's complete stack goes back into the stock with no copy of its cards on the way."""
+    spite = game == "spite"
+    state = (
+        find("spite", clears_a_complete_stack, seeds=range(1, 20))
+        if spite
+        else find(game, lambda s: moves_a_card(s) is not None)
+    )
+    move = clears_a_complete_stack(state) if spite else moves_a_card(state)
+    assert move
+    played = next(a for a in state.legal_actions() if a.id == move).cards[0]
+    open_state(page, site, open_app, state)
+    address = page.evaluate("() => location.pathname + location.search")
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        page.evaluate("() => history.replaceState(null, '', location.pathname + '?speed=1')")
+        page.evaluate(WATCH_CALM, played)
+        page.click(f"{SIDE_ACTIONS}[data-action='{move}']")
+        page.wait_for_selector(IDLE)
+        seen = calm(page)
+        assert (seen["travels"], seen["leaving"], seen["animated"]) == (0, 0, []), seen
+        # The move did take cards elsewhere: each one that would have travelled is drawn
+        # there at once, the person's own card first of all.
+        assert seen["moved"], seen
+        assert seen["played"], seen
+        assert (seen["played"]["animations"], seen["played"]["moving"]) == (0, False), seen
+        if spite:
+            stacks = page.locator(".game-root [data-testid=stack]").evaluate_all(
+                "nodes => nodes.map((n) => n.dataset.rank)"
+            )
+            assert "13" not in stacks, stacks
+            return
+        # A new round: dealt at once, the computers' first moves in it with no travel either.
+        ender = ending_a_round(game)
+        page.click("[data-testid=menu-button]")  # the same page, from its menu
+        import_match(page, ender.to_record(), seats(ender.players))
+        page.evaluate(WATCH_CALM, "")
+        page.click(f"{SIDE_ACTIONS}[data-action='{round_ender(ender)}']")
+        page.click(f"{ROUND_OVER} [data-testid=continue]")
+        page.wait_for_selector(ROUND_OVER, state="detached")
+        page.wait_for_selector(IDLE)
+        seen = calm(page)
+        assert (seen["travels"], seen["leaving"], seen["animated"]) == (0, 0, []), seen
+        assert page.locator(f"{OWN_CARDS}").count() > 0
+    finally:
+        page.emulate_media(reduced_motion="no-preference")
+        page.evaluate("(a) => history.replaceState(null, '', a)", address)
+
+
 def test_a_card_received_after_a_crisps_pass_is_told(page, site, open_app):
     state = find(
         "crisps",
@@ -461,7 +584,7 @@ def test_the_log_names_the_card_a_pass_brought_the_person_and_never_the_opponent
 
 @pytest.mark.parametrize("game", ["crisps", "mhing", "progression", "roundup"])
 def test_the_round_over_dialog_sits_on_the_table_as_the_round_ended(page, site, open_app, game):
-    state = find(game, lambda s: round_ender(s) is not None, seeds=range(1, 40))
+    state = ending_a_round(game)
     action = round_ender(state)
     open_state(page, site, open_app, state)
     hand_before = page.locator(HAND_CARDS).count()
@@ -509,7 +632,7 @@ def test_the_round_over_dialog_sits_on_the_table_as_the_round_ended(page, site, 
 
 
 def test_a_reload_under_the_round_over_dialog_brings_it_back_over_that_round(page, site, open_app):
-    state = find("mhing", lambda s: round_ender(s) is not None, seeds=range(1, 40))
+    state = ending_a_round("mhing")
     action = round_ender(state)
     world = state.clone()
     world.apply(action)

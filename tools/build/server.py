@@ -180,17 +180,22 @@ class Pacer:
 class Traffic:
     """What the server sent: body bytes and responses, in total and by URL path, and each
     response's times (``log``: path, body bytes, when its request came and when its last
-    byte went, in time.time() seconds: the benchmark's waterfall)."""
+    byte went, in time.time() seconds: the benchmark's waterfall). A request that came before
+    the last ``reset`` is not counted, even if its response goes after it: it is the page
+    before's (a closed page's late icon request on a slow line)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self.since = 0.0
         self.bytes = 0
         self.requests = 0
         self.by_path: dict[str, int] = {}
         self.log: list[tuple[str, int, float, float]] = []
 
-    def add(self, url_path: str, size: int) -> None:
+    def add(self, url_path: str, size: int, asked: float) -> None:
         with self._lock:
+            if asked < self.since:
+                return
             self.bytes += size
             self.requests += 1
             self.by_path[url_path] = self.by_path.get(url_path, 0) + size
@@ -198,10 +203,12 @@ class Traffic:
     def sent(self, url_path: str, size: int, asked: float) -> None:
         """A response has gone: ``size`` body bytes, its request came at ``asked``."""
         with self._lock:
-            self.log.append((url_path, size, asked, time.time()))
+            if asked >= self.since:
+                self.log.append((url_path, size, asked, time.time()))
 
     def reset(self) -> None:
         with self._lock:
+            self.since = time.time()
             self.bytes = 0
             self.requests = 0
             self.by_path = {}
@@ -241,6 +248,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
     send_csp = True
     server: SiteServer
     _first_byte_at = 0.0  # time.monotonic() from which this response's first byte may go
+    _asked = 0.0  # time.time() when this response's request came
 
     def do_GET(self) -> None:
         self._serve(send_body=True)
@@ -266,7 +274,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         return None
 
     def _serve(self, send_body: bool) -> None:
-        asked = time.time()
+        asked = self._asked = time.time()
         url_path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
         url_path = posixpath.normpath(url_path) + ("/" if url_path.endswith("/") else "")
         if url_path.startswith("//"):
@@ -335,7 +343,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         if not send_body:
             return
         # Counted before it goes, so that a client holding the whole body sees it counted.
-        self.server.traffic.add(url_path, len(body))
+        self.server.traffic.add(url_path, len(body), self._asked)
         pacer = self.server.pacer
         if pacer is None:
             self.wfile.write(body)

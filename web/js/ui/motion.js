@@ -11,7 +11,10 @@
 // last render, each card it showed travels, as a copy of itself, to that place and is gone.
 //
 // While a card travels it carries data-moving="true" (the tests watch for it); speed 0 (the
-// "Instant" setting) and a reduced-motion preference turn the travelling off. The page waits
+// "Instant" setting) and a reduced-motion preference turn the travelling off. This module
+// asks the preference itself, so that no travel of any kind (a move, a deal, a cleared place)
+// starts while it is set whatever duration it is given, a deal under way stops, and a
+// preference set while cards are in flight puts them where they land at once. The page waits
 // for the cards to land (`landed`) before it says it is the person's turn, so nothing in
 // flight covers a card or a label the person reads then.
 
@@ -19,6 +22,14 @@ const TRAVEL_MS = 380;
 const MIN_DISTANCE = 24;   // pixels: a selected card's lift or a hover is not a move
 // Where a card that was hidden comes from when its mover has no seat on the table.
 const PILES = ["[data-testid=draw-pile]", "[data-testid=stock]", "[data-testid=face-up]", "[data-testid=draw]"];
+
+// Asked each time: the preference can change while the page is open.
+const reduceQuery = typeof window.matchMedia === "function" ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+
+/** Whether the person asked for reduced motion (their system's or browser's setting). */
+export function prefersReducedMotion() {
+  return Boolean(reduceQuery && reduceQuery.matches);
+}
 
 function pageRect(el) {
   const r = el.getBoundingClientRect();
@@ -93,7 +104,7 @@ function playCleared(root, before, duration) {
  * hidden come from the mover's seat, or from the pile. `duration` 0 draws them in place.
  */
 export function playMoves(root, before, move, duration, skip = null) {
-  if (!before || !(duration > 0)) return 0;
+  if (!before || !(duration > 0) || prefersReducedMotion()) return 0;
   const moved = new Set(move ? move.cards || [] : []);
   let count = playCleared(root, before, duration);
   const fromSeat = move && move.player !== null && move.player !== undefined ? before.seats.get(String(move.player)) : null;
@@ -132,6 +143,15 @@ export function landed() {
 // A deal under way: {start, duration, stagger} (ms), from the first table of a round.
 let deal = null;
 
+// Reduced motion asked for while cards travel: each lands at once.
+if (reduceQuery && typeof reduceQuery.addEventListener === "function") {
+  reduceQuery.addEventListener("change", () => {
+    if (!reduceQuery.matches) return;
+    deal = null;
+    for (const animation of [...flying]) animation.finish();
+  });
+}
+
 /**
  * Deal the person's hand: each card of the table's hands travels from the draw pile (or the
  * table's middle), one after the other. `fresh` starts a deal (a new match or round drawn
@@ -140,7 +160,10 @@ let deal = null;
  */
 export function dealCards(root, duration, fresh) {
   const now = performance.now();
-  if (fresh && duration > 0) deal = { start: now, duration, stagger: Math.min(70, duration / 6) };
+  // Travelling off (the "Instant" speed, reduced motion): no deal starts, and one under way
+  // stops where it is (its cards are drawn in their places).
+  if (!(duration > 0) || prefersReducedMotion()) { deal = null; return null; }
+  if (fresh) deal = { start: now, duration, stagger: dealStagger(duration) };
   if (!deal) return null;
   const cards = [...root.querySelectorAll(".game-root .hand > .card")];
   const elapsed = now - deal.start;
@@ -168,10 +191,17 @@ export function dealCards(root, duration, fresh) {
   return dealt;
 }
 
+/** How long after the one before each card of a deal sets off, for a deal whose cards each
+ * travel for `duration` ms. */
+function dealStagger(duration) {
+  return Math.min(70, duration / 6);
+}
+
 /** A card drawn where it lands, travelling there from (dx, dy) away at `scale`; or, with
- * `away` ({dx, dy, scale, leave}), travelling from where it is to there (and removed then). */
+ * `away` ({dx, dy, scale, leave}), travelling from where it is to there (and removed then).
+ * With reduced motion it is drawn where it lands (a leaving copy is gone) at once. */
 function travel(el, dx, dy, scale, duration, delay = 0, elapsed = 0, away = null) {
-  if (typeof el.animate !== "function") { if (away) el.remove(); return; }
+  if (typeof el.animate !== "function" || prefersReducedMotion()) { if (away) el.remove(); return; }
   const end = getComputedStyle(el).transform;
   const rest = end && end !== "none" ? end : "";
   const clamp = (v) => (Number.isFinite(v) && v > 0 ? Math.min(2, Math.max(0.5, v)) : 1);
