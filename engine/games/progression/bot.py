@@ -44,20 +44,32 @@ def _suit_value(
     value, face = VALUE, IS_FACE
     top = value[stack[-1]] if stack else 0
     has_number = top > 0
-    stack_total = sum(value[c] for c in stack)
-    stack_faces = sum(1 for c in stack if face[c])
+    stack_total = stack_faces = 0
+    for c in stack:
+        stack_total += value[c]
+        if face[c]:
+            stack_faces += 1
     hand_numbers = [value[c] for c in hand if not face[c] and value[c] >= top]
-    hand_faces = 0 if has_number else sum(1 for c in hand if face[c])
+    hand_faces = 0
+    if not has_number:
+        for c in hand:
+            if face[c]:
+                hand_faces += 1
     highest = max(hand_numbers, default=top)
     expected_unseen = 0.0
     number_chance = 0.0
+    # A card below what we already hold is usable only if it comes early: half the weight.
+    # (v * p_draw * 0.5 is v * half exactly: halving a float is exact.)
+    half = p_draw * 0.5
     for c in unseen:
         v = value[c]
         if v >= top and v > 0:
-            # A card below what we already hold is usable only if it comes early.
-            weight = 1.0 if v >= highest else 0.5
-            expected_unseen += v * p_draw * weight
-            number_chance += p_draw * weight
+            if v >= highest:
+                expected_unseen += v * p_draw
+                number_chance += p_draw
+            else:
+                expected_unseen += v * half
+                number_chance += half
     certain = stack_total + budget * sum(hand_numbers)
     total = certain + expected_unseen
     faces = stack_faces + (hand_faces if budget >= 1 else int(hand_faces * budget))
@@ -108,7 +120,7 @@ def position_values(state: ProgressionState) -> list[float]:
     n = state.players
     plays_left = max(0.0, len(state.draw_pile) / n)
     out = []
-    off_stacks = _public_unseen(state.private, state.public)
+    off_stacks = _public_unseen_by_suit(state.private, state.public)
     for seat in range(n):
         by_suit, count = _unseen_by_suit(
             state.hands[seat], state.private, state.public, state.known, seat, off_stacks
@@ -148,16 +160,21 @@ def _rival_gain(card_id: str, view: dict[str, Any], me: int) -> float:
     return best
 
 
-def _public_unseen(private: list[dict[str, list[str]]], public: dict[str, list[str]]) -> list[str]:
-    """The cards of the deck on no stack, in deck order: what every seat's unseen cards are
-    taken from."""
+def _public_unseen_by_suit(
+    private: list[dict[str, list[str]]], public: dict[str, list[str]]
+) -> dict[str, list[str]]:
+    """The cards of the deck on no stack, suit by suit in deck order: what every seat's
+    unseen cards are taken from."""
     seen = set()
     for stacks in private:
         for pile in stacks.values():
             seen.update(pile)
     for pile in public.values():
         seen.update(pile)
-    return [c for c in DECK if c not in seen]
+    return {s: [c for c in _DECK_BY_SUIT[s] if c not in seen] for s in SUITS}
+
+
+_DECK_BY_SUIT = {s: [c for c in DECK if c[-1] == s] for s in SUITS}
 
 
 def _unseen_by_suit(
@@ -166,25 +183,20 @@ def _unseen_by_suit(
     public: dict[str, list[str]],
     known: list[list[str]],
     me: int,
-    off_stacks: list[str] | None = None,
+    off_stacks: dict[str, list[str]] | None = None,
 ) -> tuple[dict[str, list[str]], int]:
     """The cards seat ``me`` has not seen, suit by suit in deck order, and how many: not in
     its hand, on any stack, or taken by another seat from a public stack. The arguments have
     the shapes of both the view's fields and the state's own; ``off_stacks``: the
-    :func:`_public_unseen` of these stacks, when the caller has it."""
+    :func:`_public_unseen_by_suit` of these stacks, when the caller has it."""
     if off_stacks is None:
-        off_stacks = _public_unseen(private, public)
+        off_stacks = _public_unseen_by_suit(private, public)
     seen = set(hand)
     for p, cards in enumerate(known):
         if p != me:
             seen.update(cards)
-    by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
-    count = 0
-    for c in off_stacks:
-        if c not in seen:
-            by_suit[c[-1]].append(c)
-            count += 1
-    return by_suit, count
+    by_suit = {s: [c for c in off_stacks[s] if c not in seen] for s in SUITS}
+    return by_suit, sum(len(cards) for cards in by_suit.values())
 
 
 def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:

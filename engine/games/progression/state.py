@@ -59,7 +59,15 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.cards import SUIT_NAMES, SUITS, card_name, is_card, standard_deck, suit_of
+from engine.cards import (
+    SUIT_NAMES,
+    SUITS,
+    card_name,
+    is_card,
+    shuffle,
+    standard_deck,
+    suit_of,
+)
 from engine.core import Action, LazyRandom, State
 from engine.games.progression.rules import (
     HAND_SIZE,
@@ -145,7 +153,7 @@ class ProgressionState(State):
     def _deal_round(self) -> None:
         self.round_number += 1
         deck = standard_deck()
-        self.rng.shuffle(deck)
+        shuffle(deck, self.rng)
         n = self.players
         self.hands = [
             sorted(deck[p * HAND_SIZE : (p + 1) * HAND_SIZE], key=SORT_KEY.__getitem__)
@@ -422,7 +430,7 @@ class ProgressionState(State):
             unknown_counts[p] = len(unseen)
             pool.extend(unseen)
         pool.sort(key=SORT_KEY.__getitem__)
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         at = 0
         for p, count in unknown_counts.items():
             world.hands[p] = sorted(

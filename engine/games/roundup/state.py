@@ -51,7 +51,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.cards import SUIT_NAMES, SUITS, card_name, shuffled
+from engine.cards import SUIT_NAMES, SUITS, card_name, shuffle, shuffled
 from engine.core import Action, LazyRandom, State
 from engine.games.roundup.rules import (
     DECK,
@@ -701,7 +701,7 @@ class RoundupState(State):
 
         cards = sort_cards(unseen)
         for _ in range(8):
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             assigned = consistent_deal(slots, cards, self.excluded)
             if not must_hold or keeps_public(assigned):
                 break
