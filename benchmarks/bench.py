@@ -170,7 +170,8 @@ def measure_startup(runs: int, profiles: list[str], game: str) -> dict[str, dict
                     f"menu {got['menu'][-1]:.2f} s "
                     f"(driver {got['menu_driver'][-1]:.2f} s), first decision "
                     f"{got['move'][-1]:.2f} s ({got['decision'][-1]:.2f} s after Start, "
-                    f"ours {got['own_bytes_decision'][-1] / 1e3:.0f} kB by then), "
+                    f"ours {got['own_bytes_decision'][-1] / 1e3:.0f} kB asked by then, "
+                    f"{got['own_bytes_arrived'][-1] / 1e3:.0f} kB arrived), "
                     f"engine's first move {got['engine'][-1]:.2f} s "
                     f"({got['bytes'][-1] / 1e6:.2f} MB, ours {got['own_bytes'][-1] / 1e3:.0f} kB), "
                     f"bare loadPyodide {got['bare'][-1]:.2f} s, its last byte "
@@ -317,6 +318,7 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
         got["bytes"] = server.traffic.bytes
         got["own_bytes"] = own_bytes(server.traffic.by_path)
         got["own_bytes_decision"] = own_bytes_before(page, server.traffic.log, got["move"])
+        got["own_bytes_arrived"] = own_bytes_before(page, server.traffic.log, got["move"], True)
         if repeat:
             # The service worker's precache complete and the snapshot kept (the app makes
             # it in the background once idle): the reload is a person's next visit.
@@ -339,13 +341,17 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
         context.close()
 
 
-def own_bytes_before(page, log: list[tuple[str, int, float, float]], moment: float) -> int:
+def own_bytes_before(
+    page, log: list[tuple[str, int, float, float]], moment: float, whole: bool = False
+) -> int:
     """Of the responses in the server's ``log``, the bytes of our own files whose request came
-    by ``moment`` (seconds from the page's navigation, by its clock): each counted whole, even
-    one still on its way then."""
+    by ``moment`` (seconds from the page's navigation, by its clock), each counted whole even
+    if still on its way then; with ``whole``, only those whose last byte had gone by then."""
     until = page.evaluate("() => performance.timeOrigin") / 1000 + moment
     return sum(
-        size for path, size, asked, _ in log if asked <= until and kind_of(path.lstrip("/"))[0]
+        size
+        for path, size, asked, done in log
+        if (done if whole else asked) <= until and kind_of(path.lstrip("/"))[0]
     )
 
 
@@ -459,6 +465,7 @@ def print_startup(results: dict[str, dict], runs: int) -> None:
         ("  first decision possible", lambda n, g: f"{med(g, 'move'):.2f} s"),
         ("    after Start", lambda n, g: f"{med(g, 'decision'):.2f} s"),
         ("    our own bytes asked by then", lambda n, g: kilobytes(med(g, "own_bytes_decision"))),
+        ("    of them arrived whole", lambda n, g: kilobytes(med(g, "own_bytes_arrived"))),
         ("  engine's first move possible", lambda n, g: f"{med(g, 'engine'):.2f} s"),
         ("  bytes sent until then", lambda n, g: f"{med(g, 'bytes') / 1e6:.2f} MB"),
         ("    of them our own files", lambda n, g: f"{med(g, 'own_bytes') / 1e3:.0f} kB"),
