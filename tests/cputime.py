@@ -11,7 +11,8 @@ user and system time (with that of the children it reaped), so a renderer that i
 counts up to its last look. Where there is no ``/proc`` nothing is counted and nothing shown.
 
 The run ends with the total and the modules that took the most; ``PARLOUR_CPU_MODULES`` sets
-how many (10 unless set; 0 lists every module).
+how many (10 unless set; 0 lists every module). ``PARLOUR_CPU_TESTS=N`` lists the N tests that
+took the most as well (none unless set).
 """
 
 from __future__ import annotations
@@ -26,8 +27,12 @@ import pytest
 PROC = Path("/proc")
 CPU: dict[str, float] = {}
 """Processor seconds per test module (its path from the repository) in this process."""
+TESTS: dict[str, float] = {}
+"""Processor seconds per test (its node id) in this process."""
 _WORKERS: dict[str, dict[str, float]] = {}
 """Under ``pytest -n``, the controller's copy of each worker's ``CPU``."""
+_WORKER_TESTS: dict[str, dict[str, float]] = {}
+"""Under ``pytest -n``, the controller's copy of each worker's ``TESTS``."""
 _shown = False
 
 
@@ -116,7 +121,9 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
         return (yield)
     finally:
         module = item.nodeid.split("::", 1)[0]
-        CPU[module] = CPU.get(module, 0.0) + seconds_so_far() - before
+        used = seconds_so_far() - before
+        CPU[module] = CPU.get(module, 0.0) + used
+        TESTS[item.nodeid] = TESTS.get(item.nodeid, 0.0) + used
 
 
 # The session's hooks below are taken by both conftests: each is harmless when called twice.
@@ -127,12 +134,15 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput["parlour_cpu"] = dict(CPU)
+        workeroutput["parlour_cpu_tests"] = dict(TESTS)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error) -> None:
     """The controller keeps each worker's figures (pytest-xdist's hook)."""
-    _WORKERS[node.gateway.id] = getattr(node, "workeroutput", {}).get("parlour_cpu", {})
+    output = getattr(node, "workeroutput", {})
+    _WORKERS[node.gateway.id] = output.get("parlour_cpu", {})
+    _WORKER_TESTS[node.gateway.id] = output.get("parlour_cpu_tests", {})
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -154,3 +164,11 @@ def pytest_terminal_summary(terminalreporter) -> None:
     )
     for module, seconds in ranked[:top]:
         terminalreporter.write_line(f"  {seconds:7.1f} s  {module}")
+    tests = int(os.environ.get("PARLOUR_CPU_TESTS", "0"))
+    if tests > 0:
+        per_test = dict(TESTS)
+        for figures in _WORKER_TESTS.values():
+            per_test.update(figures)
+        terminalreporter.write_line(f"the {tests} tests that took the most processor time:")
+        for nodeid, seconds in sorted(per_test.items(), key=lambda kv: -kv[1])[:tests]:
+            terminalreporter.write_line(f"  {seconds:7.1f} s  {nodeid}")
