@@ -17,6 +17,10 @@
   pages start with snapshots off unless the test is about them (see ``app_url``).
 - ``serve_with({path: content})``: dist/ with some files replaced, plus e2e/harness/ (and
   web/js/, whose engine-client.js it drives) under /__harness__/, on its own port.
+- Searches at a test's budget: on a page of ``page`` (shared or not) a hint or an analysis
+  (the review's too) searches ``pagehelpers.TEST_BUDGET`` iterations instead of the Hard
+  level's default (web/js/app/test-budget.js), so that no test waits for a full search. A
+  module about the default budget itself sets ``FULL_BUDGETS = True``.
 
 Every test here is marked ``browser``. The run ends with the number of engine starts (worker.js
 loads), with ``-v`` per test, and the processor time per module, browser included
@@ -43,7 +47,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from pagehelpers import MENU, SNAPSHOT_KEYS, app_url  # noqa: E402
+from pagehelpers import MENU, SNAPSHOT_KEYS, TEST_BUDGET, app_url  # noqa: E402
 
 import build  # noqa: E402  (the repository's build.py: its server is the one we test)
 from tests import cputime  # noqa: E402
@@ -387,6 +391,14 @@ def close_warm_page(page: Page, site: str) -> None:
     keeper.close()
 
 
+def at_test_budget(page: Page, request: pytest.FixtureRequest) -> Page:
+    """Have ``page``'s hints and analyses search at ``TEST_BUDGET`` from its next load on,
+    unless the test's module sets ``FULL_BUDGETS`` (see the module text)."""
+    if not getattr(request.module, "FULL_BUDGETS", False):
+        page.add_init_script(f"window.__parlourTestBudget = {int(TEST_BUDGET)};")
+    return page
+
+
 def is_cold(request: pytest.FixtureRequest) -> bool:
     """Does the test ask for a first visit (``COLD_START`` or ``pagehelpers.cold_start``)?"""
     return getattr(request.module, "COLD_START", False) or getattr(
@@ -403,6 +415,7 @@ def module_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Pa
     else:
         context = request.getfixturevalue("warm_context")
         page = warm_page(context, request.getfixturevalue("site"))
+    at_test_budget(page, request)
     page.shared = True  # type: ignore[attr-defined]
     yield page
     if getattr(context, "warm_site", None):
@@ -436,6 +449,8 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
         warm = True
         context = request.getfixturevalue("warm_context")
         page = warm_page(context, request.getfixturevalue("site"))
+    if not shared:
+        at_test_budget(page, request)
     page.test_id = request.node.nodeid  # type: ignore[attr-defined]
     BOOTS.setdefault(request.node.nodeid, 0)
     yield page

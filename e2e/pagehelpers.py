@@ -22,6 +22,9 @@ a game's id, or "<game>.learn" for its coached round."""
 LEGACY_SAVE_KEY = "parlour.save"
 """Where earlier versions kept their one match in progress (moved to its slot when read)."""
 HUMAN = {"type": "human", "name": "You"}
+TEST_BUDGET = 60
+"""The iterations of a hint's or an analysis's search in a browser test (see conftest's
+``page``): a search that still weighs every move, without the Hard level's full budget."""
 
 SNAPSHOT_KEYS = """() => new Promise((resolve, reject) => {
     const open = indexedDB.open("parlour-runtime", 1);

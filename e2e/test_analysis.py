@@ -7,7 +7,9 @@ seed and budget (the engine is the same pure Python in the page). After a match 
 in the page from a saved record near its end, one request to the engine a move), the review
 ranks the person's moves one by one in the log, with progress, and can be stopped.
 
-The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
+The tests share one page (``SHARED_PAGE``): the engine starts once for the module. They are
+about the searches at the product's own budget, so they search at it (``FULL_BUDGETS``, not
+the browser tests' small one: see conftest).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import engine
 from engine.bots import analysis
 
 SHARED_PAGE = True
+FULL_BUDGETS = True
 ANALYSIS = "[data-testid=analysis]"
 QUERY = "?speed=0&test=1"  # the page's test hook: a call to its engine with a fixed budget
 FIXED_BUDGET = "(n) => window.__parlourTest.call('analyse', { iterations: n })"

@@ -15,7 +15,7 @@ import random
 import re
 from collections.abc import Callable
 
-from pagehelpers import IDLE, SIDE_ACTIONS, bot_seat, click_card, open_record
+from pagehelpers import IDLE, SIDE_ACTIONS, TEST_BUDGET, bot_seat, click_card, open_record
 
 import engine
 from engine import bridge
@@ -212,18 +212,19 @@ def builds_left(state: engine.State) -> bool:
 
 def hinted(state: engine.State) -> str:
     """The move the page's hint suggests for seat 0 here: the bridge's own hint, as the page
-    asks it (the Hard search's fixed budget and a seed from the moves made, so the same)."""
+    asks it in a browser test (the tests' fixed budget, ``TEST_BUDGET``, and a seed from the
+    moves made, so the same)."""
     seats = [HUMAN, bot_seat("random", "Bot 1")]
     bridge.load(json.dumps({"record": state.to_record(), "seats": seats}))
     try:
-        return json.loads(bridge.hint("{}"))["action"]["id"]
+        return json.loads(bridge.hint(json.dumps({"iterations": TEST_BUDGET})))["action"]["id"]
     finally:
         bridge.reset()
 
 
-# A position whose hint is to end the turn with a build left (seed 1, after 22 moves); should
-# the engine's play change, the next one is searched for (a second or so a candidate).
-END_HINTED_AFTER = 22
+# A position whose hint (at the tests' budget) is to end the turn with a build left (seed 1,
+# after 12 moves); should the engine's play change, the next one is searched for.
+END_HINTED_AFTER = 12
 
 
 def test_a_hint_to_end_the_turn_opens_the_fold_that_confirms_it(page, site, open_app):

@@ -11,6 +11,7 @@
 // and `started(client)` (the engine first answered).
 import { startEngine } from "../engine-client.js";
 import { engineStatusLine, setProgress, showEngineStatus } from "../ui/loading.js";
+import { withTestBudget } from "./test-budget.js";
 
 // How long "ready" stays on the status line once the engine has loaded.
 const READY_SHOWN_MS = 4000;
@@ -45,7 +46,8 @@ export function engineSession({ state, root, render, intents, busyChanged, stopM
   function call(method, params = {}, options = {}) {
     session.pending += 1;
     busyChanged();
-    const run = session.chain.then(engineClient).then((current) => current.call(method, params, options));
+    const asked = withTestBudget(method, params);  // unchanged but in a browser test
+    const run = session.chain.then(engineClient).then((current) => current.call(method, asked, options));
     session.chain = run.catch(() => undefined);
     return run.then(
       (reply) => reply,
