@@ -4,9 +4,10 @@ speaks from the first position on, lights up the suggested move, says every step
 game's coach file and ends with the round's score line by line. The page fixture fails a
 test on any console error or request to another host.
 
-At desktop size the round is completed and the game's lessons follow it; at phone size the
-first turns are followed (the coach's words and moves do not depend on the screen), then the
-panel's place below the table is checked."""
+Each game's round is followed once: its first turns at phone size (the coach's words and
+moves do not depend on the screen), where the panel's place below the table is checked, then
+to its end at desktop size, where the panel is beside the table, and the game's lessons
+follow it."""
 
 from __future__ import annotations
 
@@ -94,11 +95,18 @@ def abandon_the_saved_match(page) -> None:
         page.click("[data-testid=abandon-save]")
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+def coach_box(page) -> tuple[dict, dict]:
+    """Where the coach's panel and the table are now."""
+    box = page.locator(COACH).bounding_box()
+    table = page.locator(".game-root").bounding_box()
+    assert box and table
+    return box, table
+
+
 @pytest.mark.parametrize("game", list(engine.GAMES))
-def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
+def test_a_coached_round_followed_to_its_end(page, site, open_app, game):
     open_app(page, site)
-    page.set_viewport_size(DESKTOP if size == "desktop" else PHONE)
+    page.set_viewport_size(PHONE)
     learn = page.locator(f"[data-testid=learn][data-learn-game={game}]")
     assert learn.inner_text().startswith("Learn")
     started = time.perf_counter()
@@ -113,8 +121,18 @@ def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
     engine_run = coach.follow(game, deals[0])
     steps = set(engine_run["said"])
     turns_needed = engine_run["turns"]
-    if size == "desktop":
-        said, turns = follow_the_coach(page, game, None)
+    try:
+        # The first turns on a phone.
+        said, turns = follow_the_coach(page, game, PHONE_TURNS)
+        assert turns == min(PHONE_TURNS, turns_needed)
+        assert said and said <= steps, f"said off the coached round: {sorted(said - steps)}"
+        box, table = coach_box(page)
+        assert box["y"] >= table["y"] + table["height"] - 1, "the coach is below the table"
+        # The rest of the round on a laptop, then the lessons.
+        page.set_viewport_size(DESKTOP)
+        more, later = follow_the_coach(page, game, None)
+        said |= more
+        turns += later
         assert page.locator(DONE).count() == 1
         said |= steps_said(page)
         assert said == steps, f"not said: {sorted(steps - said)}"
@@ -122,19 +140,11 @@ def test_a_coached_round_followed_to_its_end(page, site, open_app, game, size):
         lines = page.locator(f"{COACH} [data-testid=coach-score] li").all_inner_texts()
         assert lines and all(line.strip() for line in lines)
         follow_the_lessons(page, game, deals[1:], said)
-    else:
-        said, turns = follow_the_coach(page, game, PHONE_TURNS)
-        assert turns == min(PHONE_TURNS, turns_needed)
-        assert said and said <= steps, f"said off the coached round: {sorted(said - steps)}"
-    box = panel.bounding_box()
-    table = page.locator(".game-root").bounding_box()
-    assert box and table
-    if size == "phone":
-        assert box["y"] >= table["y"] + table["height"] - 1, "the coach is below the table"
-    else:
+        box, table = coach_box(page)
         assert box["x"] >= table["x"] + table["width"] - 1, "the coach is beside the table"
-    page.set_viewport_size(DESKTOP)
-    print(f"\n{game} {size}: {turns} turns in {time.perf_counter() - started:.1f} s")
+    finally:
+        page.set_viewport_size(DESKTOP)
+    print(f"\n{game}: {turns} turns in {time.perf_counter() - started:.1f} s")
 
 
 # Where an element is in the window as it is now, and the window's size.
