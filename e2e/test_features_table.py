@@ -1044,36 +1044,42 @@ def test_at_200_percent_zoom_the_table_is_still_played_by_keyboard(page, site, o
         page.set_viewport_size({"width": 1280, "height": 800})
 
 
-IDLE_ON_A_BOT_TURN = """
-window.__idleOnBotTurn = [];
-new MutationObserver(() => {
-  const table = document.querySelector("[data-testid=table]");
-  if (!table || table.dataset.busy !== "false" || table.dataset.botTurn !== "true") return;
-  if (document.querySelector("[data-testid=round-over], [data-testid=match-over]")) return;
-  window.__idleOnBotTurn.push(document.querySelector("[data-testid=announcer]")?.innerText || "");
-}).observe(document, { subtree: true, childList: true, attributes: true });
-"""
+# Every moment the table says the person can act on a computer's turn, from now on (what the
+# announcer said then), in window.__idleOnBotTurn; window.__idleWatch stops the watch.
+IDLE_ON_A_BOT_TURN = """() => {
+  window.__idleOnBotTurn = [];
+  window.__idleWatch = new MutationObserver(() => {
+    const table = document.querySelector("[data-testid=table]");
+    if (!table || table.dataset.busy !== "false" || table.dataset.botTurn !== "true") return;
+    if (document.querySelector("[data-testid=round-over], [data-testid=match-over]")) return;
+    window.__idleOnBotTurn.push(document.querySelector("[data-testid=announcer]")?.innerText || "");
+  });
+  window.__idleWatch.observe(document, { subtree: true, childList: true, attributes: true });
+}"""
 
 
-@own_page
 def test_the_table_is_never_idle_on_a_computers_turn(page, site, open_app):
     """Between a reply and the computer's move the table stays busy: the person cannot act,
-    and the keyboard's focus is not sent to a hand that is about to change."""
-    page.add_init_script(IDLE_ON_A_BOT_TURN)
+    and the keyboard's focus is not sent to a hand that is about to change. Watched from the
+    menu on, before the match starts."""
     open_app(page, site)
-    page.click("[data-testid=menu] [data-game=crisps]")
-    page.select_option("[data-testid=order]", "1")  # the computer leads
-    page.click("[data-testid=start]")
-    moves = 0
-    for _ in range(40):
-        ids = next_turn(page)
-        if ids is None:
-            break
-        assert page.get_attribute("[data-testid=table]", "data-bot-turn") == "false"
-        page.click(f"{SIDE_ACTIONS}[data-action='{plain_choice(ids)}']")
-        moves += 1
-    assert moves >= 10
-    assert page.evaluate("window.__idleOnBotTurn") == []
+    page.evaluate(IDLE_ON_A_BOT_TURN)
+    try:
+        page.click("[data-testid=menu] [data-game=crisps]")
+        page.select_option("[data-testid=order]", "1")  # the computer leads
+        page.click("[data-testid=start]")
+        moves = 0
+        for _ in range(40):
+            ids = next_turn(page)
+            if ids is None:
+                break
+            assert page.get_attribute("[data-testid=table]", "data-bot-turn") == "false"
+            page.click(f"{SIDE_ACTIONS}[data-action='{plain_choice(ids)}']")
+            moves += 1
+        assert moves >= 10
+        assert page.evaluate("window.__idleOnBotTurn") == []
+    finally:
+        page.evaluate("() => window.__idleWatch.disconnect()")
 
 
 PRESS_AND_LOOK = """(id) => {
