@@ -95,9 +95,9 @@ def _answer(view: dict[str, Any], legal: list[Action], held: str | None = None) 
     return min(legal, key=cost)
 
 
-def _chain(c: str, cards: list[str]) -> int:
-    """How many of ``cards`` follow ``c`` in sequence (they become playable after it)."""
-    have = set(cards)
+def _chain(c: str, have: set[str]) -> int:
+    """How many of the cards in ``have`` follow ``c`` in sequence (they become playable
+    after it)."""
     n, v, suit = 0, _value(c), c[-1]
     while v + n + 1 <= 10 and f"{NUMBER_RANKS[v + n]}{suit}" in have:
         n += 1
@@ -121,11 +121,13 @@ def _play(view: dict[str, Any], legal: list[Action], held: str | None = None) ->
     if face_up_plays or end is not None:
         others = [a for a in face_up_plays if a.cards[0][-1] != mine]
         if others:
-            return max(others, key=lambda a: _chain(a.cards[0], up))
+            held_up = set(up)
+            return max(others, key=lambda a: _chain(a.cards[0], held_up))
         return end if end is not None else face_up_plays[0]
     down_plays = [a for a in plays if a.cards[0][-1] != mine and a.cards[0] != held]
     if down_plays:
-        return max(down_plays, key=lambda a: _chain(a.cards[0], up + down))
+        in_hand = set(up) | set(down)
+        return max(down_plays, key=lambda a: _chain(a.cards[0], in_hand))
     if held is not None and not up and down == [held]:
         last = next((a for a in plays if a.cards[0] == held), None)
         if last is not None:

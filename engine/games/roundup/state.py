@@ -96,6 +96,9 @@ def _move_table() -> dict[str, tuple[str, str | None, int, str]]:
 
 _MOVES = _move_table()
 
+_NEXT: dict[str, list[str | None]] = {s: [NEXT_CARD.get((s, v)) for v in range(11)] for s in SUITS}
+"""Per suit, the card its stack needs next when its top is worth 0..10 (None once closed)."""
+
 
 class _SeatActions:
     """Every action one seat can take at a table of ``players``, by the card it moves."""
@@ -548,7 +551,7 @@ class RoundupState(State):
             "phase": self.phase,
             "current_player": self.current_player,
             "stacks": dict(stacks) if own else stacks,
-            "needed": {s: NEXT_CARD.get((s, stacks[s])) for s in SUITS},
+            "needed": {s: _NEXT[s][stacks[s]] for s in SUITS},
             "face_up": [list(h) for h in self.face_up] if own else self.face_up,
             "face_down_counts": [len(h) for h in self.face_down],
             "face_down": list(down) if own and down is not None else down,
