@@ -38,6 +38,7 @@
 // and first decision, computed by the engine at build time), which goes over to the engine
 // once it has loaded; on a friend's page, the host's device (features/together/).
 import { matchController, reducedMotion } from "./app/match.js";
+import catalog from "./catalog.js";
 import { pageState, declare } from "./app/page-state.js";
 import { gameModule, rendererFor } from "./app/game-modules.js";
 import { preloadAfterMenu } from "./after-menu.js";
@@ -88,7 +89,7 @@ fitOnResize(root);
 // More cards than this in a hand and it is drawn in two rows (see render).
 const LONG_HAND = 20;
 
-const state = pageState(FEATURES);
+const state = pageState(FEATURES, catalog);
 
 // ----- the match on the table (js/app/match.js) and the engine (js/app/engine-session.js) -----
 

@@ -4,7 +4,6 @@
 // render's memory of the screen last drawn). app.js makes it once (pageState) and hands it
 // to the modules that read or write it (js/app/match.js, js/app/engine-session.js, the
 // features through their context); no module keeps a part of it in variables of its own.
-import catalog from "../catalog.js";
 
 /** Add each feature's part of `target` (state fields, intents, screens); one owner each. */
 export function declare(target, what, part) {
@@ -14,8 +13,10 @@ export function declare(target, what, part) {
   }
 }
 
-/** The page's state: these fields, and those `features` declare (their `state`). */
-export function pageState(features) {
+/** The page's state: these fields, and those `features` declare (their `state`); `catalog` is
+ * js/catalog.js's listing, which app.js imports (the build keeps it a module of its own only as
+ * app.js's import, tools/build/site.py). */
+export function pageState(features, catalog) {
   const state = {
     screen: "menu",         // menu | setup | rules | waiting | table | loading | fatal, or a feature's screen
     // The engine: loading in the background from the start, then ready, or failed to load
