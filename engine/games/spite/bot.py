@@ -53,14 +53,17 @@ def _upcard_chain(
         targets.append(("new", 0))
     for target, start in targets:
         hand_left = list(hand)
-        piles_left = [list(p) for p in piles]
+        # How many cards the chain took off each pile (the piles themselves stay as they are).
+        taken = [0] * len(piles)
         jokers = 0
         first: str | None = None
         for needed in range(start + 1, up):
             used = None
-            for pile in piles_left:
-                if pile and RANK_VALUE[pile[-1]] == needed:
-                    used = pile.pop()
+            for i, pile in enumerate(piles):
+                left = len(pile) - taken[i]
+                if left and RANK_VALUE[pile[left - 1]] == needed:
+                    used = pile[left - 1]
+                    taken[i] += 1
                     break
             if used is None:
                 for card in hand_left:
@@ -69,9 +72,11 @@ def _upcard_chain(
                         hand_left.remove(card)
                         break
             if used is None:
-                for pile in piles_left:
-                    if pile and RANK_VALUE[pile[-1]] == JOKER:
-                        used = pile.pop()
+                for i, pile in enumerate(piles):
+                    left = len(pile) - taken[i]
+                    if left and RANK_VALUE[pile[left - 1]] == JOKER:
+                        used = pile[left - 1]
+                        taken[i] += 1
                         break
                 else:
                     for card in hand_left:
@@ -197,10 +202,17 @@ def holding_greedy(view: dict[str, Any], legal: list[Action], rng: random.Random
     return _greedy(view, legal, hold=True)
 
 
+def _find(legal: list[Action], action_id: str) -> Action | None:
+    """The first legal action of this id (ids are unique), or None."""
+    for action in legal:
+        if action.id == action_id:
+            return action
+    return None
+
+
 def _greedy(view: dict[str, Any], legal: list[Action], hold: bool) -> Action:
     me = view["you"]
     up_card = view["upcards"][me]
-    by_id = {a.id: a for a in legal}
     builds = [a for a in legal if a.kind == "build"]
     for action in builds:
         if action.cards[0] == up_card:
@@ -211,8 +223,10 @@ def _greedy(view: dict[str, Any], legal: list[Action], hold: bool) -> Action:
         step = _upcard_chain(
             RANK_VALUE[up_card], view["stack_ranks"], view["hand"], view["discard_piles"][me]
         )
-        if step is not None and f"build:{step[0]}:{step[1]}" in by_id:
-            return by_id[f"build:{step[0]}:{step[1]}"]
+        if step is not None:
+            chained = _find(legal, f"build:{step[0]}:{step[1]}")
+            if chained is not None:
+                return chained
     best: tuple[float, Action] | None = None
     for action in builds:
         score = _build_score(action, view, me)
@@ -225,16 +239,17 @@ def _greedy(view: dict[str, Any], legal: list[Action], hold: bool) -> Action:
         return _best_discard(discards, view, me)
     # No discard is possible: rather than pass (and let the game stall), make the least
     # harmful build even if it helps the opponent; the holding policy passes instead.
-    if hold and "end" in by_id:
-        return by_id["end"]
+    end = _find(legal, "end")
+    if hold and end is not None:
+        return end
     for action in builds:
         score = _build_score(action, view, me, allow_feeding=True)
         if score is not None and (best is None or score > best[0]):
             best = (score, action)
     if best is not None:
         return best[1]
-    if "end" in by_id:
-        return by_id["end"]
+    if end is not None:
+        return end
     # An Ace is owed and every safe option is gone: play one anyway.
     aces = [a for a in legal if a.kind == "build" and RANK_VALUE[a.cards[0]] == 1]
     return (aces or builds or legal)[0]
