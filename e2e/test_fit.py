@@ -10,8 +10,10 @@ them), with the status line readable; that no visible word is split over two lin
 the table is drawn to the window (tools/table_figures.py measures it): cards at least 80 px wide
 on a laptop and the hand's at least 56 px on a phone, every card of a fanned hand showing at
 least 26% of its width and an index at least 12 px tall, no card index and no label covered, no
-band of empty felt taller than a tenth of the window, nothing wider than the window. The
-round-over and match-over dialogs, the menu, the rules pages and the set-up screen are
+band of empty felt taller than a tenth of the window, nothing wider than the window; and the
+screen walker's checks (e2e/screenwalk.py) at every decision taken: no text under 12 px, no
+word cut off, no control under 44x44 px on a phone where the walker measures them, and the
+status line in the window with the page scrolled to its foot. The round-over and match-over dialogs, the menu, the rules pages and the set-up screen are
 checked for split words too. Figures per game and size are printed with ``-s``; set
 ``PARLOUR_FIT_DECISIONS`` to walk more of each match (the test samples a few).
 
@@ -38,7 +40,7 @@ from pagehelpers import (
     random_playout,
     record_near_the_end,
 )
-from screenwalk import SIZES, clear_window, set_window
+from screenwalk import SIZES, clear_window, offenders, set_window, status_out_of_view
 
 import engine
 from tools.table_figures import figures
@@ -239,6 +241,16 @@ FIGURES_SEEN: dict[tuple[str, str], list[dict]] = defaultdict(list)
 """The figures of every decision checked, for the report printed with ``-s``."""
 
 
+def walked(page, size: str) -> list[str]:
+    """What the screen walker finds wrong with the table at this decision (e2e/screenwalk.py:
+    nothing wider than the window, no text under 12 px, no word cut off, on a phone no control
+    under 44x44 px), and whether the status line stays in view with the page scrolled to its
+    foot."""
+    found = [f"{kind}: {item}" for kind, items in offenders(page, size).items() for item in items]
+    away = status_out_of_view(page)
+    return found + ([f"status: {away}"] if away else [])
+
+
 def check_decision(page, game: str, tally: Tally, rng: random.Random) -> None:
     """At the person's decision: at each size, select a card and check what fits."""
     pick = rng.randrange(1000)
@@ -249,6 +261,7 @@ def check_decision(page, game: str, tally: Tally, rng: random.Random) -> None:
                 page.wait_for_selector(IDLE)
         page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r()))")
         problems = page.evaluate(FITS, PLACES.get(game)) + looks(page, game, size)
+        problems += walked(page, size)
         key = (game, size)
         if not tally.checked[key]:
             shoot(page, f"{game}-{size}")

@@ -1,13 +1,15 @@
 """Every screen of every game at home on a 390x844 and a 360x740 phone (touch) and a 1280x800
 laptop: nothing wider than the window (no sideways scroll, no box scrolling sideways inside
 it), no text under 12 px, no word cut off, no control under 44x44 CSS px on a phone, and at a
-decision the status line in the window with the page scrolled to the moves. On a phone the
-table screen's own controls (its bar, play area and side panel) are not held to 44 px (see
-screenwalk): their sizes are the table's, checked by e2e/test_fit.py.
+decision the status line in the window with the page scrolled to the moves (at each decision
+played to the round's end, on both phones). On a phone the table's bar, status line and play
+area are not held to 44 px (see screenwalk): their sizes are the table's, checked by
+e2e/test_fit.py; its side panel is.
 
-The screens: the menu, statistics and settings; for each game at its largest table its rules,
-its set-up, the table at a decision with the analysis open, a round-over dialog, the match-over
-dialog, the review of the match and its replay. Each is looked at in all three sizes on one
+The screens: the menu, statistics and settings; a coached (Learn to play) table; for each game
+at its largest table its rules, its set-up, the table at a decision with the analysis open, a
+round-over dialog, the match-over dialog, the review of the match and its replay, then the
+statistics and the game's history with that match kept. Each is looked at in all three sizes on one
 shared page (``screenwalk``: one look per screen and size lists every offender), so the engine
 starts once for the module. ``PARLOUR_SCREEN_SHOTS=dir`` writes a screenshot of each.
 """
@@ -24,7 +26,7 @@ from pagehelpers import (
     play_out,
     record_near_the_end,
 )
-from screenwalk import Walk, clear_window, set_window
+from screenwalk import SIZES, Walk, clear_window, set_window, status_out_of_view
 
 import engine
 
@@ -90,6 +92,20 @@ def walk(page, site, open_app):
     assert not found.found, "screens that do not fit:\n" + found.report()
 
 
+PHONES = [size for size, spec in SIZES.items() if spec["mobile"]]
+
+
+def status_at_the_decision(walk: Walk, screen: str) -> None:
+    """The status line in the window at this decision, with the page scrolled to its foot,
+    at each phone size (a laptop's status line sits above a table that fits its window)."""
+    for size in PHONES:
+        set_window(walk.page, size)
+        away = status_out_of_view(walk.page)
+        if away:
+            walk.found.setdefault(f"{screen} at {size}", {}).setdefault("status", []).append(away)
+    set_window(walk.page, "1280x800")
+
+
 def test_the_menu_statistics_and_settings(walk):
     page = walk.page
     walk.look("menu")
@@ -100,6 +116,19 @@ def test_the_menu_statistics_and_settings(walk):
     page.evaluate(CLICK, "[data-testid=settings]")
     page.locator("[data-testid=back]").wait_for()
     walk.look("settings")
+    to_menu(page)
+
+
+def test_the_coached_table(walk):
+    """A Learn to play round of Crisps at its first decision: the coach's line and panel
+    beside the table, with the table's checks."""
+    page = walk.page
+    page.evaluate(CLICK, "[data-testid=learn][data-learn-game=crisps]")
+    page.locator("[data-testid=replace-dialog], [data-testid=coach]").first.wait_for()
+    if page.locator("[data-testid=replace-dialog]").count():
+        page.evaluate(CLICK, "[data-testid=abandon-save]")
+    page.wait_for_selector(f"{IDLE} [data-testid=coach-follow]:not([disabled])")
+    walk.look("coached crisps table", table=True)
     to_menu(page)
 
 
@@ -133,6 +162,7 @@ def test_every_screen_of_the_game(walk, game):
         page.wait_for_selector(f"{IDLE}, {ROUND_OVER}, {MATCH_OVER}")
         if page.locator(ROUND_OVER).count() or page.locator(MATCH_OVER).count():
             break
+        status_at_the_decision(walk, f"{game} table, move {_}")
         page.evaluate(CLICK, "[data-testid=actions] [data-action]")
     if page.locator(ROUND_OVER).count():
         walk.look(f"{game} round over")
@@ -152,5 +182,15 @@ def test_every_screen_of_the_game(walk, game):
     page.evaluate(CLICK, "[data-testid=replay-open]")
     page.locator("[data-testid=replay-table]").wait_for()
     walk.look(f"{game} replay")
+    to_menu(page)
+
+    # The statistics with the match kept, and the game's history: its records, charts and
+    # the match's row.
+    page.evaluate(CLICK, "[data-testid=stats]")
+    page.locator(f"[data-testid=open-history][data-game={game}]").wait_for()
+    walk.look(f"{game} statistics")
+    page.evaluate(CLICK, f"[data-testid=open-history][data-game={game}]")
+    page.locator("[data-testid=history-match]").first.wait_for()
+    walk.look(f"{game} history")
     to_menu(page)
     assert engine.GAMES[game].max_players == players
