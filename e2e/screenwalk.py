@@ -78,8 +78,13 @@ OFFENDERS = """(phone) => {
     const where = holder ? `[data-testid=${holder.dataset.testid}] ` : '';
     return `${where}${el.tagName.toLowerCase()}${own}`;
   };
+  // Words for a screen reader only: a known class, or a box of a pixel (clipped to nothing).
+  const spoken = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width <= 1 && r.height <= 1;
+  };
   const shown = (el) => el.checkVisibility({ visibilityProperty: true })
-    && !el.closest('.visually-hidden, .prog-sr, .ru-sr, .skip-link, [data-card]');
+    && !el.closest('.visually-hidden, .prog-sr, .ru-sr, .skip-link, [data-card]') && !spoken(el);
   const text = (el) => `"${(el.textContent || el.value || '').trim().slice(0, 24)}"`;
   const words = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
   const out = { wide: [], text: [], controls: [], clipped: [] };
@@ -116,8 +121,8 @@ OFFENDERS = """(phone) => {
       const cut = (style.textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
         || (style.webkitLineClamp !== 'none' && el.scrollHeight > el.clientHeight + 2)
         || (style.overflowY === 'hidden' && el.scrollHeight > el.clientHeight + 2);
-      // The status line's message keeps its one or two lines; a tap opens it whole.
-      if (cut && el.dataset.testid !== 'message') {
+      // The status line's message and the coach's line keep their lines; a tap opens each whole.
+      if (cut && !['message', 'coach-line-text'].includes(el.dataset.testid)) {
         out.clipped.push(`${name(el)} ${text(el)}`);
       }
     }

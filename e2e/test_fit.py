@@ -13,9 +13,10 @@ least 26% of its width and an index at least 12 px tall, no card index and no la
 band of empty felt taller than a tenth of the window, nothing wider than the window; and the
 screen walker's checks (e2e/screenwalk.py) at every decision taken: no text under 12 px, no
 word cut off, no control under 44x44 px on a phone where the walker measures them, and the
-status line in the window with the page scrolled to its foot. The round-over and match-over dialogs, the menu, the rules pages and the set-up screen are
-checked for split words too. Figures per game and size are printed with ``-s``; set
-``PARLOUR_FIT_DECISIONS`` to walk more of each match (the test samples a few).
+status line in the window with the page scrolled to its foot. The round-over and match-over
+dialogs, the menu, the rules pages and the set-up screen are checked for split words too.
+Figures per game and size are printed with ``-s``; set ``PARLOUR_FIT_DECISIONS`` to walk more
+of each match (the test samples a few).
 
 The three sizes are emulated on one page (Chrome DevTools Protocol: a mobile viewport with
 touch, or a desktop one), so the engine starts once for the module.
