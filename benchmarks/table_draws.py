@@ -6,8 +6,9 @@ every suggestion would (the coach's button focused, Enter), at the "Instant" spe
 
 Builds nothing: it serves dist/ as the last ``python build.py`` left it. For each game it
 prints the person's moves, the table's draws (a whole new screen put into #app) a move, and
-the main thread's time a move from Chromium's own counters (``Performance.getMetrics``: all
-tasks, of which script, style and layout), medians over the runs. Prints figures only;
+the main thread's time a move from Chromium's own counters (``Performance.getMetrics``: its
+processor time, then all tasks, of which script, style and layout), medians over the runs.
+``--dist DIR`` serves another built site (to set two builds side by side). Prints figures only;
 nothing here asserts a time.
 """
 
@@ -36,7 +37,9 @@ COUNT_DRAWS = """() => {
         for (const r of records) if (r.addedNodes.length) window.__draws += 1;
     }).observe(document.getElementById("app"), { childList: true });
 }"""
-METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
+# ThreadTime: the main thread's processor time (on a shared machine the durations also count
+# the time the thread waited for a processor; this does not).
+METRICS = ("ThreadTime", "TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
 
 
 def metrics(cdp) -> dict[str, float]:
@@ -92,20 +95,21 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="table_draws.py")
     parser.add_argument("--games", default=",".join(engine.GAMES), help="comma-separated")
     parser.add_argument("--runs", type=int, default=3, help="coached rounds per game (3)")
+    parser.add_argument("--dist", type=Path, default=build.DIST, help="the built site (dist/)")
     args = parser.parse_args(argv)
     games = args.games.split(",")
     unknown = [g for g in games if g not in engine.GAMES]
     if unknown:
         parser.error(f"unknown game {unknown[0]!r} (known: {', '.join(engine.GAMES)})")
-    if not (build.DIST / "index.html").is_file():
-        parser.error("dist/ is not built: run `python3 build.py` first")
-    with build.served_chromium([("/", build.DIST)]) as (browser, base, _):
+    if not (args.dist / "index.html").is_file():
+        parser.error(f"{args.dist} is not built: run `python3 build.py` first")
+    with build.served_chromium([("/", args.dist)]) as (browser, base, _):
         print(
             f"each game's coached round followed to its end, {args.runs} runs, medians; "
             "ms of the page's main thread a person's move:"
         )
         print(
-            f"  {'game':14}{'moves':>6}{'draws/move':>12}{'tasks':>8}{'script':>8}"
+            f"  {'game':14}{'moves':>6}{'draws/move':>12}{'cpu':>8}{'tasks':>8}{'script':>8}"
             f"{'style':>8}{'layout':>8}{'wall s':>8}"
         )
         for game in games:
@@ -118,7 +122,7 @@ def main(argv: list[str]) -> int:
             per = {name: 1000 * med(name) / moves for name in METRICS}
             print(
                 f"  {game:14}{moves:>6.0f}{med('draws') / moves:>12.2f}"
-                f"{per['TaskDuration']:>8.1f}{per['ScriptDuration']:>8.1f}"
+                f"{per['ThreadTime']:>8.1f}{per['TaskDuration']:>8.1f}{per['ScriptDuration']:>8.1f}"
                 f"{per['RecalcStyleDuration']:>8.1f}{per['LayoutDuration']:>8.1f}"
                 f"{med('wall'):>8.1f}",
                 flush=True,

@@ -3,7 +3,8 @@
 web/js/ has five layers, each importing only from the layers below it:
 
     app.js      wires everything together (the only module that knows the features), with
-                app/ beside it: the page's own parts (its session with the engine)
+                app/ beside it: the page's own parts (its state, the match controller, its
+                session with the engine, the table's sources)
     features/   what the person can do beyond playing: settings, replays, sharing, hints...
     games/      each game's layout on the table (features/ and games/ never import each other)
     ui/         drawing: the screens, the table frame, the cards, the DOM helpers

@@ -1,7 +1,7 @@
 // Parlour's page: wires the page's state (js/app/page-state.js), the match controller and
 // its engine session (js/app/match.js, js/app/engine-session.js), the screens and the
-// features together. Screens are drawn from `state` alone (render() rebuilds them); input
-// only calls intents.
+// features together. Screens are drawn from `state` alone (render() draws them afresh and
+// updates the page's screen in place, ui/patch.js); input only calls intents.
 //
 // A feature (web/js/features/) is declared in one way: its module exports
 //   feature = {
@@ -46,6 +46,7 @@ import { fetchOpenings } from "./openings.js";
 import * as storage from "./storage.js";
 import { MAX_NAME } from "./read-snapshot.js";
 import { h, button, clear, noteTyped, keepTyped } from "./ui/dom.js";
+import { patch } from "./ui/patch.js";
 import { renderMenu } from "./ui/menu.js";
 import { renderSetup } from "./ui/setup.js";
 import { renderRules, fetchRules } from "./ui/rules.js";
@@ -149,22 +150,21 @@ function render() {
   // What the person was typing survives a redraw of the same screen (a friend's reply half
   // pasted when the lobby redraws for another seat).
   const typed = state.screen === run.lastScreen ? noteTyped(root) : null;
-  clear(root);
-  root.append(screen);
-  if (typed) keepTyped(root, typed);
-  if (state.screen === "table") markLastMove(root, state.lastMove);
-  if (state.screen === "table" || state.screen === "replay") {
-    // Each hand is one overlapping fan: its card count sets the overlap (web/css/fit.css). A hand
-    // too long for one row on a phone (Roundup's 26 cards at two players) is two fans, one above the
-    // other, split by a line break.
-    for (const hand of root.querySelectorAll(".game-root .hand")) {
-      const count = hand.childElementCount;
-      const perRow = count > LONG_HAND ? Math.ceil(count / 2) : count;
-      hand.style.setProperty("--n", String(perRow));
-      if (perRow < count) hand.children[perRow].before(Object.assign(document.createElement("span"), { className: "hand-break" }));
-    }
-    fitTable(root);   // the cards sized to the window (web/js/ui/fit.js)
+  if (state.screen === "table") markLastMove(screen, state.lastMove);
+  if (state.screen === "table" || state.screen === "replay") layHands(screen);
+  // The same screen again is updated in place (ui/patch.js: only what changed is touched, the
+  // focus and the scrolled lists stay); another screen, or a new match or round on the
+  // table, whose hands are dealt from the pile, is put in afresh.
+  const shown = root.firstElementChild;
+  if (shown && state.screen === run.lastScreen && !dealing && !(state.screen === "table" && !onTable)) {
+    patch(shown, screen);
+    while (root.children.length > 1) root.lastElementChild.remove();
+  } else {
+    clear(root);
+    root.append(screen);
   }
+  if (typed) keepTyped(root, typed);
+  if (state.screen === "table" || state.screen === "replay") fitTable(root);   // the cards sized to the window (web/js/ui/fit.js)
   const dealt = state.screen === "table" ? dealCards(root, travel, dealing) : null;
   if (places) {
     const fresh = state.moveCount !== run.shownMoves;
@@ -191,6 +191,18 @@ function render() {
   }
   if (state.screen === "waiting") setProgress(root, state.engine);
   for (const f of FEATURES) if (f.afterRender) f.afterRender(root, state);
+}
+
+/** Each hand is one overlapping fan: its card count sets the overlap (web/css/fit.css). A hand
+ * too long for one row on a phone (Roundup's 26 cards at two players) is two fans, one above
+ * the other, split by a line break. */
+function layHands(screen) {
+  for (const hand of screen.querySelectorAll(".game-root .hand")) {
+    const count = hand.childElementCount;
+    const perRow = count > LONG_HAND ? Math.ceil(count / 2) : count;
+    hand.style.setProperty("--n", String(perRow));
+    if (perRow < count) hand.children[perRow].before(Object.assign(document.createElement("span"), { className: "hand-break" }));
+  }
 }
 
 function renderTableScreen() {

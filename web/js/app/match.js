@@ -54,7 +54,6 @@ export function matchController({ state, root, features, render, renderSoon, ref
     await landed();
   }
 
-
   /** Keep the table busy through the whole of ``work``: between its requests the person could
    * otherwise act on a table that is about to change (a reply drawn before the bots start). */
   async function holdingBusy(work) {
@@ -434,8 +433,6 @@ export function matchController({ state, root, features, render, renderSoon, ref
       renderSoon();
     }, () => { /* a dead worker is dealt with by the engine session (js/app/engine-session.js) */ });
   }
-
-
 
   /**
    * A new snapshot that came from elsewhere than the person's own move: a friend's move on the

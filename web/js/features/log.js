@@ -7,7 +7,7 @@
 // read off the person's own view, so never another seat's card), and what the game's renderer
 // tells of it (logNote: Roundup's bids turned up and who starts). Notes are kept with the
 // saved match (`kept`), so a reload brings them back.
-import { h } from "../ui/dom.js";
+import { h, listen } from "../ui/dom.js";
 import { cardText } from "../ui/cards.js";
 import { cardsReceived, seatName } from "../read-snapshot.js";
 import { isNarrow } from "../ui/table.js";
@@ -194,7 +194,7 @@ function placeScroll(root) {
   } else {
     list.scrollTop = lastTop;
   }
-  list.addEventListener("scroll", () => {
+  listen(list, "scroll", () => {
     lastTop = list.scrollTop;
     pinned = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
   }, { passive: true });

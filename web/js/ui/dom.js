@@ -12,13 +12,35 @@ export function h(tag, attrs = {}, ...children) {
     if (key === "class") el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "style") Object.assign(el.style, value);
-    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key.startsWith("on") && typeof value === "function") listen(el, key.slice(2), value);
     else if (key === "text") el.textContent = value;
     else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, String(value));
   }
   append(el, children);
   return el;
+}
+
+// The listeners added through listen() (and so by h()), by element: an element that a
+// render keeps in place takes the new drawing's listeners instead (ui/patch.js).
+const LISTENERS = new WeakMap();
+
+/** el.addEventListener, remembered for ui/patch.js. */
+export function listen(el, type, fn, options = undefined) {
+  el.addEventListener(type, fn, options);
+  const list = LISTENERS.get(el);
+  if (list) list.push([type, fn, options]); else LISTENERS.set(el, [[type, fn, options]]);
+}
+
+/** The listeners listen() added to `el` ([type, fn, options]), or null. */
+export function listenersOf(el) {
+  return LISTENERS.get(el) || null;
+}
+
+/** Take every listener listen() added to `el` off it. */
+export function unlistenAll(el) {
+  for (const [type, fn, options] of LISTENERS.get(el) || []) el.removeEventListener(type, fn, options);
+  LISTENERS.delete(el);
 }
 
 function append(el, children) {

@@ -9,6 +9,7 @@
 //
 // One drag at a time. The listeners sit on window and places are found by data-drop under
 // the pointer, so a re-render in the middle of a drag cannot strand it.
+import { listen } from "./dom.js";
 
 const THRESHOLD_PX = 6;
 const EDGE_PX = 56;        // dragging this close to the window's edge scrolls the page
@@ -16,9 +17,9 @@ const EDGE_PX = 56;        // dragging this close to the window's edge scrolls t
 /** Let `el` (a card that can be moved) be dragged onto the places that take it. */
 export function dragSource(el, card, spec) {
   el.classList.add("is-draggable");
-  el.addEventListener("pointerdown", (event) => drag.begin(event, card, spec));
+  listen(el, "pointerdown", (event) => drag.begin(event, card, spec));
   // The click that follows a drag belongs to the drag, not to a selection.
-  el.addEventListener("click", (event) => {
+  listen(el, "click", (event) => {
     if (!drag.swallowClick) return;
     event.stopImmediatePropagation();
     event.preventDefault();

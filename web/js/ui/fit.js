@@ -5,7 +5,8 @@
 // wider than the table: the cards grow into the room there is, and shrink when it is short.
 //
 // A table redrawn at the same window keeps its size while it still fits and leaves less than
-// a few per cent of the window unused, so cards do not change size from move to move.
+// a few per cent of the window unused, or while a size a search step larger would not fit,
+// so cards do not change size from move to move.
 
 const FOOT_MARGIN = 6;        // px kept free under the table
 const SLACK = 0.05;           // of the window's height: room left unused that asks for a refit
@@ -66,6 +67,12 @@ export function fitTable(root) {
   if (kept.key === key && kept.fit >= low && kept.fit <= high) {
     const m = measure(table, kept.fit);
     if (fits(m) && (kept.fit >= high || room - m.foot <= SLACK * window.innerHeight)) return kept.fit;
+    // Still the largest that fits, to the search's precision (a step up does not): kept without
+    // the search's other measurements, each of which restyles and lays out the whole table.
+    if (fits(m)) {
+      const up = Math.min(high, kept.fit + (high - low) / 2 ** STEPS);
+      if (!fits(measure(table, up))) { measure(table, kept.fit); return kept.fit; }
+    }
   }
   let best;
   if (fits(measure(table, high))) best = high;

@@ -8,7 +8,7 @@
 //   matchSummary(snapshot, seatName) -> Node|null   optional: extra content for match-over
 // The frame around it (scores, turn, error area, side panel of every legal action, log,
 // round-over / match-over dialogs) is drawn by ui/table.js for every game.
-import { h, button } from "./dom.js";
+import { h, button, listen } from "./dom.js";
 import { cardElement, cardBack, cardText, cardName } from "./cards.js";
 import { matchingActions, extendableCards, actionsExtending, wouldBeId } from "./selection.js";
 import { seatName } from "../read-snapshot.js";
@@ -59,8 +59,8 @@ export function createUi(state, intents, snapshot = state.snapshot) {
       el.tabIndex = 0;
       el.classList.add("is-refused");
       el.dataset.focus = "card:" + cardId;
-      el.addEventListener("click", refuse);
-      el.addEventListener("keydown", (event) => {
+      listen(el, "click", refuse);
+      listen(el, "keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); refuse(); }
       });
       return el;

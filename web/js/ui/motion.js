@@ -59,10 +59,12 @@ export function notePlaces(root) {
     const el = root.querySelector(`.game-root ${selector}`);
     if (el) { const rect = pageRect(el); if (visible(rect)) { pile = rect; break; } }
   }
-  // The places the table may clear: their count and a copy of each card they show, where it is.
+  // The places the table may clear: their count and a copy of each card they show, where it is
+  // (a copy taken now: the render that follows may change the very element in place).
   const clearing = new Map();
   for (const place of root.querySelectorAll(".game-root [data-leaves-to]")) {
-    const shown = [...place.querySelectorAll("[data-card]")].map((el) => ({ el, rect: pageRect(el) })).filter((c) => visible(c.rect));
+    const shown = [...place.querySelectorAll("[data-card]")].map((el) => ({ el, rect: pageRect(el) })).filter((c) => visible(c.rect))
+      .map((c) => ({ el: c.el.cloneNode(true), rect: c.rect }));
     clearing.set(place.dataset.leavesTo, { cleared: place.dataset.cleared, cards: shown });
   }
   return { cards, seats, pile, clearing };
