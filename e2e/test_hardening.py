@@ -318,7 +318,7 @@ def wait_for_snapshot(page, site: str) -> list:
 
 
 def engine_start(page) -> dict:
-    """How the page's engine started: build_id, pyodide_version, snapshot (needs ?test=1)."""
+    """How the page's engine started: build_id, pyodide_version, memoryImage (needs ?test=1)."""
     return page.evaluate("() => window.__parlourTest.engine()")
 
 
@@ -332,9 +332,9 @@ def test_snapshots_off_when_asked_then_kept_used_ignored_and_a_spoilt_one_replac
     workers = []
     page.on("worker", lambda worker: workers.append(worker))
     open_app(page, site, "?speed=0&test=1&snapshot=0")
-    assert page.evaluate("() => window.__parlourTest.snapshot()") == {
+    assert page.evaluate("() => window.__parlourTest.memoryImage()") == {
         "stored": False,
-        "reason": "snapshots are off",
+        "reason": "memory images are off",
     }
     start_crisps(page)
     take_a_move(page)
@@ -343,8 +343,8 @@ def test_snapshots_off_when_asked_then_kept_used_ignored_and_a_spoilt_one_replac
     # A visit with nothing kept starts without a snapshot; one is made afterwards, in the
     # background.
     open_app(page, site, "?speed=0&test=1", snapshots=True)
-    assert engine_start(page)["snapshot"] is False
-    assert page.evaluate("() => window.__parlourTest.snapshot()") == {
+    assert engine_start(page)["memoryImage"] is False
+    assert page.evaluate("() => window.__parlourTest.memoryImage()") == {
         "stored": True,
         "reason": "kept",
     }
@@ -352,14 +352,14 @@ def test_snapshots_off_when_asked_then_kept_used_ignored_and_a_spoilt_one_replac
     assert [key for key, _ in kept] == [build_id(site)], "one snapshot, for this build"
     # The next visit restores it, makes none of its own, and plays.
     open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
-    assert engine_start(page)["snapshot"] is True
-    assert page.evaluate("() => window.__parlourTest.snapshot()")["stored"] is False
+    assert engine_start(page)["memoryImage"] is True
+    assert page.evaluate("() => window.__parlourTest.memoryImage()")["stored"] is False
     start_crisps(page)
     take_a_move(page)
     # ?snapshot=0 ignores the stored one (the service worker now serves the page and the
     # worker: the setting must reach the worker all the same).
     open_app(page, site, "?speed=0&test=1&snapshot=0")
-    assert engine_start(page)["snapshot"] is False
+    assert engine_start(page)["memoryImage"] is False
     start_crisps(page)
     take_a_move(page)
     # A spoilt snapshot is noticed, thrown away and made again; the visit starts normally.
@@ -367,8 +367,8 @@ def test_snapshots_off_when_asked_then_kept_used_ignored_and_a_spoilt_one_replac
     warnings = []
     page.on("console", lambda msg: warnings.append(msg.text) if msg.type == "warning" else None)
     open_app(page, site, "?speed=0&test=1&again=2", snapshots=True)
-    assert any("snapshot did not work" in w for w in warnings), warnings
-    assert engine_start(page)["snapshot"] is False
+    assert any("memory image did not work" in w for w in warnings), warnings
+    assert engine_start(page)["memoryImage"] is False
     assert all(size > 1e6 for _, size in page.evaluate(SNAPSHOT_KEYS)), "the spoilt one is gone"
     wait_for_snapshot(page, site)  # a good one is made again
     start_crisps(page)
@@ -416,7 +416,7 @@ def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, op
     before = table_state(page)
     # The next visit starts from the snapshot, which holds no match: the saved one resumes.
     open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
-    assert engine_start(page)["snapshot"] is True
+    assert engine_start(page)["memoryImage"] is True
     page.click(resume_button("crisps"))
     page.wait_for_selector(IDLE)
     assert table_state(page) == before

@@ -75,7 +75,7 @@ def test_progress_shows_after_a_start_from_the_snapshot(page, site, open_app):
     open_app(page, site)
     page.evaluate(f"() => {{ {store_save(record, 'expert')} }}")
     open_app(page, site, "?speed=0&test=1")  # another address: a real load
-    assert page.evaluate("() => window.__parlourTest.engine()")["snapshot"] is True
+    assert page.evaluate("() => window.__parlourTest.engine()")["memoryImage"] is True
     page.click(resume_button("crisps"))
     page.wait_for_selector(IDLE)
     expert_thinks(page, lead)

@@ -1,14 +1,15 @@
 // The engine worker (a module worker): runs Pyodide and the Parlour engine off the main
 // thread and answers requests from js/engine-client.js.
 //
-// The same file has a second role, a worker named "parlour-snapshot" (see "the memory
-// snapshot" below): a short-lived worker that makes the start-up snapshot for the next visit.
+// The same file has a second role, a worker named "parlour-memory-image" (see "the memory
+// image" below): a short-lived worker that makes the memory image for the next visit's start
+// (Pyodide calls it a memory snapshot; in Parlour's code a snapshot is the bridge's reply).
 //
 // Messages to the page (the engine):
 //   {type: "progress", stage, fraction, message}   while loading ("runtime", "engine", "ready")
-//   {type: "ready", build_id, pyodide_version, snapshot, steps}
-//                                                  once engine.bridge is imported; snapshot:
-//                                                  true when it started from a stored snapshot;
+//   {type: "ready", build_id, pyodide_version, memory_image, steps}
+//                                                  once engine.bridge is imported; memory_image:
+//                                                  true when it started from a stored image;
 //                                                  steps: when each step of the start ended,
 //                                                  [name, ms since the epoch] (see step())
 //   {type: "failed", message}                      loading failed (readable text)
@@ -22,18 +23,18 @@
 //   {type: "thinking", id, fraction}               while request `id` (bot_move, hint, analyse) searches:
 //                                                  its progress, 0..1, at most every ~80 ms
 //   {type: "crash", message}                       the Python runtime died; nothing will answer
-// Messages to the page (the snapshot maker), exactly one, then the worker closes itself:
-//   {type: "snapshot", stored, reason}             stored: this worker kept a new snapshot
+// Messages to the page (the image maker), exactly one, then the worker closes itself:
+//   {type: "memory-image", stored, reason}         stored: this worker kept a new image
 //
 // A first visit installs the engine wheel with micropip, vendored in wheels/ (never from
 // another host): the engine wheel and micropip are fetched while the runtime downloads, then
 // micropip's wheel is unpacked from those bytes into site-packages (no second request, not
 // even a revalidation) and installs the engine wheel from its bytes, written into Pyodide's
-// file system (an emfs: URL). A repeat visit restores the memory snapshot instead and pays
+// file system (an emfs: URL). A repeat visit restores the memory image instead and pays
 // none of it: the wheel, unzipped here (DecompressionStream) while the runtime starts, is
-// written into a directory on sys.path, as the snapshot expects.
+// written into a directory on sys.path, as the image expects.
 // All URLs are relative to this file, so the site works under any sub-path. The Python it runs
-// to install, snapshot and restore the engine is in js/worker-python.mjs.
+// to install the engine, make its memory image and restore one is in js/worker-python.mjs.
 
 import {
   AFTER_RESTORE, ENGINE_DIR, ENGINE_ON_PATH, IMPORT_ENGINE, SITE_PACKAGES, forgetDirectory,
@@ -45,12 +46,12 @@ const BRIDGE_METHODS = new Set([
 ]);
 
 // What the page started this worker as: its name (new Worker(url, {name})) is
-// "parlour-engine" or "parlour-snapshot", followed by "?snapshot=0" when the page has
-// snapshots off. The name, not the URL's query: a worker script that the service worker
+// "parlour-engine" or "parlour-memory-image", followed by "?snapshot=0" when the page has
+// memory images off. The name, not the URL's query: a worker script that the service worker
 // serves from its cache runs under the cached URL, which has no query.
 const [workerKind, workerFlags = ""] = String(self.name || "").split("?");
 const flags = new URLSearchParams(workerFlags);
-const ROLE = workerKind === "parlour-snapshot" ? "snapshot" : "engine";
+const ROLE = workerKind === "parlour-memory-image" ? "memory-image" : "engine";
 const HERE = new URL("./", import.meta.url);
 // Where the engine wheel is written for micropip to install it from (then removed).
 const WHEEL_DIR = "/parlour/wheels";
@@ -103,37 +104,39 @@ async function fetchOk(url, what) {
   return response;
 }
 
-// ----- the memory snapshot (repeat visits) ------------------------------------------------
+// ----- the memory image (repeat visits) ---------------------------------------------------
 // A first visit starts like bare Pyodide: loadPyodide(), the wheel, `import engine.bridge`
 // (what the menu needs), ready. Nothing else is on its critical path. Once the menu is shown
-// and the page is idle, js/engine-client.js starts this file again as "parlour-snapshot": a
+// and the page is idle, js/engine-client.js starts this file again as "parlour-memory-image": a
 // second worker that loads the runtime with loadPyodide({_makeSnapshot: true}), imports the
 // whole engine, takes pyodide.makeMemorySnapshot() (before any bridge call, so it holds no
 // match and no JS references), stores it in IndexedDB keyed by the build id (only if none is
 // stored for this build by then) and closes. The next start restores it
 // (loadPyodide({_loadSnapshot})), which skips Python's own start-up and the engine's imports.
-// Anything wrong with it (no IndexedDB, quota, a snapshot that does not restore or whose
-// engine does not answer) means a normal start, and the bad snapshot is deleted; a snapshot
-// that cannot be made is a console warning, nothing more. ?snapshot=0 on the page turns
-// snapshots off (neither read nor made): the page passes it on in the worker's name.
+// Anything wrong with it (no IndexedDB, quota, an image that does not restore or whose
+// engine does not answer) means a normal start, and the bad image is deleted; an image that
+// cannot be made is a console warning, nothing more. ?snapshot=0 on the page (the address
+// keeps Pyodide's word) turns memory images off (neither read nor made): the page passes it
+// on in the worker's name. The database and its store keep their first names, so that an
+// image stored by an earlier release is still found (and replaced).
 
-const SNAPSHOT_DB = "parlour-runtime";
-const SNAPSHOT_STORE = "snapshots";
-const useSnapshots = typeof indexedDB !== "undefined" && flags.get("snapshot") !== "0";
+const IMAGE_DB = "parlour-runtime";
+const IMAGE_STORE = "snapshots";
+const useImages = typeof indexedDB !== "undefined" && flags.get("snapshot") !== "0";
 
-function openSnapshots() {
+function openImages() {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(SNAPSHOT_DB, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(SNAPSHOT_STORE);
+    const request = indexedDB.open(IMAGE_DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(IMAGE_STORE);
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
-    request.onblocked = () => reject(new Error("the snapshot database is blocked"));
+    request.onblocked = () => reject(new Error("the memory image database is blocked"));
   });
 }
 
 /** Open the database for `use(db)` and close it afterwards. */
-async function withSnapshots(use) {
-  const db = await openSnapshots();
+async function withImages(use) {
+  const db = await openImages();
   try {
     return await use(db);
   } finally {
@@ -144,16 +147,16 @@ async function withSnapshots(use) {
 /** Run `work(store, done)` in one transaction; resolves to what `done(value)` was given. */
 function inTransaction(db, mode, work) {
   return new Promise((resolve, reject) => {
-    const tx = db.transaction(SNAPSHOT_STORE, mode);
+    const tx = db.transaction(IMAGE_STORE, mode);
     let result;
-    work(tx.objectStore(SNAPSHOT_STORE), (value) => { result = value; });
+    work(tx.objectStore(IMAGE_STORE), (value) => { result = value; });
     tx.oncomplete = () => resolve(result);
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error || new Error("aborted"));
   });
 }
 
-function isSnapshot(value) {
+function isImage(value) {
   return (value instanceof Uint8Array || value instanceof ArrayBuffer) && value.byteLength > 0;
 }
 
@@ -164,12 +167,12 @@ function storedKeys(db) {
   });
 }
 
-/** This build's snapshot, or null. `buildInfo` is a promise: when nothing is stored at all
+/** This build's memory image, or null. `buildInfo` is a promise: when nothing is stored at all
  * (a first visit) the answer comes without waiting for it. */
-async function readSnapshot(buildInfo) {
-  if (!useSnapshots) return null;
+async function readImage(buildInfo) {
+  if (!useImages) return null;
   try {
-    return await withSnapshots(async (db) => {
+    return await withImages(async (db) => {
       const keys = await storedKeys(db);
       if (!keys.length) return null;
       const { build_id: buildId } = await buildInfo;
@@ -178,28 +181,28 @@ async function readSnapshot(buildInfo) {
         const request = store.get(buildId);
         request.onsuccess = () => done(request.result);
       });
-      return isSnapshot(found) ? found : null;
+      return isImage(found) ? found : null;
     });
   } catch {
     return null;
   }
 }
 
-/** Keep `bytes` as this build's snapshot unless one is there already; true if kept. */
-function keepSnapshot(buildId, bytes) {
-  return withSnapshots((db) => inTransaction(db, "readwrite", (store, done) => {
+/** Keep `bytes` as this build's memory image unless one is there already; true if kept. */
+function keepImage(buildId, bytes) {
+  return withImages((db) => inTransaction(db, "readwrite", (store, done) => {
     const request = store.get(buildId);
     request.onsuccess = () => {
-      if (isSnapshot(request.result)) { done(false); return; }
-      store.clear();  // one build's snapshot at a time
+      if (isImage(request.result)) { done(false); return; }
+      store.clear();  // one build's image at a time
       store.put(bytes, buildId).onsuccess = () => done(true);
     };
   }));
 }
 
-async function deleteSnapshots() {
+async function deleteImages() {
   try {
-    await withSnapshots((db) => inTransaction(db, "readwrite", (store) => store.clear()));
+    await withImages((db) => inTransaction(db, "readwrite", (store) => store.clear()));
   } catch { /* nothing kept */ }
 }
 
@@ -326,7 +329,7 @@ function startBridge(pyodide) {
   const games = JSON.parse(bridge.games("{}"));
   if (games.error) throw new Error(`the engine did not start: ${games.error.message}`);
   // A searching bot's progress goes to the page while it thinks. Installed here, on every
-  // start: a memory snapshot is made before any of this, so it never holds the callback.
+  // start: a memory image is made before any of this, so it never holds the callback.
   bridge.on_progress((fraction) => {
     if (serving !== null) post({ type: "thinking", id: serving, fraction });
   });
@@ -339,13 +342,13 @@ async function boot() {
   const { buildInfo, wheel, runtime, options } = startDownloads();
   runtime.then(() => step("pyodide.mjs imported"), () => {});
   wheel.then(() => step("engine wheel fetched and unzipped"), () => {});
-  const snapshot = useSnapshots ? readSnapshot(buildInfo) : Promise.resolve(null);
-  // micropip only for a start without a snapshot: it downloads as soon as that is known.
-  let micropip = snapshot.then((found) => (found ? null : fetchMicropip(buildInfo)));
+  const image = useImages ? readImage(buildInfo) : Promise.resolve(null);
+  // micropip only for a start without an image: it downloads as soon as that is known.
+  let micropip = image.then((found) => (found ? null : fetchMicropip(buildInfo)));
   micropip.catch(() => {});
   const loadPyodide = await runtime;
 
-  const saved = await snapshot;
+  const saved = await image;
   if (saved) {
     progress("runtime", 0.1, "Starting Python");
     try {
@@ -356,13 +359,13 @@ async function boot() {
       const bridge = startBridge(pyodide);
       const info = await buildInfo;
       progress("ready", 1, "Ready");
-      post({ type: "ready", build_id: info.build_id, pyodide_version: pyodide.version, snapshot: true });
+      post({ type: "ready", build_id: info.build_id, pyodide_version: pyodide.version, memory_image: true });
       return bridge;
     } catch (error) {
       if (!isPythonError(error) && /could not download/.test(describe(error))) throw error;
-      console.warn("Parlour: the start-up snapshot did not work; starting normally:", describe(error));
+      console.warn("Parlour: the memory image did not work; starting normally:", describe(error));
       micropip = fetchMicropip(buildInfo);
-      await deleteSnapshots();
+      await deleteImages();
     }
   }
 
@@ -378,17 +381,17 @@ async function boot() {
   const bridge = startBridge(pyodide);
   step("engine.bridge imported");
   progress("ready", 1, "Ready");
-  post({ type: "ready", build_id: info.build_id, pyodide_version: pyodide.version, snapshot: false, steps });
+  post({ type: "ready", build_id: info.build_id, pyodide_version: pyodide.version, memory_image: false, steps });
   return bridge;
 }
 
-/** The snapshot maker: make and keep this build's snapshot; {stored, reason}. */
-async function makeSnapshot() {
-  if (!useSnapshots) return { stored: false, reason: "snapshots are off" };
+/** The image maker: make and keep this build's memory image; {stored, reason}. */
+async function makeImage() {
+  if (!useImages) return { stored: false, reason: "memory images are off" };
   const { buildInfo, wheel, runtime, options } = startDownloads();
   let keys;
   try {
-    keys = await withSnapshots(storedKeys);
+    keys = await withImages(storedKeys);
   } catch (error) {
     throw new Error(`there is nowhere to keep it (${describe(error)})`, { cause: error });
   }
@@ -399,7 +402,7 @@ async function makeSnapshot() {
   install(pyodide, await wheel);
   pyodide.runPython(IMPORT_ENGINE);
   const bytes = pyodide.makeMemorySnapshot();
-  const stored = await keepSnapshot(info.build_id, bytes);
+  const stored = await keepImage(info.build_id, bytes);
   return { stored, reason: stored ? "kept" : "one is kept already" };
 }
 
@@ -468,13 +471,13 @@ function serve() {
   });
 }
 
-if (ROLE === "snapshot") {
-  makeSnapshot().then(
-    (outcome) => post({ type: "snapshot", ...outcome }),
+if (ROLE === "memory-image") {
+  makeImage().then(
+    (outcome) => post({ type: "memory-image", ...outcome }),
     (error) => {
       const message = isPythonError(error) ? pythonMessage(error) : describe(error);
-      console.warn("Parlour: no start-up snapshot for the next visit:", message);
-      post({ type: "snapshot", stored: false, reason: message });
+      console.warn("Parlour: no memory image for the next visit:", message);
+      post({ type: "memory-image", stored: false, reason: message });
     },
   ).finally(() => self.close());
 } else {

@@ -22,17 +22,19 @@
 // silence allowed, and a long search that keeps reporting is never taken for a hang.
 // client.kill() does the same on purpose (the page's test hook uses it).
 //
-// client.keepSnapshot() (the page calls it once the menu is shown and idle) makes the
-// start-up snapshot for the next visit in a second, short-lived worker (worker.js again,
-// named "parlour-snapshot"), off the first visit's critical path and once no request is
-// waiting for the engine; see worker.js. It resolves to {stored, reason} and never rejects:
-// a snapshot that cannot be made is a console warning at most. Not after a start from a
-// snapshot, not with ?snapshot=0, and at most once per page.
+// client.keepMemoryImage() (the page calls it once the menu is shown and idle) makes the
+// memory image for the next visit's start (Pyodide's memory snapshot of the loaded engine)
+// in a second, short-lived worker (worker.js again, named "parlour-memory-image"), off the
+// first visit's critical path and once no request is waiting for the engine; see worker.js.
+// It resolves to {stored, reason} and never rejects: an image that cannot be made is a
+// console warning at most. Not after a start from an image, not with ?snapshot=0 (the
+// address's switch keeps the name Pyodide gives the thing), and at most once per page.
+// ("Snapshot" alone, in the page's code, is the bridge's reply.)
 
 import { heldLogs } from "./held-logs.js";
 
 const WORKER_SCRIPT = new URL("../worker.js", import.meta.url);
-// The build this page's first engine reported: a later worker (a restart, the snapshot maker)
+// The build this page's first engine reported: a later worker (a restart, the image maker)
 // names it in its URL, so that the service worker answers it from this build's files even
 // after a newer release took over (see sw.js). The worker itself ignores it.
 let pageBuild = null;
@@ -44,19 +46,19 @@ const workerUrl = () => {
 const QUICK_MS = 30_000;
 const SLOW_MS = 180_000;
 const SLOW_METHODS = new Set(["bot_move", "hint", "analyse", "load", "start", "replay", "undo"]);
-// A snapshot worker still busy after this long is given up (and stopped).
-const SNAPSHOT_MS = 300_000;
-// ?snapshot=0 on the page: no memory snapshot is read or made (see worker.js).
-const SNAPSHOTS_OFF = new URLSearchParams(self.location.search).get("snapshot") === "0";
-let snapshotMaking = null;  // one snapshot worker per page at most
+// An image maker still busy after this long is given up (and stopped).
+const MEMORY_IMAGE_MS = 300_000;
+// ?snapshot=0 on the page: no memory image is read or made (see worker.js).
+const MEMORY_IMAGES_OFF = new URLSearchParams(self.location.search).get("snapshot") === "0";
+let imageMaking = null;  // one image maker per page at most
 
 // The worker learns what it is from its name (see worker.js), not from its URL's query.
 function workerName(kind) {
-  return SNAPSHOTS_OFF ? `${kind}?snapshot=0` : kind;
+  return MEMORY_IMAGES_OFF ? `${kind}?snapshot=0` : kind;
 }
 
-/** Run worker.js as "parlour-snapshot" until it reports; {stored, reason}. */
-function makeSnapshot() {
+/** Run worker.js as "parlour-memory-image" until it reports; {stored, reason}. */
+function makeMemoryImage() {
   return new Promise((resolve) => {
     let worker;
     let timer = null;
@@ -66,23 +68,23 @@ function makeSnapshot() {
       resolve(outcome);
     };
     const fail = (reason) => {
-      console.warn("Parlour: no start-up snapshot for the next visit:", reason);
+      console.warn("Parlour: no memory image for the next visit:", reason);
       finish({ stored: false, reason });
     };
     try {
-      worker = new Worker(workerUrl(), { type: "module", name: workerName("parlour-snapshot") });
+      worker = new Worker(workerUrl(), { type: "module", name: workerName("parlour-memory-image") });
     } catch (error) {
       fail((error && error.message) || String(error));
       return;
     }
-    timer = setTimeout(() => fail(`not made in ${SNAPSHOT_MS / 1000} s`), SNAPSHOT_MS);
+    timer = setTimeout(() => fail(`not made in ${MEMORY_IMAGE_MS / 1000} s`), MEMORY_IMAGE_MS);
     worker.addEventListener("message", (event) => {
       const data = event.data || {};
-      if (data.type === "snapshot") finish({ stored: Boolean(data.stored), reason: String(data.reason || "") });
+      if (data.type === "memory-image") finish({ stored: Boolean(data.stored), reason: String(data.reason || "") });
     });
     worker.addEventListener("error", (event) => {
       event.preventDefault();
-      fail(event.message || "the snapshot worker could not be loaded");
+      fail(event.message || "the image maker could not be loaded");
     });
   });
 }
@@ -94,7 +96,7 @@ export async function startEngine(onProgress = () => {}) {
   let nextId = 1;
   let dead = null;
   let info = null;
-  let fromSnapshot = false;
+  let fromMemoryImage = false;
   let idleWaiters = [];
   let settleStart;
   // What this engine's snapshots already told the page of each log (see held-logs.js): a new
@@ -161,7 +163,7 @@ export async function startEngine(onProgress = () => {}) {
       case "ready":
         info = { build_id: data.build_id, pyodide_version: data.pyodide_version };
         if (!pageBuild && typeof data.build_id === "string") pageBuild = data.build_id;
-        fromSnapshot = Boolean(data.snapshot);
+        fromMemoryImage = Boolean(data.memory_image);
         settleStart.resolve();
         break;
       case "failed":
@@ -225,8 +227,8 @@ export async function startEngine(onProgress = () => {}) {
 
   return {
     get info() { return info; },
-    /** True when the worker started from a stored start-up snapshot. */
-    get fromSnapshot() { return fromSnapshot; },
+    /** True when the worker started from a stored memory image. */
+    get fromMemoryImage() { return fromMemoryImage; },
     call(method, params = {}, { timeoutMs, onProgress } = {}) {
       if (dead) return Promise.reject(dead);
       const id = nextId++;
@@ -244,12 +246,12 @@ export async function startEngine(onProgress = () => {}) {
     get logCounts() { return logs.counts; },
     /** How many requests this engine was sent, by method. */
     get sentCounts() { return { ...sent }; },
-    /** Make the next visit's start-up snapshot in a second worker, once this one is idle. */
-    keepSnapshot() {
-      if (SNAPSHOTS_OFF) return Promise.resolve({ stored: false, reason: "snapshots are off" });
-      if (fromSnapshot) return Promise.resolve({ stored: false, reason: "this start used one" });
-      if (!snapshotMaking) snapshotMaking = whenIdle().then(makeSnapshot);
-      return snapshotMaking;
+    /** Make the next visit's memory image in a second worker, once this one is idle. */
+    keepMemoryImage() {
+      if (MEMORY_IMAGES_OFF) return Promise.resolve({ stored: false, reason: "memory images are off" });
+      if (fromMemoryImage) return Promise.resolve({ stored: false, reason: "this start used one" });
+      if (!imageMaking) imageMaking = whenIdle().then(makeMemoryImage);
+      return imageMaking;
     },
     /** Terminate the worker as if it had died: pending calls reject, crash callbacks run. */
     kill(message = "The game engine's worker was stopped") {

@@ -1,10 +1,10 @@
 // The Python that the engine worker (web/worker.js) runs in Pyodide to put the engine in place,
-// make a start-up snapshot and come back from one. The build's check of the page's start-up
+// make a memory image (Pyodide's memory snapshot) and come back from one. The build's check of the page's start-up
 // (tools/build/exercise.mjs, under Node.js) imports the same text, so that the standard library
 // it trims to (tools/build/stdlib.py) is measured on exactly what the page runs.
 // The build bundles this module into the worker; `build.py --no-minify` serves it as it is.
 
-// Where the engine's files live in Pyodide's file system (on sys.path). A snapshot refers to
+// Where the engine's files live in Pyodide's file system (on sys.path). A memory image refers to
 // it, so it must be the same in every worker that makes or restores one.
 export const ENGINE_DIR = "/parlour/lib";
 
@@ -21,8 +21,8 @@ export function forgetDirectory(directory) {
   return `import sys\nsys.path_importer_cache.pop(${JSON.stringify(directory)}, None)`;
 }
 
-// Run once the engine's files are in place (the snapshot maker): import the whole engine,
-// every module, so that the snapshot holds all of it.
+// Run once the engine's files are in place (the image maker): import the whole engine,
+// every module, so that the image holds all of it.
 export const IMPORT_ENGINE = `
 import importlib, pkgutil
 import engine, engine.bridge
@@ -32,7 +32,7 @@ for _module in pkgutil.walk_packages(engine.__path__, "engine."):
 del _module
 `;
 
-// After a restore: reseed `random` (a snapshot would otherwise hand every visit the same
+// After a restore: reseed `random` (an image would otherwise hand every visit the same
 // random state) and forget the import system's view of the engine's directory (written
 // anew). Not importlib.invalidate_caches(): it imports importlib.metadata, a few hundred ms.
 export const AFTER_RESTORE = `

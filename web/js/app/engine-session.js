@@ -15,8 +15,8 @@ import { withTestBudget } from "./test-budget.js";
 
 // How long "ready" stays on the status line once the engine has loaded.
 const READY_SHOWN_MS = 4000;
-// How long after the engine is ready the snapshot for the next visit starts being made.
-const SNAPSHOT_DELAY_MS = 1000;
+// How long after the engine is ready the memory image for the next visit starts being made.
+const MEMORY_IMAGE_DELAY_MS = 1000;
 // A worker that dies this often within a minute is not restarted again.
 const RESTARTS_A_MINUTE = 3;
 
@@ -192,18 +192,18 @@ export function engineSession({ state, root, render, intents, busyChanged, stopM
     started(current);
     engineAnswered();
     registerServiceWorker();
-    keepSnapshotWhenIdle(current);
+    keepMemoryImageWhenIdle(current);
   }
 
-  /** The next visit's start-up snapshot is made in the background (see js/engine-client.js),
+  /** The next visit's memory image is made in the background (see js/engine-client.js),
    * never while the first visit is still downloading: a moment after the engine is ready, when
    * the page is idle and no request waits for the engine. */
-  function keepSnapshotWhenIdle(current) {
-    const start = () => { if (current === session.client && !current.dead) current.keepSnapshot(); };
+  function keepMemoryImageWhenIdle(current) {
+    const start = () => { if (current === session.client && !current.dead) current.keepMemoryImage(); };
     setTimeout(() => {
       if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(start, { timeout: 2000 });
       else start();
-    }, SNAPSHOT_DELAY_MS);
+    }, MEMORY_IMAGE_DELAY_MS);
   }
 
   /** Test-only hooks (?test=1): kill the worker as if it had crashed, and so on; each waits
@@ -212,13 +212,13 @@ export function engineSession({ state, root, render, intents, busyChanged, stopM
     return {
       killWorker: async () => (await engineClient()).kill("The game engine's worker was killed (test)"),
       call: async (method, params, timeoutMs) => (await engineClient()).call(method, params, { timeoutMs }).catch((err) => err.message),
-      // How this engine started and the requests it was sent, by method; the next visit's
-      // snapshot ({stored, reason}, once made).
+      // How this engine started (memoryImage: from a stored memory image) and the requests it
+      // was sent, by method; the next visit's memory image ({stored, reason}, once made).
       engine: async () => {
         const current = await engineClient();
-        return { ...current.info, snapshot: current.fromSnapshot, logs: current.logCounts, calls: current.sentCounts };
+        return { ...current.info, memoryImage: current.fromMemoryImage, logs: current.logCounts, calls: current.sentCounts };
       },
-      snapshot: async () => (await engineClient()).keepSnapshot(),
+      memoryImage: async () => (await engineClient()).keepMemoryImage(),
     };
   }
 
