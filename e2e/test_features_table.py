@@ -1088,7 +1088,7 @@ PRESS_AND_LOOK = """(id) => {
   document.querySelector(`[data-testid=actions] [data-action="${id}"]`).click();
   const moves = [...document.querySelectorAll("[data-testid=actions] [data-action]")];
   return {busy: table().dataset.busy, off: moves.length > 0 && moves.every((b) => b.disabled),
-          redrawn: table() !== before};
+          inPlace: table() === before};
 }"""
 
 
@@ -1105,7 +1105,7 @@ def test_a_sent_move_turns_the_table_busy_at_once(page, site, open_app):
     assert page.evaluate(PRESS_AND_LOOK, plain_choice(ids)) == {
         "busy": "true",
         "off": True,
-        "redrawn": True,
+        "inPlace": True,  # the table is updated where it is, not put in anew
     }
     # The reply is drawn in its turn: the move is in the log and the table idle again.
     page.wait_for_selector(IDLE)
