@@ -433,11 +433,13 @@ def hand_faces(page) -> dict[str, dict]:
 
 
 def test_card_art_arrives_after_the_table_and_replaces_the_fallback(page, site, open_app):
-    asked: list[int] = []
+    asked: list[tuple[int, int]] = []
 
     def hold(route):
-        # When the art is asked for, the first decision's table is already drawn, with CSS faces.
-        asked.append(page.locator(".card[data-card]").count())
+        # When the art is asked for, the first decision's table is already drawn, with CSS
+        # faces, and waits for the person (the art never shares the line with the decision).
+        idle = page.locator("[data-testid=table][data-busy=false]").count()
+        asked.append((page.locator(".card[data-card]").count(), idle))
         route.continue_()
 
     open_app(page, site)
@@ -447,7 +449,7 @@ def test_card_art_arrives_after_the_table_and_replaces_the_fallback(page, site, 
         assert not page.locator("#card-art-sprite").count()
         hand = open_four_suits(page)
         page.locator("[data-testid=hand] .card.has-art").first.wait_for()
-        assert asked and asked[0] > 0, asked
+        assert asked and asked[0][0] > 0 and asked[0][1] == 1, asked
         faces = hand_faces(page)
         assert set(faces) == set(hand)
         for card, face in faces.items():

@@ -1,17 +1,21 @@
 // The card faces' art: web/cards/deck.svg (tools/draw_cards.py), one sprite of SVG symbols
 // (pips laid out as on a real deck, court figures, jokers, the four-colour deck's suit
 // letters). Nothing waits for it: faces are drawn with CSS alone (cards.css) until it has
-// arrived, and it is asked for only once the page has drawn its first cards (or at once on a
-// visit the service worker answers from its cache), so the menu and the first decision of a
-// first visit never share the line with it. Once it is in, every face drawn shows its art
+// arrived, and it is asked for only once the page has drawn its first cards and the table
+// waits for the person (or at once on a visit the service worker answers from its cache), so
+// the menu and the first decision of a first visit never share the line with it. Once it is in, every face drawn shows its art
 // and the faces already on the page are given theirs.
 
 const SVG = "http://www.w3.org/2000/svg";
 // Beside the page (index.html), wherever this module is: bundled into js/ or as web/js/ui/.
 const artUrl = () => new URL("cards/deck.svg", document.baseURI).href;
-// After the first cards are drawn, this long before the art is asked for: the first
-// decision's table is on the screen by then.
+// After the first cards are drawn, this long before the art is asked for, and then only once
+// the table waits for the person (not busy with a deal, the engine or a computer's turn): the
+// first decision is on the screen by then, on a slow device too. A table still busy is looked
+// at again after BUSY_RETRY_MS, and the art is asked for anyway after BUSY_RETRIES looks.
 const AFTER_FIRST_CARDS_MS = 800;
+const BUSY_RETRY_MS = 300;
+const BUSY_RETRIES = 20;
 
 let state = "none";  // "none", "asked" (fetching), "ready", "failed"
 let scheduled = false;
@@ -45,7 +49,13 @@ export function artFor(base) {
 export function noteCardsDrawn() {
   if (scheduled || state !== "none") return;
   scheduled = true;
-  setTimeout(loadCardArt, AFTER_FIRST_CARDS_MS);
+  let looks = 0;
+  const whenIdle = () => {
+    const busy = document.querySelector("[data-testid=table][data-busy=true]");
+    if (busy && ++looks < BUSY_RETRIES) setTimeout(whenIdle, BUSY_RETRY_MS);
+    else loadCardArt();
+  };
+  setTimeout(whenIdle, AFTER_FIRST_CARDS_MS);
 }
 
 /** Fetch the sprite (once), put it into the page and give the faces on the page their art. */
