@@ -625,8 +625,16 @@ def test_sound_is_heard_when_on_and_only_the_turn_while_hidden(page, site, open_
         assert heard["state"] == "running" and heard["peak"] > 0.02, heard
         made = page.evaluate("() => window.__parlourSounds")
         assert {"name": "play", "made": True} in made, made
+        # The card's own cues come to be the recordings (web/sounds/, fetched once Sound is on
+        # and the page was touched), the chimes stay drawn; the recordings came from this site.
+        page.wait_for_function(
+            "() => ['deal', 'draw', 'play', 'shuffle'].every("
+            "(n) => window.__parlourSoundKinds()[n] === 'recorded')"
+        )
+        kinds = page.evaluate("() => window.__parlourSoundKinds()")
+        assert [n for n, k in kinds.items() if k == "drawn"] == ["turn", "won", "lost"], kinds
         # Every cue the table sounds is heard on its own: silence, then the cue, then the
-        # analyser's peak over its first quarter of a second.
+        # analyser's peak over its first quarter of a second (the recordings among them).
         cues = page.evaluate(EVERY_CUE, SOUND_CUES)
         assert all(c["quiet"] < 1e-4 and c["heard"] > 0.02 for c in cues.values()), cues
         # Hidden: a move makes no sound, "your turn" still does.

@@ -1,7 +1,9 @@
-// Card sounds, made once with the Web Audio API and kept as AudioBuffers: filtered noise shaped
-// as a card's snap on the cloth, a card slid off the deck, a deal's flick, a riffle shuffle
-// (dozens of tiny clicks closing up, then the cards bridged); a chime for "your turn", a
-// rising phrase for a round won and a falling one for a round lost. Silent unless the Sound
+// Card sounds, kept as AudioBuffers. The card's own sounds (a deal, a draw, a card played, a
+// shuffle) are recordings, Kenney's "Casino Audio" samples (CC0: web/licenses/casino-audio.txt,
+// web/sounds/), fetched only once Sound is on and the person has touched the page; until one
+// has arrived and decoded (or where the browser cannot decode it), that cue is drawn here from
+// filtered noise shaped as the same sound. A chime for "your turn", a rising phrase for a
+// round won and a falling one for a round lost are drawn here. Silent unless the Sound
 // setting is on, at the Volume setting; the audio context is only created after the person
 // has touched the page (the browsers' autoplay rule). While the tab is hidden, only "your
 // turn" sounds. Every sound passes through one analyser, which the tests read (soundCheck).
@@ -15,6 +17,14 @@ let context = null;
 let output = null;      // the master gain: the volume
 let analyser = null;    // between the master gain and the speakers
 const buffers = {};     // name -> AudioBuffer, each rendered on its first use or when the page is idle
+/** The recorded cues (beside the page, wherever this module is bundled). */
+const RECORDINGS = {
+  deal: "sounds/card-shove-2.ogg",
+  draw: "sounds/card-slide-1.ogg",
+  play: "sounds/card-place-1.ogg",
+  shuffle: "sounds/card-shuffle.ogg",
+};
+const kinds = {};       // name -> "recorded" once its recording is in buffers, else drawn
 
 function audio() {
   if (context) return context;
@@ -44,9 +54,45 @@ function warm(ctx) {
   const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 200));
   const next = () => {
     const name = NAMES.find((n) => !buffers[n]);
-    if (name) { buffer(ctx, name); idle(next); }
+    if (name) { buffer(ctx, name); idle(next); } else fetchRecordings(ctx);
   };
   idle(next);
+}
+
+/** Fetch and decode the recordings one after another; each replaces its drawn cue once it is
+ * in. A recording that cannot be fetched or decoded leaves the drawn one. */
+async function fetchRecordings(ctx) {
+  for (const [name, path] of Object.entries(RECORDINGS)) {
+    try {
+      const response = await fetch(new URL(path, document.baseURI).href);
+      if (!response.ok) continue;
+      const decoded = await ctx.decodeAudioData(await response.arrayBuffer());
+      buffers[name] = levelled(ctx, decoded);
+      kinds[name] = "recorded";
+    } catch {
+      // the drawn cue stays
+    }
+  }
+}
+
+/** `decoded` in one channel (the channels' mean), at the drawn sounds' level. */
+function levelled(ctx, decoded) {
+  const out = ctx.createBuffer(1, decoded.length, decoded.sampleRate);
+  const data = out.getChannelData(0);
+  for (let c = 0; c < decoded.numberOfChannels; c++) {
+    const channel = decoded.getChannelData(c);
+    for (let i = 0; i < data.length; i++) data[i] += channel[i] / decoded.numberOfChannels;
+  }
+  return normalised(out);
+}
+
+/** `out` with its peak at 0.8, every cue's level. */
+function normalised(out) {
+  const data = out.getChannelData(0);
+  let peak = 0;
+  for (const v of data) peak = Math.max(peak, Math.abs(v));
+  if (peak > 0) for (let i = 0; i < data.length; i++) data[i] *= 0.8 / peak;
+  return out;
 }
 
 // ----- drawing the sounds ---------------------------------------------------------------------
@@ -154,10 +200,7 @@ function buffer(ctx, name) {
   const out = ctx.createBuffer(1, Math.ceil(LENGTHS[name] * rate), rate);
   const data = out.getChannelData(0);
   DRAW[name](data, rate, noiseSource(0x9e3779b9 + NAMES.indexOf(name) * 7919));
-  let peak = 0;
-  for (const v of data) peak = Math.max(peak, Math.abs(v));
-  if (peak > 0) for (let i = 0; i < data.length; i++) data[i] *= 0.8 / peak;
-  buffers[name] = out;
+  buffers[name] = normalised(out);
   return out;
 }
 
@@ -222,3 +265,5 @@ export function soundCheck(ms = 400, name = null) {
 }
 
 window.__parlourSoundCheck = soundCheck;
+/** For the tests: which cues are recordings now ({name: "recorded" | "drawn"}). */
+window.__parlourSoundKinds = () => Object.fromEntries(NAMES.map((n) => [n, kinds[n] || "drawn"]));

@@ -53,8 +53,10 @@ function cardCredits() {
     h("p", {}, "The court figures and the jokers are Adrian Kennard’s card designs, given to the public domain, "
       + "as packaged by Letele Motebang in @letele/playing-cards (",
     h("a", { href: "./licenses/playing-cards.txt" }, "CC0 1.0 licence"), "). Parlour draws the pips, indices and backs itself."),
-    h("p", {}, "The card sounds (a deal, a draw, a card played, a shuffle, your turn, a round won or lost) are made by Parlour in the page "
-      + "from shaped noise and struck tones, not recorded: no sound file is downloaded, and none plays unless Sound is on in the settings."));
+    h("p", {}, "The card sounds (a deal, a draw, a card played, a shuffle) are recordings from Kenney’s “Casino Audio” pack, given to the "
+      + "public domain (", h("a", { href: "./licenses/casino-audio.txt" }, "CC0 1.0 licence"), "); they are downloaded only once Sound is on in "
+      + "the settings (about 60 kB), and until they arrive Parlour makes the same sounds itself from shaped noise. The chimes for your turn "
+      + "and for a round won or lost are Parlour’s own, made in the page. No sound plays unless Sound is on."));
 }
 
 /** What "Check this deal" proves, and what it does not, the same for every game. */
