@@ -5,7 +5,8 @@ asked in the page; the hint's move is the top-ranked one, its words are the anal
 and both are the Hard search's choice that CPython makes from the same position with the same
 seed and budget (the engine is the same pure Python in the page). After a match (played out
 in the page from a saved record near its end, one request to the engine a move), the review
-ranks the person's moves one by one in the log, with progress, and can be stopped.
+ranks the person's moves one by one in the log, with progress, and can be stopped; the moves
+with no choice are marked at once, and the summary says the review's own budget a move.
 
 The tests share one page (``SHARED_PAGE``): the engine starts once for the module. They are
 about the searches at the product's own budget, so they search at it (``FULL_BUDGETS``, not
@@ -15,6 +16,7 @@ the browser tests' small one: see conftest).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from pagehelpers import HUMAN, IDLE, MATCH_OVER, SIDE_ACTIONS, bot_seat, open_record, play_out
@@ -137,13 +139,25 @@ def test_after_the_match_the_review_ranks_the_persons_moves(page, site, open_app
         "n => n.flatMap((e, i) => "
         "e.querySelector('.log-who').textContent.startsWith('You') ? [i] : [])"
     )
+    record = page.evaluate("() => window.__parlourTest.call('record', {})")["record"]
+    replay = engine.from_record({**record, "actions": []})
+    forced = []  # the person's moves with no choice: ranked at once, without a search
+    for step, action_id in enumerate(record["actions"]):
+        if replay.current_player == 0 and len(replay.legal_actions()) == 1:
+            forced.append(step)
+        replay.apply(action_id)
     page.click("[data-testid=review-run]")
     page.locator("[data-testid=review-progress]").wait_for()
     ranks = page.locator("[data-testid=move-rank]")
-    ranks.nth(2).wait_for()
+    searched = "() => [...document.querySelectorAll('[data-testid=move-rank]')]"
+    page.wait_for_function(f"{searched}.filter(e => e.textContent !== 'only move').length >= 3")
     page.click("[data-testid=review-stop]")
     page.locator("[data-testid=review-run]").wait_for()
     marked = ranks.evaluate_all("n => n.map(e => [Number(e.dataset.step), Number(e.dataset.rank)])")
+    texts = dict(zip((step for step, _ in marked), ranks.all_inner_texts(), strict=True))
+    assert set(forced) <= set(texts) and all(texts[step] == "only move" for step in forced)
+    chosen = [step for step in mine if step not in forced]
+    marked = [(step, rank) for step, rank in marked if step not in forced]
     # A move the search could tell from its choice names that choice in the page itself.
     off = page.locator("[data-testid=review] .log-entry.is-off-move")
     assert off.count() >= 1
@@ -151,9 +165,13 @@ def test_after_the_match_the_review_ranks_the_persons_moves(page, site, open_app
         best = off.nth(i).locator("[data-testid=move-best]").inner_text()
         assert best.startswith(" \u2014 the computer's choice: ") or "computer's choice" in best
     assert len(marked) >= 3
-    assert [step for step, _ in marked] == mine[: len(marked)], "the person's moves, in order"
+    assert [step for step, _ in marked] == chosen[: len(marked)], "the person's moves, in order"
     assert all(rank >= 1 for _, rank in marked)
     summary = page.locator("[data-testid=review-summary]").inner_text()
-    assert f"{len(marked)} of {len(mine)} moves ranked" in summary
+    assert f"{len(marked) + len(forced)} of {len(mine)} moves ranked" in summary
+    # The review says how many deals a move rests on: its own budget, not the Hard level's.
+    deals = re.search(r"ranked from up to (\d+) deals played out", summary)
+    budget = analysis.review_budget(record["game"], record["players"])
+    assert deals and 0 < int(deals[1]) <= budget * (1 + analysis.REFINE_SHARE), summary
     page.click("[data-testid=review-back]")
     page.locator(MATCH_OVER).wait_for()

@@ -438,6 +438,35 @@ def test_after_the_match_each_of_the_persons_moves_gets_its_rank():
     assert call("snapshot") == snap
 
 
+def test_the_review_searches_a_past_move_on_its_own_budget_and_names_the_forced_ones(
+    monkeypatch,
+):
+    # A clock that never moves: the review's clock never cuts the search.
+    monkeypatch.setattr(ismcts, "perf_counter", lambda: 0.0)
+    monkeypatch.setattr(analysing, "perf_counter", lambda: 0.0)
+    snap = finished_match()
+    record = call("record")["record"]
+    replay = engine.from_record({**record, "actions": []})
+    forced = []
+    for step, action_id in enumerate(record["actions"]):
+        if replay.current_player == 0 and len(replay.legal_actions()) == 1:
+            forced.append(step)
+        replay.apply(action_id)
+    mine = [i for i, e in enumerate(snap["log"]) if e["player"] == 0]
+    assert forced and set(forced) < set(mine), "the match has moves with no choice"
+    chosen = next(step for step in mine if step not in forced)
+    reply = call("analyse", {"step": chosen})
+    budget = analysing.review_budget("crisps", 2)
+    assert reply["budget"] == budget < engine.GAMES["crisps"].bot.hard_iterations / 3
+    assert budget < reply["iterations"] <= budget * (1 + REFINE_SHARE)
+    assert reply["forced"] == forced
+    # The review's default is that budget searched in full: asked for as a number, the same.
+    assert call("analyse", {"step": chosen, "iterations": budget}) == reply
+    only = call("analyse", {"step": forced[0]})
+    assert only["iterations"] == 0 and [m["id"] for m in only["moves"]] == [only["best"]]
+    assert only["taken"]["rank"] == 1 and only["forced"] == forced
+
+
 def test_a_finished_match_file_is_reviewed_beside_the_match_in_progress():
     snap = finished_match()
     file = call("record")

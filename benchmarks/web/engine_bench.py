@@ -178,8 +178,9 @@ def bots_part(
     decision times (their default iterations, no clock) and iterations on ``count``
     mid-match positions; then "Review my moves" of a recorded match
     (:data:`REVIEW_GAME`, its first seat's first ``review_moves`` moves with a choice): the
-    seconds of each move's analysis, as the bridge runs it (the seat's own worlds, the Hard
-    search and its refinement). ``iterations``: Hard's budget instead of the game's (Expert
+    seconds of each move's analysis, as the bridge runs it (the seat's own worlds, the
+    review's budget and its refinement; a move with no choice costs no search and is not
+    timed). ``iterations``: Hard's budget instead of the game's (Expert
     searches three times as many; a test's small budget)."""
     from engine.bots import analysis
 
@@ -209,7 +210,8 @@ def bots_part(
         assert seat is not None
         if seat == 0 and len(state.legal_actions()) > 1:
             started = CLOCK()
-            analysis.run(state, seat, random.Random(len(state.history)), iterations)
+            budget = iterations or analysis.review_budget(game_id, players)
+            analysis.run(state, seat, random.Random(len(state.history)), budget)
             review.append(CLOCK() - started)
         state.apply(normal.choose(state, seat, rng))
     return {

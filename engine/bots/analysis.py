@@ -25,7 +25,9 @@ plus or minus 1.96 standard errors), from three rollouts on.
 The budget: the Hard search's own iterations first (its choice is the Hard bot's: the same
 rng, the same budget), then half as many again where they separate the best candidates
 (successive halving): the leading moves by their figures, the search's choice among them,
-are played out from the same sampled worlds, and each round keeps the better half.
+are played out from the same sampled worlds, and each round keeps the better half. The
+review of a finished match asks for less a move (:func:`review_budget`), so that a whole
+match's moves are ranked in well under a minute.
 
 The ranking follows the figures: the moves in order of their figure (the search's choice
 first among equal ones), in groups of moves that cannot be told apart
@@ -170,6 +172,21 @@ REFINE_CANDIDATES = 8
 """The most moves the refinement starts with."""
 LISTED = 4
 """The most moves the reason names when several are equally good (then "and N more")."""
+REVIEW_SHARE = 0.3
+""""Review my moves" searches each past move with this share of the Hard budget (and its
+refinement half as many again): a whole match's moves in well under a minute in the page,
+where one Hard decision costs about 0.75 s. The figures rest on fewer rollouts than a hint's,
+so their intervals are wider and more moves share a group; the review says how many."""
+
+
+def review_budget(game_id: str, players: int) -> int:
+    """The search's iterations for one move of a review: :data:`REVIEW_SHARE` of the game's
+    Hard budget at that table.
+
+    >>> review_budget("crisps", 2)
+    195
+    """
+    return max(MIN_WORLDS * 10, round(settings_of(game_id, players).hard_iterations * REVIEW_SHARE))
 
 
 def interval(n: int, total: float, squares: float) -> tuple[float | None, float | None]:

@@ -22,33 +22,57 @@ from engine.bridge.desk import DESK
 from engine.bridge.plumbing import BridgeError, endpoint, text
 from engine.bridge.progress import drive
 from engine.bridge.session import Session, friend_seat, seats_from
+from engine.bridge.tape import ReplayTape
 from engine.core import State
 
 HINT_TIME_MS = 10_000
 """The most time a hint or an analysis at its default budget (the Hard level's iterations,
 about 0.75 s in the page) may think: a slow device stops there, on fewer worlds."""
+REVIEW_TIME_MS = 2_000
+"""The most time the review's search of one past move may think at its default budget (about
+0.2 s in the page): a slow device stops there, on fewer worlds."""
 MAX_ANALYSIS_ITERATIONS = 20_000
 
 
 def analysis_of(
-    session: Session, state: State, player: int, iterations: int | None
+    session: Session, state: State, player: int, iterations: int | None, review: bool = False
 ) -> analysing.Analysis:
     """The Hard search's analysis of ``state`` from ``player``'s seat, with the rng seeded by
     the number of moves made (public) and the given budget (default: the game's Hard budget,
-    stopped after :data:`HINT_TIME_MS`); the latest one is kept for the same position."""
-    key = (tuple(a.id for a in state.history), player, iterations)
+    stopped after :data:`HINT_TIME_MS`; for a ``review``, the review's smaller budget,
+    :func:`engine.bots.analysis.review_budget`, stopped after :data:`REVIEW_TIME_MS`); the
+    latest one is kept for the same position."""
+    wanted: int | str | None = "review" if review and iterations is None else iterations
+    key = (tuple(a.id for a in state.history), player, wanted)
     cached = session.analysis
     if cached is not None and cached[0][:2] == key[:2]:
         # The default budget asked for as a number is searched without a clock: what a
         # request for the default gives when its clock does not stop it first. Reused.
         asked = cached[0][2]
-        if asked == iterations or (iterations is None and asked == default_budget(state)):
+        if asked == wanted or (iterations is None and asked == default_budget(state)):
             return cached[1]
-    clock = HINT_TIME_MS if iterations is None else None
+    budget, clock = iterations, HINT_TIME_MS if iterations is None else None
+    if wanted == "review":
+        budget = analysing.review_budget(state.game_id, state.players)
+        clock = REVIEW_TIME_MS
     rng = random.Random(len(state.history))
-    result = drive(analysing.analyse(state, player, rng, iterations, clock))
+    result = drive(analysing.analyse(state, player, rng, budget, clock))
     session.analysis = (key, result)
     return result
+
+
+def forced_steps(session: Session, tape: ReplayTape) -> list[int]:
+    """The steps of a finished match at which a person's seat had one legal move: the review
+    marks them at once, with no search and no request of their own."""
+    state = tape.state_at(0)
+    out = []
+    for step, action_id in enumerate(tape.actions):
+        seat = state.current_player
+        if seat is not None and session.seats[seat].type == "human":
+            if len(state.legal_actions()) == 1:
+                out.append(step)
+        state.apply(action_id)
+    return out
 
 
 def default_budget(state: State) -> int:
@@ -119,7 +143,10 @@ def analyse(params: dict[str, Any]) -> dict[str, Any]:
     search works from worlds that seat could not tell apart (``determinize``); progress goes
     to the ``on_progress`` sink. Reply: ``{player, measure, estimated, iterations,
     budget, best, reason, moves: [{id, label, cards, rank, worlds, value, win, points}],
-    taken?}``; see :mod:`engine.bots.analysis` for the figures. With ``record`` (and
+    taken?, forced?}``; see :mod:`engine.bots.analysis` for the figures. A past move is
+    searched with the review's budget unless ``iterations`` says otherwise, and the reply
+    names every ``forced`` step (a person's only legal move, ranked without a search). With
+    ``record`` (and
     ``seats``), a finished match file's ``step`` is analysed instead of the table's match,
     which is left untouched (the review of a match kept in the history).
     """
@@ -146,8 +173,10 @@ def analyse(params: dict[str, Any]) -> dict[str, Any]:
     taken = history[step]
     if session.seats[taken.player].type != "human":
         raise BridgeError("that move was not made by a person", "bad_step")
-    state = DESK.tape_for(session.state.to_record()).state_at(step)
-    out = analysis_json(session, analysis_of(session, state, taken.player, iterations))
+    tape = DESK.tape_for(session.state.to_record())
+    state = tape.state_at(step)
+    out = analysis_json(session, analysis_of(session, state, taken.player, iterations, True))
+    out["forced"] = forced_steps(session, tape)
     mine = next(m for m in out["moves"] if m["id"] == taken.id)
     out["taken"] = {
         "id": taken.id,

@@ -4,7 +4,9 @@
 // the search cannot tell apart (one place, marked "="), with the number of deals played out
 // behind each, a progress bar while it thinks, and the reason in plain words.
 // After the match, "Review my moves" ranks each of the person's moves in the same way, one
-// move after the other with progress, and marks them in the log (the review screen).
+// move after the other with progress (a shorter search a move than the Hard opponent's; a
+// move that was the only legal one is marked at once, with no search), can be stopped, and
+// marks them in the log (the review screen).
 import { h, button } from "../ui/dom.js";
 import { humanSeats } from "../read-snapshot.js";
 import { renderLog } from "./log.js";
@@ -103,13 +105,24 @@ function freshReview(key, snap, file) {
   };
 }
 
+/** The steps the engine named as a person's only legal move: ranked at once, no search. */
+function markForced(review, steps) {
+  review.forced = new Set([...(review.forced || []), ...(steps || [])]);
+  for (const step of review.forced) {
+    if (!review.steps.includes(step) || review.done[step]) continue;
+    review.done[step] = { rank: 1, group: 1, placed: 1, of: 1, bestLabel: "", reason: "The only legal move." };
+  }
+}
+
 function reviewSummary(review) {
   const ranks = Object.values(review.done);
   if (!ranks.length) return null;
   const best = ranks.filter((r) => r.rank === 1 || r.group === 1).length;
   const off = ranks.length - best;
   return h("p", { class: "review-summary", dataset: { testid: "review-summary" } },
-    `${ranks.length} of ${review.total} moves ranked: ${best} as good as the computer's choice, ${off} not.`);
+    `${ranks.length} of ${review.total} moves ranked: ${best} as good as the computer's choice, ${off} not.`
+    + (review.deals ? ` Each move with a choice was ranked from up to ${review.deals} deals played out, `
+      + "a shorter search than the Hard opponent's own, so more moves share a place." : ""));
 }
 
 function renderReview(state, intents) {
@@ -241,6 +254,7 @@ function intents({ state, engineCall, render, token, root }) {
       for (const step of review.steps) {
         if (!still()) break;
         if (review.done[step]) continue;
+        if (review.forced && review.forced.has(step)) { markForced(review, [step]); render(); continue; }
         review.fraction = 0;
         const reply = await engineCall("analyse", { step, ...(review.file || {}) }, {
           current: still,
@@ -248,6 +262,8 @@ function intents({ state, engineCall, render, token, root }) {
           refused: (error) => { state.error = error.message; },
         });
         if (!reply) break;
+        markForced(review, reply.forced);
+        if (reply.iterations) review.deals = Math.max(review.deals || 0, reply.iterations);
         const best = reply.moves[0];
         review.done[step] = {
           rank: reply.taken.rank, group: reply.taken.group, placed: reply.taken.placed,
@@ -270,6 +286,7 @@ export const feature = {
   state: {
     analysis: null,  // {game, moves, running, fraction, result}: the analysis of that position
     review: null,    // {key, steps, total, done: {step: {rank, of, bestLabel, reason}}, running, stopping, fraction,
+                     //  forced: Set of steps with one legal move, deals: the most deals a move rested on,
                      //  file: {record, seats} and snapshot when of a match file, returnTo}
   },
   intents,
