@@ -37,6 +37,12 @@ def set_window(page, size: str, scale: int | None = None) -> None:
     spec = SIZES[size]
     if not hasattr(page, "walk_cdp"):
         page.walk_cdp = page.context.new_cdp_session(page)
+    # The input first, then the size: the table is refitted when the window changes size
+    # (web/js/ui/fit.js), and it must be measured under the new window's input rules (touch's
+    # larger controls on a phone, none of them on a laptop), not the old one's.
+    page.walk_cdp.send(
+        "Emulation.setTouchEmulationEnabled", {"enabled": spec["mobile"], "maxTouchPoints": 5}
+    )
     page.walk_cdp.send(
         "Emulation.setDeviceMetricsOverride",
         {
@@ -50,9 +56,6 @@ def set_window(page, size: str, scale: int | None = None) -> None:
             else (2 if spec["mobile"] and os.environ.get(SHOTS_VARIABLE) else 1),
             "mobile": spec["mobile"],
         },
-    )
-    page.walk_cdp.send(
-        "Emulation.setTouchEmulationEnabled", {"enabled": spec["mobile"], "maxTouchPoints": 5}
     )
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r(window.scrollTo(0, 0))))")
 

@@ -6,13 +6,18 @@
 //
 // A table redrawn at the same window keeps its size while it still fits and leaves less than
 // a few per cent of the window unused, or while a size a search step larger would not fit,
-// so cards do not change size from move to move.
+// so cards do not change size from move to move. A new window size or a new input (a touch
+// screen's larger controls, web/css/touch.css) forgets the kept size: the table is measured
+// afresh under the rules now in force, never kept at a size chosen under the others.
 
 const FOOT_MARGIN = 6;        // px kept free under the table
 const SLACK = 0.05;           // of the window's height: room left unused that asks for a refit
 const STEPS = 7;              // halvings of the search (a precision of about 1% of the range)
 
 let kept = { key: "", fit: 0 };
+
+// A touch screen's input (web/css/touch.css gives its controls more room).
+const COARSE = "(pointer: coarse)";
 
 function bound(style, name, fallback) {
   const value = parseFloat(style.getPropertyValue(name));
@@ -63,7 +68,8 @@ export function fitTable(root) {
   // (web/css/scale.css): its zones take the room the largest cards leave.
   table.style.setProperty("--room", `${Math.max(0, Math.floor(room - table.getBoundingClientRect().top - window.scrollY))}px`);
   const fits = (m) => m.foot <= room && !m.wide;
-  const key = `${table.className}|${window.innerWidth}x${window.innerHeight}`;
+  const touch = window.matchMedia(COARSE).matches ? "touch" : "mouse";
+  const key = `${table.className}|${window.innerWidth}x${window.innerHeight}|${touch}`;
   if (kept.key === key && kept.fit >= low && kept.fit <= high) {
     const m = measure(table, kept.fit);
     if (fits(m) && (kept.fit >= high || room - m.foot <= SLACK * window.innerHeight)) return kept.fit;
@@ -90,9 +96,11 @@ export function fitTable(root) {
   return best;
 }
 
-/** Refit the table whenever the window changes size (a resize, a phone turned). */
+/** Refit the table, measured afresh, whenever the window changes size (a resize, a phone
+ * turned) or its input does (a touch screen's rules on or off). */
 export function fitOnResize(root) {
-  const refit = () => fitTable(root);
+  const refit = () => { kept = { key: "", fit: 0 }; fitTable(root); };
   window.addEventListener("resize", refit);
   window.addEventListener("orientationchange", refit);
+  window.matchMedia(COARSE).addEventListener("change", refit);
 }
