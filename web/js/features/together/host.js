@@ -131,6 +131,9 @@ async function takeReply(state, text) {
     if (links.get(reply.seat) !== link || link.talk) return null;
     const now = seatState(state, reply.seat);
     if (!now) return null;
+    // The wait ran out while the answer was still being taken, and the channel opened
+    // meanwhile (its "open" came before anyone listened for it again): the seat is connected.
+    if (link.channel.readyState === "open") { listenTo(state, reply.seat, link); return null; }
     // The seat keeps listening: a channel that opens later still gets its messenger (the
     // friend's hello then says "Connected"). Meanwhile it waits as a lost seat does, and
     // can be invited again.
