@@ -563,6 +563,7 @@ OWN_KINDS = {
     ".webmanifest": "JSON and manifest",
     ".nojekyll": "static host's marker",
     ".txt": "licence notices",
+    ".ogg": "sounds",
 }
 """Our own files in dist/ by kind, looked up by suffix, else by name (``.nojekyll``, the
 empty file that tells GitHub Pages to serve the site as it is, has no suffix)."""
