@@ -72,6 +72,9 @@ def open_table(page, base: str, game: str) -> None:
     if page.locator("[data-testid=replace-dialog]").count():
         page.click("[data-testid=abandon-save]")
     page.wait_for_selector(IDLE, timeout=120_000)
+    # The card art comes once the table waits for the person (web/js/ui/card-art.js): the
+    # picture is of the faces a person then sees, not of the CSS faces before it.
+    page.locator("#card-art-sprite").wait_for(state="attached", timeout=30_000)
 
 
 def emulate(cdp, size: str) -> None:
