@@ -5,16 +5,16 @@
 - ``page``: a fresh Chromium page per test, or in a module that sets ``SHARED_PAGE = True``
   one page for all its tests (``pagehelpers.own_page`` gives a test there a fresh one). A
   fresh page opens in the *warm context*, emptied of what earlier tests stored, whose only
-  leftover is this build's start-up snapshot: the engine (a Pyodide start, the slow part)
+  leftover is this build's start-up memory image: the engine (a Pyodide start, the slow part)
   then starts from it in a few seconds. A module that sets ``COLD_START = True``, or a test
   decorated with ``pagehelpers.cold_start``, gets a fresh context instead: a first visit,
-  with no snapshot, no service worker and no HTTP cache kept from elsewhere. The teardown fails
+  with no memory image, no service worker and no HTTP cache kept from elsewhere. The teardown fails
   the test on any Content-Security-Policy violation, any console error, any uncaught error
   (page or worker), any HTTP error response and any request to an origin other than
   127.0.0.1. A test that provokes one on purpose removes it from ``page.problems``.
-- ``open_app(page, site, query="?speed=0", snapshots=False)``: opens the app and waits for
-  the menu and the engine. In the warm context on ``site`` it starts from the snapshot; other
-  pages start with snapshots off unless the test is about them (see ``app_url``).
+- ``open_app(page, site, query="?speed=0", memory_image=False)``: opens the app and waits for
+  the menu and the engine. In the warm context on ``site`` it starts from the memory image; other
+  pages start with memory images off unless the test is about them (see ``app_url``).
 - ``serve_with({path: content})``: dist/ with some files replaced, plus e2e/harness/ (and
   web/js/, whose engine-client.js it drives) under /__harness__/, on its own port.
 - Searches at a test's budget: on a page of ``page`` (shared or not) a hint or an analysis
@@ -47,7 +47,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from pagehelpers import MENU, SNAPSHOT_KEYS, TEST_BUDGET, app_url  # noqa: E402
+from pagehelpers import MEMORY_IMAGE_KEYS, MENU, TEST_BUDGET, app_url  # noqa: E402
 
 import build  # noqa: E402  (the repository's build.py: its server is the one we test)
 from tests import cputime  # noqa: E402
@@ -335,21 +335,21 @@ def new_page(context: BrowserContext) -> Page:
 @pytest.fixture(scope="session")
 def warm_context(browser: Browser, site: str, dist: Path) -> Iterator[BrowserContext]:
     """The context of the fresh pages (see ``page``): it has made and kept this build's start-up
-    snapshot, so that the engine of each later page starts from it. Service workers are
+    memory image, so that the engine of each later page starts from it. Service workers are
     blocked here, so that no earlier page's worker answers a later page's requests (the tests
     of the service worker start cold)."""
     context = new_context(browser, service_workers="block")
     context.warm_site = site  # type: ignore[attr-defined]
     page = new_page(context)
     page.test_id = "warm context"  # type: ignore[attr-defined]
-    page.goto(app_url(site, "?speed=0", snapshots=True))
+    page.goto(app_url(site, "?speed=0", memory_image=True))
     page.locator("html[data-engine=ready]").wait_for(state="attached", timeout=APP_TIMEOUT_MS)
     build_id = json.loads((dist / "build-info.json").read_text())["build_id"]
     # Polled from here: wait_for_function does not wait for a promise, so an async predicate
-    # would pass at once and the page would close before the snapshot was kept.
+    # would pass at once and the page would close before the memory image was kept.
     deadline = time.monotonic() + APP_TIMEOUT_MS * 2 / 1000
-    while not any(key == build_id and size > 0 for key, size in page.evaluate(SNAPSHOT_KEYS)):
-        assert time.monotonic() < deadline, "the warm context's first visit kept no snapshot"
+    while not any(key == build_id and size > 0 for key, size in page.evaluate(MEMORY_IMAGE_KEYS)):
+        assert time.monotonic() < deadline, "the warm context's first visit kept no memory image"
         page.wait_for_timeout(250)
     found = context.problems.all()  # type: ignore[attr-defined]
     assert not found, "the warm context's first visit misbehaved:\n  " + "\n  ".join(found)
@@ -366,7 +366,7 @@ PUT_BACK_STORAGE = """(kept) => {
 
 
 def warm_page(context: BrowserContext, site: str) -> Page:
-    """A page of the warm context with nothing stored from earlier tests but the snapshot.
+    """A page of the warm context with nothing stored from earlier tests but the memory image.
 
     What the context's origin had stored is kept aside (``page.kept_storage``) and put back by
     ``close_warm_page``: a module's shared page lives in the same context, so a test on a page
@@ -494,15 +494,17 @@ def back_to_menu(page: Page) -> bool:
 
 @pytest.fixture
 def open_app() -> Callable[..., Page]:
-    """``open_app(page, site, query="?speed=0", snapshots=False)``: open the app, wait for
+    """``open_app(page, site, query="?speed=0", memory_image=False)``: open the app, wait for
     the menu and the engine it loads in the background (e2e/test_first_paint.py tests the
     page before the engine is ready). On a shared page (see ``page``) the test's first call
     goes back to the menu of the app already open at that address instead of loading it
     again; later calls load it."""
 
-    def open_app(page: Page, site: str, query: str = "?speed=0", snapshots: bool = False) -> Page:
-        snapshots = snapshots or getattr(page.context, "warm_site", None) == site
-        url = app_url(site, query, snapshots)
+    def open_app(
+        page: Page, site: str, query: str = "?speed=0", memory_image: bool = False
+    ) -> Page:
+        memory_image = memory_image or getattr(page.context, "warm_site", None) == site
+        url = app_url(site, query, memory_image)
         warm, page.warm = getattr(page, "warm", False), False  # type: ignore[attr-defined]
         if warm and page.url == url and back_to_menu(page):
             return page

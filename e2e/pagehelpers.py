@@ -26,7 +26,7 @@ TEST_BUDGET = 60
 """The iterations of a hint's or an analysis's search in a browser test (see conftest's
 ``page``): a search that still weighs every move, without the Hard level's full budget."""
 
-SNAPSHOT_KEYS = """() => new Promise((resolve, reject) => {
+MEMORY_IMAGE_KEYS = """() => new Promise((resolve, reject) => {
     const open = indexedDB.open("parlour-runtime", 1);
     open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
     open.onerror = () => reject(open.error);
@@ -40,15 +40,15 @@ SNAPSHOT_KEYS = """() => new Promise((resolve, reject) => {
             [key, values.result[i].byteLength])); };
     };
 })"""
-"""The start-up snapshots kept in the page's browser context, as [build id, bytes] pairs."""
+"""The start-up memory images kept in the page's browser context, as [build id, bytes] pairs."""
 
 
-def app_url(base: str, query: str = "?speed=0", snapshots: bool = False) -> str:
+def app_url(base: str, query: str = "?speed=0", memory_image: bool = False) -> str:
     """The app at ``base`` with ``query`` (which may end in a #fragment). Snapshots are off
     (``snapshot=0``) unless asked for: a first visit would otherwise start a second engine to
-    make the next visit's start-up snapshot, which a test throws away."""
+    make the next visit's start-up memory image, which a test throws away."""
     query, hash_, fragment = query.partition("#")
-    if not snapshots and "snapshot=" not in query:
+    if not memory_image and "snapshot=" not in query:
         query = f"{query}&snapshot=0" if query.startswith("?") else "?snapshot=0"
     return base + query + hash_ + fragment
 
@@ -81,7 +81,7 @@ def own_page(test):
 
 def cold_start(test=None, **context_options):
     """Give ``test`` a fresh page in a fresh browser context: nothing stored, no start-up
-    snapshot, no HTTP cache, as on a first visit (see conftest's ``page``). As
+    memory image, no HTTP cache, as on a first visit (see conftest's ``page``). As
     ``@cold_start(service_workers="block")`` the context is made with those options."""
     if test is None:
         return lambda test: cold_start(test, **context_options)

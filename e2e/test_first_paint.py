@@ -84,7 +84,7 @@ def forget_refused_downloads(page) -> None:
 
 
 def open_first_visit(page, site: str) -> None:
-    """A first visit (snapshots off: this visit would make one in a second engine)."""
+    """A first visit (memory images off: this visit would make one in a second engine)."""
     page.goto(app_url(site, "?speed=0"))
     page.locator(MENU).first.wait_for(state="visible")
 

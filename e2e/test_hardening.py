@@ -14,9 +14,9 @@ import urllib.request
 
 from pagehelpers import (
     IDLE,
+    MEMORY_IMAGE_KEYS,
     MENU,
     SIDE_ACTIONS,
-    SNAPSHOT_KEYS,
     app_url,
     cold_start,
     deal_next,
@@ -285,7 +285,7 @@ def test_a_first_visit_without_a_network_says_it_needs_one(page, site):
         ]
 
 
-# ----- the start-up snapshot (repeat visits) -------------------------------------------------
+# ----- the start-up memory image (repeat visits) ------------------------------------------------
 
 
 SPOIL_SNAPSHOT = """(buildId) => new Promise((resolve, reject) => {
@@ -305,16 +305,16 @@ def build_id(site: str) -> str:
         return json.load(response)["build_id"]
 
 
-def wait_for_snapshot(page, site: str) -> list:
-    """The snapshots kept, once this build's is there (it is made in the background)."""
+def wait_for_memory_image(page, site: str) -> list:
+    """The memory images kept, once this build's is there (it is made in the background)."""
     wanted = build_id(site)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        kept = page.evaluate(SNAPSHOT_KEYS)
+        kept = page.evaluate(MEMORY_IMAGE_KEYS)
         if any(key == wanted and size > 1e6 for key, size in kept):
             return kept
         page.wait_for_timeout(250)
-    raise AssertionError(f"no start-up snapshot for build {wanted}: {kept}")
+    raise AssertionError(f"no start-up memory image for build {wanted}: {kept}")
 
 
 def engine_start(page) -> dict:
@@ -323,12 +323,12 @@ def engine_start(page) -> dict:
 
 
 @cold_start
-def test_snapshots_off_when_asked_then_kept_used_ignored_and_a_spoilt_one_replaced(
+def test_memory_images_off_when_asked_then_kept_used_ignored_and_a_spoilt_one_replaced(
     page, site, open_app
 ):
     """One first visit's context (the costly start of an engine with nothing kept) for the
-    snapshot's whole life: turned off, made, used, ignored, spoilt and made again."""
-    # With snapshots turned off nothing is kept, and no snapshot maker starts.
+    memory image's whole life: turned off, made, used, ignored, spoilt and made again."""
+    # With memory images turned off nothing is kept, and no memory-image maker starts.
     workers = []
     page.on("worker", lambda worker: workers.append(worker))
     open_app(page, site, "?speed=0&test=1&snapshot=0")
@@ -338,20 +338,20 @@ def test_snapshots_off_when_asked_then_kept_used_ignored_and_a_spoilt_one_replac
     }
     start_crisps(page)
     take_a_move(page)
-    assert page.evaluate(SNAPSHOT_KEYS) == []
-    assert len(workers) == 1, "no snapshot maker was started"
-    # A visit with nothing kept starts without a snapshot; one is made afterwards, in the
+    assert page.evaluate(MEMORY_IMAGE_KEYS) == []
+    assert len(workers) == 1, "no memory-image maker was started"
+    # A visit with nothing kept starts without a memory image; one is made afterwards, in the
     # background.
-    open_app(page, site, "?speed=0&test=1", snapshots=True)
+    open_app(page, site, "?speed=0&test=1", memory_image=True)
     assert engine_start(page)["memoryImage"] is False
     assert page.evaluate("() => window.__parlourTest.memoryImage()") == {
         "stored": True,
         "reason": "kept",
     }
-    kept = wait_for_snapshot(page, site)
-    assert [key for key, _ in kept] == [build_id(site)], "one snapshot, for this build"
+    kept = wait_for_memory_image(page, site)
+    assert [key for key, _ in kept] == [build_id(site)], "one memory image, for this build"
     # The next visit restores it, makes none of its own, and plays.
-    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
+    open_app(page, site, "?speed=0&test=1&again=1", memory_image=True)
     assert engine_start(page)["memoryImage"] is True
     assert page.evaluate("() => window.__parlourTest.memoryImage()")["stored"] is False
     start_crisps(page)
@@ -362,27 +362,27 @@ def test_snapshots_off_when_asked_then_kept_used_ignored_and_a_spoilt_one_replac
     assert engine_start(page)["memoryImage"] is False
     start_crisps(page)
     take_a_move(page)
-    # A spoilt snapshot is noticed, thrown away and made again; the visit starts normally.
+    # A spoilt memory image is noticed, thrown away and made again; the visit starts normally.
     page.evaluate(SPOIL_SNAPSHOT, build_id(site))
     warnings = []
     page.on("console", lambda msg: warnings.append(msg.text) if msg.type == "warning" else None)
-    open_app(page, site, "?speed=0&test=1&again=2", snapshots=True)
+    open_app(page, site, "?speed=0&test=1&again=2", memory_image=True)
     assert any("memory image did not work" in w for w in warnings), warnings
     assert engine_start(page)["memoryImage"] is False
-    assert all(size > 1e6 for _, size in page.evaluate(SNAPSHOT_KEYS)), "the spoilt one is gone"
-    wait_for_snapshot(page, site)  # a good one is made again
+    assert all(size > 1e6 for _, size in page.evaluate(MEMORY_IMAGE_KEYS)), "the spoilt one is gone"
+    wait_for_memory_image(page, site)  # a good one is made again
     start_crisps(page)
     take_a_move(page)
 
 
 @cold_start(service_workers="block")  # so that the test sees, and holds, the maker's requests
-def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, open_app):
-    """On a first visit the snapshot for the next one is made by a second worker while the
+def test_a_match_started_at_once_is_not_disturbed_by_the_memory_image(page, site, open_app):
+    """On a first visit the memory image for the next one is made by a second worker while the
     person may already be playing: the match goes on normally meanwhile."""
     workers = []
     page.on("worker", lambda worker: workers.append(worker))
-    open_app(page, site, "?speed=0&test=1", snapshots=True)
-    # The engine is ready, so the runtime's files are now fetched by the snapshot maker alone:
+    open_app(page, site, "?speed=0&test=1", memory_image=True)
+    # The engine is ready, so the runtime's files are now fetched by the memory-image maker alone:
     # they are held back until the first move is made, so that the maker is still at work
     # then, however slow the machine.
     held: list = []
@@ -401,21 +401,21 @@ def test_a_match_started_at_once_is_not_disturbed_by_the_snapshot(page, site, op
     deadline = time.monotonic() + 30
     while not (len(workers) == 2 and held) and time.monotonic() < deadline:
         page.wait_for_timeout(50)
-    assert len(workers) == 2, "the snapshot maker starts once the engine is idle"
-    assert held, "the snapshot maker loads the runtime"
+    assert len(workers) == 2, "the memory-image maker starts once the engine is idle"
+    assert held, "the memory-image maker loads the runtime"
     maker_closed = []
     workers[1].on("close", lambda _worker: maker_closed.append(True))
     take_a_move(page)
-    assert not maker_closed, "the move was played while the snapshot was being made"
+    assert not maker_closed, "the move was played while the memory image was being made"
     released.append(True)
     for route in held:
         route.continue_()
     take_a_move(page)
-    wait_for_snapshot(page, site)
+    wait_for_memory_image(page, site)
     take_a_move(page)
     before = table_state(page)
-    # The next visit starts from the snapshot, which holds no match: the saved one resumes.
-    open_app(page, site, "?speed=0&test=1&again=1", snapshots=True)
+    # The next visit starts from the memory image, which holds no match: the saved one resumes.
+    open_app(page, site, "?speed=0&test=1&again=1", memory_image=True)
     assert engine_start(page)["memoryImage"] is True
     page.click(resume_button("crisps"))
     page.wait_for_selector(IDLE)

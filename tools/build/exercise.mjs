@@ -4,7 +4,7 @@
 // which files of the standard library it read.
 //
 //   node tools/build/exercise.mjs --pyodide DIR --base URL --wheel NAME
-//        [--stdlib ZIP] [--install unpack|micropip] [--micropip NAME] [--snapshot]
+//        [--stdlib ZIP] [--install unpack|micropip] [--micropip NAME] [--memory-image]
 //        [--iterations N] [--steps N] [--no-exercise] [--try-imports JSON]
 //
 // --pyodide  the directory of the runtime's files (pyodide.mjs and the rest)
@@ -15,7 +15,7 @@
 // --install  unpack: the worker's way today (pyodide.unpackArchive into a directory put on
 //            sys.path); micropip: --micropip unpacked into site-packages, then micropip.install
 //            of the wheel's bytes (an emfs: URL), as the worker does
-// --snapshot make a memory snapshot first, as the page's snapshot worker does (whole engine
+// --memory-image make a memory image first, as the page's memory-image worker does (whole engine
 //            imported), and run the exercise in a runtime restored from it
 // --no-exercise  stop once engine.bridge answers (timing the start-up alone)
 // --try-imports  a JSON file listing module names: after everything else (and after what
@@ -36,11 +36,11 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TOOLS_DIR = "/parlour/tools";
 
 function parseArgs(argv) {
-  const args = { install: "unpack", snapshot: false, exercise: true, iterations: "4",
+  const args = { install: "unpack", memoryImage: false, exercise: true, iterations: "4",
     steps: "10" };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i].replace(/^--/, "");
-    if (key === "snapshot") args.snapshot = true;
+    if (key === "memory-image") args.memoryImage = true;
     else if (key === "no-exercise") args.exercise = false;
     else args[key] = argv[(i += 1)];
   }
@@ -149,16 +149,16 @@ async function install(pyodide) {
 
 async function main() {
   let pyodide;
-  if (args.snapshot) {
+  if (args.memoryImage) {
     const maker = await loadPyodide({ ...options, _makeSnapshot: true });
     lap("runtime_loaded");
     maker.runPython(TRACK);
     await install(maker);
     maker.runPython(IMPORT_ENGINE);
     const makerReads = maker.runPython("list(_parlour_reads)").toJs();
-    const snapshot = maker.makeMemorySnapshot();
-    lap("snapshot_made");
-    pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+    const image = maker.makeMemorySnapshot();
+    lap("memory_image_made");
+    pyodide = await loadPyodide({ ...options, _loadSnapshot: image });
     lap("runtime_restored");
     pyodide.runPython(TRACK);
     pyodide.globals.get("_parlour_reads").extend(makerReads);
@@ -192,7 +192,7 @@ json.dumps(_failed)
   const foreign = fetched.filter((url) => !url.startsWith(base.href));
   process.stdout.write(`${JSON.stringify({
     ...report, exercise: JSON.parse(summary), timings, fetched, foreign,
-    install: args.install, snapshot: args.snapshot, stdlib: args.stdlib || null,
+    install: args.install, memory_image: args.memoryImage, stdlib: args.stdlib || null,
   })}\n`);
 }
 

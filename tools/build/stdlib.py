@@ -107,11 +107,11 @@ NEVER_KEEP = (
     "urllib.robotparser",
     "compression.gzip",
 )
-# What the exercise runs as: the worker's way today, micropip, and a snapshot round trip.
+# What the exercise runs as: the worker's way today, micropip, and a memory image round trip.
 SCENARIOS: tuple[tuple[str, ...], ...] = (
     ("--install", "unpack"),
     ("--install", "micropip"),
-    ("--install", "unpack", "--snapshot"),
+    ("--install", "unpack", "--memory-image"),
 )
 
 
@@ -371,7 +371,7 @@ def main(argv: list[str]) -> int:
                 kept = len(_zip_names(trimmed))
             for report in reports:
                 print(
-                    f"ok: {report['install']}{' + snapshot' if report['snapshot'] else ''}"
+                    f"ok: {report['install']}{' + memory image' if report['memory_image'] else ''}"
                     f" with the trimmed library: {report['exercise']['matches']} matches, "
                     f"{report['exercise']['finished']} finished, timings {report['timings']}"
                 )
