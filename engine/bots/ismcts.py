@@ -85,6 +85,16 @@ class SearchConfig:
     (0.5, the most a value in [0, 1] can have); None: the two moves' sample deviations. A
     game whose values stay close to one half (margins of a few points) needs the sample's,
     or the greedy move is kept against any evidence the budget can gather."""
+    greedy_rollout: Callable[[State, random.Random, int, int], int] | None = None
+    """The game's own loop for a greedy rollout, where it has one:
+    ``greedy_rollout(world, rng, round_end, max_steps)`` plays the game's greedy policy (``rng``
+    its chance) at every seat of ``world`` until more than ``round_end`` rounds are played
+    (``world.rounds_played() > round_end``; ``-1``: no such stop), the match ends or
+    ``max_steps`` steps are taken, and returns the steps it took. It takes the very moves the
+    generic loop takes (the game's tests hold it to that), only faster, and may leave the
+    world as only the evaluator reads it (the next round undealt, say). Used for
+    ``rollout="greedy"`` with no ``rollout_policy`` or ``rollout_mix`` and the generic
+    evaluator's stop; a speed path, so :func:`describe` does not name it."""
     paired: bool = False
     """Flat search with common random numbers instead of a tree: each sampled world is
     played out once after every root action, from the same world with the same chance (one
@@ -126,7 +136,8 @@ def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str
     evaluator = config.evaluator or game_evaluator or Evaluator()
     # A rollout policy left to the game's greedy one is not named, so a log made before the
     # setting existed still resumes.
-    unnamed = {"evaluator"} | ({"rollout_policy"} if config.rollout_policy is None else set())
+    unnamed = {"evaluator", "greedy_rollout"}
+    unnamed |= {"rollout_policy"} if config.rollout_policy is None else set()
     unnamed |= set() if config.rollout_mix else {"rollout_mix"}
     out: dict[str, Any] = {
         f.name: plain(getattr(config, f.name)) for f in fields(config) if f.name not in unnamed
@@ -443,6 +454,17 @@ class Search:
         if type(evaluator).stop is Evaluator.stop:
             stop = None
             round_end = baseline.rounds if evaluator.stop_at_round_end else -1
+        fast = config.greedy_rollout
+        if (
+            fast is not None
+            and stop is None
+            and config.rollout == "greedy"
+            and config.rollout_policy is None
+            and seat_policies is None
+        ):
+            steps = fast(world, rng, round_end, max_steps)
+            self.rollout_steps += steps
+            return evaluator.evaluate(world, baseline)
         rounds_played = world.rounds_played
         while steps < max_steps and not world.is_over:
             if stop is None:
