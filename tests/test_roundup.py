@@ -634,6 +634,100 @@ def test_the_spoiler_keeps_its_highest_card_of_a_suit_nobody_bid_on():
     assert roundup_bot.spoiler(st.view(0), st.legal_actions(), random.Random(0)).id == "play:10D"
 
 
+def _varied_positions(players: int, seed: int, rounds: int = 2):
+    """The states of a match whose seats play the greedy move, or one in three a random one
+    (to reach positions the greedy alone never makes), as far as ``rounds`` rounds."""
+    state = engine.new_game("roundup", players=players, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over and state.rounds_played() < rounds:
+        yield state
+        legal = state.legal_actions()
+        if rng.random() < 0.3:
+            choice = legal[rng.randrange(len(legal))]
+        else:
+            choice = roundup_bot.greedy(state.view(state.current_player), legal, None)
+        state.apply(choice)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_the_rollouts_play_step_is_the_greedy_move(players):
+    # The rollouts read the greedy's play-phase move off the world; it must be the move the
+    # greedy makes from the seat's policy view, the very object of the listing.
+    from engine.games.roundup.state import _SEATS
+
+    checked = attacks = 0
+    for seed in range(3):
+        for state in _varied_positions(players, seed):
+            if state.phase != "play":
+                continue
+            legal = state.legal_actions()
+            want = (
+                legal[0]
+                if len(legal) == 1
+                else roundup_bot.greedy(state.policy_view(state.turn), legal, None)
+            )
+            got = roundup_bot._rollout_play(state, _SEATS[players][state.turn])
+            assert got is want, (seed, want.id, got.id)
+            checked += 1
+            attacks += want.kind in ("jack", "queen", "king")
+    assert checked > 300 and attacks > 10
+
+
+def test_the_greedy_rollout_takes_the_generic_loops_moves():
+    # From sampled worlds of a few positions: the game's rollout loop and the search's
+    # generic one (the greedy from each seat's policy view) take the same moves and leave
+    # the same scores; the game's stops at the round's end without dealing the next round.
+    from engine.core import LazyRandom
+
+    for seed in range(4):
+        for i, state in enumerate(_varied_positions(4, seed, rounds=1)):
+            if i % 25:
+                continue
+            world = state.determinize(state.current_player, random.Random(i))
+            fast, slow = world._copy(LazyRandom(i)), world._copy(LazyRandom(i))
+            start = len(fast.history)
+            steps = roundup_bot.greedy_rollout(fast, None, 0, 400)
+            while not slow.is_over and slow.rounds_played() == 0:
+                legal = slow.legal_actions()
+                actor = slow.current_player
+                slow.push(roundup_bot.greedy(slow.policy_view(actor), legal, None))
+            assert steps == len(fast.history) - start
+            assert [a.id for a in fast.history] == [a.id for a in slow.history]
+            assert fast.result()["scores"] == slow.result()["scores"]
+            assert fast.rounds_played() == 1 and fast.round_no == world.round_no
+            if not slow.is_over:
+                assert slow.round_no == world.round_no + 1  # the generic loop dealt again
+
+
+def test_the_search_with_the_games_rollout_loop_searches_alike():
+    # The whole search, with the game's rollout loop and with the generic one: the same
+    # visits and values at the root, so the same choice.
+    from dataclasses import replace
+
+    from engine.bots.ismcts import Search
+
+    config = roundup_bot.SETTINGS.search
+    assert config is not None and config.greedy_rollout is not None
+    for seed, skip in ((1, 0), (2, 9), (3, 30)):
+        state = engine.new_game("roundup", players=4, seed=seed)
+        for _ in range(skip):
+            state.apply(
+                roundup_bot.greedy(state.view(state.current_player), state.legal_actions(), None)
+            )
+        seat = state.current_player
+        searches = [
+            Search(state, seat, random.Random(seed), c)
+            for c in (config, replace(config, greedy_rollout=None))
+        ]
+        for search in searches:
+            search.step(40)
+        fast, slow = (s.root.children for s in searches)
+        assert {k: (c.visits, c.totals) for k, c in fast.items()} == {
+            k: (c.visits, c.totals) for k, c in slow.items()
+        }
+        assert searches[0].rollout_steps == searches[1].rollout_steps > 0
+
+
 def test_greedy_beats_random_players():
     wins = 0
     matches = 24

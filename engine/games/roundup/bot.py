@@ -19,8 +19,10 @@ from typing import Any
 
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
+from engine.cards import SUITS
 from engine.core import Action, BotSettings
-from engine.games.roundup.rules import NUMBER_RANKS
+from engine.games.roundup.rules import FACE_KINDS, NUMBER_RANKS, VALUE
+from engine.games.roundup.state import _NEXT, _SEATS, RoundupState, _SeatActions
 
 RANK_VALUE = {r: i + 1 for i, r in enumerate(NUMBER_RANKS)}
 
@@ -163,16 +165,34 @@ def _attack_values(view: dict[str, Any]) -> dict[str, float]:
     needed rank; a Queen naming our suit; a seat with no face-down card) is worth 0 or
     less, so it never beats one listed here, and ``_best_attack`` plays none at all unless
     one is worth more than 0."""
-    me = view["current_player"]
-    mine = view.get("my_suit")
-    bids = view["bids"]
-    counts = view["face_down_counts"]
-    face_down = view["face_down"]
-    needed = {s: c for s, c in view["needed"].items() if c is not None and s != mine}
-    visible = set().union(*view["face_up"])
+    return _values_of_attacks(
+        view["current_player"],
+        view.get("my_suit"),
+        view["bids"],
+        view["face_down_counts"],
+        view["face_down"],
+        view["needed"],
+        view["face_up"],
+        view["known_missing"],
+    )
+
+
+def _values_of_attacks(
+    me: int,
+    mine: str | None,
+    bids: list[str | None],
+    counts: list[int],
+    face_down: list[str],
+    needed_by_suit: dict[str, str | None],
+    face_up: list[list[str]],
+    known_missing: list[Any],
+) -> dict[str, float]:
+    """:func:`_attack_values` from the view's parts (``known_missing``: each seat's cards
+    known not to be face-down, as a list or a set), which the rollouts read off the world."""
+    needed = {s: c for s, c in needed_by_suit.items() if c is not None and s != mine}
+    visible = set().union(*face_up)
     hidden_needs = [c for c in needed.values() if c not in visible and c not in face_down]
     unknown_total = max(1, sum(counts) - counts[me])
-    known_missing = view["known_missing"]
     out: dict[str, float] = {}
     for t in range(len(counts)):
         if t == me or counts[t] == 0:
@@ -332,6 +352,171 @@ def spoiler(view: dict[str, Any], legal: list[Action], rng: random.Random | None
     return _decide(view, legal, held_card(view))
 
 
+# ----- the rollouts' loop ---------------------------------------------------------------------
+# A rollout plays the greedy policy at every seat thousands of times a decision. In the play
+# phase, nearly every step, the loop below reads the greedy's choice off the world itself:
+# the same move as ``greedy(world.policy_view(seat), legal, None)`` (tests/test_roundup.py
+# holds the two to the same choice at every step of many rollouts), without building the
+# view, and with the attacks scored per face card rather than per listed action.
+
+
+def greedy_rollout(
+    world: RoundupState, rng: random.Random | None, round_end: int, max_steps: int
+) -> int:
+    """The search's greedy rollout (``SearchConfig.greedy_rollout``): the greedy policy at
+    every seat (it draws nothing from ``rng``) until more than ``round_end`` rounds are
+    played (-1: no such stop), the match ends or ``max_steps`` steps are taken; returns the
+    steps taken. With a round to stop at, the world does not deal the next round (the
+    evaluator reads the scores only)."""
+    if round_end >= 0:
+        world._deal_next = False
+    seats = _SEATS[world.players]
+    rounds = world.rounds
+    steps = 0
+    while steps < max_steps and world.phase != "over":
+        if round_end >= 0 and len(rounds) > round_end:
+            break
+        if world.phase == "play":
+            action = _rollout_play(world, seats[world.turn])  # type: ignore[index]
+        else:
+            legal = world._legal_actions()
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                actor = world.current_player
+                assert actor is not None
+                action = greedy(world.policy_view(actor), legal, None)
+        world.push(action)
+        steps += 1
+    return steps
+
+
+def _rollout_play(world: RoundupState, seat: _SeatActions) -> Action:
+    """The greedy's move in the play phase, as :func:`_play` makes it (no held card)."""
+    p = world.turn
+    assert p is not None
+    stacks = world.stacks
+    up = world.face_up[p]
+    bid = world.bids[p]
+    mine = bid[-1] if bid else None
+    ups = [c for c in up if VALUE.get(c, -1) == stacks[c[-1]] + 1]
+    played = world.played_this_turn
+    if played or ups:
+        # The legal moves: the playable face-up cards, and the end once a card was played.
+        others = [c for c in ups if c[-1] != mine]
+        if others:
+            if len(others) == 1:
+                return seat.up[others[0]]
+            held_up = set(up)
+            return seat.up[max(others, key=lambda c: _chain(c, held_up))]
+        return seat.end if played else seat.up[ups[0]]
+    down = world.face_down[p]
+    down_plays = []
+    faces = []
+    numbers = []
+    for c in down:
+        v = VALUE.get(c)
+        if v is None:
+            faces.append(c)
+        else:
+            numbers.append(c)
+            if v == stacks[c[-1]] + 1 and c[-1] != mine:
+                down_plays.append(c)
+    if down_plays:
+        if len(down_plays) == 1:
+            return seat.down[down_plays[0]]
+        in_hand = set(up) | set(down)
+        return seat.down[max(down_plays, key=lambda c: _chain(c, in_hand))]
+    if faces:
+        attack = _rollout_attack(world, seat, p, mine, faces, numbers)
+        if attack is not None:
+            return attack
+    # _best_pass: the penalty of least cost, first of equals.
+    pay = seat.pay
+    if numbers:
+        best_cost: tuple[int, int] | None = None
+        best_card = numbers[0]
+        for c in numbers:
+            v = VALUE[c]
+            cost = (1, 10 - v) if c[-1] == mine else (0, v - stacks[c[-1]])
+            if best_cost is None or cost < best_cost:
+                best_cost, best_card = cost, c
+        assert best_cost is not None
+        spent_ours = best_cost[0] >= 1
+        best = pay[best_card]
+    elif down:  # face cards only
+        best_card = next((c for c in down if c[-1] != mine), down[0])
+        spent_ours = best_card[-1] == mine
+        best = pay[best_card]
+    else:
+        return seat.pass_free
+    if spent_ours:
+        # Only our own suit left to turn up: a face card spent on someone is cheaper (the
+        # first listed, but a Queen naming our suit).
+        for c in faces:
+            for a in seat.faces[c]:
+                if not (a.id[0] == "q" and a.id.endswith(f":{mine}")):
+                    return a
+    return best
+
+
+def _rollout_attack(
+    world: RoundupState,
+    seat: _SeatActions,
+    p: int,
+    mine: str | None,
+    faces: list[str],
+    numbers: list[str],
+) -> Action | None:
+    """:func:`_best_attack` over the face cards ``faces`` (in hand order) of seat ``p``."""
+    stacks = world.stacks
+    values = _values_of_attacks(
+        p,
+        mine,
+        world.bids,
+        [len(h) for h in world.face_down],
+        world.face_down[p],
+        {s: _NEXT[s][stacks[s]] for s in SUITS},
+        world.face_up,
+        world.excluded,
+    )
+    if not values:
+        return None
+    holds_our_suit_cards = mine is not None and any(c[-1] == mine for c in numbers)
+    # Each kind's best attack: the first listed of the highest value, by its place in a
+    # face card's moves (listed target by target, each naming in turn; the same for every
+    # card of the kind). values holds only attacks worth more than nothing.
+    tops: dict[str, tuple[float, int] | None] = {}
+    best: tuple[float, Action] | None = None
+    keys = _ATTACK_KEYS
+    for c in faces:
+        kind = FACE_KINDS[c[0]]
+        moves = seat.faces[c]
+        if kind in tops:
+            top = tops[kind]
+        else:
+            top = None
+            for i, a in enumerate(moves):
+                key = keys.get(a.id)
+                if key is None:
+                    key = _attack_key(a.id)
+                base = values.get(key)
+                if base is not None and (top is None or base > top[0]):
+                    top = (base, i)
+            tops[kind] = top
+        if top is None:
+            continue
+        score = top[0]
+        # Face cards of our own suit parry a Queen on it: spend them last.
+        if holds_our_suit_cards and c[-1] == mine:
+            score -= 0.4
+        if best is None or score > best[0]:
+            best = (score, moves[top[1]])
+    if best is None or best[0] <= 0:
+        return None
+    return best[1]
+
+
 TWO_PLAYER_SEARCH = SearchConfig(
     rollout="random",
     max_rollout_steps=1_000_000,  # a round always ends
@@ -351,7 +536,7 @@ than the rank alone."""
 SETTINGS = BotSettings(
     greedy=greedy,
     # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round.
-    search=SearchConfig(rollout="greedy"),
+    search=SearchConfig(rollout="greedy", greedy_rollout=greedy_rollout),
     # 0..4 points per round.
     evaluator=Evaluator(rank_weight=0.5, scale=2.0),
     hard_iterations=550,

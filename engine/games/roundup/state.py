@@ -214,6 +214,10 @@ class RoundupState(State):
         self.phase = "bid"
         self._revealed = True
 
+    _deal_next = True
+    """False only on a search's rollout world, which stops at the round's end: the round is
+    scored but the next one not dealt."""
+
     # ----- the contract -----------------------------------------------------------------
     @property
     def current_player(self) -> int | None:
@@ -526,7 +530,8 @@ class RoundupState(State):
             return
         self.dealer = (self.dealer + 1) % n
         self._round_over()
-        self._deal()
+        if self._deal_next:
+            self._deal()
 
     # ----- what players see -------------------------------------------------------------
     def policy_view(self, player: int) -> dict[str, Any]:
