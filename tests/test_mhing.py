@@ -725,3 +725,101 @@ def test_every_kind_of_point_has_its_words_in_the_coach_and_the_renderer():
     assert found, "web/js/games/mhing.js names the kinds of point in MATCH_WORDS"
     page = json.loads(re.sub(r"(\w+):", r'"\1":', found.group(1)))
     assert page == MATCH_WORDS
+
+
+# ----- the search's rollout loop ---------------------------------------------------------------
+
+
+def _varied_positions(players: int, seed: int, rounds: int = 1):
+    """The states of a match whose seats play the greedy move, or one in four a random one
+    (to reach positions the greedy alone never makes), as far as ``rounds`` rounds."""
+    state = engine.new_game("mhing", players=players, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over and state.rounds_played() < rounds:
+        yield state
+        legal = state.legal_actions()
+        if rng.random() < 0.25:
+            choice = legal[rng.randrange(len(legal))]
+        else:
+            choice = greedy(state.view(state.current_player), legal, rng)
+        state.apply(choice)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_rollouts_move_is_the_greedy_move(players):
+    # The rollouts read the greedy's move off the world; it must be the move the greedy
+    # makes from the seat's policy view (the very object of the listing), drawing the same
+    # chance for a tie.
+    from engine.games.mhing import bot
+
+    kinds = set()
+    for seed in range(4):
+        for state in _varied_positions(players, seed):
+            legal = state.legal_actions()
+            seat = state.current_player
+            fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+            want = legal[0] if len(legal) == 1 else greedy(state.policy_view(seat), legal, slow_rng)
+            got = bot._rollout_move(state, fast_rng)
+            assert got is want, (seed, want.id, got.id)
+            assert fast_rng.random() == slow_rng.random()
+            kinds.add(want.kind)
+    assert {"draw", "take", "lay", "discard"} <= kinds
+    assert "swap" in kinds or players == 4  # swaps come at the smaller tables' seeds
+
+
+def test_the_greedy_rollout_takes_the_generic_loops_moves():
+    # From sampled worlds: the game's rollout loop and the search's generic one take the
+    # same moves and leave the same scores; the game's does not deal the next round.
+    from engine.core import LazyRandom
+    from engine.games.mhing import bot
+
+    for seed in range(3):
+        for i, state in enumerate(_varied_positions(4, seed)):
+            if i % 15:
+                continue
+            world = state.determinize(state.current_player, random.Random(i))
+            fast, slow = world._copy(LazyRandom(i)), world._copy(LazyRandom(i))
+            fast_rng, slow_rng = random.Random(i), random.Random(i)
+            start = len(fast.history)
+            steps = bot.greedy_rollout(fast, fast_rng, 0, 400)
+            while not slow.is_over and slow.rounds_played() == 0:
+                legal = slow.legal_actions()
+                if len(legal) == 1:
+                    slow.push(legal[0])
+                else:
+                    slow.push(greedy(slow.policy_view(slow.current_player), legal, slow_rng))
+            assert steps == len(fast.history) - start
+            assert [a.id for a in fast.history] == [a.id for a in slow.history]
+            assert fast.result()["scores"] == slow.result()["scores"]
+            assert fast.rounds_played() == 1 and fast.round_no == world.round_no
+            if not slow.is_over:
+                assert slow.round_no == world.round_no + 1  # the generic loop dealt again
+
+
+def test_the_search_with_the_games_rollout_loop_searches_alike():
+    # The whole search, with the game's rollout loop and with the generic one: the same
+    # visits and values at the root, so the same choice.
+    from dataclasses import replace
+
+    from engine.bots.ismcts import Search
+    from engine.games.mhing import bot
+
+    config = bot.SETTINGS.search
+    assert config is not None and config.greedy_rollout is not None
+    for seed, skip in ((1, 0), (2, 11), (3, 40)):
+        state = engine.new_game("mhing", players=4, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(skip):
+            state.apply(greedy(state.view(state.current_player), state.legal_actions(), rng))
+        seat = state.current_player
+        searches = [
+            Search(state, seat, random.Random(seed), c)
+            for c in (config, replace(config, greedy_rollout=None))
+        ]
+        for search in searches:
+            search.step(30)
+        fast, slow = (s.root.children for s in searches)
+        assert {k: (c.visits, c.totals) for k, c in fast.items()} == {
+            k: (c.visits, c.totals) for k, c in slow.items()
+        }
+        assert searches[0].rollout_steps == searches[1].rollout_steps > 0

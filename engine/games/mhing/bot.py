@@ -35,6 +35,7 @@ from engine.bots.ismcts import SearchConfig
 from engine.core import Action, BotSettings
 from engine.games.mhing.rules import (
     CARD_AT,
+    CARD_BIT,
     DECK,
     SEQUENCES_TO_END,
     SUIT_OF,
@@ -45,6 +46,7 @@ from engine.games.mhing.rules import (
     score_sequences,
     sequences_in,
 )
+from engine.games.mhing.state import MhingState, _discard_row
 
 
 def _lay_value(mine: list[list[str]], seq: Sequence[str]) -> float:
@@ -96,12 +98,12 @@ _RUN_FACTS = {key: run_facts(*key) for key in _RUNS}
 _LOWS = {value: tuple(range(max(2, value - 2), min(value, 11) + 1)) for value in range(2, 14)}
 """The lowest values of the runs a card of each value may be part of."""
 
-_CARD_RUNS: dict[str, tuple[tuple[tuple[str, int], tuple[str, ...], str, Any], ...]] = {
+_CARD_RUNS: dict[str, tuple[tuple[tuple[str, int], int, int, Any], ...]] = {
     c: tuple(
         (
             (SUIT_OF[c], low),
-            _RUNS[SUIT_OF[c], low],
-            CARD_AT[SUIT_OF[c], 1],
+            sum(CARD_BIT[r] for r in _RUNS[SUIT_OF[c], low]),
+            CARD_BIT[CARD_AT[SUIT_OF[c], 1]],
             _RUN_FACTS[SUIT_OF[c], low],
         )
         for low in _LOWS[VALUE_OF[c]]
@@ -109,19 +111,52 @@ _CARD_RUNS: dict[str, tuple[tuple[tuple[str, int], tuple[str, ...], str, Any], .
     for c in DECK
     if VALUE_OF[c] != 1
 }
-"""Per card other than an Ace, each run it may be part of: (its key, its cards, the Ace of its
-suit, its facts)."""
+"""Per card other than an Ace, each run it may be part of: (its key, its cards' bits, the bit
+of its suit's Ace, its facts). A suit's bits rise with the rank (``rules.CARD_BIT``), so a
+run's lowest missing bit is its first missing card."""
+
+
+def _chance(unseen: int, buried: int) -> float:
+    chance = 1.0
+    for _ in range(unseen):
+        chance *= 0.45
+    for _ in range(buried):
+        chance *= 0.15
+    return chance
+
+
+_CHANCE = {(u, b): _chance(u, b) for u in range(3) for b in range(3)}
+"""The chance of drawing a run's missing cards, by how many are unseen (0.45 each) and how
+many lie buried in the discard pile (0.15 each): at most two are missing (the run holds the
+card it is worked out for), and a product of two factors is the same in either order, so
+these are the very floats the card-by-card product gives."""
+
+
+def _bits(cards: Sequence[str]) -> int:
+    """The bit form of distinct cards."""
+    return sum(map(CARD_BIT.__getitem__, cards))
 
 
 def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
-    """How much each hand card is worth keeping (higher: keep)."""
+    """How much each hand card is worth keeping (higher: keep): an Ace 10; any other card
+    the sum over the natural runs it may be part of of the chance of drawing the run's
+    missing cards (a held Ace stands in for the first of them; 0.45 for a card not seen,
+    0.15 for one buried in the discard pile, none for one seen elsewhere) times
+    1 + 0.7 x the points the run would add to the seat's laid sequences."""
     hand = view["hand"]
+    held = _bits(hand)
+    # Every card is in one place: each part's bits are distinct, the parts may overlap
+    # only where the seat's own known cards are in its hand.
+    discards = view["discard_pile"]
+    buried = _bits(discards[:-1])
+    seen = held | buried | (CARD_BIT[discards[-1]] if discards else 0)
+    for seqs in view["sequences"]:
+        for seq in seqs:
+            seen |= _bits(seq)
+    for known in view["known_hand_cards"]:
+        seen |= _bits(known)
+    dead = seen & ~buried  # seen where it cannot come back
     added: Any = None  # the seat's adder, made once a run is found alive
-    held = set(hand)
-    # Every run card is a deck card: unseen is not seen.
-    seen: set[str] | None = None
-    # A card below the discard top may come back after a reshuffle: half alive.
-    buried: set[str] | None = None
     values: dict[str, float] = {}
     # A run's chance times its worth is the same for each of its cards: worked out once.
     run_value: dict[tuple[str, int], float] = {}
@@ -134,33 +169,16 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
         for key, cards, ace, facts in runs:
             part = run_value.get(key)
             if part is None:
-                # The chance of drawing the run's missing cards; a held Ace stands in for the
-                # first of them.
-                chance = 1.0
-                ace_stands_in = ace in held
-                for r in cards:
-                    if r in held:
-                        continue
-                    if ace_stands_in:
-                        ace_stands_in = False
-                        continue
-                    if seen is None:
-                        seen = _seen(view)
-                    if r not in seen:
-                        chance *= 0.45
-                        continue
-                    if buried is None:
-                        buried = set(view["discard_pile"][:-1])
-                    if r not in buried:
-                        chance = 0.0
-                        break
-                    chance *= 0.15
-                if chance:
+                missing = cards & ~held
+                if held & ace:
+                    missing &= missing - 1  # the Ace stands in for the first missing card
+                if missing & dead:
+                    part = 0.0
+                else:
+                    chance = _CHANCE[(missing & ~seen).bit_count(), (missing & buried).bit_count()]
                     if added is None:
                         added = adder(view["sequences"][view["viewer"]])
                     part = chance * (1.0 + 0.7 * added(facts))
-                else:
-                    part = 0.0
                 run_value[key] = part
             total += part
         values[c] = total
@@ -180,7 +198,6 @@ def _sequence_of(action_id: str) -> list[str]:
 
 def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     me = view["viewer"]
-    mine = view["sequences"][me]
     # One pass sorts the moves by kind, in the order listed.
     drawing = view["phase"] == "draw"
     laying = "take" if drawing else "lay"
@@ -197,7 +214,21 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
             discards.append(a)
         elif kind == "draw" and draw is None:
             draw = a
+    if drawing:
+        assert draw is not None
+        return _take_or_draw(view, me, sequences, draw)
+    top = _best_sequence(view, me, sequences)[1]
+    if top is not None:
+        return top
+    return discards[_least_worth(view, [a.cards[0] for a in discards], rng)]
 
+
+def _best_sequence(
+    view: dict[str, Any], me: int, sequences: Sequence[Action]
+) -> tuple[float, Action | None]:
+    """The first of the takes or lays ``sequences`` that adds most (a 4th only if it wins
+    the round), with its value; (-inf, None) when none may be laid."""
+    mine = view["sequences"][me]
     fourth = len(mine) + 1 >= SEQUENCES_TO_END
     top_value = float("-inf")
     top: Action | None = None
@@ -207,34 +238,89 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
             value = _lay_value(mine, seq)
             if value > top_value:
                 top_value, top = value, a
+    return top_value, top
 
-    if drawing:
-        if top is not None:
-            # What the hand already offers without the discard.
-            hand = view["hand"]
-            own = [s for s in sequences_in(hand) if not fourth or _wins_round(view, me, s)]
-            own_value = max((_lay_value(mine, s) for s in own), default=float("-inf"))
-            if top_value >= own_value:
-                return top
-        assert draw is not None
-        return draw
 
+def _take_or_draw(view: dict[str, Any], me: int, takes: Sequence[Action], draw: Action) -> Action:
+    """The draw phase: the best take, when it is as good as anything the hand could lay
+    from itself, else the draw."""
+    top_value, top = _best_sequence(view, me, takes)
     if top is not None:
-        return top
+        mine = view["sequences"][me]
+        fourth = len(mine) + 1 >= SEQUENCES_TO_END
+        # What the hand already offers without the discard.
+        own = [s for s in sequences_in(view["hand"]) if not fourth or _wins_round(view, me, s)]
+        own_value = max((_lay_value(mine, s) for s in own), default=float("-inf"))
+        if top_value >= own_value:
+            return top
+    return draw
+
+
+def _least_worth(view: dict[str, Any], cards: list[str], rng: random.Random) -> int:
+    """The index in ``cards`` (hand cards to discard) of one of least worth to keep: the
+    first, or one drawn from ``rng`` among equals."""
     values = card_keep_values(view)
-    # The discards of the least worth, in the order listed.
     low = float("inf")
-    worst: list[Action] = []
-    for a in discards:
-        value = values[a.cards[0]]
+    worst: list[int] = []
+    for i, c in enumerate(cards):
+        value = values[c]
         if value < low:
-            low, worst = value, [a]
+            low, worst = value, [i]
         elif value == low:
-            worst.append(a)
+            worst.append(i)
     return worst[rng.randrange(len(worst))] if len(worst) > 1 else worst[0]
 
 
-SEARCH = SearchConfig(rollout="greedy")
+# ----- the rollouts' loop ---------------------------------------------------------------------
+# The search's rollouts play the greedy policy at every seat. The loop below makes the same
+# moves as the generic loop (tests/test_mhing.py holds it to that) without listing what the
+# greedy never reads: a draw with nothing to take or swap is the only move, and a discard is
+# chosen among the hand's cards before its action is looked up.
+
+
+def greedy_rollout(world: MhingState, rng: random.Random, round_end: int, max_steps: int) -> int:
+    """The search's greedy rollout (``SearchConfig.greedy_rollout``): the greedy policy at
+    every seat, its ties drawn from ``rng``, until more than ``round_end`` rounds are played
+    (-1: no such stop), the match ends or ``max_steps`` steps are taken; returns the steps
+    taken. With a round to stop at, the world does not deal the next round (the evaluator
+    reads the scores, or the round points of a rollout cut short)."""
+    if round_end >= 0:
+        world._deal_next = False
+    rounds = world.rounds
+    steps = 0
+    while steps < max_steps and not world.over:
+        if round_end >= 0 and len(rounds) > round_end:
+            break
+        world.push(_rollout_move(world, rng))
+        steps += 1
+    return steps
+
+
+def _rollout_move(world: MhingState, rng: random.Random) -> Action:
+    """The greedy's move for the seat to act in ``world``."""
+    p = world.turn
+    swaps = world._swaps(p) if world.sequences[p] else None
+    if swaps:
+        return swaps[0]  # the greedy swaps first, and the swaps come last in the listing
+    if world.phase == "draw":
+        draw = world._draw_action(p)
+        if not world.discards:
+            return draw
+        takes = world._takes(p)
+        if not takes:
+            return draw
+        return _take_or_draw(world.policy_view(p), p, takes, draw)
+    view = world.policy_view(p)
+    lays = world._lays(p)
+    if lays:
+        top = _best_sequence(view, p, lays)[1]
+        if top is not None:
+            return top
+    hand = world.hands[p]
+    return _discard_row(p)[hand[_least_worth(view, hand, rng)]]
+
+
+SEARCH = SearchConfig(rollout="greedy", greedy_rollout=greedy_rollout)
 """The search: random play seldom lays a sequence, so a random tail would run some 70 steps
 and decide the round by chance; greedy play ends it in far fewer."""
 

@@ -243,6 +243,10 @@ class MhingState(State):
             other._points = None
         return other
 
+    _deal_next = True
+    """False only on a search's rollout world, which stops at the round's end: the round is
+    scored but the next one not dealt."""
+
     @property
     def current_player(self) -> int | None:
         return None if self.over else self.turn
@@ -266,25 +270,44 @@ class MhingState(State):
         # every Ace of ``_swaps`` and discarding every card, read from the shared tables.
         player = self.turn
         hand = self.hands[player]
-        # A hand holds each card once, so the sum of its bits is their OR (``card_bits``).
-        bits = sum(map(CARD_BIT.__getitem__, hand))
         if self.phase == "draw":
-            can_draw = bool(self.draw_pile) or (
-                len(self.discards) > 1 and not self.rebuilt_since_sequence
-            )
-            actions = [_DRAWS[player][can_draw]]
+            actions = [self._draw_action(player)]
             if self.discards:
-                # Only sequences of the discard's suit can use it.
-                top = self.discards[-1]
-                suit_bits = (bits | CARD_BIT[top]) & SUIT_FIELD[top]
-                takes = _TAKES[player][top].get(suit_bits)
-                if takes is None:
-                    takes = _take_row(player, top, suit_bits)
-                actions += takes
+                actions += self._takes(player)
             if self.sequences[player]:
                 actions += self._swaps(player)
             return actions
-        actions = []
+        actions = self._lays(player)
+        if self.sequences[player]:
+            actions += self._swaps(player)
+        discards = _discard_row(player)
+        actions += [discards[c] for c in hand]
+        return actions
+
+    def _draw_action(self, player: int) -> Action:
+        """The draw of ``player`` (its label says when nothing is left to draw)."""
+        can_draw = bool(self.draw_pile) or (
+            len(self.discards) > 1 and not self.rebuilt_since_sequence
+        )
+        return _DRAWS[player][can_draw]
+
+    def _takes(self, player: int) -> tuple[Action, ...]:
+        """The takes of the top discard (there is one) into a sequence, in listing order."""
+        # Only sequences of the discard's suit can use it; a hand holds each card once, so
+        # the sum of its bits is their OR (``card_bits``).
+        top = self.discards[-1]
+        field = SUIT_FIELD[top]
+        bits = sum([CARD_BIT[c] for c in self.hands[player]]) & field
+        suit_bits = bits | CARD_BIT[top]
+        takes = _TAKES[player][top].get(suit_bits)
+        if takes is None:
+            takes = _take_row(player, top, suit_bits)
+        return takes
+
+    def _lays(self, player: int) -> list[Action]:
+        """The lays of the hand of ``player``, suit by suit, in listing order."""
+        bits = sum(map(CARD_BIT.__getitem__, self.hands[player]))
+        actions: list[Action] = []
         lays = _LAYS[player]
         for field in SUIT_FIELDS:
             suit_bits = bits & field
@@ -293,10 +316,6 @@ class MhingState(State):
                 if found is None:
                     found = _lay_row(player, suit_bits)
                 actions += found
-        if self.sequences[player]:
-            actions += self._swaps(player)
-        discards = _discard_row(player)
-        actions += [discards[c] for c in hand]
         return actions
 
     def why_illegal(self, action_id: str) -> str | None:
@@ -486,7 +505,8 @@ class MhingState(State):
             return
         self.starter = (self.starter + 1) % self.players
         self._round_over()
-        self._deal()
+        if self._deal_next:
+            self._deal()
 
     # ----- what players see ----------------------------------------------------------------
     def winners(self) -> list[int]:

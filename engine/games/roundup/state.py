@@ -654,6 +654,7 @@ class RoundupState(State):
         one, so the state's own RNG need not be copied first)."""
         new = object.__new__(RoundupState)
         new.__dict__.update(self.__dict__)
+        new.__dict__.pop("_deal_next", None)  # a rollout's mark stays with its world
         new.options = dict(self.options)
         new.rng = rng
         new.history = list(self.history)
