@@ -4,10 +4,10 @@ clamped or hidden line), a control under 44x44 CSS px on a phone; each offender 
 short selector. The table screen's text and width are held to the same as every other
 screen's: its score strip and General Mhing's opponents' sequences wrap rather than scroll
 (a card is neither a text nor a control: its face is a picture, and a fanned card shows its
-corner by design, measured by e2e/test_fit.py). The table screen's play area is not measured
-for touch on a phone, where its sizes keep every place a card can go in the window of a short
-phone (web/css/fit.css); its bar, its status line (the coach's line), its side panel (the
-moves, the hint, the analysis and the log) and its dialogs are.
+corner by design, measured by e2e/test_fit.py). Every other control of the table screen is
+measured for touch on a phone: the play area's (the turn's buttons, a seat's target, a
+sequence's chip, a stack's button), its bar, its status line (the coach's line), its side
+panel (the moves, the hint, the analysis and the log) and its dialogs.
 And the window sizes the browser tests emulate on one page (DevTools' device metrics), so that
 the engine starts once for a module that walks screens (``Walk``: what each screen showed
 wrongly, by screen and size).
@@ -130,7 +130,6 @@ OFFENDERS = """(phone) => {
       }
     }
     if (phone && el.matches('button, select, textarea, a[href], summary, [role=button], input')
-        && !el.closest('.table-screen .game-root')
         && box.width > 0 && el.type !== 'hidden') {
       let target = box;
       if (el.matches('input[type=checkbox], input[type=radio]')) {

@@ -515,7 +515,8 @@ COACH_LINE = """() => {
 def test_the_coach_is_on_a_phone_screen_at_the_first_decision(page, site, open_app):
     """A coached round of every game on a 390x844 phone: at the person's first decision the
     coach's advice is on the screen, uncovered, with the table fitting as at any decision;
-    a touch opens the whole advice, which the table's controls are not moved by."""
+    a touch opens the whole advice, which the table's controls are not moved by. The screen
+    walker's checks hold at that decision on both phones."""
     open_app(page, site)
     problems = {}
     try:
@@ -549,6 +550,10 @@ def test_the_coach_is_on_a_phone_screen_at_the_first_decision(page, site, open_a
             if page.evaluate(SELECT, 0):
                 page.wait_for_selector(IDLE)
             found += page.evaluate(FITS, PLACES.get(game))
+            # The screen walker's checks of the coached table's first decision, on both phones.
+            found += walked(page, "390x844")
+            emulate(page, "360x740")
+            found += walked(page, "360x740")
             emulate(page, "1280x800")
             shoot(page, f"coach-{game}-1280x800")
             if page.locator("[data-testid=coach-line]").is_visible():

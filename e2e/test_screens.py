@@ -2,9 +2,9 @@
 laptop: nothing wider than the window (no sideways scroll, no box scrolling sideways inside
 it), no text under 12 px, no word cut off, no control under 44x44 CSS px on a phone, and at a
 decision the status line in the window with the page scrolled to the moves (at each decision
-played to the round's end, on both phones). On a phone the table's bar, status line and play
-area are not held to 44 px (see screenwalk): their sizes are the table's, checked by
-e2e/test_fit.py; its side panel is.
+played to the round's end, on both phones). On a phone the table's controls are held to 44 px
+like every other screen's, its play area's among them (see screenwalk); its cards are sized
+to the window, checked by e2e/test_fit.py.
 
 The screens: the menu, statistics and settings; a coached (Learn to play) table; for each game
 at its largest table its rules, its set-up, the table at a decision with the analysis open, a

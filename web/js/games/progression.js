@@ -225,13 +225,13 @@ function publicStack(ctx, suit) {
         type: "button", class: ["pstack", "is-drawable"], disabled: ui.busy,
         dataset: { action: action.id, focus: "stack:" + action.id, testid: "public-draw" },
         "aria-label": `Take ${ui.cardName(top)} from the public ${SUIT_NAMES[suit]} stack`, onclick: () => ui.send(action.id),
-      }, body, h("span", { class: "target-tag" }, `Take ${cardText(top)}`));
+      }, body, h("span", { class: "target-tag" }, "Take", h("span", { class: "tag-card" }, ` ${cardText(top)}`)));
     }
     if (justCard(view) === top) {
       return h("button", {
         type: "button", class: ["pstack", "is-locked"], dataset: { testid: "why-public", focus: "why:" + top },
         "aria-label": `${label}; you cannot take back the card you just played`, onclick: () => ui.why(`draw:${top}`),
-      }, body, h("span", { class: "target-tag" }, "Just played"));
+      }, body, h("span", { class: "target-tag" }, h("span", { class: "tag-just" }, "Just "), "played"));
     }
   }
   return h("div", { class: "pstack", "aria-label": label, dataset: { drop: `public:${suit}` } }, body);
