@@ -41,7 +41,7 @@ from engine.games.mhing.rules import (
     SUIT_OF,
     VALUE_OF,
     added_score,
-    adder,
+    adder_and_memo,
     run_facts,
     score_sequences,
     sequences_in,
@@ -98,10 +98,9 @@ _RUN_FACTS = {key: run_facts(*key) for key in _RUNS}
 _LOWS = {value: tuple(range(max(2, value - 2), min(value, 11) + 1)) for value in range(2, 14)}
 """The lowest values of the runs a card of each value may be part of."""
 
-_CARD_RUNS: dict[str, tuple[tuple[tuple[str, int], int, int, Any], ...]] = {
+_CARD_RUNS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     c: tuple(
         (
-            (SUIT_OF[c], low),
             sum(CARD_BIT[r] for r in _RUNS[SUIT_OF[c], low]),
             CARD_BIT[CARD_AT[SUIT_OF[c], 1]],
             _RUN_FACTS[SUIT_OF[c], low],
@@ -111,8 +110,8 @@ _CARD_RUNS: dict[str, tuple[tuple[tuple[str, int], int, int, Any], ...]] = {
     for c in DECK
     if VALUE_OF[c] != 1
 }
-"""Per card other than an Ace, each run it may be part of: (its key, its cards' bits, the bit
-of its suit's Ace, its facts). A suit's bits rise with the rank (``rules.CARD_BIT``), so a
+"""Per card other than an Ace, each run it may be part of: (its cards' bits, the bit of its
+suit's Ace, its facts). A suit's bits rise with the rank (``rules.CARD_BIT``), so a
 run's lowest missing bit is its first missing card."""
 
 
@@ -125,7 +124,7 @@ def _chance(unseen: int, buried: int) -> float:
     return chance
 
 
-_CHANCE = {(u, b): _chance(u, b) for u in range(3) for b in range(3)}
+_CHANCES = tuple(tuple(_chance(u, b) for b in range(3)) for u in range(3))
 """The chance of drawing a run's missing cards, by how many are unseen (0.45 each) and how
 many lie buried in the discard pile (0.15 each): at most two are missing (the run holds the
 card it is worked out for), and a product of two factors is the same in either order, so
@@ -156,30 +155,38 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
     for known in view["known_hand_cards"]:
         seen |= _bits(known)
     dead = seen & ~buried  # seen where it cannot come back
+    unseen = ~seen
+    free = ~held
     added: Any = None  # the seat's adder, made once a run is found alive
+    gains: dict[Any, int] = {}  # its memo of answers
     values: dict[str, float] = {}
-    # A run's chance times its worth is the same for each of its cards: worked out once.
-    run_value: dict[tuple[str, int], float] = {}
+    # A run's chance times its worth is the same for each of its cards: worked out once,
+    # by the run's bits.
+    run_value: dict[int, float] = {}
+    chances = _CHANCES
     for c in hand:
         runs = _CARD_RUNS.get(c)
         if runs is None:
             values[c] = 10.0  # an Ace completes almost anything of its suit
             continue
         total = 0.0
-        for key, cards, ace, facts in runs:
-            part = run_value.get(key)
+        for cards, ace, facts in runs:
+            part = run_value.get(cards)
             if part is None:
-                missing = cards & ~held
+                missing = cards & free
                 if held & ace:
                     missing &= missing - 1  # the Ace stands in for the first missing card
                 if missing & dead:
                     part = 0.0
                 else:
-                    chance = _CHANCE[(missing & ~seen).bit_count(), (missing & buried).bit_count()]
                     if added is None:
-                        added = adder(view["sequences"][view["viewer"]])
-                    part = chance * (1.0 + 0.7 * added(facts))
-                run_value[key] = part
+                        added, gains = adder_and_memo(view["sequences"][view["viewer"]])
+                    gain = gains.get(facts)
+                    if gain is None:
+                        gain = added(facts)
+                    chance = chances[(missing & unseen).bit_count()][(missing & buried).bit_count()]
+                    part = chance * (1.0 + 0.7 * gain)
+                run_value[cards] = part
             total += part
         values[c] = total
     return values

@@ -297,6 +297,15 @@ def adder(sequences: Sequence[Sequence[str]]) -> Callable[[Facts], int]:
     return added
 
 
+def adder_and_memo(
+    sequences: Sequence[Sequence[str]],
+) -> tuple[Callable[[Facts], int], dict[Facts, int]]:
+    """:func:`adder` and the answers it remembers (by the new sequence's facts), which a
+    caller asking many times reads first."""
+    added = adder(sequences)
+    return added, _ADDED[tuple(_sequence_facts(sequences))]
+
+
 _ADDED: dict[tuple[Facts, ...], dict[Facts, int]] = {}
 """Memo of :func:`adder`'s answers, by the sequences' facts; emptied when it holds
 ``_ADDED_MAX`` sets of sequences."""

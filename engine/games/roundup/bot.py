@@ -173,7 +173,7 @@ def _attack_values(view: dict[str, Any]) -> dict[str, float]:
         view["face_down"],
         view["needed"],
         view["face_up"],
-        view["known_missing"],
+        [set(x) for x in view["known_missing"]],
     )
 
 
@@ -185,10 +185,10 @@ def _values_of_attacks(
     face_down: list[str],
     needed_by_suit: dict[str, str | None],
     face_up: list[list[str]],
-    known_missing: list[Any],
+    known_missing: list[set[str]],
 ) -> dict[str, float]:
-    """:func:`_attack_values` from the view's parts (``known_missing``: each seat's cards
-    known not to be face-down, as a list or a set), which the rollouts read off the world."""
+    """:func:`_attack_values` from the view's parts (``known_missing``: each seat's set of
+    cards known not to be face-down), which the rollouts read off the world."""
     needed = {s: c for s, c in needed_by_suit.items() if c is not None and s != mine}
     visible = set().union(*face_up)
     hidden_needs = [c for c in needed.values() if c not in visible and c not in face_down]
@@ -201,7 +201,7 @@ def _values_of_attacks(
         rival = bid[-1] if bid else None
         ally = mine is not None and rival == mine
         # Each hidden needed card with the rough chance that the seat holds it.
-        missing = set(known_missing[t])
+        missing = known_missing[t]
         share = counts[t] / unknown_total
         chances = [(c, 0.0 if c in missing else share) for c in hidden_needs]
         base = 0.3 + 0.05 * counts[t] + (0.3 if rival and not ally else 0.0)
