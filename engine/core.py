@@ -401,6 +401,12 @@ class State:
         """Legal actions of ``current_player`` in a deterministic order (match not over)."""
         raise NotImplementedError
 
+    def _fresh_actions(self) -> list[Action]:
+        """:meth:`_legal_actions` for a caller that lists each position once (a search's
+        rollout): a game whose listing keeps a cache for the repeated asks of play lists
+        afresh here, without building the cache's key. The same actions in the same order."""
+        return self._legal_actions()
+
     def _apply(self, action: Action) -> bool:
         """Carry out a known-legal action, including any chance it triggers.
 

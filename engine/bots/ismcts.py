@@ -47,7 +47,7 @@ from time import perf_counter  # read as ismcts.perf_counter, so tests can set t
 from typing import Any
 
 from engine.bots.evaluation import Evaluator
-from engine.core import Action, BotSettings, LazyRandom, Policy, State
+from engine.core import Action, BotSettings, LazyRandom, Policy, State, _RoundBreak
 
 
 @dataclass(frozen=True)
@@ -375,7 +375,7 @@ class Search:
         c = self.config.exploration
         sqrt, log = math.sqrt, math.log
         while not world.is_over:
-            legal = world.legal_actions()
+            legal = world._legal_actions()  # legal_actions() without its over test
             actor = world.current_player
             assert actor is not None
             children = node.children
@@ -466,14 +466,22 @@ class Search:
             self.rollout_steps += steps
             return evaluator.evaluate(world, baseline)
         rounds_played = world.rounds_played
+        if round_end >= 0:
+            if rounds_played() > round_end:
+                max_steps = 0  # the tree's walk ended the round already
+            else:
+                # The rollout stops at the round's end: stop the world's move there, before
+                # the next deal (whose shuffle only the world's own chance pays for, and
+                # which no value reads: every game scores the round before its round-end
+                # hook), so no step needs to ask whether the round is over.
+                world._stop_at_round_end = True
+        write = world.history.append
         while steps < max_steps and not world.is_over:
-            if stop is None:
-                if round_end >= 0 and rounds_played() > round_end:
-                    break
-            elif stop(world, baseline):
+            if stop is not None and stop(world, baseline):
                 break
-            # The match is not over: legal_actions() without its test.
-            legal = world._legal_actions()
+            # The match is not over: legal_actions() without its test (nor a listing cache:
+            # a rollout lists each position once).
+            legal = world._fresh_actions()
             if len(legal) == 1:
                 action = legal[0]
             elif greedy is not None and steps < greedy_steps:
@@ -483,7 +491,14 @@ class Search:
                 action = play(world.policy_view(actor), legal, rng)
             else:
                 action = legal[rng.randrange(len(legal))]
-            world.push(action)
+            try:
+                # push() but for its note of which moves showed a hidden card (undo's
+                # business, never read in a sampled world).
+                world._apply(action)
+            except _RoundBreak:
+                steps += 1
+                break  # the round is over and scored, the next one not dealt
+            write(action)
             steps += 1
         self.rollout_steps += steps
         return evaluator.evaluate(world, baseline)

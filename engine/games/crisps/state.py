@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, groupby, product
 from typing import Any
 
-from engine.cards import card_name, shuffled
+from engine.cards import card_name, shuffle, shuffled
 from engine.core import Action, LazyRandom, State
 from engine.games.crisps.rules import (
     CARD_KEY,
@@ -414,6 +414,12 @@ class CrispsState(State):
         self._legal_cache = (key, actions)
         return list(actions)
 
+    def _fresh_actions(self) -> list[Action]:
+        # A rollout lists each position once: no key for the listing's cache.
+        p = self.turn
+        assert p is not None
+        return self._generate_actions(p)
+
     def _generate_actions(self, p: int) -> list[Action]:
         seat = _SEATS[p]
         if self.phase == "draw":
@@ -703,7 +709,7 @@ class CrispsState(State):
         for c in self.known[other]:
             hidden.remove(c)  # everybody saw these go into that hand
         unseen = sorted(hidden + self.removed + self.draw_pile)
-        rng.shuffle(unseen)
+        shuffle(unseen, rng)
         k, r = len(hidden), len(self.removed)
         world.hands[other] = sort_cards(list(self.known[other]) + unseen[:k])
         world.removed = unseen[k : k + r]

@@ -116,23 +116,89 @@ def position_values(state: ProgressionState) -> list[float]:
     directly: the search values its sampled worlds this way thousands of times a decision,
     and building views cost most of that. Uses only what each seat may see: its own hand,
     every stack, the draw pile's size and the other seats' cards taken from public stacks.
-    """
+
+    The same floats as :func:`_position`'s, summed in the same order (a test holds them
+    equal bit for bit), with its parts worked in one pass: a seat's unseen cards are the
+    cards on no stack, in deck order, less those it holds or saw another seat take (those
+    stay in that hand until played, so they are on no stack either), and no list of them
+    is built."""
     n = state.players
     plays_left = max(0.0, len(state.draw_pile) / n)
+    value, face = VALUE, IS_FACE
+    on_stacks: set[str] = set()
+    for stacks in state.private:
+        for pile in stacks.values():
+            on_stacks.update(pile)
+    for pile in state.public.values():
+        on_stacks.update(pile)
+    off_count = len(DECK) - len(on_stacks)
+    # Per suit, the number cards on no stack with their values, in deck order (only a
+    # number card adds to a stack's expected value).
+    off = [[cv for cv in _NUMBERS_BY_SUIT[s] if cv[0] not in on_stacks] for s in SUITS]
+    known = state.known
+    known_count = sum(len(cards) for cards in known)
     out = []
-    off_stacks = _public_unseen_by_suit(state.private, state.public)
     for seat in range(n):
-        by_suit, count = _unseen_by_suit(
-            state.hands[seat], state.private, state.public, state.known, seat, off_stacks
-        )
+        hand = state.hands[seat]
+        stacks = state.private[seat]
+        count = off_count - len(hand) - (known_count - len(known[seat]))
         p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
-        out.append(
-            sum(
-                _position(
-                    state.hands[seat], state.private[seat], by_suit, plays_left, p_draw
-                ).values()
-            )
-        )
+        seen = set(hand)
+        for p, cards in enumerate(known):
+            if p != seat:
+                seen.update(cards)
+        # _useful_count, and the hand split by suit (in the hand's order).
+        needed = 0
+        suited: dict[str, list[str]] = {s: [] for s in SUITS}
+        for c in hand:
+            suit = c[-1]
+            stack = stacks[suit]
+            top = value[stack[-1]] if stack else 0
+            if face[c]:
+                needed += 0 if top > 0 else 1
+            elif value[c] >= top:
+                needed += 1
+            suited[suit].append(c)
+        budget = 1.0 if needed <= plays_left else max(0.0, plays_left) / needed
+        half = p_draw * 0.5
+        suit_values = []
+        for index, suit in enumerate(SUITS):
+            # _suit_value, inlined.
+            stack = stacks[suit]
+            top = value[stack[-1]] if stack else 0
+            stack_total = stack_faces = 0
+            for c in stack:
+                stack_total += value[c]
+                if face[c]:
+                    stack_faces += 1
+            hand_numbers = [value[c] for c in suited[suit] if not face[c] and value[c] >= top]
+            hand_faces = 0
+            if top <= 0:
+                for c in suited[suit]:
+                    if face[c]:
+                        hand_faces += 1
+            highest = max(hand_numbers, default=top)
+            expected_unseen = 0.0
+            number_chance = 0.0
+            for c, v in off[index]:
+                if v >= top and c not in seen:
+                    if v >= highest:
+                        expected_unseen += v * p_draw
+                        number_chance += p_draw
+                    else:
+                        expected_unseen += v * half
+                        number_chance += half
+            total = stack_total + budget * sum(hand_numbers) + expected_unseen
+            faces = stack_faces + (hand_faces if budget >= 1 else int(hand_faces * budget))
+            reward = (total - 12) * (faces + 1) if total > 12 else 0.0
+            if not stack:
+                suit_values.append(max(0.0, reward))
+            elif stack_total == 0 and not hand_numbers:
+                chance = min(0.9, number_chance)
+                suit_values.append(chance * reward - (1 - chance) * 10 * (stack_faces + 1))
+            else:
+                suit_values.append(reward)
+        out.append(sum(suit_values))
     return out
 
 
@@ -175,6 +241,7 @@ def _public_unseen_by_suit(
 
 
 _DECK_BY_SUIT = {s: [c for c in DECK if c[-1] == s] for s in SUITS}
+_NUMBERS_BY_SUIT = {s: [(c, VALUE[c]) for c in _DECK_BY_SUIT[s] if VALUE[c] > 0] for s in SUITS}
 
 
 def _unseen_by_suit(

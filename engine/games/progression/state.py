@@ -70,6 +70,7 @@ from engine.cards import (
 )
 from engine.core import Action, LazyRandom, State
 from engine.games.progression.rules import (
+    DECK,
     HAND_SIZE,
     MAX_TARGET_ROUNDS,
     NAME,
@@ -107,6 +108,15 @@ def _public_action(c: str, p: int) -> Action:
             f"public:{c}", p, f"Put {card_name(c)} on the public stack", (c,)
         )
     return action
+
+
+_HAND_ACTIONS: dict[int, dict[str, tuple[Action, Action]]] = {}
+"""Per seat, each card's (play to its own stack, put on the public stack) actions."""
+
+
+def _hand_actions(p: int) -> dict[str, tuple[Action, Action]]:
+    pairs = _HAND_ACTIONS[p] = {c: (_play_action(c, p), _public_action(c, p)) for c in DECK}
+    return pairs
 
 
 def _take_action(c: str, p: int) -> Action:
@@ -221,13 +231,16 @@ class ProgressionState(State):
         p = self.turn
         if self.phase == "play":
             actions: list[Action] = []
+            append = actions.append
             stacks = self.private[p]
+            pairs = _HAND_ACTIONS.get(p) or _hand_actions(p)
             for c in self.hands[p]:
+                play, public = pairs[c]
                 stack = stacks[c[-1]]  # the suit is the id's last character (no deck suffix)
                 # can_add_to_private, inlined with the value table: this is the hottest loop.
                 if not stack or VALUE[c] >= VALUE[stack[-1]]:
-                    actions.append(_play_action(c, p))
-                actions.append(_public_action(c, p))
+                    append(play)
+                append(public)
             return actions
         actions = [_draw_stock_action(p)]
         blocked = (
@@ -264,7 +277,7 @@ class ProgressionState(State):
             self.known[p].append(drawn)
             self.stall_count += 1
         self.hands[p].append(drawn)
-        self.hands[p].sort(key=SORT_KEY.__getitem__)
+        self.hands[p].sort(key=_ORDER.__getitem__)
         self.just_played = None
         self.phase = "play"
         if not self.draw_pile or self.stall_count >= STALL_LIMIT:
@@ -396,8 +409,10 @@ class ProgressionState(State):
         new.to_target = self.to_target
         new.round_number = self.round_number
         new.totals = list(self.totals)
-        new.round_history = [list(r) for r in self.round_history]
-        new.last_round = _copy_summary(self.last_round)
+        # A finished round's scores and summary are written once and never changed (views
+        # copy them): the copy shares them.
+        new.round_history = list(self.round_history)
+        new.last_round = self.last_round
         new.finished = self.finished
         new.winners = list(self.winners)
         new.dealer = self.dealer
@@ -429,17 +444,23 @@ class ProgressionState(State):
                 unseen.remove(c)
             unknown_counts[p] = len(unseen)
             pool.extend(unseen)
-        pool.sort(key=SORT_KEY.__getitem__)
+        pool.sort(key=_ORDER.__getitem__)
         shuffle(pool, rng)
         at = 0
         for p, count in unknown_counts.items():
             world.hands[p] = sorted(
-                list(self.known[p]) + pool[at : at + count], key=SORT_KEY.__getitem__
+                list(self.known[p]) + pool[at : at + count], key=_ORDER.__getitem__
             )
             at += count
         world.draw_pile = pool[at:]
         world.rng = LazyRandom(rng.getrandbits(64))
         return world
+
+
+_ORDER: dict[str, int] = {c: i for i, c in enumerate(sorted(DECK, key=SORT_KEY.__getitem__))}
+"""Each card's place in the order of ``SORT_KEY``: sorting by it gives the same order (no two
+cards share a key) and compares ints, not tuples; the search sorts every world it samples."""
+assert len(set(SORT_KEY.values())) == len(DECK)
 
 
 def _copy_summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:

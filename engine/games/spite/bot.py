@@ -46,48 +46,58 @@ def _rank(card: str | None) -> int:
 def _upcard_chain(
     up: int, stacks: list[int], hand: list[str], piles: list[list[str]]
 ) -> tuple[str, str] | None:
-    """First step (card, target) of the cheapest chain that lets the upcard be played."""
-    best: tuple[tuple[int, int], tuple[str, str]] | None = None
+    """First step (card, target) of the cheapest chain that lets the upcard be played.
+
+    Each rank a chain needs comes from the first discard pile showing it, else the hand's
+    first card of that rank (a chain needs each rank once, so that card is never one it
+    took already), else a joker: the first pile showing one, else the hand's next joker."""
     targets = [(str(i), r) for i, r in enumerate(stacks) if r < up - 1]
     if len(stacks) < MAX_STACKS and up > 1:
         targets.append(("new", 0))
+    if not targets:
+        return None
+    in_hand: dict[int, str] = {}
+    hand_jokers: list[str] = []
+    for card in hand:
+        value = RANK_VALUE[card]
+        if value == JOKER:
+            hand_jokers.append(card)
+        elif value not in in_hand:
+            in_hand[value] = card
+    jokers_held = len(hand_jokers)
+    sizes = [len(pile) for pile in piles]
+    best: tuple[tuple[int, int], tuple[str, str]] | None = None
+    rank = RANK_VALUE
     for target, start in targets:
-        hand_left = list(hand)
-        # How many cards the chain took off each pile (the piles themselves stay as they are).
-        taken = [0] * len(piles)
+        # The cards left on each pile (the piles themselves stay as they are).
+        left = sizes.copy()
         jokers = 0
+        hand_jokers_used = 0
         first: str | None = None
         for needed in range(start + 1, up):
             used = None
             for i, pile in enumerate(piles):
-                left = len(pile) - taken[i]
-                if left and RANK_VALUE[pile[left - 1]] == needed:
-                    used = pile[left - 1]
-                    taken[i] += 1
+                n = left[i]
+                if n and rank[pile[n - 1]] == needed:
+                    used = pile[n - 1]
+                    left[i] = n - 1
                     break
-            if used is None:
-                for card in hand_left:
-                    if RANK_VALUE[card] == needed:
-                        used = card
-                        hand_left.remove(card)
-                        break
-            if used is None:
-                for i, pile in enumerate(piles):
-                    left = len(pile) - taken[i]
-                    if left and RANK_VALUE[pile[left - 1]] == JOKER:
-                        used = pile[left - 1]
-                        taken[i] += 1
-                        break
-                else:
-                    for card in hand_left:
-                        if RANK_VALUE[card] == JOKER:
-                            used = card
-                            hand_left.remove(card)
+            else:
+                used = in_hand.get(needed)
+                if used is None:
+                    for i, pile in enumerate(piles):
+                        n = left[i]
+                        if n and rank[pile[n - 1]] == JOKER:
+                            used = pile[n - 1]
+                            left[i] = n - 1
                             break
-                if used is not None:
+                    else:
+                        if hand_jokers_used < jokers_held:
+                            used = hand_jokers[hand_jokers_used]
+                            hand_jokers_used += 1
+                    if used is None:
+                        break
                     jokers += 1
-            if used is None:
-                break
             if first is None:
                 first = used
         else:

@@ -48,7 +48,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.cards import card_name, shuffled
+from engine.cards import card_name, shuffle, shuffled
 from engine.core import Action, LazyRandom, State
 from engine.games.spite.rules import (
     CARD_NAME,
@@ -142,6 +142,11 @@ _DISCARDS: tuple[dict[str, tuple[Action, ...]], ...] = tuple(
     for seat in range(PLAYERS)
 )
 """_DISCARDS[seat][card][pile]: discarding ``card`` to ``pile``."""
+_DISCARD_SETS: tuple[dict[tuple[str, int], tuple[Action, ...]], ...] = tuple(
+    {} for _ in range(PLAYERS)
+)
+"""_DISCARD_SETS[seat][card, mask]: the discards of ``card`` to the piles in ``mask`` (bit
+``i``: pile ``i``), in pile order; made on first use."""
 _ENDS: tuple[Action, ...] = tuple(
     Action("end", seat, "End turn without discarding") for seat in range(PLAYERS)
 )
@@ -197,7 +202,7 @@ class SpiteState(State):
         # Equal upcards: both piles are reshuffled until the upcards differ.
         while RANK_VALUE[self.payoff[0][-1]] == RANK_VALUE[self.payoff[1][-1]]:
             for pile in self.payoff:
-                self.rng.shuffle(pile)
+                shuffle(pile, self.rng)
         self.stock: list[str] = shuffled(HAND_DECK, self.rng)
         self.hands: list[list[str]] = [[], []]
         for _ in range(HAND_SIZE):
@@ -355,18 +360,30 @@ class SpiteState(State):
             highest.append(shown or KING)
             if shown != 2:
                 joker_piles.append(index)
-        moves = _DISCARDS[seat]
+        # Each card's discards, in pile order, from a memo by the piles that take it.
+        sets = _DISCARD_SETS[seat]
+        joker_mask = 0
+        for index in joker_piles:
+            joker_mask |= 1 << index
         for card in held:
             value = RANK_VALUE[card]
             if value == JOKER:
-                piles = moves[card]
-                for index in joker_piles:
-                    append(piles[index])
+                mask = joker_mask
             elif value != 1 or not room:  # an Ace goes to the centre while there is room
-                piles = moves[card]
+                mask = 0
                 for index in range(DISCARD_PILES):
                     if value <= highest[index]:
-                        append(piles[index])
+                        mask |= 1 << index
+            else:
+                continue
+            key = (card, mask)
+            row = sets.get(key)
+            if row is None:
+                piles = _DISCARDS[seat][card]
+                row = sets[key] = tuple(
+                    piles[index] for index in range(DISCARD_PILES) if mask >> index & 1
+                )
+            actions += row
         append(_ENDS[seat])
         return actions
 
@@ -566,8 +583,21 @@ class SpiteState(State):
 
     # ----- information -----------------------------------------------------------------------
     def policy_view(self, player: int) -> dict[str, Any]:
-        """The keys of :meth:`view` the greedy policy reads (the rollouts build this)."""
-        return self._policy_part(player)
+        """The keys of :meth:`view` the greedy policy reads (the rollouts build this). Its
+        lists are the state's own, not copies: the policy only reads them, and the rollout
+        moves on only once it has chosen."""
+        return {
+            "you": player,
+            "hand": self.hands[player],
+            "upcards": [p[-1] if p else None for p in self.payoff],
+            "discard_piles": self.discards,
+            "stack_ranks": [len(s) for s in self.centre],
+            "played_this_turn": self.played_this_turn,
+        }
+
+    def _fresh_actions(self) -> list[Action]:
+        # A rollout lists each position once: no key for the listing's cache.
+        return self._list_actions(self.current)
 
     def _policy_part(self, player: int | None) -> dict[str, Any]:
         return {
@@ -643,14 +673,14 @@ class SpiteState(State):
         # face down in the two pay-off piles are public as a set; only their split and order
         # are unknown.
         buried = sorted(c for p in self.payoff for c in p[:-1])
-        rng.shuffle(buried)
+        shuffle(buried, rng)
         for seat in range(PLAYERS):
             size = len(self.payoff[seat]) - 1
             world.payoff[seat] = buried[:size] + [self.payoff[seat][-1]]
             buried = buried[size:]
         other = 1 - player
         unseen = sorted(self.hands[other] + self.stock)
-        rng.shuffle(unseen)
+        shuffle(unseen, rng)
         count = len(self.hands[other])
         world.hands[other] = sorted(unseen[:count], key=HAND_ORDER.__getitem__)
         world.stock = unseen[count:]
