@@ -30,13 +30,20 @@ from tools.build import DIST, WEB, BuildError
 from tools.build.bench import run_bench
 from tools.build.server import CONTENT_SECURITY_POLICY, serve, start_server
 from tools.build.site import build, dist_files
-from tools.build.testing import CHROMIUM_ARGS, find_chromium, run_tests, served_chromium
+from tools.build.testing import (
+    CHROMIUM_ARGS,
+    TEST_CHROMIUM_ARGS,
+    find_chromium,
+    run_tests,
+    served_chromium,
+)
 
 # What the browser tests (e2e/) and benchmarks/ use as build.<name>.
 __all__ = [
     "CHROMIUM_ARGS",
     "CONTENT_SECURITY_POLICY",
     "DIST",
+    "TEST_CHROMIUM_ARGS",
     "WEB",
     "build",
     "dist_files",

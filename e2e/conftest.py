@@ -151,7 +151,7 @@ def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     executable = build.find_chromium()
     try:
         browser = playwright_instance.chromium.launch(
-            executable_path=executable, args=build.CHROMIUM_ARGS
+            executable_path=executable, args=build.TEST_CHROMIUM_ARGS
         )
     except Exception as exc:  # say what to do, not just what broke
         pytest.fail(

@@ -102,7 +102,7 @@ def ns_browser(netns: str, playwright_instance) -> Iterator:
     with tempfile.TemporaryDirectory() as tmp:
         wrapper = chromium_inside(netns, chromium, Path(tmp))
         browser = playwright_instance.chromium.launch(
-            executable_path=str(wrapper), args=build.CHROMIUM_ARGS
+            executable_path=str(wrapper), args=build.TEST_CHROMIUM_ARGS
         )
         yield browser
         browser.close()

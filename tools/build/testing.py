@@ -47,6 +47,16 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+# The browser tests' Chromium adds what only a test run wants. Liftoff only: V8 runs the
+# engine's WebAssembly with its baseline compiler alone, without recompiling the hot functions
+# with its optimising one in the background. A test's page lives for seconds and its engine
+# thinks at a test's budget, so that recompiling costs more processor time than it saves:
+# e2e/test_coach.py took 45-54 s of processor time instead of 61 s, e2e/test_hardening.py 53 s
+# instead of 62 s, e2e/test_thinking.py 14 s instead of 16 s (tables drawn and measured gain
+# nothing). The benchmarks and pictures keep ``CHROMIUM_ARGS``: they measure what a visitor's
+# browser does.
+TEST_CHROMIUM_ARGS = [*CHROMIUM_ARGS, "--js-flags=--liftoff-only"]
+
 # The unit tests of --fast: no browser (e2e/ is not collected) and no build of the site.
 FAST_MARKERS = "not slow and not build"
 
