@@ -1,13 +1,14 @@
-"""Spite and Malice in the browser: a whole game against a bot, building and discarding with
-the table's own controls (click a card, then a lit target), dragging a card onto a target,
+"""Spite and Malice in the browser: the end of a game against a bot, building and discarding
+with the table's own controls (click a card, then a lit target), dragging a card onto a target,
 and the "why not" reason for a target that does not take the card.
 
 Runs against the built site with ``?speed=0``. The page marks the table ``data-busy="false"``
 once no request is in flight and no bot is moving, which is when the person can act (or the
-match is over). A game of Spite and Malice can run to thousands of moves, so the whole-game
-test picks a deal that a plain player finishes in a few minutes' worth of clicks: it replays
-candidate deals through the engine's own bridge (the same calls the page makes) and opens the
-chosen one the way a person picks up a saved match, from a match file.
+match is over). A game of Spite and Malice can run to thousands of moves, so the game's-end
+test picks a deal that a plain player finishes in some 70 moves: it replays candidate deals
+through the engine's own bridge (the same calls the page makes), cuts the chosen game a dozen
+of the person's moves before its end and opens it the way a person picks up a saved match,
+from a match file.
 
 The tests share one page (``SHARED_PAGE``): the engine starts once for the module.
 """
@@ -28,6 +29,7 @@ from pagehelpers import (
     side_action_ids,
 )
 
+import engine
 from engine import bridge
 
 SHARED_PAGE = True
@@ -94,10 +96,11 @@ def load_deal(seed: int) -> dict:
     return json.loads(bridge.load(json.dumps({"record": record_for(seed), "seats": SEATS})))
 
 
-def replay_in_engine(seed: int, limit: int = MAX_PERSON_MOVES) -> dict | None:
-    """The match ``choose`` plays from this deal against the normal bot, through the bridge
-    exactly as the page drives it after "Resume"; its result, or None if it runs too long."""
-    snap = load_deal(seed)
+def play_in_engine(record: dict, limit: int = MAX_PERSON_MOVES) -> tuple[dict, dict, int] | None:
+    """The match ``choose`` plays on from ``record`` against the normal bot, through the bridge
+    exactly as the page drives it after opening the record: its result, its record at the end
+    and the person's moves; None if it runs too long."""
+    snap = json.loads(bridge.load(json.dumps({"record": record, "seats": SEATS})))
     rng, builds, moves = random.Random(POLICY_SEED), 0, 0
     while not snap["is_over"]:
         if snap["human_turn"]:
@@ -107,11 +110,20 @@ def replay_in_engine(seed: int, limit: int = MAX_PERSON_MOVES) -> dict | None:
             snap = json.loads(bridge.act(json.dumps({"action": action})))
             moves += 1
             if moves > limit:
+                bridge.reset()
                 return None
         else:
             snap = json.loads(bridge.bot_move())["snapshot"]
+    played = json.loads(bridge.record("{}"))["record"]
     bridge.reset()
-    return snap["result"]
+    return snap["result"], played, moves
+
+
+def replay_in_engine(seed: int, limit: int = MAX_PERSON_MOVES) -> dict | None:
+    """The result of the match ``choose`` plays from the deal ``seed`` (see ``play_in_engine``),
+    or None if it runs too long."""
+    played = play_in_engine(record_for(seed), limit)
+    return None if played is None else played[0]
 
 
 def short_deal() -> tuple[int, dict]:
@@ -120,6 +132,29 @@ def short_deal() -> tuple[int, dict]:
         if result and result["winners"] and result["rounds"][-1]["reason"] == "payoff":
             return seed, result
     raise AssertionError("no deal short enough")
+
+
+LAST_MOVES = 12
+"""The person's moves left in the game the whole-game test opens (a short deal takes 60-80)."""
+
+
+def near_the_end(seed: int) -> tuple[dict, dict]:
+    """The game ``choose`` plays from the deal ``seed``, cut where the person is to move with
+    about ``LAST_MOVES`` of their moves left and ``choose`` (starting afresh there) still ends
+    it with a pay-off pile emptied: the record cut there, and the result played from it."""
+    played = play_in_engine(record_for(seed))
+    assert played is not None
+    whole = played[1]
+    history = engine.from_record(whole).history
+    person = [i for i, step in enumerate(history) if step.player == 0]
+    for cut in person[-LAST_MOVES::-1]:
+        record = {**whole, "actions": whole["actions"][:cut]}
+        ending = play_in_engine(record)
+        if ending and ending[2] > LAST_MOVES // 2:
+            result = ending[0]
+            if result["winners"] and result["rounds"][-1]["reason"] == "payoff":
+                return record, result
+    raise AssertionError("no cut of the game ends it by a pay-off pile")
 
 
 def opening_build_deal() -> int:
@@ -158,15 +193,25 @@ def my_turn(page) -> bool:
     return bool(side_action_ids(page))
 
 
-def test_whole_game_against_a_bot_then_play_again(page, site, open_app):
-    seed, expected = short_deal()
-    resume_deal(page, site, open_app, seed)
+def test_the_end_of_a_game_against_a_bot_then_play_again(page, site, open_app):
+    """The last dozen moves of a short game, opened from a file, played to its end (the moves
+    before are alike; test_all_four_jokers_are_drawn_with_a_joker_picture opens a fresh deal)."""
+    seed, _ = short_deal()
+    record, expected = near_the_end(seed)
+    opened = json.loads(bridge.load(json.dumps({"record": record, "seats": SEATS})))["view"]
+    bridge.reset()
+    open_record(page, site, open_app, record, SEATS)
     # The table shows both pay-off piles with their counts and the stock.
-    counts = [int(c) for c in page.locator("[data-testid=payoff-count]").all_inner_texts()]
-    assert len(counts) == 2 and all(20 < c <= 26 for c in counts), counts
-    assert 0 < int(page.locator("[data-testid=stock]").inner_text().split()[-1]) <= 46
+    counts = [
+        int(page.locator(f"[data-testid={whose}] [data-testid=payoff-count]").inner_text())
+        for whose in ("my-payoff", "opp-payoff")
+    ]
+    assert counts == opened["payoff_counts"], counts
+    assert (
+        int(page.locator("[data-testid=stock]").inner_text().split()[-1]) == opened["stock_count"]
+    )
     moves = play_match(page, random.Random(POLICY_SEED))
-    assert moves > 10
+    assert moves > LAST_MOVES // 2
     over = page.locator(OVER)
     title = over.locator("[data-testid=winner]").inner_text()
     winner = expected["winners"][0]
@@ -298,6 +343,10 @@ def test_all_four_jokers_are_drawn_with_a_joker_picture(page, site, open_app):
     """Spite and Malice deals four jokers (JK1..JK4); the card art has two joker designs, so
     each joker shows one, and every other face shows its own picture."""
     resume_deal(page, site, open_app, 1)  # the person's hand: 2♠, 3♠, 6♦, JK3, JK4
+    # A fresh deal: both pay-off piles with their counts, and the stock.
+    counts = [int(c) for c in page.locator("[data-testid=payoff-count]").all_inner_texts()]
+    assert len(counts) == 2 and all(20 < c <= 26 for c in counts), counts
+    assert 0 < int(page.locator("[data-testid=stock]").inner_text().split()[-1]) <= 46
     page.locator(f"{HAND_CARDS}.has-art").first.wait_for()
     faces = page.locator(f"{TABLE} .card[data-card]:not(.card-tiny)").evaluate_all(
         """ns => ns.map(n => [n.dataset.card,
