@@ -85,7 +85,7 @@ class SearchConfig:
     (0.5, the most a value in [0, 1] can have); None: the two moves' sample deviations. A
     game whose values stay close to one half (margins of a few points) needs the sample's,
     or the greedy move is kept against any evidence the budget can gather."""
-    greedy_rollout: Callable[[State, random.Random, int, int], int] | None = None
+    greedy_rollout: Callable[[Any, random.Random, int, int], int] | None = None
     """The game's own loop for a greedy rollout, where it has one:
     ``greedy_rollout(world, rng, round_end, max_steps)`` plays the game's greedy policy (``rng``
     its chance) at every seat of ``world`` until more than ``round_end`` rounds are played

@@ -377,13 +377,13 @@ class SpiteState(State):
             else:
                 continue
             key = (card, mask)
-            row = sets.get(key)
-            if row is None:
+            chosen = sets.get(key)
+            if chosen is None:
                 piles = _DISCARDS[seat][card]
-                row = sets[key] = tuple(
+                chosen = sets[key] = tuple(
                     piles[index] for index in range(DISCARD_PILES) if mask >> index & 1
                 )
-            actions += row
+            actions += chosen
         append(_ENDS[seat])
         return actions
 
