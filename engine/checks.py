@@ -74,8 +74,9 @@ def check_legal_actions(state: State) -> None:
     assert [a.id for a in state.legal_actions()] == ids
 
 
-def check_junk_refused(state: State, rng: random.Random) -> None:
-    before = observable(state)
+def check_junk_refused(state: State, rng: random.Random, before: str) -> None:
+    """Junk action ids are refused with a reason and leave the state as it was (``before``:
+    its ``observable``, taken once for all the deep checks of a step)."""
     legal_ids = {a.id for a in state.legal_actions()}
     for junk in JUNK_IDS + [rng.choice(JUNK_IDS) + "#"]:
         if junk in legal_ids:
@@ -138,10 +139,11 @@ def check_round_ends(record: dict[str, Any], round_ends: set[int]) -> None:
         state.push(action)
 
 
-def check_policy_view(state: State, seed: int) -> None:
+def check_policy_view(state: State, seed: int, before: str) -> None:
     """``policy_view(p)`` holds what ``view(p)`` holds under each of its keys, the greedy
     policy makes the same choice from it as from the whole view, and reading it changes
-    nothing; ``rounds_played()`` counts the result's rounds."""
+    nothing (``before``: the state's ``observable``);
+    ``rounds_played()`` counts the result's rounds."""
     assert state.rounds_played() == len(state.result()["rounds"])
     for p in range(state.players):
         part, whole = state.policy_view(p), state.view(p)
@@ -153,7 +155,6 @@ def check_policy_view(state: State, seed: int) -> None:
     if actor is None or len(legal) < 2:
         return
     greedy = engine.GAMES[state.game_id].bot.greedy
-    before = observable(state)
     from_part = greedy(state.policy_view(actor), list(legal), random.Random(seed))
     from_whole = greedy(state.view(actor), list(legal), random.Random(seed))
     assert from_part.id == from_whole.id, "the greedy policy chose otherwise from policy_view"
@@ -189,8 +190,8 @@ def play_checked_match(
         check_conservation(state)
         if steps % (deep_every if steps < deep_steps else 5 * deep_every) == 0:
             before = observable(state)
-            check_junk_refused(state, rng)
-            check_policy_view(state, seed + steps)
+            check_junk_refused(state, rng, before)
+            check_policy_view(state, seed + steps, before)
             hidden_changed |= check_determinize(state, seed + steps)
             assert observable(state) == before, "determinize or a refusal changed the state"
             clone = state.clone()
