@@ -217,6 +217,39 @@ def test_search_cost_times_every_level_on_the_same_positions():
     assert first == f"crisps, 2 players: {expected} decisions of 1 round, {sampled}"
 
 
+def test_versus_times_two_checkouts_on_the_same_positions_and_compares_their_roots():
+    """benchmarks/versus.py: each checkout's worker imports its own engine (here both are this
+    checkout), both reach the same positions by Normal's play, and a search from the same rng
+    chooses the same action with the same root, so the run says so and exits 0."""
+    script = ROOT / "benchmarks" / "versus.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "crisps", "--base", str(ROOT), "--players", "2"]
+        + ["--decisions", "3", "--level", "plain-5", "--seed", "2"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("crisps, 2 players, seed 2: 3 positions, level plain-5")
+    assert lines[1] == f"  base {ROOT / 'engine'}"
+    rows = [line for line in lines if re.match(r" +\d+ +\d+ +\d+ ", line)]
+    assert len(rows) == 3
+    assert all(re.search(r"same +same [0-9a-f]{12}$", row) for row in rows)
+    assert lines[-1].startswith("choices and root digests: all the same")
+    # The digest is of the root's figures: one visit more is another digest.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("versus", script)
+    assert spec is not None and spec.loader is not None
+    versus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(versus)
+    root = {"visits": {"a": 3, "b": 2}, "values": {"a": "0.5", "b": "0.25"}}
+    assert versus.digest(root) == versus.digest(dict(reversed(root.items())))
+    assert versus.digest(root) != versus.digest({**root, "visits": {"a": 3, "b": 3}})
+
+
 @pytest.mark.slow
 def test_progression_screens_report_the_margin_over_par_and_the_last_round(tmp_path):
     """benchmarks/progression_screens.py, run as a person runs it (its variants change the
