@@ -673,6 +673,39 @@ def test_the_rollouts_play_step_is_the_greedy_move(players):
     assert checked > 300 and attacks > 10
 
 
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_the_rollouts_attack_is_the_greedys_best_attack(players):
+    # Wherever a seat in play may play a face card, the rollouts' attack (worked out target by
+    # target for the kinds held, without the values' keys) is _best_attack's from the
+    # seat's policy view and legal moves: the same move, or None alike.
+    from engine.games.roundup.rules import NUMBER_CARDS
+    from engine.games.roundup.state import _SEATS
+
+    checked = found = 0
+    for seed in range(4):
+        for state in _varied_positions(players, seed, rounds=2):
+            if state.phase != "play":
+                continue
+            p = state.turn
+            down = state.face_down[p]
+            faces = [c for c in down if c not in NUMBER_CARDS]
+            if not faces:
+                continue
+            legal = state.legal_actions()
+            if not any(a.kind in ("jack", "queen", "king") for a in legal):
+                continue  # a card to play first
+            numbers = [c for c in down if c in NUMBER_CARDS]
+            bid = state.bids[p]
+            want = roundup_bot._best_attack(state.policy_view(p), legal)
+            got = roundup_bot._rollout_attack(
+                state, _SEATS[players][p], p, bid[-1] if bid else None, faces, numbers
+            )
+            assert got is want, (seed, want and want.id, got and got.id)
+            checked += 1
+            found += want is not None
+    assert checked > 100 and found > 50
+
+
 def test_the_greedy_rollout_takes_the_generic_loops_moves():
     # From sampled worlds of a few positions: the game's rollout loop and the search's
     # generic one (the greedy from each seat's policy view) take the same moves and leave

@@ -21,7 +21,7 @@ from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
 from engine.cards import SUITS
 from engine.core import Action, BotSettings
-from engine.games.roundup.rules import FACE_KINDS, NUMBER_RANKS, VALUE
+from engine.games.roundup.rules import NUMBER_RANKS, VALUE
 from engine.games.roundup.state import _NEXT, _SEATS, RoundupState, _SeatActions
 
 RANK_VALUE = {r: i + 1 for i, r in enumerate(NUMBER_RANKS)}
@@ -372,6 +372,7 @@ def greedy_rollout(
         world._deal_next = False
     seats = _SEATS[world.players]
     rounds = world.rounds
+    write = world.history.append
     steps = 0
     while steps < max_steps and world.phase != "over":
         if round_end >= 0 and len(rounds) > round_end:
@@ -386,7 +387,10 @@ def greedy_rollout(
                 actor = world.current_player
                 assert actor is not None
                 action = greedy(world.policy_view(actor), legal, None)
-        world.push(action)
+        # push() but for its note of which moves showed a hidden card (undo's business,
+        # never read in a sampled world).
+        world._apply(action)
+        write(action)
         steps += 1
     return steps
 
@@ -460,6 +464,10 @@ def _rollout_play(world: RoundupState, seat: _SeatActions) -> Action:
     return best
 
 
+_SUIT_AT = {s: i for i, s in enumerate(SUITS)}
+_RANK_AT = {r: i for i, r in enumerate(NUMBER_RANKS)}
+
+
 def _rollout_attack(
     world: RoundupState,
     seat: _SeatActions,
@@ -468,42 +476,110 @@ def _rollout_attack(
     faces: list[str],
     numbers: list[str],
 ) -> Action | None:
-    """:func:`_best_attack` over the face cards ``faces`` (in hand order) of seat ``p``."""
+    """:func:`_best_attack` over the face cards ``faces`` (in hand order) of seat ``p``.
+
+    Each kind's best attack is the first listed of the highest value (a face card's moves
+    are listed target by target, each naming the suits or ranks in order, the same for
+    every card of the kind), so it is worked out here target by target in that order from
+    :func:`_values_of_attacks`' sums, for the kinds the seat holds only and without the
+    values' keys: the same floats, so the same move."""
     stacks = world.stacks
-    values = _values_of_attacks(
-        p,
-        mine,
-        world.bids,
-        [len(h) for h in world.face_down],
-        world.face_down[p],
-        {s: _NEXT[s][stacks[s]] for s in SUITS},
-        world.face_up,
-        world.excluded,
-    )
-    if not values:
+    face_down = world.face_down
+    face_up = world.face_up
+    own = face_down[p]
+    counts = [len(h) for h in face_down]
+    needed: dict[str, str] = {}
+    needs: list[str] = []  # the hidden needed cards, suit by suit
+    for s in SUITS:
+        c = _NEXT[s][stacks[s]]
+        if c is None or s == mine:
+            continue
+        needed[s] = c
+        if c in own:
+            continue
+        for h in face_up:
+            if c in h:
+                break
+        else:
+            needs.append(c)
+    want_jack = want_queen = want_king = False
+    for c in faces:
+        first = c[0]
+        if first == "J":
+            want_jack = True
+        elif first == "Q":
+            want_queen = True
+        else:
+            want_king = True
+    unknown_total = max(1, sum(counts) - counts[p])
+    bids = world.bids
+    excluded = world.excluded
+    jack: tuple[float, int] | None = None
+    queen: tuple[float, int] | None = None
+    king: tuple[float, int] | None = None
+    for t in range(world.players):
+        if t == p or counts[t] == 0:
+            continue
+        at = t if t < p else t - 1  # the target's place among the seat's targets
+        bid = bids[t]
+        rival = bid[-1] if bid else None
+        ally = mine is not None and rival == mine
+        if want_jack:
+            base = 0.3 + 0.05 * counts[t] + (0.3 if rival and not ally else 0.0)
+            if ally:
+                base -= 1.0
+            if base > 0 and (jack is None or base > jack[0]):
+                jack = (base, at)
+        if not (want_queen or want_king):
+            continue
+        missing = excluded[t]
+        share = counts[t] / unknown_total
+        chances = [(c, 0.0 if c in missing else share) for c in needs]
+        if want_queen:
+            named_suits = {c[-1] for c in needs}
+            if rival is not None:
+                named_suits.add(rival)
+            for named in SUITS:  # the order of the listing
+                if named not in named_suits or named == mine:
+                    continue
+                base = 0.0
+                for c, w in chances:
+                    if c[-1] == named:
+                        base += w
+                base *= 3
+                if rival == named:
+                    base += 1.0
+                if ally:
+                    base -= 1.0
+                if base > 0 and (queen is None or base > queen[0]):
+                    queen = (base, 4 * at + _SUIT_AT[named])
+        if want_king:
+            named_ranks = {c[:-1] for c in needs}
+            rival_needs = needed.get(rival) if rival and rival != mine else None
+            rival_rank = rival_needs[:-1] if rival_needs is not None else None
+            if rival_rank is not None:
+                named_ranks.add(rival_rank)
+            for named in NUMBER_RANKS:  # the order of the listing
+                if named not in named_ranks:
+                    continue
+                base = 0.0
+                for c, w in chances:
+                    if c[:-1] == named:
+                        base += w
+                base *= 2
+                if named == rival_rank:  # the rank the rival's suit needs next
+                    base += 0.5
+                if ally:
+                    base -= 1.0
+                if base > 0 and (king is None or base > king[0]):
+                    king = (base, 10 * at + _RANK_AT[named])
+    if jack is None and queen is None and king is None:
         return None
     holds_our_suit_cards = mine is not None and any(c[-1] == mine for c in numbers)
-    # Each kind's best attack: the first listed of the highest value, by its place in a
-    # face card's moves (listed target by target, each naming in turn; the same for every
-    # card of the kind). values holds only attacks worth more than nothing.
-    tops: dict[str, tuple[float, int] | None] = {}
-    best: tuple[float, Action] | None = None
-    keys = _ATTACK_KEYS
+    best: tuple[float, str, int] | None = None
     for c in faces:
-        kind = FACE_KINDS[c[0]]
-        moves = seat.faces[c]
-        if kind in tops:
-            top = tops[kind]
-        else:
-            top = None
-            for i, a in enumerate(moves):
-                key = keys.get(a.id)
-                if key is None:
-                    key = _attack_key(a.id)
-                base = values.get(key)
-                if base is not None and (top is None or base > top[0]):
-                    top = (base, i)
-            tops[kind] = top
+        first = c[0]
+        top = jack if first == "J" else queen if first == "Q" else king
         if top is None:
             continue
         score = top[0]
@@ -511,10 +587,10 @@ def _rollout_attack(
         if holds_our_suit_cards and c[-1] == mine:
             score -= 0.4
         if best is None or score > best[0]:
-            best = (score, moves[top[1]])
+            best = (score, c, top[1])
     if best is None or best[0] <= 0:
         return None
-    return best[1]
+    return seat.faces[best[1]][best[2]]
 
 
 TWO_PLAYER_SEARCH = SearchConfig(
