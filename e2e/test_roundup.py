@@ -268,3 +268,48 @@ def test_four_player_match_from_the_side_panel(page, site, open_app):
     page.wait_for_selector(IDLE)
     assert not page.locator("[data-testid=match-over]").is_visible()
     assert page.locator(".scores .score-value").all_inner_texts() == ["0"] * 4
+
+
+def long_hands_record(players: int, down: range, up: range, seed: int) -> dict:
+    """The record of a random Roundup match cut where seat 0 is to move holding a face-down
+    hand of a count in ``down`` and a face-up hand of a count in ``up``."""
+    state = engine.new_game("roundup", players, seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        view = state.view(0)
+        if (
+            state.current_player == 0
+            and len(view["face_down"]) in down
+            and len(view["face_up"][0]) in up
+        ):
+            return state.to_record()
+        state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError(f"no such position in seed {seed}")
+
+
+def test_long_hands_fit_a_phone(page, site, open_app):
+    """The person's two hands at their longest on a 390x844 and a 360x740 phone: side by side
+    while their fans fit the row, else one above the other, a fan of more than 16 cards in
+    two rows; nothing wider than the window, each card's corner showing. Three players' bid
+    (17 face-down cards, none face-up), two players' play with 19-20 face-down beside
+    face-up cards, and six players' 9 face-down beside an empty face-up hand."""
+    from conftest import back_to_menu
+    from screenwalk import Walk, clear_window
+
+    open_app(page, site)
+    walk = Walk(page)
+    cases = {
+        "3 players' bid": (3, range(17, 18), range(0, 1)),
+        "2 players, 19-20 face-down": (2, range(19, 21), range(3, 9)),
+        "6 players, 9 face-down": (6, range(9, 10), range(0, 1)),
+    }
+    try:
+        for name, (players, down, up) in cases.items():
+            record = long_hands_record(players, down, up, seed=1)
+            seats = [HUMAN] + [bot_seat(name=f"Bot {i}") for i in range(1, players)]
+            import_match(page, record, seats)
+            walk.look(f"Roundup, {name}", table=True)
+            assert back_to_menu(page), "no way back to the menu"
+    finally:
+        clear_window(page)
+    assert not walk.found, "screens that do not fit:\n" + walk.report()

@@ -87,8 +87,11 @@ const query = new URLSearchParams(window.location.search);
 const sharedOpening = sharedLink();
 const root = document.getElementById("app");
 fitOnResize(root);
-// More cards than this in a hand and it is drawn in two rows (see render).
+// More cards than this in a hand and it is drawn in two rows (see render); on a phone more
+// than PHONE_ROW (a 360 px phone's row holds 17 cards of 56 px, each after the first showing
+// its corner, web/css/fit.css).
 const LONG_HAND = 20;
+const PHONE_ROW = 16;
 
 const state = pageState(FEATURES, catalog);
 
@@ -200,8 +203,12 @@ function layHands(screen) {
   for (const hand of screen.querySelectorAll(".game-root .hand")) {
     const count = hand.childElementCount;
     const perRow = count > LONG_HAND ? Math.ceil(count / 2) : count;
-    hand.style.setProperty("--n", String(perRow));
+    // A hand of PHONE_ROW to LONG_HAND cards has its break for a phone only (web/css/fit.css).
+    const phoneRow = count > PHONE_ROW ? Math.ceil(count / 2) : perRow;
+    hand.style.setProperty("--n-all", String(perRow));
+    hand.style.setProperty("--n-phone", String(phoneRow));
     if (perRow < count) hand.children[perRow].before(Object.assign(document.createElement("span"), { className: "hand-break" }));
+    else if (phoneRow < count) hand.children[phoneRow].before(Object.assign(document.createElement("span"), { className: "hand-break is-phone-only" }));
   }
 }
 

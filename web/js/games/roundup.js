@@ -314,6 +314,14 @@ function effectNote(ctx) {
 
 // ----- your own hands and controls ----------------------------------------------------------------
 
+/** The width of a hand's tightest fan, in card widths: its first card whole and a corner
+ * (28%, web/css/fit.css) of each other; an empty hand keeps its title's width. */
+const fanSpan = (cards) => (cards ? 1 + 0.28 * (cards - 1) : 1.05);
+const handsSpan = (up, down) => fanSpan(up) + fanSpan(down);
+/** How many card widths a phone's row has room for (a 360 px phone: 316 px of row, cards of at
+ * least 56 px, web/css/scale.css): wider hands go one above the other. */
+const PHONE_SPAN = 5.2;
+
 function myPanel(ctx) {
   const { h, ui, view, snapshot, me, myTurn, legal, sel } = ctx;
   const faceUp = [...((view.face_up || [])[me] || [])].sort(compareCards);
@@ -372,13 +380,14 @@ function myPanel(ctx) {
       myBid(ctx),
       view.first_empty === me ? h("span", { class: "ru-badge ru-star" }, "\u2605 empty first") : null,
       h("span", { class: "ru-seat-score" }, `${score} pt${score === 1 ? "" : "s"}`)),
-    h("div", { class: "ru-hands" },
-      // Side by side on a laptop, each as wide as its share of the cards (web/css/scale.css).
-      h("div", { class: "ru-hand ru-hand-up", style: { flexGrow: String(Math.max(1, faceUp.length)) } },
+    h("div", { class: ["ru-hands", handsSpan(faceUp.length, faceDown.length) > PHONE_SPAN && "is-long"] },
+      // Side by side, each as wide as its share of the cards (web/css/scale.css); on a phone
+      // one above the other when the two fans side by side would be wider than the screen.
+      h("div", { class: "ru-hand ru-hand-up", style: { "--cards": String(faceUp.length) } },
         h("h2", { class: "zone-title", title: "Everyone sees these" }, `Face-up hand (${faceUp.length})`),
         h("div", { class: "hand", dataset: { testid: "my-face-up" } },
           faceUp.length ? faceUp.map((c) => cardOf(c, "up")) : h("span", { class: "ru-none" }, "Empty"))),
-      h("div", { class: "ru-hand ru-hand-down", style: { flexGrow: String(Math.max(1, faceDown.length)) } },
+      h("div", { class: "ru-hand ru-hand-down", style: { "--cards": String(faceDown.length) } },
         h("h2", { class: "zone-title", title: "Only you see these" }, `Face-down hand (${faceDown.length}), yours alone`),
         h("div", { class: "hand", dataset: { testid: "my-face-down" } },
           faceDown.length ? faceDown.map((c) => cardOf(c, "down")) : h("span", { class: "ru-none" }, "Empty")))),

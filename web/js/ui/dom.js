@@ -2,7 +2,8 @@
 
 /**
  * h("button", {class: "x", dataset: {action: "pass"}, onclick: fn}, "Pass")
- * Attributes: class, dataset, style (object), on<event> (functions), aria-*, anything else
+ * Attributes: class, dataset, style (object; "--name" keys are custom properties), on<event>
+ * (functions), aria-*, anything else
  * via setAttribute. `false`/`null`/`undefined` attributes and children are skipped.
  */
 export function h(tag, attrs = {}, ...children) {
@@ -11,7 +12,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === false || value === null || value === undefined) continue;
     if (key === "class") el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "style") Object.assign(el.style, value);
+    else if (key === "style") setStyle(el, value);
     else if (key.startsWith("on") && typeof value === "function") listen(el, key.slice(2), value);
     else if (key === "text") el.textContent = value;
     else if (value === true) el.setAttribute(key, "");
@@ -19,6 +20,13 @@ export function h(tag, attrs = {}, ...children) {
   }
   append(el, children);
   return el;
+}
+
+function setStyle(el, styles) {
+  for (const [name, value] of Object.entries(styles)) {
+    if (name.startsWith("--")) el.style.setProperty(name, value);
+    else el.style[name] = value;
+  }
 }
 
 // The listeners added through listen() (and so by h()), by element: an element that a
