@@ -655,3 +655,171 @@ def test_refusal_table(to_beat, hand, attempt, reason):
     with pytest.raises(IllegalAction) as info:
         state.apply(attempt)
     assert reason in info.value.message
+
+
+# ----- the search's rollout loop ----------------------------------------------------------------
+
+_OPTION_SETS = ({}, {"special_rank_runs": True}, {"auto_skip": True}, {"no_faceup_draw": True})
+
+
+def _reference_greedy(view: dict, legal: list) -> object:
+    """The greedy as it was defined, play costs by _play_cost and the blind card's average by
+    _needed of count tuples: the policy's faster sums must choose what this chooses."""
+    from engine.games.crisps import bot as crisps_bot
+
+    rws = view["special_rank"] == "J"
+    by_id = {a.id: a for a in legal}
+    if view["phase"] == "draw":
+        if len(legal) == 1:
+            return legal[0]
+        hand, face_up = view["hand"], view["face_up"]
+        opponent = 1 - view["player"]
+        seen = list(hand) + list(view["played"]) + [face_up] + list(view["known_cards"][opponent])
+        unseen = [4] * 10
+        for c in seen:
+            unseen[crisps_bot._INDEX[c]] -= 1
+        counts = list(crisps_bot._counts(hand))
+        total = sum(max(n, 0) for n in unseen)
+        blind = 0.0
+        if total:
+            for value, n in enumerate(unseen):
+                if n > 0:
+                    trial = list(counts)
+                    trial[value] += 1
+                    blind += n * crisps_bot._needed(tuple(trial), rws)
+            blind /= total
+        trial = list(counts)
+        trial[crisps_bot._INDEX[face_up]] += 1
+        bonus = 0.4 if crisps_bot._VALUES[face_up] == crisps_bot.SPECIAL_VALUE else 0.0
+        if crisps_bot._needed(tuple(trial), rws) - bonus <= blind:
+            return by_id["take:faceup"]
+        return by_id["take:blind"]
+    hand = view["hand"]
+    leading = view["to_beat"] is None
+    plays = [a for a in legal if a.cards]
+    pass_action = by_id.get("pass")
+    if not plays:
+        return pass_action
+    counts = crisps_bot._counts(hand)
+    opponent_left = view["hand_sizes"][1 - view["player"]]
+    best_cost, best_index = min(
+        (crisps_bot._play_cost(counts, len(hand), a.cards, opponent_left, leading, rws), i)
+        for i, a in enumerate(plays)
+    )
+    if leading or pass_action is None:
+        return plays[best_index]
+    now = crisps_bot._needed(counts, rws)
+    if best_cost < now + 1.5 or opponent_left <= 2:
+        return plays[best_index]
+    return pass_action
+
+
+def _rollout_positions(seed: int, options: dict) -> list[CrispsState]:
+    """Every position of a match played by a mix of Normal and random moves."""
+    state = engine.new_game("crisps", 2, seed, options)
+    rng = random.Random(seed)
+    out = []
+    while not state.is_over and len(out) < 400:
+        out.append(state.clone())
+        legal = state.legal_actions()
+        p = state.current_player
+        if rng.random() < 0.3:
+            state.apply(legal[rng.randrange(len(legal))])
+        else:
+            state.apply(greedy(state.view(p), legal, rng))
+    return out
+
+
+def test_the_greedy_chooses_what_its_definition_chooses():
+    # The policy's play costs and blind-card average, worked out on hand codes, choose the
+    # move the sums of _play_cost and _needed choose, at every position of many matches.
+    checked = 0
+    for options in _OPTION_SETS:
+        for seed in range(6):
+            for state in _rollout_positions(seed, options):
+                legal = state.legal_actions()
+                if len(legal) < 2:
+                    continue
+                view = state.view(state.current_player)
+                assert greedy(view, legal, None) is _reference_greedy(view, legal)
+                checked += 1
+    assert checked > 1000
+
+
+def test_the_greedy_rollout_takes_the_generic_loops_moves():
+    # From sampled worlds of many positions: the game's rollout loop and the search's generic
+    # one (the greedy from each seat's policy view) take the same moves and leave the same
+    # scores; the game's stops at the round's end without dealing the next round.
+    from engine.core import LazyRandom
+    from engine.games.crisps import bot as crisps_bot
+
+    checked = 0
+    for options in _OPTION_SETS:
+        for seed in range(3):
+            for i, state in enumerate(_rollout_positions(seed, options)):
+                if i % 4 or state.is_over:
+                    continue
+                world = state.determinize(state.current_player, random.Random(i))
+                round_end = world.rounds_played()
+                fast, slow = world._copy(LazyRandom(i)), world._copy(LazyRandom(i))
+                start = len(fast.history)
+                steps = crisps_bot.greedy_rollout(fast, None, round_end, 400)
+                slow_steps = 0
+                while not slow.is_over and slow.rounds_played() == round_end:
+                    legal = slow.legal_actions()
+                    actor = slow.current_player
+                    slow.push(greedy(slow.policy_view(actor), legal, None))
+                    slow_steps += 1
+                # The move that ended the round is not written down unless it ended the match.
+                unwritten = 0 if fast.is_over else 1
+                assert steps == slow_steps == len(fast.history) - start + unwritten
+                assert [a.id for a in fast.history] == [a.id for a in slow.history][
+                    : len(slow.history) - unwritten
+                ]
+                assert fast.result()["scores"] == slow.result()["scores"]
+                assert fast.rounds_played() == round_end + 1 and fast.round_no == world.round_no
+                if not slow.is_over:
+                    assert slow.round_no == world.round_no + 1  # the generic loop dealt again
+                # No stop at the round's end: the loop plays on into the next rounds.
+                free, free_slow = world._copy(LazyRandom(i)), world._copy(LazyRandom(i))
+                steps = crisps_bot.greedy_rollout(free, None, -1, 60)
+                for _ in range(steps):
+                    free_slow.push(
+                        greedy(
+                            free_slow.policy_view(free_slow.current_player),
+                            free_slow.legal_actions(),
+                            None,
+                        )
+                    )
+                assert [a.id for a in free.history] == [a.id for a in free_slow.history]
+                assert steps == 60 or free.is_over
+                checked += 1
+    assert checked > 100
+
+
+def test_the_search_with_the_games_rollout_loop_searches_alike():
+    # The whole search, with the game's rollout loop and with the generic one: the same
+    # visits and values at the root, so the same choice.
+    from dataclasses import replace
+
+    from engine.bots.ismcts import Search
+    from engine.games.crisps import bot as crisps_bot
+
+    config = crisps_bot.SETTINGS.search
+    assert config is not None and config.greedy_rollout is not None
+    for seed, skip in ((1, 0), (2, 9), (3, 30), (4, 17)):
+        state = engine.new_game("crisps", 2, seed, _OPTION_SETS[seed % 4])
+        for _ in range(skip):
+            state.apply(greedy(state.view(state.current_player), state.legal_actions(), None))
+        seat = state.current_player
+        searches = [
+            Search(state, seat, random.Random(seed), c)
+            for c in (config, replace(config, greedy_rollout=None))
+        ]
+        for search in searches:
+            search.step(60)
+        fast, slow = (s.root.children for s in searches)
+        assert {k: (c.visits, c.totals) for k, c in fast.items()} == {
+            k: (c.visits, c.totals) for k, c in slow.items()
+        }
+        assert searches[0].rollout_steps == searches[1].rollout_steps > 0

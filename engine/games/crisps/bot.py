@@ -19,8 +19,9 @@ from typing import Any
 
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
-from engine.core import Action, BotSettings
+from engine.core import Action, BotSettings, _RoundBreak
 from engine.games.crisps.rules import SPECIAL_VALUE
+from engine.games.crisps.state import _SEATS, CrispsState
 
 SET_BREAK_PENALTY = 1.5
 
@@ -100,13 +101,14 @@ def plays_needed(cards: Sequence[str], runs_with_special: bool = False) -> int:
     return _needed(_counts(cards), runs_with_special)
 
 
-_Facts = tuple[tuple[int, ...], int, float, bool, bool, tuple[int, ...]]
+_Facts = tuple[tuple[int, ...], int, float, bool, bool, tuple[int, ...], int]
 
 
 def _facts(cards: tuple[str, ...]) -> _Facts:
     """What :func:`_play_cost` reads of a play, whatever the hand: its cards' count indexes,
     its size, its highest value's share of the cost, whether it is one rank, whether it
-    spends a Queen, and its distinct count indexes."""
+    spends a Queen, its distinct count indexes, and its cards' :data:`_WEIGHT` sum (what it
+    takes off a hand's code)."""
     values = [_VALUES[c] for c in cards]
     return (
         tuple(_INDEX[c] for c in cards),
@@ -115,11 +117,49 @@ def _facts(cards: tuple[str, ...]) -> _Facts:
         len(set(values)) == 1,
         SPECIAL_VALUE in values,
         tuple(sorted({_INDEX[c] for c in cards})),
+        sum(_WEIGHT[c] for c in cards),
     )
 
 
 _FACTS: dict[tuple[str, ...], _Facts] = {}
 """:func:`_facts` by the play's cards (a few thousand plays exist)."""
+
+# A hand's rank counts as one int, the count of index i its base-5 digit i (a rank has at
+# most four cards): a play's or a drawn card's effect on the counts is one addition, and the
+# count of plays a hand needs is one dict look-up by that int.
+_BASE = tuple(5**i for i in range(10))
+_WEIGHT: dict[str, int] = {card: _BASE[i] for card, i in _INDEX.items()}
+_NEEDED_KEPT = 400_000  # codes per flavour of the rules (a few MB)
+_NEEDED_BY_CODE: tuple[dict[int, int], dict[int, int]] = ({}, {})
+"""By ``runs_with_special``: :func:`_needed` of the counts a code stands for."""
+
+
+def _code(cards: Sequence[str]) -> int:
+    """The rank counts of ``cards`` as one int (see :data:`_WEIGHT`)."""
+    return sum(map(_WEIGHT.__getitem__, cards))
+
+
+_DIGITS = tuple(
+    (a, b, c, d, e)
+    for e in range(5)
+    for d in range(5)
+    for c in range(5)
+    for b in range(5)
+    for a in range(5)
+)
+"""By a code below 5**5: its five base-5 digits, the lowest first."""
+
+
+def _needed_of_code(code: int, runs_with_special: bool) -> int:
+    """:func:`_needed` of the counts ``code`` stands for (remembered by the code)."""
+    memo = _NEEDED_BY_CODE[runs_with_special]
+    n = memo.get(code)
+    if n is None:
+        high, low = divmod(code, 3125)
+        n = _needed(_DIGITS[low] + _DIGITS[high], runs_with_special)
+        if len(memo) < _NEEDED_KEPT:
+            memo[code] = n
+    return n
 
 
 def _play_cost(
@@ -133,11 +173,12 @@ def _play_cost(
     """Lower is better: plays left afterwards, minus a little for shedding many cards, plus
     the price of spending Queens and sets while the opponent is far from going out.
 
-    ``hand_counts`` and ``hand_size`` describe the hand, worked out once for all its plays."""
+    ``hand_counts`` and ``hand_size`` describe the hand, worked out once for all its plays.
+    (The definition; the policy works the same sums out with :func:`_best_play`.)"""
     facts = _FACTS.get(cards)
     if facts is None:
         facts = _FACTS[cards] = _facts(cards)
-    indexes, size, high, same_rank, spends_queen, distinct = facts
+    indexes, size, high, same_rank, spends_queen, distinct, _ = facts
     left = hand_size - size
     if not left:
         return -100.0
@@ -162,71 +203,203 @@ def _play_cost(
     return cost
 
 
-def _draw_choice(view: dict[str, Any], legal: list[Action], runs_with_special: bool) -> Action:
-    by_id = {a.id: a for a in legal}
-    if len(legal) == 1:
-        return legal[0]
-    hand = view["hand"]
-    face_up = view["face_up"]
-    # The blind card is one of the cards nobody has seen: average over those.
-    opponent = 1 - view["player"]
-    seen = list(hand) + list(view["played"]) + [face_up] + list(view["known_cards"][opponent])
-    unseen = [4] * 10
-    for c in seen:
-        unseen[_INDEX[c]] -= 1
-    hand_counts = list(_counts(hand))
-    total = sum(max(n, 0) for n in unseen)
-    blind = 0.0
-    if total:
-        for value, n in enumerate(unseen):
-            if n > 0:
-                trial = list(hand_counts)
-                trial[value] += 1
-                blind += n * _needed(tuple(trial), runs_with_special)
-        blind /= total
-    trial = list(hand_counts)
-    trial[_INDEX[face_up]] += 1
-    open_card = _needed(tuple(trial), runs_with_special)
-    bonus = 0.4 if _VALUES[face_up] == SPECIAL_VALUE else 0.0
-    if open_card - bonus <= blind:
-        return by_id["take:faceup"]
-    return by_id["take:blind"]
-
-
-def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-    """Choose an action from the seat's view and legal actions only."""
-    runs_with_special = view["special_rank"] == "J"
-    if view["phase"] == "draw":
-        return _draw_choice(view, legal, runs_with_special)
-    hand = view["hand"]
-    leading = view["to_beat"] is None
-    plays = [a for a in legal if a.cards]  # only plays move cards
-    pass_action = next((a for a in legal if a.id == "pass"), None)
-    if not plays:
-        assert pass_action is not None
-        return pass_action
-    hand_counts = _counts(hand)
-    opponent_left = view["hand_sizes"][1 - view["player"]]
-    size = len(hand)
-    best_cost, best_index = min(
-        (_play_cost(hand_counts, size, a.cards, opponent_left, leading, runs_with_special), i)
-        for i, a in enumerate(plays)
-    )
-    best = plays[best_index]
+def _best_play(
+    hand: Sequence[str],
+    plays: Sequence[Action],
+    pass_action: Action | None,
+    opponent_left: int,
+    leading: bool,
+    runs_with_special: bool,
+) -> Action:
+    """The greedy's play phase: of ``plays`` (the legal moves that play cards, in the listing's
+    order, at least one), the one of least :func:`_play_cost` (the first of equals), or
+    ``pass_action`` (None: passing is not legal) when following with it costs too much.
+    The same sums as :func:`_play_cost`, in the same order, with the hand's counts as one
+    code (see :data:`_WEIGHT`)."""
+    hand_code = _code(hand)
+    hand_size = len(hand)
+    memo = _NEEDED_BY_CODE[runs_with_special]
+    far = not opponent_left <= 3
+    queen_costs = not runs_with_special
+    facts_of = _FACTS
+    best_cost = 0.0
+    best: Action | None = None
+    hand_counts: tuple[int, ...] | None = None
+    for action in plays:
+        cards = action.cards
+        facts = facts_of.get(cards)
+        if facts is None:
+            facts = facts_of[cards] = _facts(cards)
+        size = facts[1]
+        left = hand_size - size
+        if not left:
+            cost = -100.0
+        else:
+            code = hand_code - facts[6]
+            n = memo.get(code)
+            if n is None:
+                n = _needed_of_code(code, runs_with_special)
+            cost = n - 0.05 * size
+            if far and not left <= 2:
+                same_rank = facts[3]
+                if same_rank and size >= 3:
+                    cost += 0.8
+                if facts[4] and queen_costs:
+                    cost += 0.6
+                if not same_rank or size < 3:
+                    if hand_counts is None:
+                        hand_counts = _counts(hand)
+                    for i in facts[5]:
+                        if hand_counts[i] >= 3:
+                            cost += SET_BREAK_PENALTY
+                            break
+            cost += facts[2]
+            if leading:
+                cost -= 0.02 * size
+        if best is None or cost < best_cost:
+            best_cost, best = cost, action
+    assert best is not None
     if leading or pass_action is None:
         return best
     # Following keeps the initiative (the last player leads and chooses the draw), which is
     # worth one extra play later -- but not splitting a run of pairs or spending a Queen.
-    now = _needed(hand_counts, runs_with_special)
+    now = _needed_of_code(hand_code, runs_with_special)
     if best_cost < now + 1.5 or opponent_left <= 2:
         return best
     return pass_action
 
 
+def _takes_face_up(
+    hand: Sequence[str],
+    played: Sequence[str],
+    face_up: str,
+    opponent_known: Sequence[str],
+    runs_with_special: bool,
+) -> bool:
+    """The greedy's draw: whether the face-up card leaves the hand in better shape than the
+    blind card, which is one of the cards nobody has seen (averaged over those)."""
+    weight = _WEIGHT
+    unseen = [4] * 10
+    index = _INDEX
+    for cards in (hand, played, opponent_known):
+        for c in cards:
+            unseen[index[c]] -= 1
+    unseen[index[face_up]] -= 1
+    hand_code = _code(hand)
+    memo = _NEEDED_BY_CODE[runs_with_special]
+    total = sum(max(n, 0) for n in unseen)
+    blind = 0.0
+    if total:
+        base = _BASE
+        for value, n in enumerate(unseen):
+            if n > 0:
+                code = hand_code + base[value]
+                needed = memo.get(code)
+                if needed is None:
+                    needed = _needed_of_code(code, runs_with_special)
+                blind += n * needed
+        blind /= total
+    open_card = _needed_of_code(hand_code + weight[face_up], runs_with_special)
+    bonus = 0.4 if _VALUES[face_up] == SPECIAL_VALUE else 0.0
+    return open_card - bonus <= blind
+
+
+def _draw_choice(view: dict[str, Any], legal: list[Action], runs_with_special: bool) -> Action:
+    if len(legal) == 1:
+        return legal[0]
+    by_id = {a.id: a for a in legal}
+    opponent = 1 - view["player"]
+    if _takes_face_up(
+        view["hand"],
+        view["played"],
+        view["face_up"],
+        view["known_cards"][opponent],
+        runs_with_special,
+    ):
+        return by_id["take:faceup"]
+    return by_id["take:blind"]
+
+
+def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random | None) -> Action:
+    """Choose an action from the seat's view and legal actions only."""
+    runs_with_special = view["special_rank"] == "J"
+    if view["phase"] == "draw":
+        return _draw_choice(view, legal, runs_with_special)
+    plays = [a for a in legal if a.cards]  # only plays move cards
+    pass_action = next((a for a in legal if a.id == "pass"), None)
+    if not plays:
+        assert pass_action is not None
+        return pass_action
+    return _best_play(
+        view["hand"],
+        plays,
+        pass_action,
+        view["hand_sizes"][1 - view["player"]],
+        view["to_beat"] is None,
+        runs_with_special,
+    )
+
+
+def greedy_rollout(
+    world: CrispsState, rng: random.Random | None, round_end: int, max_steps: int
+) -> int:
+    """The search's greedy rollout (``SearchConfig.greedy_rollout``): the greedy policy at both
+    seats (it draws nothing from ``rng``) until more than ``round_end`` rounds are played
+    (-1: no such stop), the match ends or ``max_steps`` steps are taken; returns the steps
+    taken. The greedy's move is read off the world (no policy view): the plays come from the
+    world's listing, whose pass, when legal, comes first. With a round to stop at, the world
+    stops at the round's end, before the next deal (the evaluator reads the scores only)."""
+    if round_end >= 0:
+        if len(world.rounds) > round_end:
+            return 0  # the tree's walk ended the round already
+        world._stop_at_round_end = True
+    runs_with_special = world.runs_with_special
+    seats = _SEATS
+    write = world.history.append
+    steps = 0
+    while steps < max_steps and not world.is_over:
+        p = world.turn
+        assert p is not None
+        hands = world.hands  # a new deal makes new lists
+        if world.phase == "draw":
+            face_up = world.face_up
+            seat = seats[p]
+            if face_up is None:
+                action = seat.take_blind
+            elif not world.draw_pile or _takes_face_up(
+                hands[p], world.played, face_up, world.known[1 - p], runs_with_special
+            ):
+                action = seat.take_faceup[face_up]
+            else:
+                action = seat.take_blind
+        else:
+            legal = world._generate_actions(p)
+            if len(legal) == 1:
+                action = legal[0]
+            elif world.to_beat is None:  # leading: every move is a play
+                action = _best_play(
+                    hands[p], legal, None, len(hands[1 - p]), True, runs_with_special
+                )
+            else:
+                action = _best_play(
+                    hands[p], legal[1:], legal[0], len(hands[1 - p]), False, runs_with_special
+                )
+        try:
+            # push() but for its note of which moves showed a hidden card (undo's business,
+            # never read in a sampled world).
+            world._apply(action)
+        except _RoundBreak:
+            steps += 1
+            break  # the round is over and scored, the next one not dealt
+        write(action)
+        steps += 1
+    return steps
+
+
 SETTINGS = BotSettings(
     greedy=greedy,
     # Short rounds and a cheap greedy policy: greedy rollouts to the end of the round.
-    search=SearchConfig(rollout="greedy"),
+    search=SearchConfig(rollout="greedy", greedy_rollout=greedy_rollout),
     # Round wins are the score (first to 3): rank only; rollouts reach the round end.
     evaluator=Evaluator(rank_weight=1.0),
     # Greedy rollouts cost about twice the plain search's random ones, so at 650 iterations
