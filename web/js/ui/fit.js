@@ -9,12 +9,23 @@
 // so cards do not change size from move to move. A new window size or a new input (a touch
 // screen's larger controls, web/css/touch.css) forgets the kept size: the table is measured
 // afresh under the rules now in force, never kept at a size chosen under the others.
+//
+// The search finds the largest size on a grid of 2**STEPS steps between the bounds that fits
+// (the fit only gets harder as the cards grow), the size a halving search of STEPS halvings
+// finds. Each size tried restyles and lays out the whole table, so it tries few: first the
+// sizes it found lately at this window (a hand one card longer or shorter than a move ago, a
+// window size walked back to), each proven by the size a step up not fitting; then the size at
+// which the foot's line through the two nearest sizes tried meets the window's foot, halving
+// instead where the line does not narrow the search (the table too wide rather than too tall).
 
 const FOOT_MARGIN = 6;        // px kept free under the table
 const SLACK = 0.05;           // of the window's height: room left unused that asks for a refit
-const STEPS = 7;              // halvings of the search (a precision of about 1% of the range)
+const STEPS = 7;              // the grid's precision: 2**STEPS steps (about 1% of the range)
+const GRID = 2 ** STEPS;
+const RECENT = 3;             // sizes remembered per window and input
 
-let kept = { key: "", fit: 0 };
+let kept = { key: "", k: 0, tight: false };
+const found = new Map();      // key -> the grid steps found lately, newest first
 
 // A touch screen's input (web/css/touch.css gives its controls more room).
 const COARSE = "(pointer: coarse)";
@@ -66,40 +77,85 @@ export function fitTable(root) {
   const room = window.innerHeight - FOOT_MARGIN;
   // The height from the table's top to the window's foot, for a table that fills it
   // (web/css/scale.css): its zones take the room the largest cards leave.
-  table.style.setProperty("--room", `${Math.max(0, Math.floor(room - table.getBoundingClientRect().top - window.scrollY))}px`);
+  const top = table.getBoundingClientRect().top + window.scrollY;
+  table.style.setProperty("--room", `${Math.max(0, Math.floor(room - top))}px`);
   const fits = (m) => m.foot <= room && !m.wide;
   const touch = window.matchMedia(COARSE).matches ? "touch" : "mouse";
-  const key = `${table.className}|${window.innerWidth}x${window.innerHeight}|${touch}`;
-  if (kept.key === key && kept.fit >= low && kept.fit <= high) {
-    const m = measure(table, kept.fit);
-    if (fits(m) && (kept.fit >= high || room - m.foot <= SLACK * window.innerHeight)) return kept.fit;
-    // Still the largest that fits, to the search's precision (a step up does not): kept without
-    // the search's other measurements, each of which restyles and lays out the whole table.
-    if (fits(m)) {
-      const up = Math.min(high, kept.fit + (high - low) / 2 ** STEPS);
-      if (!fits(measure(table, up))) { measure(table, kept.fit); return kept.fit; }
+  const key = `${table.className}|${window.innerWidth}x${window.innerHeight}|${touch}|${low}-${high}`;
+  // Grid step k is the size low + k steps (GRID: high). What is known: every step up to `yes`
+  // fits, none from `no` on; the table's --fit is step `shown`'s.
+  const size = (k) => (k >= GRID ? high : low + (k * (high - low)) / GRID);
+  const tried = new Map();
+  let yes = -1;
+  let no = GRID + 1;
+  let shown = -1;
+  const probe = (k) => {
+    const m = measure(table, size(k));
+    tried.set(k, m);
+    shown = k;
+    if (fits(m)) yes = Math.max(yes, k); else no = Math.min(no, k);
+    return fits(m);
+  };
+  const recent = found.get(key) || [];
+  const settle = (k, tight = false) => {
+    if (shown !== k) measure(table, size(k));
+    found.set(key, [k, ...recent.filter((r) => r !== k)].slice(0, RECENT));
+    kept = { key, k, tight };
+    return size(k);
+  };
+  if (kept.key === key) {
+    // Kept while it fits and leaves little room, or while a step up does not fit ("tight":
+    // then the step up is tried first next time, which leaves the table at the kept size).
+    const k = kept.k;
+    const little = () => k >= GRID || room - tried.get(k).foot <= SLACK * window.innerHeight;
+    if (kept.tight && k < GRID) {
+      if (!probe(k + 1)) {
+        if (probe(k)) return settle(k, true);
+      } else if (probe(k) && little()) return settle(k);
+    } else if (probe(k)) {
+      if (little()) return settle(k);
+      if (!probe(k + 1)) return settle(k, true);
     }
   }
-  let best;
-  if (fits(measure(table, high))) best = high;
-  else {
-    let lo = low;
-    let hi = high;
-    for (let i = 0; i < STEPS; i++) {
-      const mid = (lo + hi) / 2;
-      if (fits(measure(table, mid))) lo = mid; else hi = mid;
-    }
-    best = lo;
+  for (const k of recent) {
+    if (k < yes || k >= no) continue;
+    if (k < GRID && k + 1 < no && probe(k + 1)) continue;
+    if (k > yes) probe(k);
+    if (yes + 1 >= no) return settle(yes);
   }
-  measure(table, best);
-  kept = { key, fit: best };
-  return best;
+  if (no > GRID && yes < GRID) probe(GRID);
+  let halve = false;
+  while (yes + 1 < no && no > 0) {
+    const span = no - yes;
+    let k = halve ? -1 : lineMeets(tried, yes, no, room, top, low, high);
+    if (!(k > yes && k < no)) k = Math.floor((yes + no) / 2);   // and where there is no line
+    probe(k);
+    halve = !halve && no - yes > span / 2;
+  }
+  return settle(Math.max(0, yes));
+}
+
+/** Where the line through the foot at the nearest steps tried that fit (`yes`) and that do not
+ * (`no`, too tall rather than too wide) meets the window's foot (`room`): the step under it,
+ * or -1 where there is no such line. With no step tried that fits, the line is drawn through
+ * the table's `top` instead, as if the table's height were in proportion to its size. */
+function lineMeets(tried, yes, no, room, top, low, high) {
+  const over = tried.get(no);
+  if (!over || over.wide) return -1;
+  const under = tried.get(yes);
+  if (!under) {
+    // Nothing that fits tried yet: the line through the table's top (at no size).
+    if (over.foot <= top) return -1;
+    return Math.floor(((room - top) * (low + ((high - low) * Math.min(no, GRID)) / GRID) / (over.foot - top) - low) / ((high - low) / GRID));
+  }
+  if (over.foot <= under.foot) return -1;
+  return yes + Math.floor(((room - under.foot) * (no - yes)) / (over.foot - under.foot));
 }
 
 /** Refit the table, measured afresh, whenever the window changes size (a resize, a phone
  * turned) or its input does (a touch screen's rules on or off). */
 export function fitOnResize(root) {
-  const refit = () => { kept = { key: "", fit: 0 }; fitTable(root); };
+  const refit = () => { kept = { key: "", k: 0, tight: false }; fitTable(root); };
   window.addEventListener("resize", refit);
   window.addEventListener("orientationchange", refit);
   window.matchMedia(COARSE).addEventListener("change", refit);
