@@ -767,6 +767,33 @@ def test_the_rollouts_move_is_the_greedy_move(players):
     assert "swap" in kinds or players == 4  # swaps come at the smaller tables' seeds
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_rollouts_keep_values_are_the_greedys(players):
+    # The rollouts work the keep values out from the world's parts, each run's worth read
+    # from a memo per set of the seat's sequences: the very floats card_keep_values gives
+    # from the seat's view, card by card in hand order, wherever the seat holds cards.
+    from engine.games.mhing import bot
+    from engine.games.mhing.rules import CARD_BIT
+
+    checked = 0
+    for seed in range(4):
+        for state in _varied_positions(players, seed, rounds=2):
+            seat = state.current_player
+            hand = state.hands[seat]
+            want = bot.card_keep_values(state.view(seat))
+            got = bot._keep_values(
+                hand,
+                sum(CARD_BIT[c] for c in hand),
+                state.discards,
+                state.sequences,
+                state.known,
+                state.sequences[seat],
+            )
+            assert got == [want[c] for c in hand]
+            checked += 1
+    assert checked > 200
+
+
 def test_the_greedy_rollout_takes_the_generic_loops_moves():
     # From sampled worlds: the game's rollout loop and the search's generic one take the
     # same moves and leave the same scores; the game's does not deal the next round.

@@ -41,7 +41,7 @@ from engine.games.mhing.rules import (
     SUIT_OF,
     VALUE_OF,
     added_score,
-    adder_and_memo,
+    adder,
     run_facts,
     score_sequences,
     sequences_in,
@@ -143,31 +143,59 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
     0.15 for one buried in the discard pile, none for one seen elsewhere) times
     1 + 0.7 x the points the run would add to the seat's laid sequences."""
     hand = view["hand"]
-    held = _bits(hand)
+    sequences = view["sequences"]
+    values = _keep_values(
+        hand,
+        sum(map(CARD_BIT.__getitem__, hand)),
+        view["discard_pile"],
+        sequences,
+        view["known_hand_cards"],
+        sequences[view["viewer"]],
+    )
+    return dict(zip(hand, values, strict=True))
+
+
+def _keep_values(
+    hand: list[str],
+    held: int,
+    discards: list[str],
+    sequences: list[list[list[str]]],
+    known_cards: list[list[str]],
+    mine: list[list[str]],
+) -> list[float]:
+    """:func:`card_keep_values` of the cards of ``hand`` in its order, from the view's parts
+    (``held``: the hand's bit form; ``mine``: the seat's own laid sequences), which the
+    rollouts read off the world."""
+    bit = CARD_BIT
     # Every card is in one place: each part's bits are distinct, the parts may overlap
     # only where the seat's own known cards are in its hand.
-    discards = view["discard_pile"]
-    buried = _bits(discards[:-1])
-    seen = held | buried | (CARD_BIT[discards[-1]] if discards else 0)
-    for seqs in view["sequences"]:
-        for seq in seqs:
-            seen |= _bits(seq)
-    for known in view["known_hand_cards"]:
-        seen |= _bits(known)
+    seen = held
+    buried = 0
+    if discards:
+        top = bit[discards[-1]]
+        buried = sum(map(bit.__getitem__, discards)) - top
+        seen |= buried | top
+    for seqs in sequences:
+        for a, b, c in seqs:  # a sequence is three cards
+            seen |= bit[a] | bit[b] | bit[c]
+    for known in known_cards:
+        if known:
+            seen |= sum(map(bit.__getitem__, known))
     dead = seen & ~buried  # seen where it cannot come back
     unseen = ~seen
     free = ~held
+    worths: dict[Any, float] | None = None  # a run's 1 + 0.7 x its gain, by its facts
     added: Any = None  # the seat's adder, made once a run is found alive
-    gains: dict[Any, int] = {}  # its memo of answers
-    values: dict[str, float] = {}
+    values: list[float] = []
     # A run's chance times its worth is the same for each of its cards: worked out once,
     # by the run's bits.
     run_value: dict[int, float] = {}
     chances = _CHANCES
+    card_runs = _CARD_RUNS
     for c in hand:
-        runs = _CARD_RUNS.get(c)
+        runs = card_runs.get(c)
         if runs is None:
-            values[c] = 10.0  # an Ace completes almost anything of its suit
+            values.append(10.0)  # an Ace completes almost anything of its suit
             continue
         total = 0.0
         for cards, ace, facts in runs:
@@ -179,17 +207,34 @@ def card_keep_values(view: dict[str, Any]) -> dict[str, float]:
                 if missing & dead:
                     part = 0.0
                 else:
-                    if added is None:
-                        added, gains = adder_and_memo(view["sequences"][view["viewer"]])
-                    gain = gains.get(facts)
-                    if gain is None:
-                        gain = added(facts)
-                    chance = chances[(missing & unseen).bit_count()][(missing & buried).bit_count()]
-                    part = chance * (1.0 + 0.7 * gain)
+                    if worths is None:
+                        added, worths = _worths_of(mine)
+                    worth = worths.get(facts)
+                    if worth is None:
+                        worth = worths[facts] = 1.0 + 0.7 * added(facts)
+                    part = chances[(missing & unseen).bit_count()][(missing & buried).bit_count()]
+                    part *= worth
                 run_value[cards] = part
             total += part
-        values[c] = total
+        values.append(total)
     return values
+
+
+def _worths_of(mine: list[list[str]]) -> tuple[Any, dict[Any, float]]:
+    """The adder of the seat's laid sequences ``mine`` and a memo of each run's worth
+    against them (1 + 0.7 x the points it adds, by the run's facts), kept as long as the
+    adder is (``rules.adder`` makes one per set of sequences' facts)."""
+    added = adder(mine)
+    worths = _WORTHS.get(added)
+    if worths is None:
+        if len(_WORTHS) >= 4096:
+            _WORTHS.clear()
+        worths = _WORTHS[added] = {}
+    return added, worths
+
+
+_WORTHS: dict[Any, dict[Any, float]] = {}
+""":func:`_worths_of`'s memos, by their adder."""
 
 
 _SEQUENCE_OF: dict[str, list[str]] = {}
@@ -267,10 +312,15 @@ def _least_worth(view: dict[str, Any], cards: list[str], rng: random.Random) -> 
     """The index in ``cards`` (hand cards to discard) of one of least worth to keep: the
     first, or one drawn from ``rng`` among equals."""
     values = card_keep_values(view)
+    return _least_index([values[c] for c in cards], rng)
+
+
+def _least_index(values: list[float], rng: random.Random) -> int:
+    """The index of the least of ``values``: the first, or one drawn from ``rng`` among
+    equals."""
     low = float("inf")
     worst: list[int] = []
-    for i, c in enumerate(cards):
-        value = values[c]
+    for i, value in enumerate(values):
         if value < low:
             low, worst = value, [i]
         elif value == low:
@@ -294,11 +344,16 @@ def greedy_rollout(world: MhingState, rng: random.Random, round_end: int, max_st
     if round_end >= 0:
         world._deal_next = False
     rounds = world.rounds
+    write = world.history.append
     steps = 0
     while steps < max_steps and not world.over:
         if round_end >= 0 and len(rounds) > round_end:
             break
-        world.push(_rollout_move(world, rng))
+        # push() but for its note of which moves showed a hidden card (undo's business,
+        # never read in a sampled world).
+        action = _rollout_move(world, rng)
+        world._apply(action)
+        write(action)
         steps += 1
     return steps
 
@@ -317,14 +372,16 @@ def _rollout_move(world: MhingState, rng: random.Random) -> Action:
         if not takes:
             return draw
         return _take_or_draw(world.policy_view(p), p, takes, draw)
-    view = world.policy_view(p)
-    lays = world._lays(p)
+    hand = world.hands[p]
+    held = sum(map(CARD_BIT.__getitem__, hand))
+    lays = world._lays(p, held)
     if lays:
-        top = _best_sequence(view, p, lays)[1]
+        top = _best_sequence(world.policy_view(p), p, lays)[1]
         if top is not None:
             return top
-    hand = world.hands[p]
-    return _discard_row(p)[hand[_least_worth(view, hand, rng)]]
+    sequences = world.sequences
+    values = _keep_values(hand, held, world.discards, sequences, world.known, sequences[p])
+    return _discard_row(p)[hand[_least_index(values, rng)]]
 
 
 SEARCH = SearchConfig(rollout="greedy", greedy_rollout=greedy_rollout)

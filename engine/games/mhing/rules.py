@@ -274,12 +274,18 @@ def adder(sequences: Sequence[Sequence[str]]) -> Callable[[Facts], int]:
     with the sequences' facts and high/low bonus worked out once: a bot asks it of many runs
     against the same sequences. The answers are remembered per set of sequences (a seat's
     laid sequences change a few times a round; the rollouts ask thousands of times)."""
-    facts = tuple(_sequence_facts(sequences))
-    memo = _ADDED.get(facts)
-    if memo is None:
-        if len(_ADDED) >= _ADDED_MAX:
-            _ADDED.clear()
-        memo = _ADDED[facts] = {}
+    return _adder_of(tuple(_sequence_facts(sequences)))
+
+
+def _adder_of(facts: tuple[Facts, ...]) -> Callable[[Facts], int]:
+    """The adder of the sequences of these facts, made once per set of facts (kept in
+    :data:`_ADDED` with the answers it remembers)."""
+    found = _ADDED.get(facts)
+    if found is not None:
+        return found
+    if len(_ADDED) >= _ADDED_MAX:
+        _ADDED.clear()
+    memo: dict[Facts, int] = {}
     low = all(f[2] <= HIGH_LOW_PIVOT for f in facts)
     high = all(f[0] >= HIGH_LOW_PIVOT for f in facts)
     before = int(bool(facts) and (low or high))
@@ -294,21 +300,13 @@ def adder(sequences: Sequence[Sequence[str]]) -> Callable[[Facts], int]:
             gain = memo[fact] = gain + int(after) - before
         return gain
 
+    _ADDED[facts] = added
     return added
 
 
-def adder_and_memo(
-    sequences: Sequence[Sequence[str]],
-) -> tuple[Callable[[Facts], int], dict[Facts, int]]:
-    """:func:`adder` and the answers it remembers (by the new sequence's facts), which a
-    caller asking many times reads first."""
-    added = adder(sequences)
-    return added, _ADDED[tuple(_sequence_facts(sequences))]
-
-
-_ADDED: dict[tuple[Facts, ...], dict[Facts, int]] = {}
-"""Memo of :func:`adder`'s answers, by the sequences' facts; emptied when it holds
-``_ADDED_MAX`` sets of sequences."""
+_ADDED: dict[tuple[Facts, ...], Callable[[Facts], int]] = {}
+"""Each set of sequences' adder (which remembers its answers), by the sequences' facts;
+emptied when it holds ``_ADDED_MAX`` sets of sequences."""
 _ADDED_MAX = 4096
 
 

@@ -56,7 +56,7 @@ import random
 from bisect import insort
 from typing import Any
 
-from engine.cards import card_name, shuffled
+from engine.cards import card_name, shuffle, shuffled
 from engine.core import Action, LazyRandom, State
 from engine.games.mhing.rules import (
     CARD_AT,
@@ -297,16 +297,18 @@ class MhingState(State):
         # the sum of its bits is their OR (``card_bits``).
         top = self.discards[-1]
         field = SUIT_FIELD[top]
-        bits = sum([CARD_BIT[c] for c in self.hands[player]]) & field
+        bits = sum(map(CARD_BIT.__getitem__, self.hands[player])) & field
         suit_bits = bits | CARD_BIT[top]
         takes = _TAKES[player][top].get(suit_bits)
         if takes is None:
             takes = _take_row(player, top, suit_bits)
         return takes
 
-    def _lays(self, player: int) -> list[Action]:
-        """The lays of the hand of ``player``, suit by suit, in listing order."""
-        bits = sum(map(CARD_BIT.__getitem__, self.hands[player]))
+    def _lays(self, player: int, bits: int | None = None) -> list[Action]:
+        """The lays of the hand of ``player``, suit by suit, in listing order (``bits``: the
+        hand's bit form, when the caller has it)."""
+        if bits is None:
+            bits = sum(map(CARD_BIT.__getitem__, self.hands[player]))
         actions: list[Action] = []
         lays = _LAYS[player]
         for field in SUIT_FIELDS:
@@ -610,11 +612,11 @@ class MhingState(State):
             pile_candidates = [c for c in hidden if c in pool]
         else:
             pile_candidates = list(hidden)
-        rng.shuffle(pile_candidates)
+        shuffle(pile_candidates, rng)
         world.draw_pile = pile_candidates[: len(self.draw_pile)]
         in_pile = set(world.draw_pile)
         rest = [c for c in hidden if c not in in_pile]
-        rng.shuffle(rest)
+        shuffle(rest, rng)
         for p in others:
             free = len(self.hands[p]) - len(self.known[p])
             world.hands[p] = sort_cards(list(self.known[p]) + rest[:free])
