@@ -222,6 +222,17 @@ def connect(host: Device, seat: int, reply: str) -> None:
         raise AssertionError(f"seat {seat} did not connect: {report}") from None
 
 
+TABLE_LOOK = (
+    "() => ({ ...("
+    + LOOK
+    + """)(),
+  idle: Boolean(document.querySelector('[data-testid=table][data-busy=false]')),
+  yourTurn: Boolean(document.querySelector('[data-testid=table][data-busy=false] .turn.is-you')),
+})"""
+)
+"""LOOK, and whether the table is idle and idle on the person's turn: one round trip to the
+page for what :func:`play` and :func:`friends_turn_settled` look at each time round."""
+
 IDLE_LIMIT_S = 60.0
 """How long :func:`play` waits with no device able to move before it fails with what each
 device shows (a stuck table, not a slow one: a move arrives in well under a second)."""
@@ -248,7 +259,7 @@ def play(
     while moves < max_moves:
         if until and until():
             return moves
-        looks = [d.page.evaluate(LOOK) for d in devices]
+        looks = [d.page.evaluate(TABLE_LOOK) for d in devices]
         # No device has had a move to make for a minute: stuck, not slow. Say what each shows.
         assert time.monotonic() - idle_since < IDLE_LIMIT_S, f"no device could move: {looks}"
         if all(look["matchOver"] for look in looks):
@@ -259,7 +270,7 @@ def play(
             if look["roundOver"] and not look["matchOver"]:
                 page.click("[data-testid=round-over] [data-testid=continue]")
                 acted = True
-            elif look["ids"] and page.locator("[data-testid=table][data-busy=false]").count():
+            elif look["ids"] and look["idle"]:
                 # The table may change under the click (the other device's move arriving):
                 # a move no longer offered is looked at again.
                 # Plays before passes: the match is whole, and shorter.
@@ -290,9 +301,9 @@ def play(
 def friends_turn_settled(host: Device, friend: Device) -> bool:
     """The friend may move, and neither device shows a round's end still to be clicked through
     (the host's match waits there; the friend's turn marker can show before the dialog does)."""
-    looks = [d.page.evaluate(LOOK) for d in (host, friend)]
+    looks = [d.page.evaluate(TABLE_LOOK) for d in (host, friend)]
     return (
-        bool(friend.page.locator("[data-testid=table][data-busy=false] .turn.is-you").count())
+        looks[1]["yourTurn"]
         and bool(looks[1]["ids"])
         and not any(look["roundOver"] or look["matchOver"] for look in looks)
     )
