@@ -36,6 +36,7 @@ from pagehelpers import (
     side_action_ids,
     store_script,
 )
+from screenwalk import SHOTS as WANTED_SHOTS
 from screenwalk import offenders
 
 import engine
@@ -43,7 +44,9 @@ import engine
 SHARED_PAGE = True
 
 GAMES = list(engine.GAMES)
-SHOTS = Path(__file__).resolve().parent.parent / ".cache" / "e2e-screens"  # ignored by git
+SHOTS = WANTED_SHOTS / "features" if WANTED_SHOTS else None
+"""Where pictures of the tables go, when ``PARLOUR_SCREEN_SHOTS=dir`` asks for them (see
+e2e/screenwalk.py): to look at, not checked, and each costs the page a paint and an encoding."""
 
 
 def table_cards(page) -> list[str]:
@@ -544,12 +547,12 @@ def test_four_colour_suits_differ_in_colour_shape_and_letter(page, site, open_ap
             "lD",
             "lC",
         }
-        # A picture of the hand in greyscale, to look at (.cache/e2e-screens/).
-        shot = page.locator("[data-testid=hand]")
-        shot.evaluate("e => { e.style.filter = 'grayscale(1)'; }")
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        shot.screenshot(path=str(SHOTS / "four-colour-greyscale.png"))
-        shot.evaluate("e => { e.style.filter = ''; }")
+        if SHOTS:  # a picture of the hand in greyscale, to look at
+            shot = page.locator("[data-testid=hand]")
+            shot.evaluate("e => { e.style.filter = 'grayscale(1)'; }")
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            shot.screenshot(path=str(SHOTS / "four-colour-greyscale.png"))
+            shot.evaluate("e => { e.style.filter = ''; }")
     finally:
         to_settings(page)
         page.uncheck("[data-testid=setting-four-colour]")
@@ -1344,8 +1347,9 @@ def check_a_table_fits(page, game: str, size: tuple[int, int]) -> None:
             drawer.click()
         page.click(f"{SIDE_ACTIONS}[data-action='{plain_choice(ids)}']")
     settle(page)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{game}-{size[0]}x{size[1]}.png"), full_page=True)
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{game}-{size[0]}x{size[1]}.png"), full_page=True)
     assert no_horizontal_overflow(page), f"{game} table"
     wide = page.evaluate("""() => [...document.querySelectorAll('#app *')]
         .filter(e => {

@@ -4,7 +4,7 @@ a round's end left on the table, and every game at a phone's and a small desktop
 Positions come from random playouts (seat 0 is the person), opened from the menu as match
 files. The tests share one page (``SHARED_PAGE``); the ones that watch cards travel load the
 app once more with ``?speed=1``. Screenshots of every table at both sizes are written to
-``test-results/table-view/`` (ignored by git).
+``table-view/`` in the folder that ``PARLOUR_SCREEN_SHOTS=dir`` names, when it does.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import functools
 import random
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from pagehelpers import (
@@ -27,13 +26,16 @@ from pagehelpers import (
     read_save,
     resume_button,
 )
+from screenwalk import SHOTS as WANTED_SHOTS
 
 import engine
 from engine.cards import card_name
 
 SHARED_PAGE = True
 
-SHOTS = Path(__file__).resolve().parent.parent / "test-results" / "table-view"
+SHOTS = WANTED_SHOTS / "table-view" if WANTED_SHOTS else None
+"""Where pictures of the tables go, when asked for (e2e/screenwalk.py): to look at, not
+checked, and each costs the page a paint and an encoding."""
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 GAMES = ["crisps", "progression", "mhing", "roundup", "spite"]
 ROUND_OVER = "[data-testid=round-over]"
@@ -150,13 +152,15 @@ def no_sideways_scroll(page) -> bool:
 def test_every_table_keeps_the_hand_and_its_buttons_on_the_first_screen(page, site, open_app, size):
     width, height = SIZES[size]
     page.set_viewport_size({"width": width, "height": height})
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
     open_app(page, site)
     for game in GAMES:
         state = find(game, lambda s: len(s.history) >= 8)
         import_match(page, state.to_record(), seats(state.players))
         assert page.evaluate("window.scrollY") == 0
-        page.screenshot(path=str(SHOTS / f"{game}-{width}x{height}.png"))
+        if SHOTS:
+            page.screenshot(path=str(SHOTS / f"{game}-{width}x{height}.png"))
         assert no_sideways_scroll(page), f"{game} scrolls sideways at {size}"
         hand = in_view(page, f"{HAND_CARDS}, [data-testid=my-face-down] [data-card]")
         assert hand["count"] and not hand["outside"], f"{game} at {size}: hand cut off {hand}"
