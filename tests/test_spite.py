@@ -669,3 +669,104 @@ def test_refusal_table(attempt, reason):
     )
     assert attempt not in ids(state)
     assert reason in assert_refused(state, attempt)
+
+
+# ----- the search's rollout loop ----------------------------------------------------------------
+
+
+def _spite_positions(seed: int, limit: int = 300) -> list[SpiteState]:
+    """Positions of a game played by a mix of the holding policy and random moves."""
+    from engine.games.spite.bot import holding_greedy
+
+    state = engine.new_game("spite", 2, seed)
+    rng = random.Random(seed)
+    out = []
+    while not state.is_over and len(out) < limit:
+        out.append(state.clone())
+        legal = state.legal_actions()
+        if rng.random() < 0.2:
+            state.apply(legal[rng.randrange(len(legal))])
+        else:
+            state.apply(holding_greedy(state.view(state.current_player), legal, rng))
+    return out
+
+
+def test_the_listing_is_its_builds_then_its_discards_and_end():
+    # The rollout loop lists the builds and the discards apart: together, in that order and
+    # with the end, they are the legal moves (the builds alone while an Ace is owed).
+    from engine.games.spite.state import _distinct
+
+    checked = owed = 0
+    for seed in range(4):
+        for state in _spite_positions(seed):
+            seat = state.current_player
+            held = _distinct(state.hands[seat])
+            parts = state._list_builds(seat, held)
+            if state.must_play_ace(seat):
+                owed += 1
+            else:
+                parts = parts + state._list_discards(seat, held) + [state._legal_actions()[-1]]
+                assert parts[-1].id == "end"
+            assert parts == state.legal_actions()
+            checked += 1
+    assert checked > 500 and owed > 0
+
+
+def test_the_rollout_loop_takes_the_generic_loops_moves():
+    # From sampled worlds of many positions: the game's rollout loop and the search's generic
+    # one (the holding policy from each seat's policy view, the evaluator's stop) take the
+    # same moves and stop at the same step.
+    from engine.core import LazyRandom
+    from engine.games.spite.bot import EVALUATOR, holding_greedy, rollout_loop
+
+    checked = 0
+    for seed in range(4):
+        for i, state in enumerate(_spite_positions(seed)):
+            if i % 5:
+                continue
+            world = state.determinize(state.current_player, random.Random(i))
+            baseline = EVALUATOR.baseline(world)
+            for max_steps in (200, 7):
+                fast, slow = world._copy(LazyRandom(i)), world._copy(LazyRandom(i))
+                steps = rollout_loop(fast, random.Random(0), baseline, max_steps)
+                slow_steps = 0
+                while slow_steps < max_steps and not slow.is_over:
+                    if EVALUATOR.stop(slow, baseline):
+                        break
+                    legal = slow.legal_actions()
+                    slow.push(holding_greedy(slow.policy_view(slow.current_player), legal, None))
+                    slow_steps += 1
+                assert steps == slow_steps
+                assert [a.id for a in fast.history] == [a.id for a in slow.history]
+                assert EVALUATOR.evaluate(fast, baseline) == EVALUATOR.evaluate(slow, baseline)
+            checked += 1
+    assert checked > 100
+
+
+def test_the_search_with_the_rollout_loop_searches_alike():
+    # The whole (paired) search, with the game's rollout loop and with the generic one: the
+    # same visits and values at the root, so the same choice.
+    from dataclasses import replace
+
+    from engine.bots.ismcts import Search
+    from engine.games.spite import bot as spite_bot
+
+    config = spite_bot.SETTINGS.search
+    assert config is not None and config.rollout_loop is not None
+    for seed, skip in ((1, 0), (2, 9), (3, 40), (4, 75)):
+        state = engine.new_game("spite", 2, seed)
+        for _ in range(skip):
+            state.apply(greedy(state.view(state.current_player), state.legal_actions(), None))
+        seat = state.current_player
+        searches = [
+            Search(state, seat, random.Random(seed), c)
+            for c in (config, replace(config, rollout_loop=None))
+        ]
+        for search in searches:
+            search.step(60)
+        fast, slow = (s.root.children for s in searches)
+        assert {k: (c.visits, c.totals) for k, c in fast.items()} == {
+            k: (c.visits, c.totals) for k, c in slow.items()
+        }
+        assert searches[0].rollout_steps == searches[1].rollout_steps > 0
+        assert searches[0].best().id == searches[1].best().id

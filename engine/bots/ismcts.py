@@ -95,6 +95,14 @@ class SearchConfig:
     world as only the evaluator reads it (the next round undealt, say). Used for
     ``rollout="greedy"`` with no ``rollout_policy`` or ``rollout_mix`` and the generic
     evaluator's stop; a speed path, so :func:`describe` does not name it."""
+    rollout_loop: Callable[[Any, random.Random, Any, int], int] | None = None
+    """A game's own loop for its whole rollout, where it has one: ``rollout_loop(world, rng,
+    baseline, max_steps)`` plays this config's rollout from ``world`` (``rng`` its chance) until
+    the game's evaluator would stop it (``baseline``: that evaluator's baseline of the search)
+    or ``max_steps`` steps are taken, and returns the steps it took: the very moves of the
+    generic loop (the game's tests hold it to that), only faster. Used when the config names
+    no evaluator of its own and no ``rollout_mix``; a speed path, so :func:`describe` does
+    not name it."""
     paired: bool = False
     """Flat search with common random numbers instead of a tree: each sampled world is
     played out once after every root action, from the same world with the same chance (one
@@ -136,7 +144,7 @@ def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str
     evaluator = config.evaluator or game_evaluator or Evaluator()
     # A rollout policy left to the game's greedy one is not named, so a log made before the
     # setting existed still resumes.
-    unnamed = {"evaluator", "greedy_rollout"}
+    unnamed = {"evaluator", "greedy_rollout", "rollout_loop"}
     unnamed |= {"rollout_policy"} if config.rollout_policy is None else set()
     unnamed |= set() if config.rollout_mix else {"rollout_mix"}
     out: dict[str, Any] = {
@@ -438,6 +446,11 @@ class Search:
             config.max_rollout_steps if config.rollout == "greedy" else config.greedy_steps
         )
         baseline = self._baseline
+        loop = config.rollout_loop
+        if loop is not None and config.evaluator is None and not config.rollout_mix:
+            steps = loop(world, rng, baseline, config.max_rollout_steps)
+            self.rollout_steps += steps
+            return evaluator.evaluate(world, baseline)
         seat_policies = None
         if greedy is not None and config.rollout_mix:
             models = (greedy, *config.rollout_mix)

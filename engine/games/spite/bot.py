@@ -14,7 +14,7 @@ Priorities, re-planned at every step of the turn:
    discard is possible, make the least harmful build rather than pass and stall.
 
 >>> import random
->>> from engine.games.spite.state import SpiteState
+>>> from engine.games.spite.state import _ENDS, SpiteState, _distinct
 >>> state = SpiteState(2, 5, {})
 >>> seat = state.current_player
 >>> greedy(state.view(seat), state.legal_actions(), random.Random(0)).player == seat
@@ -32,7 +32,7 @@ from engine.bots.evaluation import Baseline, Evaluator
 from engine.bots.ismcts import SearchConfig
 from engine.core import Action, BotSettings, State
 from engine.games.spite.rules import JOKER, MAX_STACKS, RANK_VALUE, pile_rank
-from engine.games.spite.state import SpiteState
+from engine.games.spite.state import _ENDS, SpiteState, _distinct
 
 BUILD_BUDGET = 30
 """Builds per turn beyond which only the upcard itself is played: refills that shuffle the
@@ -221,38 +221,64 @@ def _find(legal: list[Action], action_id: str) -> Action | None:
 
 
 def _greedy(view: dict[str, Any], legal: list[Action], hold: bool) -> Action:
+    builds = [a for a in legal if a.kind == "build"]
+    chosen, kept = _build_choice(view, builds)
+    if chosen is not None:
+        return chosen
+    discards = [a for a in legal if a.kind == "discard"]
+    return _other_choice(view, builds, kept, discards, _find(legal, "end"), hold)
+
+
+def _build_choice(view: dict[str, Any], builds: list[Action]) -> tuple[Action | None, list[Action]]:
+    """The policy's first steps, which read the builds alone (``builds``: the legal builds
+    in the listing's order): the upcard, a chain towards it, the best safe build. Returns
+    the build chosen (None: none) and the builds the later steps may still make (none once
+    the turn's build budget is spent)."""
     me = view["you"]
     up_card = view["upcards"][me]
-    builds = [a for a in legal if a.kind == "build"]
     for action in builds:
         if action.cards[0] == up_card:
-            return action
+            return action, builds
     if len(view["played_this_turn"]) >= BUILD_BUDGET:
-        builds = []
-    elif up_card is not None:
+        return None, []
+    if up_card is not None:
         step = _upcard_chain(
             RANK_VALUE[up_card], view["stack_ranks"], view["hand"], view["discard_piles"][me]
         )
         if step is not None:
-            chained = _find(legal, f"build:{step[0]}:{step[1]}")
+            chained = _find(builds, f"build:{step[0]}:{step[1]}")
             if chained is not None:
-                return chained
+                return chained, builds
     best: tuple[float, Action] | None = None
     for action in builds:
         score = _build_score(action, view, me)
         if score is not None and score > 0 and (best is None or score > best[0]):
             best = (score, action)
     if best is not None:
-        return best[1]
-    discards = [a for a in legal if a.kind == "discard"]
+        return best[1], builds
+    return None, builds
+
+
+def _other_choice(
+    view: dict[str, Any],
+    builds: list[Action],
+    kept: list[Action],
+    discards: list[Action],
+    end: Action | None,
+    hold: bool,
+) -> Action:
+    """The policy's last steps, once no build of :func:`_build_choice` is made: ``builds``
+    the legal builds, ``kept`` those it left, ``discards`` the legal discards and ``end``
+    the turn's end (None: not legal)."""
+    me = view["you"]
     if discards:
         return _best_discard(discards, view, me)
     # No discard is possible: rather than pass (and let the game stall), make the least
     # harmful build even if it helps the opponent; the holding policy passes instead.
-    end = _find(legal, "end")
     if hold and end is not None:
         return end
-    for action in builds:
+    best: tuple[float, Action] | None = None
+    for action in kept:
         score = _build_score(action, view, me, allow_feeding=True)
         if score is not None and (best is None or score > best[0]):
             best = (score, action)
@@ -260,9 +286,42 @@ def _greedy(view: dict[str, Any], legal: list[Action], hold: bool) -> Action:
         return best[1]
     if end is not None:
         return end
-    # An Ace is owed and every safe option is gone: play one anyway.
-    aces = [a for a in legal if a.kind == "build" and RANK_VALUE[a.cards[0]] == 1]
-    return (aces or builds or legal)[0]
+    # An Ace is owed and every safe option is gone: play one anyway (no discard and no end:
+    # the legal moves are the builds).
+    aces = [a for a in builds if RANK_VALUE[a.cards[0]] == 1]
+    return (aces or kept or builds)[0]
+
+
+def rollout_loop(world: SpiteState, rng: random.Random, baseline: Any, max_steps: int) -> int:
+    """The search's rollout (``SearchConfig.rollout_loop``): :func:`holding_greedy` at both
+    seats until :class:`SpiteEvaluator`'s stop (the game over or another one dealt, or its
+    ``turns`` turns over) or ``max_steps`` steps; returns the steps taken. The very moves of
+    the search's generic loop; the discards are listed only when no build is made (a turn
+    makes several builds, one discard)."""
+    round_ = baseline.round
+    last_turn = baseline.turn + EVALUATOR.turns
+    write = world.history.append
+    steps = 0
+    while steps < max_steps and not world.match_over:
+        if world.round != round_ or world.turn >= last_turn:
+            break
+        seat = world.current
+        view = world.policy_view(seat)
+        held = _distinct(world.hands[seat])
+        builds = world._list_builds(seat, held)
+        action, kept = _build_choice(view, builds)
+        if action is None:
+            if world.must_play_ace(seat):
+                action = _other_choice(view, builds, kept, [], None, True)
+            else:
+                discards = world._list_discards(seat, held)
+                action = _other_choice(view, builds, kept, discards, _ENDS[seat], True)
+        # push() but for its note of which moves showed a hidden card (undo's business,
+        # never read in a sampled world).
+        world._apply(action)
+        write(action)
+        steps += 1
+    return steps
 
 
 @dataclass(frozen=True)
@@ -320,6 +379,8 @@ class SpiteEvaluator(Evaluator):
         return [first, 1.0 - first]
 
 
+EVALUATOR = SpiteEvaluator()
+
 SETTINGS = BotSettings(
     greedy=greedy,
     # Some 16 legal moves a step, and a tree of a few hundred iterations plays near-random
@@ -335,6 +396,7 @@ SETTINGS = BotSettings(
         max_rollout_steps=200,
         paired=True,
         greedy_trust=1.5,
+        rollout_loop=rollout_loop,
     ),
     # One long game per round (74 turns, 250 steps of the greedy policy), so a rollout is cut
     # at a turn boundary, after six turns counting the one being played (each seat's reply
@@ -347,7 +409,7 @@ SETTINGS = BotSettings(
     # constant (log loss 0.82 against 0.69; the fit: 0.60), its step at equal counts making a
     # one-card lead worth three quarters of a win at any stage, and a cut after a fixed
     # number of steps compared moves at different points of the turn cycle.
-    evaluator=SpiteEvaluator(),
+    evaluator=EVALUATOR,
     # The paired search spends an iteration on one whole rollout of six turns; 600 take
     # about twice as long as they did at three turns (1.05 s of CPython against 0.54 s on
     # mid-game positions of a loaded machine).

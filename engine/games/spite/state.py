@@ -307,6 +307,16 @@ class SpiteState(State):
         return list(actions)
 
     def _list_actions(self, seat: int) -> list[Action]:
+        held = _distinct(self.hands[seat])
+        actions = self._list_builds(seat, held)
+        if self.must_play_ace(seat):
+            return actions
+        actions += self._list_discards(seat, held)
+        actions.append(_ENDS[seat])
+        return actions
+
+    def _list_builds(self, seat: int, held: list[str]) -> list[Action]:
+        """The listing's builds, in its order (``held``: :func:`_distinct` of the hand)."""
         actions: list[Action] = []
         append = actions.append
         centre = self.centre
@@ -322,13 +332,11 @@ class SpiteState(State):
                 else:
                     needing[height + 1] = [index]
         discards = self.discards[seat]
-        hand = self.hands[seat]
         # The sources in _sources' order: upcard, discard-pile tops, hand.
         sources = [(_UPCARD, self.payoff[seat][-1])]
         sources += [(index + 1, pile[-1]) for index, pile in enumerate(discards) if pile]
         # Cards of one rank in the hand do the same (suits do not matter, nor which joker):
         # only the first of each rank in the hand's order is listed (see _equivalent).
-        held = _distinct(hand)
         sources += [(_HAND, card) for card in held]
         rows = _BUILDS[seat]
         for where, card in sources:
@@ -346,8 +354,14 @@ class SpiteState(State):
                     append(row[index])
             if room and value <= 1:  # an Ace or a joker may start a stack
                 append(row[MAX_STACKS])
-        if self.must_play_ace(seat):
-            return actions
+        return actions
+
+    def _list_discards(self, seat: int, held: list[str]) -> list[Action]:
+        """The listing's discards, in its order (``held``: :func:`_distinct` of the hand);
+        listed only when no Ace is owed (:meth:`must_play_ace`)."""
+        actions: list[Action] = []
+        discards = self.discards[seat]
+        room = len(self.centre) < MAX_STACKS
         # What each pile accepts (can_discard, worked out once per pile): the highest rank
         # that may go on it (empty or only jokers: any), and the piles a joker may go on.
         highest: list[int] = []
@@ -384,7 +398,6 @@ class SpiteState(State):
                     piles[index] for index in range(DISCARD_PILES) if mask >> index & 1
                 )
             actions += chosen
-        append(_ENDS[seat])
         return actions
 
     def _equivalent(self, action_id: str) -> Action | None:
