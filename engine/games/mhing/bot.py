@@ -98,9 +98,15 @@ _RUN_FACTS = {key: run_facts(*key) for key in _RUNS}
 _LOWS = {value: tuple(range(max(2, value - 2), min(value, 11) + 1)) for value in range(2, 14)}
 """The lowest values of the runs a card of each value may be part of."""
 
-_CARD_RUNS: dict[str, tuple[tuple[int, int, Any], ...]] = {
-    c: tuple(
+_RUN_AT = {key: i for i, key in enumerate(_RUNS)}
+"""Each natural run's place in a list of one entry a run."""
+
+_CARD_RUNS: dict[str, tuple[tuple[int, int, int, Any], ...] | None] = {
+    c: None
+    if VALUE_OF[c] == 1
+    else tuple(
         (
+            _RUN_AT[SUIT_OF[c], low],
             sum(CARD_BIT[r] for r in _RUNS[SUIT_OF[c], low]),
             CARD_BIT[CARD_AT[SUIT_OF[c], 1]],
             _RUN_FACTS[SUIT_OF[c], low],
@@ -108,11 +114,10 @@ _CARD_RUNS: dict[str, tuple[tuple[int, int, Any], ...]] = {
         for low in _LOWS[VALUE_OF[c]]
     )
     for c in DECK
-    if VALUE_OF[c] != 1
 }
-"""Per card other than an Ace, each run it may be part of: (its cards' bits, the bit of its
-suit's Ace, its facts). A suit's bits rise with the rank (``rules.CARD_BIT``), so a
-run's lowest missing bit is its first missing card."""
+"""Per card, each run it may be part of: (its place, its cards' bits, the bit of its suit's
+Ace, its facts); None for an Ace. A suit's bits rise with the rank (``rules.CARD_BIT``), so
+a run's lowest missing bit is its first missing card."""
 
 
 def _chance(unseen: int, buried: int) -> float:
@@ -182,24 +187,26 @@ def _keep_values(
         if known:
             seen |= sum(map(bit.__getitem__, known))
     dead = seen & ~buried  # seen where it cannot come back
-    unseen = ~seen
     free = ~held
-    worths: dict[Any, float] | None = None  # a run's 1 + 0.7 x its gain, by its facts
+    worths: list[float | None] | None = None  # each run's 1 + 0.7 x its gain, by its place
     added: Any = None  # the seat's adder, made once a run is found alive
     values: list[float] = []
     # A run's chance times its worth is the same for each of its cards: worked out once,
-    # by the run's bits.
-    run_value: dict[int, float] = {}
-    chances = _CHANCES
+    # by the run's place.
+    run_value: list[float | None] = [None] * len(_RUNS)
+    # The chance of drawing a run's (at most two) missing cards, by how many are unseen and
+    # how many buried (_CHANCES).
+    one_unseen, one_buried = _CHANCES[1][0], _CHANCES[0][1]
+    two_unseen, two_buried, one_each = _CHANCES[2][0], _CHANCES[0][2], _CHANCES[1][1]
     card_runs = _CARD_RUNS
     for c in hand:
-        runs = card_runs.get(c)
+        runs = card_runs[c]
         if runs is None:
             values.append(10.0)  # an Ace completes almost anything of its suit
             continue
         total = 0.0
-        for cards, ace, facts in runs:
-            part = run_value.get(cards)
+        for at, cards, ace, facts in runs:
+            part = run_value[at]
             if part is None:
                 missing = cards & free
                 if held & ace:
@@ -209,31 +216,40 @@ def _keep_values(
                 else:
                     if worths is None:
                         added, worths = _worths_of(mine)
-                    worth = worths.get(facts)
+                    worth = worths[at]
                     if worth is None:
-                        worth = worths[facts] = 1.0 + 0.7 * added(facts)
-                    part = chances[(missing & unseen).bit_count()][(missing & buried).bit_count()]
-                    part *= worth
-                run_value[cards] = part
+                        worth = worths[at] = 1.0 + 0.7 * added(facts)
+                    # Every missing card is unseen or buried (none is dead).
+                    if not missing:
+                        chance = 1.0
+                    elif missing & (missing - 1):  # two missing
+                        both = missing & buried
+                        chance = (
+                            two_unseen if not both else two_buried if both == missing else one_each
+                        )
+                    else:
+                        chance = one_buried if missing & buried else one_unseen
+                    part = chance * worth
+                run_value[at] = part
             total += part
         values.append(total)
     return values
 
 
-def _worths_of(mine: list[list[str]]) -> tuple[Any, dict[Any, float]]:
+def _worths_of(mine: list[list[str]]) -> tuple[Any, list[float | None]]:
     """The adder of the seat's laid sequences ``mine`` and a memo of each run's worth
-    against them (1 + 0.7 x the points it adds, by the run's facts), kept as long as the
-    adder is (``rules.adder`` makes one per set of sequences' facts)."""
+    against them (1 + 0.7 x the points it adds, by the run's place; None until asked),
+    kept as long as the adder is (``rules.adder`` makes one per set of sequences' facts)."""
     added = adder(mine)
     worths = _WORTHS.get(added)
     if worths is None:
         if len(_WORTHS) >= 4096:
             _WORTHS.clear()
-        worths = _WORTHS[added] = {}
+        worths = _WORTHS[added] = [None] * len(_RUNS)
     return added, worths
 
 
-_WORTHS: dict[Any, dict[Any, float]] = {}
+_WORTHS: dict[Any, list[float | None]] = {}
 """:func:`_worths_of`'s memos, by their adder."""
 
 
