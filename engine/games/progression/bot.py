@@ -110,6 +110,43 @@ def _position(
     return {s: _suit_value(stacks[s], suited[s], unseen_by_suit[s], budget, p_draw) for s in SUITS}
 
 
+# Each number card's bit: suit index i, value v at bit 16 * i + v (faces: 0, they add to no
+# expected value).
+_BIT: dict[str, int] = {
+    c: (1 << (16 * SUITS.index(c[-1]) + VALUE[c])) if VALUE[c] > 0 else 0 for c in DECK
+}
+_NUMBERS = sum(_BIT.values())
+_AT_LEAST = tuple(sum(1 << v for v in range(max(2, top), 11)) for top in range(11))
+"""By a stack's top value (0: none, or faces only): the bits of the values that may go on it."""
+_UNSEEN_PARTS: dict[tuple[int, int, float], tuple[float, float]] = {}
+_UNSEEN_KEPT = 100_000
+
+
+def _unseen_part(included: int, highest: int, p_draw: float) -> tuple[float, float]:
+    """The expected value and the number chance the unseen number cards of one suit add
+    (``included``: their values' bits), summed from the lowest value up as _suit_value sums
+    them in deck order."""
+    key = (included, highest, p_draw)
+    part = _UNSEEN_PARTS.get(key)
+    if part is None:
+        expected_unseen = 0.0
+        number_chance = 0.0
+        half = p_draw * 0.5
+        for v in range(2, 11):
+            if included >> v & 1:
+                if v >= highest:
+                    expected_unseen += v * p_draw
+                    number_chance += p_draw
+                else:
+                    expected_unseen += v * half
+                    number_chance += half
+        part = (expected_unseen, number_chance)
+        if len(_UNSEEN_PARTS) >= _UNSEEN_KEPT:
+            _UNSEEN_PARTS.clear()
+        _UNSEEN_PARTS[key] = part
+    return part
+
+
 def position_values(state: ProgressionState) -> list[float]:
     """Each seat's position value (the sum over suits of :func:`_position`), as the greedy
     player would compute it from that seat's own view of ``state``, read from the state
@@ -121,33 +158,37 @@ def position_values(state: ProgressionState) -> list[float]:
     equal bit for bit), with its parts worked in one pass: a seat's unseen cards are the
     cards on no stack, in deck order, less those it holds or saw another seat take (those
     stay in that hand until played, so they are on no stack either), and no list of them
-    is built."""
+    is built: a suit's unseen number cards are bits of an int (:data:`_BIT`), and what they
+    add is read from a memo by those bits (:func:`_unseen_part`, the same sums in the same
+    order)."""
     n = state.players
     plays_left = max(0.0, len(state.draw_pile) / n)
-    value, face = VALUE, IS_FACE
-    on_stacks: set[str] = set()
+    value, face, bit = VALUE, IS_FACE, _BIT
+    bits = bit.__getitem__
+    on = 0
+    on_count = 0
     for stacks in state.private:
         for pile in stacks.values():
-            on_stacks.update(pile)
+            on += sum(map(bits, pile))
+            on_count += len(pile)
     for pile in state.public.values():
-        on_stacks.update(pile)
-    off_count = len(DECK) - len(on_stacks)
-    # Per suit, the number cards on no stack with their values, in deck order (only a
-    # number card adds to a stack's expected value).
-    off = [[cv for cv in _NUMBERS_BY_SUIT[s] if cv[0] not in on_stacks] for s in SUITS]
+        on += sum(map(bits, pile))
+        on_count += len(pile)
+    off = _NUMBERS & ~on
+    off_count = len(DECK) - on_count
     known = state.known
+    known_bits = [sum(map(bits, cards)) for cards in known]
+    known_all = sum(known_bits)
     known_count = sum(len(cards) for cards in known)
+    at_least = _AT_LEAST
+    parts = _UNSEEN_PARTS
     out = []
     for seat in range(n):
         hand = state.hands[seat]
         stacks = state.private[seat]
         count = off_count - len(hand) - (known_count - len(known[seat]))
         p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
-        seen = set(hand)
-        for p, cards in enumerate(known):
-            if p != seat:
-                seen.update(cards)
-        # _useful_count, and the hand split by suit (in the hand's order).
+        unseen = off & ~(sum(map(bits, hand)) | (known_all ^ known_bits[seat]))
         needed = 0
         suited: dict[str, list[str]] = {s: [] for s in SUITS}
         for c in hand:
@@ -160,10 +201,8 @@ def position_values(state: ProgressionState) -> list[float]:
                 needed += 1
             suited[suit].append(c)
         budget = 1.0 if needed <= plays_left else max(0.0, plays_left) / needed
-        half = p_draw * 0.5
         suit_values = []
         for index, suit in enumerate(SUITS):
-            # _suit_value, inlined.
             stack = stacks[suit]
             top = value[stack[-1]] if stack else 0
             stack_total = stack_faces = 0
@@ -178,16 +217,11 @@ def position_values(state: ProgressionState) -> list[float]:
                     if face[c]:
                         hand_faces += 1
             highest = max(hand_numbers, default=top)
-            expected_unseen = 0.0
-            number_chance = 0.0
-            for c, v in off[index]:
-                if v >= top and c not in seen:
-                    if v >= highest:
-                        expected_unseen += v * p_draw
-                        number_chance += p_draw
-                    else:
-                        expected_unseen += v * half
-                        number_chance += half
+            included = (unseen >> (16 * index)) & at_least[top]
+            part = parts.get((included, highest, p_draw))
+            if part is None:
+                part = _unseen_part(included, highest, p_draw)
+            expected_unseen, number_chance = part
             total = stack_total + budget * sum(hand_numbers) + expected_unseen
             faces = stack_faces + (hand_faces if budget >= 1 else int(hand_faces * budget))
             reward = (total - 12) * (faces + 1) if total > 12 else 0.0
@@ -241,7 +275,6 @@ def _public_unseen_by_suit(
 
 
 _DECK_BY_SUIT = {s: [c for c in DECK if c[-1] == s] for s in SUITS}
-_NUMBERS_BY_SUIT = {s: [(c, VALUE[c]) for c in _DECK_BY_SUIT[s] if VALUE[c] > 0] for s in SUITS}
 
 
 def _unseen_by_suit(
