@@ -1,10 +1,15 @@
-"""What the per-game tests share: the legal action ids of a state, and the one strict check of
-a refusal (refused with a reason, the state as it was)."""
+"""What the per-game tests share: the legal action ids of a state, the one strict check of a
+refusal (refused with a reason, the state as it was), and the check that a game's own rollout
+loop leaves the search's root as the generic loop does."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 import pytest
 
+from engine.bots.ismcts import Search, SearchConfig
 from engine.checks import observable
 from engine.core import Action, IllegalAction, State
 
@@ -24,6 +29,29 @@ def assert_refused(state: State, action: Action | str) -> str:
     assert refusal.value.message.strip(), f"{action!s} was refused without a reason"
     assert observable(state) == before, f"refusing {action!s} changed the state"
     return refusal.value.message
+
+
+def assert_loop_searches_alike(
+    config: SearchConfig, loop: str, positions: list[tuple[State, int]], iterations: int
+) -> None:
+    """A search with the game's own rollout loop (``config``'s field ``loop``:
+    ``greedy_rollout`` or ``rollout_loop``) and one with the generic loop (that field None)
+    give every root move the same visits and values, take the same rollout steps and choose
+    alike, at each of ``positions`` (a state and the seed of the searches' rng)."""
+    assert getattr(config, loop) is not None, f"the game's search has no {loop}"
+    generic = replace(config, **{loop: None})
+    for state, seed in positions:
+        seat = state.current_player
+        assert seat is not None
+        searches = [Search(state, seat, random.Random(seed), c) for c in (config, generic)]
+        for search in searches:
+            search.step(iterations)
+        own, other = (
+            {k: (c.visits, c.totals) for k, c in s.root.children.items()} for s in searches
+        )
+        assert own == other, f"seed {seed}: the root differs with the game's {loop}"
+        assert searches[0].rollout_steps == searches[1].rollout_steps > 0
+        assert searches[0].best().id == searches[1].best().id
 
 
 def namespace_unavailable(reason: object) -> None:

@@ -23,7 +23,7 @@ from engine.games.crisps.rules import (
     sort_cards,
 )
 from engine.games.crisps.state import CrispsState
-from tests.helpers import ids
+from tests.helpers import assert_loop_searches_alike, ids
 
 RUNS = {"special_rank_runs": True}
 
@@ -800,26 +800,13 @@ def test_the_greedy_rollout_takes_the_generic_loops_moves():
 def test_the_search_with_the_games_rollout_loop_searches_alike():
     # The whole search, with the game's rollout loop and with the generic one: the same
     # visits and values at the root, so the same choice.
-    from dataclasses import replace
-
-    from engine.bots.ismcts import Search
     from engine.games.crisps import bot as crisps_bot
 
-    config = crisps_bot.SETTINGS.search
-    assert config is not None and config.greedy_rollout is not None
+    positions = []
     for seed, skip in ((1, 0), (2, 9), (3, 30), (4, 17)):
         state = engine.new_game("crisps", 2, seed, _OPTION_SETS[seed % 4])
         for _ in range(skip):
             state.apply(greedy(state.view(state.current_player), state.legal_actions(), None))
-        seat = state.current_player
-        searches = [
-            Search(state, seat, random.Random(seed), c)
-            for c in (config, replace(config, greedy_rollout=None))
-        ]
-        for search in searches:
-            search.step(60)
-        fast, slow = (s.root.children for s in searches)
-        assert {k: (c.visits, c.totals) for k, c in fast.items()} == {
-            k: (c.visits, c.totals) for k, c in slow.items()
-        }
-        assert searches[0].rollout_steps == searches[1].rollout_steps > 0
+        positions.append((state, seed))
+    assert crisps_bot.SETTINGS.search is not None
+    assert_loop_searches_alike(crisps_bot.SETTINGS.search, "greedy_rollout", positions, 60)

@@ -22,7 +22,7 @@ from engine.games.mhing.rules import (
     sequences_in,
 )
 from engine.games.mhing.state import MhingState
-from tests.helpers import ids
+from tests.helpers import assert_loop_searches_alike, ids
 
 
 def position(
@@ -826,27 +826,14 @@ def test_the_greedy_rollout_takes_the_generic_loops_moves():
 def test_the_search_with_the_games_rollout_loop_searches_alike():
     # The whole search, with the game's rollout loop and with the generic one: the same
     # visits and values at the root, so the same choice.
-    from dataclasses import replace
-
-    from engine.bots.ismcts import Search
     from engine.games.mhing import bot
 
-    config = bot.SETTINGS.search
-    assert config is not None and config.greedy_rollout is not None
+    positions = []
     for seed, skip in ((1, 0), (2, 11), (3, 40)):
         state = engine.new_game("mhing", players=4, seed=seed)
         rng = random.Random(seed)
         for _ in range(skip):
             state.apply(greedy(state.view(state.current_player), state.legal_actions(), rng))
-        seat = state.current_player
-        searches = [
-            Search(state, seat, random.Random(seed), c)
-            for c in (config, replace(config, greedy_rollout=None))
-        ]
-        for search in searches:
-            search.step(30)
-        fast, slow = (s.root.children for s in searches)
-        assert {k: (c.visits, c.totals) for k, c in fast.items()} == {
-            k: (c.visits, c.totals) for k, c in slow.items()
-        }
-        assert searches[0].rollout_steps == searches[1].rollout_steps > 0
+        positions.append((state, seed))
+    assert bot.SETTINGS.search is not None
+    assert_loop_searches_alike(bot.SETTINGS.search, "greedy_rollout", positions, 30)

@@ -16,7 +16,7 @@ from engine.games.roundup import bot as roundup_bot
 from engine.games.roundup import rules
 from engine.games.roundup.rules import NUMBER_CARDS, bid_points, named_cards
 from engine.games.roundup.state import RoundupState
-from tests.helpers import assert_refused, ids
+from tests.helpers import assert_loop_searches_alike, assert_refused, ids
 
 # ----- helpers -----------------------------------------------------------------------------------
 
@@ -735,30 +735,16 @@ def test_the_greedy_rollout_takes_the_generic_loops_moves():
 def test_the_search_with_the_games_rollout_loop_searches_alike():
     # The whole search, with the game's rollout loop and with the generic one: the same
     # visits and values at the root, so the same choice.
-    from dataclasses import replace
-
-    from engine.bots.ismcts import Search
-
-    config = roundup_bot.SETTINGS.search
-    assert config is not None and config.greedy_rollout is not None
+    positions = []
     for seed, skip in ((1, 0), (2, 9), (3, 30)):
         state = engine.new_game("roundup", players=4, seed=seed)
         for _ in range(skip):
             state.apply(
                 roundup_bot.greedy(state.view(state.current_player), state.legal_actions(), None)
             )
-        seat = state.current_player
-        searches = [
-            Search(state, seat, random.Random(seed), c)
-            for c in (config, replace(config, greedy_rollout=None))
-        ]
-        for search in searches:
-            search.step(40)
-        fast, slow = (s.root.children for s in searches)
-        assert {k: (c.visits, c.totals) for k, c in fast.items()} == {
-            k: (c.visits, c.totals) for k, c in slow.items()
-        }
-        assert searches[0].rollout_steps == searches[1].rollout_steps > 0
+        positions.append((state, seed))
+    assert roundup_bot.SETTINGS.search is not None
+    assert_loop_searches_alike(roundup_bot.SETTINGS.search, "greedy_rollout", positions, 40)
 
 
 def test_greedy_beats_random_players():

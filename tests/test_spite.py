@@ -21,7 +21,7 @@ from engine.games.spite.rules import (
     rank_value,
 )
 from engine.games.spite.state import SpiteState
-from tests.helpers import assert_refused, ids
+from tests.helpers import assert_loop_searches_alike, assert_refused, ids
 
 STACK_A_TO_Q = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"]
 
@@ -746,27 +746,13 @@ def test_the_rollout_loop_takes_the_generic_loops_moves():
 def test_the_search_with_the_rollout_loop_searches_alike():
     # The whole (paired) search, with the game's rollout loop and with the generic one: the
     # same visits and values at the root, so the same choice.
-    from dataclasses import replace
-
-    from engine.bots.ismcts import Search
     from engine.games.spite import bot as spite_bot
 
-    config = spite_bot.SETTINGS.search
-    assert config is not None and config.rollout_loop is not None
+    positions = []
     for seed, skip in ((1, 0), (2, 9), (3, 40), (4, 75)):
         state = engine.new_game("spite", 2, seed)
         for _ in range(skip):
             state.apply(greedy(state.view(state.current_player), state.legal_actions(), None))
-        seat = state.current_player
-        searches = [
-            Search(state, seat, random.Random(seed), c)
-            for c in (config, replace(config, rollout_loop=None))
-        ]
-        for search in searches:
-            search.step(60)
-        fast, slow = (s.root.children for s in searches)
-        assert {k: (c.visits, c.totals) for k, c in fast.items()} == {
-            k: (c.visits, c.totals) for k, c in slow.items()
-        }
-        assert searches[0].rollout_steps == searches[1].rollout_steps > 0
-        assert searches[0].best().id == searches[1].best().id
+        positions.append((state, seed))
+    assert spite_bot.SETTINGS.search is not None
+    assert_loop_searches_alike(spite_bot.SETTINGS.search, "rollout_loop", positions, 60)

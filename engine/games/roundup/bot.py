@@ -177,6 +177,52 @@ def _attack_values(view: dict[str, Any]) -> dict[str, float]:
     )
 
 
+def _jack_worth(count: int, rival: str | None, ally: bool) -> float:
+    """A Jack on a seat holding ``count`` face-down cards: more cards, more to shake loose; a
+    rival's more, a seat backing our suit's (``ally``) not at all."""
+    base = 0.3 + 0.05 * count + (0.3 if rival and not ally else 0.0)
+    if ally:
+        base -= 1.0  # do not shake loose the cards of a player backing our suit
+    return base
+
+
+def _queen_worth(
+    chances: list[tuple[str, float]], named: str, rival: str | None, ally: bool
+) -> float:
+    """A Queen naming the suit ``named``: three times the chance the seat holds a needed card
+    of it (``chances``: each needed hidden card and that chance), one more if it is the seat's
+    bid suit, one less on an ally. The sums' order is the same everywhere (the rollouts'
+    choices are the policy's to the last bit)."""
+    base = 0.0
+    for c, w in chances:
+        if c[-1] == named:
+            base += w
+    base *= 3
+    if rival == named:
+        base += 1.0  # a rival hoarding that suit must give one up
+    if ally:
+        base -= 1.0
+    return base
+
+
+def _king_worth(
+    chances: list[tuple[str, float]], named: str, rivals_next: bool, ally: bool
+) -> float:
+    """A King naming the rank ``named``: twice the chance the seat holds a needed card of it,
+    half a point more if it is the rank the seat's bid suit needs next (``rivals_next``), one
+    less on an ally."""
+    base = 0.0
+    for c, w in chances:
+        if c[:-1] == named:
+            base += w
+    base *= 2
+    if rivals_next:
+        base += 0.5
+    if ally:
+        base -= 1.0
+    return base
+
+
 def _values_of_attacks(
     me: int,
     mine: str | None,
@@ -204,9 +250,7 @@ def _values_of_attacks(
         missing = known_missing[t]
         share = counts[t] / unknown_total
         chances = [(c, 0.0 if c in missing else share) for c in hidden_needs]
-        base = 0.3 + 0.05 * counts[t] + (0.3 if rival and not ally else 0.0)
-        if ally:
-            base -= 1.0  # do not shake loose the cards of a player backing our suit
+        base = _jack_worth(counts[t], rival, ally)
         if base > 0:
             out[f"jack:{t}:"] = base
         suits = [c[-1] for c in hidden_needs]
@@ -216,15 +260,7 @@ def _values_of_attacks(
             key = f"queen:{t}:{named}"
             if named == mine or key in out:
                 continue
-            base = 0.0
-            for c, w in chances:
-                if c[-1] == named:
-                    base += w
-            base *= 3
-            if rival == named:
-                base += 1.0  # a rival hoarding that suit must give one up
-            if ally:
-                base -= 1.0
+            base = _queen_worth(chances, named, rival, ally)
             if base > 0:
                 out[key] = base
         ranks = [c[:-1] for c in hidden_needs]
@@ -235,15 +271,10 @@ def _values_of_attacks(
             key = f"king:{t}:{named}"
             if key in out:
                 continue
-            base = 0.0
-            for c, w in chances:
-                if c[:-1] == named:
-                    base += w
-            base *= 2
-            if rival and rival != mine and f"{named}{rival}" == needed.get(str(rival)):
-                base += 0.5
-            if ally:
-                base -= 1.0
+            rivals_next = bool(
+                rival and rival != mine and f"{named}{rival}" == needed.get(str(rival))
+            )
+            base = _king_worth(chances, named, rivals_next, ally)
             if base > 0:
                 out[key] = base
     return out
@@ -525,9 +556,7 @@ def _rollout_attack(
         rival = bid[-1] if bid else None
         ally = mine is not None and rival == mine
         if want_jack:
-            base = 0.3 + 0.05 * counts[t] + (0.3 if rival and not ally else 0.0)
-            if ally:
-                base -= 1.0
+            base = _jack_worth(counts[t], rival, ally)
             if base > 0 and (jack is None or base > jack[0]):
                 jack = (base, at)
         if not (want_queen or want_king):
@@ -542,15 +571,7 @@ def _rollout_attack(
             for named in SUITS:  # the order of the listing
                 if named not in named_suits or named == mine:
                     continue
-                base = 0.0
-                for c, w in chances:
-                    if c[-1] == named:
-                        base += w
-                base *= 3
-                if rival == named:
-                    base += 1.0
-                if ally:
-                    base -= 1.0
+                base = _queen_worth(chances, named, rival, ally)
                 if base > 0 and (queen is None or base > queen[0]):
                     queen = (base, 4 * at + _SUIT_AT[named])
         if want_king:
@@ -562,15 +583,8 @@ def _rollout_attack(
             for named in NUMBER_RANKS:  # the order of the listing
                 if named not in named_ranks:
                     continue
-                base = 0.0
-                for c, w in chances:
-                    if c[:-1] == named:
-                        base += w
-                base *= 2
-                if named == rival_rank:  # the rank the rival's suit needs next
-                    base += 0.5
-                if ally:
-                    base -= 1.0
+                # named == rival_rank: the rank the rival's suit needs next
+                base = _king_worth(chances, named, named == rival_rank, ally)
                 if base > 0 and (king is None or base > king[0]):
                     king = (base, 10 * at + _RANK_AT[named])
     if jack is None and queen is None and king is None:
