@@ -538,6 +538,18 @@ class State:
             self._mark_revealing(len(self.history))
         self.history.append(action)
 
+    def _rollout_step(self, action: Action) -> bool:
+        """:meth:`push` but for its note of which moves showed a hidden card (undo's business,
+        never read in a sampled world): how the search's rollouts step their worlds. False
+        when the move stopped at the round's end, before the next deal (a world told to stop
+        there, ``_stop_at_round_end``: the round is over and scored, the move not written)."""
+        try:
+            self._apply(action)
+        except _RoundBreak:
+            return False
+        self.history.append(action)
+        return True
+
     def move_revealed_hidden(self, index: int) -> bool:
         """Whether history entry ``index`` (negative: from the end) revealed a hidden card
         to its actor; undo never goes back past such a move."""

@@ -47,7 +47,7 @@ from time import perf_counter  # read as ismcts.perf_counter, so tests can set t
 from typing import Any
 
 from engine.bots.evaluation import Evaluator
-from engine.core import Action, BotSettings, LazyRandom, Policy, State, _RoundBreak
+from engine.core import Action, BotSettings, LazyRandom, Policy, State
 
 
 @dataclass(frozen=True)
@@ -488,7 +488,6 @@ class Search:
                 # which no value reads: every game scores the round before its round-end
                 # hook), so no step needs to ask whether the round is over.
                 world._stop_at_round_end = True
-        write = world.history.append
         while steps < max_steps and not world.is_over:
             if stop is not None and stop(world, baseline):
                 break
@@ -504,14 +503,8 @@ class Search:
                 action = play(world.policy_view(actor), legal, rng)
             else:
                 action = legal[rng.randrange(len(legal))]
-            try:
-                # push() but for its note of which moves showed a hidden card (undo's
-                # business, never read in a sampled world).
-                world._apply(action)
-            except _RoundBreak:
-                steps += 1
-                break  # the round is over and scored, the next one not dealt
-            write(action)
             steps += 1
+            if not world._rollout_step(action):
+                break  # the round is over and scored, the next one not dealt
         self.rollout_steps += steps
         return evaluator.evaluate(world, baseline)

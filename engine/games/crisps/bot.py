@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
-from engine.core import Action, BotSettings, _RoundBreak
+from engine.core import Action, BotSettings
 from engine.games.crisps.rules import SPECIAL_VALUE
 from engine.games.crisps.state import _SEATS, CrispsState
 
@@ -355,7 +355,6 @@ def greedy_rollout(
         world._stop_at_round_end = True
     runs_with_special = world.runs_with_special
     seats = _SEATS
-    write = world.history.append
     steps = 0
     while steps < max_steps and not world.is_over:
         p = world.turn
@@ -384,15 +383,9 @@ def greedy_rollout(
                 action = _best_play(
                     hands[p], legal[1:], legal[0], len(hands[1 - p]), False, runs_with_special
                 )
-        try:
-            # push() but for its note of which moves showed a hidden card (undo's business,
-            # never read in a sampled world).
-            world._apply(action)
-        except _RoundBreak:
-            steps += 1
-            break  # the round is over and scored, the next one not dealt
-        write(action)
         steps += 1
+        if not world._rollout_step(action):
+            break  # the round is over and scored, the next one not dealt
     return steps
 
 

@@ -360,16 +360,11 @@ def greedy_rollout(world: MhingState, rng: random.Random, round_end: int, max_st
     if round_end >= 0:
         world._deal_next = False
     rounds = world.rounds
-    write = world.history.append
     steps = 0
     while steps < max_steps and not world.over:
         if round_end >= 0 and len(rounds) > round_end:
             break
-        # push() but for its note of which moves showed a hidden card (undo's business,
-        # never read in a sampled world).
-        action = _rollout_move(world, rng)
-        world._apply(action)
-        write(action)
+        world._rollout_step(_rollout_move(world, rng))  # no round-end stop is set here
         steps += 1
     return steps
 

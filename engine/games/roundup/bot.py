@@ -403,7 +403,6 @@ def greedy_rollout(
         world._deal_next = False
     seats = _SEATS[world.players]
     rounds = world.rounds
-    write = world.history.append
     steps = 0
     while steps < max_steps and world.phase != "over":
         if round_end >= 0 and len(rounds) > round_end:
@@ -418,10 +417,7 @@ def greedy_rollout(
                 actor = world.current_player
                 assert actor is not None
                 action = greedy(world.policy_view(actor), legal, None)
-        # push() but for its note of which moves showed a hidden card (undo's business,
-        # never read in a sampled world).
-        world._apply(action)
-        write(action)
+        world._rollout_step(action)  # no round-end stop is set here
         steps += 1
     return steps
 

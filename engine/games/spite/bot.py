@@ -300,7 +300,6 @@ def rollout_loop(world: SpiteState, rng: random.Random, baseline: Any, max_steps
     makes several builds, one discard)."""
     round_ = baseline.round
     last_turn = baseline.turn + EVALUATOR.turns
-    write = world.history.append
     steps = 0
     while steps < max_steps and not world.match_over:
         if world.round != round_ or world.turn >= last_turn:
@@ -316,10 +315,7 @@ def rollout_loop(world: SpiteState, rng: random.Random, baseline: Any, max_steps
             else:
                 discards = world._list_discards(seat, held)
                 action = _other_choice(view, builds, kept, discards, _ENDS[seat], True)
-        # push() but for its note of which moves showed a hidden card (undo's business,
-        # never read in a sampled world).
-        world._apply(action)
-        write(action)
+        world._rollout_step(action)  # no round-end stop is set here
         steps += 1
     return steps
 
