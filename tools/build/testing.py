@@ -6,7 +6,8 @@ and the steps of the test command.
                                  thread while the .venv and the checks are seen to)
     build.py test --fast [ARGS]  ruff check, then the unit tests alone: no browser, no dist/
 
-pytest runs in one worker per core (pytest-xdist; PARLOUR_TEST_WORKERS=0 for one process).
+pytest runs in one worker per core and one more (pytest-xdist; PARLOUR_TEST_WORKERS=0 for one
+process).
 
 Every step runs even when one before it failed, and the summary names the steps that failed
 with the command that fixes or shows the problem. ARGS go to pytest.
@@ -62,10 +63,11 @@ FAST_MARKERS = "not slow and not build"
 
 
 def parallel_args() -> list[str]:
-    """pytest-xdist's options: one worker per core (at most 4; PARLOUR_TEST_WORKERS overrides,
-    0 runs in one process). ``loadgroup`` keeps together the tests that share a browser page
-    or a build (see the two conftest.py files) and hands out the rest one at a time."""
-    workers = os.environ.get("PARLOUR_TEST_WORKERS", str(min(4, os.cpu_count() or 1)))
+    """pytest-xdist's options: one worker per core and one more, at most 4 (a browser test's
+    worker waits on its page for part of the time, so on two cores three workers finish the
+    suite sooner than two); PARLOUR_TEST_WORKERS overrides, 0 runs in one process.
+    ``loadgroup`` keeps together the tests that share a browser page or a build (see the two conftest.py files) and hands out the rest one at a time."""
+    workers = os.environ.get("PARLOUR_TEST_WORKERS", str(min(4, (os.cpu_count() or 1) + 1)))
     return ["-n", workers, "--dist", "loadgroup"]
 
 

@@ -120,29 +120,40 @@ async function takeReply(state, text) {
   if (link.talk) return "That seat is connected already.";
   Object.assign(entry, { status: "connecting", problem: null });
   ctx.render();
-  try {
-    // The wait counts from the paste; the test hook can hold the answer back past it.
-    const open = opened(link.pc, link.channel, connectTestMs ?? CONNECT_MS);
-    open.catch(() => undefined);   // awaited below, after the answer is taken
-    if (answerTestMs) await new Promise((resolve) => setTimeout(resolve, answerTestMs));
-    await complete(link.pc, reply.signal);
-    await open;
-  } catch {
-    if (links.get(reply.seat) !== link || link.talk) return null;
+  // A seat whose wait runs out says so and is offered "Invite again", yet keeps listening: a
+  // channel that opens later still gets its messenger (the friend's hello then says
+  // "Connected"). Meanwhile it waits as a lost seat does.
+  let missed = false;
+  const miss = () => {
     const now = seatState(state, reply.seat);
-    if (!now) return null;
-    // The wait ran out while the answer was still being taken, and the channel opened
-    // meanwhile (its "open" came before anyone listened for it again): the seat is connected.
-    if (link.channel.readyState === "open") { listenTo(state, reply.seat, link); return null; }
-    // The seat keeps listening: a channel that opens later still gets its messenger (the
-    // friend's hello then says "Connected"). Meanwhile it waits as a lost seat does, and
-    // can be invited again.
+    if (missed || links.get(reply.seat) !== link || link.talk || !now) return;
+    missed = true;
     link.channel.addEventListener("open", () => {
       if (links.get(reply.seat) === link && !link.talk) listenTo(state, reply.seat, link);
     }, { once: true });
     Object.assign(now, { status: "failed", problem: `The connection did not come up within ${CONNECT_MS / 1000} seconds. ${ADVICE}` });
     awaitStandIn(state, now);
     ctx.render();
+  };
+  try {
+    // The wait counts from the paste; the test hook can hold the answer back past it, as a
+    // slow network does. A wait that ran out while the answer was held is shown before the
+    // answer is taken, so the channel that then opens finds the seat failed and listening.
+    const open = opened(link.pc, link.channel, connectTestMs ?? CONNECT_MS);
+    let ranOut = false;
+    open.catch(() => { ranOut = true; });   // awaited below, after the answer is taken
+    if (answerTestMs) {
+      await new Promise((resolve) => setTimeout(resolve, answerTestMs));
+      if (ranOut) miss();
+    }
+    await complete(link.pc, reply.signal);
+    await open;
+  } catch {
+    if (missed || links.get(reply.seat) !== link || link.talk || !seatState(state, reply.seat)) return null;
+    // The wait ran out while the answer was still being taken, and the channel opened
+    // meanwhile (its "open" came before anyone listened for it again): the seat is connected.
+    if (link.channel.readyState === "open") { listenTo(state, reply.seat, link); return null; }
+    miss();
     return null;
   }
   listenTo(state, reply.seat, link);
