@@ -6,7 +6,7 @@ builds dist/ first and uses .venv). Prints figures only; nothing here asserts a 
 Start-up (``--network none,9mbit,1.6mbit``: served by tools/build/server.py, which emulates
 each line for every request, the engine worker's included, and gzips like a static host):
 for each profile, first visits, each in a fresh browser profile (no HTTP or service-worker
-cache, no start-up snapshot), alternating between
+cache, no start-up memory image), alternating between
   - the app: "menu" is a game card of the menu being clickable (by the page's own clock, from
     the start of the navigation to the first frame painted with the menu, which the trial
     click that follows confirms clickable; "menu (driver)" is the same moment as Playwright
@@ -17,7 +17,7 @@ cache, no start-up snapshot), alternating between
     that runs ``loadPyodide()`` of the stock runtime (its whole standard library) in a
     module worker, from the same server.
 Then one repeat visit of each (the app once its service worker has precached the site and it
-has kept its start-up snapshot; the bare page reloaded from the HTTP cache).
+has kept its start-up memory image; the bare page reloaded from the HTTP cache).
 
 Engine (benchmarks/web/engine_bench.py, the same code in CPython and in the page, where it
 runs in Pyodide in a module worker with the build's engine wheel): random legal actions in
@@ -123,8 +123,9 @@ TRACE_CLOCK = """(() => {
 CLEAR_SAVES = """() => { for (const k of Object.keys(localStorage)) {
     if (k.startsWith('parlour.save')) localStorage.removeItem(k); } }"""
 TIMEOUT_MS = 180_000
-# True once the app's IndexedDB holds a start-up snapshot (see web/worker.js).
-SNAPSHOT_KEPT = """() => new Promise((resolve) => {
+# True once the app's IndexedDB holds a start-up memory image (see web/worker.js; its store
+# keeps the name "snapshots").
+MEMORY_IMAGE_KEPT = """() => new Promise((resolve) => {
     const open = indexedDB.open("parlour-runtime", 1);
     open.onupgradeneeded = () => open.result.createObjectStore("snapshots");
     open.onerror = () => resolve(false);
@@ -299,7 +300,7 @@ def first_move(page, game: str, started: float) -> dict[str, float]:
 
 def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, float]:
     """A first visit in a fresh profile: menu usable, first move possible, bytes sent until
-    then. With ``repeat``, once the app has kept its start-up snapshot and its service worker
+    then. With ``repeat``, once the app has kept its start-up memory image and its service worker
     has precached the site, the same figures for a reload (a repeat visit)."""
     context = browser.new_context()
     try:
@@ -320,13 +321,13 @@ def visit_app(browser, server, base: str, game: str, repeat: bool) -> dict[str, 
         got["own_bytes_decision"] = own_bytes_before(page, server.traffic.log, got["move"])
         got["own_bytes_arrived"] = own_bytes_before(page, server.traffic.log, got["move"], True)
         if repeat:
-            # The service worker's precache complete and the snapshot kept (the app makes
+            # The service worker's precache complete and the memory image kept (the app makes
             # it in the background once idle): the reload is a person's next visit.
             page.evaluate("async () => { await navigator.serviceWorker.ready; }")
             deadline = time.monotonic() + TIMEOUT_MS / 1000
-            while not page.evaluate(SNAPSHOT_KEPT):
+            while not page.evaluate(MEMORY_IMAGE_KEPT):
                 if time.monotonic() > deadline:
-                    raise RuntimeError("no start-up snapshot was kept")
+                    raise RuntimeError("no start-up memory image was kept")
                 page.wait_for_timeout(250)
             page.evaluate(CLEAR_SAVES)
             server.traffic.reset()

@@ -186,7 +186,7 @@ def test_web_wheel_record_lists_every_file_with_its_hash(web_wheel):
 
 
 def test_a_module_left_out_of_the_web_wheel_must_not_be_imported(tmp_path):
-    # The worker imports every module it finds (pkgutil.walk_packages) for its snapshot, so
+    # The worker imports every module it finds (pkgutil.walk_packages) for its memory image, so
     # a module left out is simply not seen; but one the others import would break the page.
     fake = tmp_path / "parlour_engine-0.1.0-py3-none-any.whl"
     with zipfile.ZipFile(fake, "w") as archive:

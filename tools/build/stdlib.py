@@ -3,7 +3,7 @@
 The keep list (``stdlib_keep.txt``, next to this file) is derived by measurement:
 ``python3 -m tools.build.stdlib measure`` runs the real Pyodide runtime under Node.js
 (``exercise.mjs``) in three ways the page starts it (the engine wheel unpacked as the worker
-does today; installed with micropip; a memory snapshot made and restored), each time playing
+does today; installed with micropip; a memory image made and restored), each time playing
 every game at every player count against every level with hints, undo, record load, replays
 and bad requests (``exercise.py``), and records every module in ``sys.modules`` and every
 file Python read from the library's zip. The rule that turns that into the list, with its

@@ -66,7 +66,8 @@ def parallel_args() -> list[str]:
     """pytest-xdist's options: one worker per core and one more, at most 4 (a browser test's
     worker waits on its page for part of the time, so on two cores three workers finish the
     suite sooner than two); PARLOUR_TEST_WORKERS overrides, 0 runs in one process.
-    ``loadgroup`` keeps together the tests that share a browser page or a build (see the two conftest.py files) and hands out the rest one at a time."""
+    ``loadgroup`` keeps together the tests that share a browser page or a build (see the two
+    conftest.py files) and hands out the rest one at a time."""
     workers = os.environ.get("PARLOUR_TEST_WORKERS", str(min(4, (os.cpu_count() or 1) + 1)))
     return ["-n", workers, "--dist", "loadgroup"]
 
@@ -110,7 +111,7 @@ def ensure_venv() -> Path:
 # interface, which is what Playwright itself runs for headless Chromium. The full browser in
 # headless mode keeps its address bar's pop-up (a web page of its own) in a renderer that
 # works on every new tab: about a sixth of the CPU time of opening a page and starting the
-# engine from its snapshot, which the browser tests do over a hundred times.
+# engine from its memory image, which the browser tests do over a hundred times.
 HEADLESS_SHELL_PACKAGE = "chromium-headless-shell"
 CHROMIUM_NAMES = (HEADLESS_SHELL_PACKAGE, "chromium", "chromium-browser")
 
