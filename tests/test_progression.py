@@ -506,10 +506,11 @@ def _view_position_value(state: ProgressionState, seat: int) -> float:
     )
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_position_values_read_from_the_state_equal_the_greedy_players_view(players):
     """The search's fast position value is the greedy player's, bit for bit, and each seat's
-    entry depends only on what that seat may see (a world sampled for it gives the same)."""
+    entry depends only on what that seat may see (a world sampled for it gives the same).
+    The stacks' codes the moves keep are the ones worked out from the stacks."""
     from engine.games.progression.bot import position_values
 
     state = engine.new_game("progression", players=players, seed=21)
@@ -517,6 +518,9 @@ def test_position_values_read_from_the_state_equal_the_greedy_players_view(playe
     checked = taken = 0
     step = 0
     while not state.is_over and step < 400:
+        kept = (list(state.stack_codes), state.on_stacks)
+        state._recount()
+        assert (state.stack_codes, state.on_stacks) == kept
         values = position_values(state)
         for seat in range(players):
             assert values[seat] == _view_position_value(state, seat)

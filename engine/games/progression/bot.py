@@ -26,7 +26,7 @@ from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
 from engine.cards import SUITS, suit_of
 from engine.core import Action, BotSettings, State
-from engine.games.progression.rules import DECK, IS_FACE, VALUE, card_value, is_face
+from engine.games.progression.rules import BIT, CODE, DECK, IS_FACE, VALUE, card_value, is_face
 from engine.games.progression.state import ProgressionState
 
 DRAW_CHANCE_DISCOUNT = 0.7
@@ -110,14 +110,12 @@ def _position(
     return {s: _suit_value(stacks[s], suited[s], unseen_by_suit[s], budget, p_draw) for s in SUITS}
 
 
-# Each number card's bit: suit index i, value v at bit 16 * i + v (faces: 0, they add to no
-# expected value).
-_BIT: dict[str, int] = {
-    c: (1 << (16 * SUITS.index(c[-1]) + VALUE[c])) if VALUE[c] > 0 else 0 for c in DECK
-}
+_BIT = BIT
 _NUMBERS = sum(_BIT.values())
 _AT_LEAST = tuple(sum(1 << v for v in range(max(2, top), 11)) for top in range(11))
 """By a stack's top value (0: none, or faces only): the bits of the values that may go on it."""
+_SUMS = tuple(sum(v for v in range(2, 11) if bits >> v & 1) for bits in range(1 << 11))
+"""By one suit's number bits: the sum of their values."""
 _UNSEEN_PARTS: dict[tuple[int, int, float], tuple[float, float]] = {}
 _UNSEEN_KEPT = 100_000
 
@@ -147,6 +145,58 @@ def _unseen_part(included: int, highest: int, p_draw: float) -> tuple[float, flo
     return part
 
 
+_CHUNK = 0xFFFF
+_SUIT_KEY = _CHUNK | _CHUNK << 64 | _CHUNK << 128
+"""The bits of one suit's key (see :func:`position_values`): its stack's code, its hand's
+code and its unseen number cards."""
+_SUIT_PARTS: dict[float, dict[int, tuple[int, float]]] = {}
+"""By the draw chance, then by a suit's key: what the suit adds to the cards the seat may still
+play and to its value, at a budget of 1 (the usual case)."""
+
+
+def _suit_part(key: int, budget: float, p_draw: float) -> tuple[int, float]:
+    """One suit of a seat's position value from its key (``key & 0xFFFF``: the codes of the
+    seat's stack of that suit, ``key >> 64 & 0xFFFF``: of the seat's cards of that suit,
+    ``key >> 128``: the suit's number cards unseen by the seat): how many of those cards the
+    seat may still play on its stack, and the suit's value at this budget, by the very sums
+    of :func:`_suit_value` (a stack is its face cards, then rising numbers)."""
+    stack = key & _CHUNK
+    hand = key >> 64 & _CHUNK
+    numbers = stack & 0x7FF
+    stack_faces = stack >> 12
+    top = numbers.bit_length() - 1 if numbers else 0
+    stack_total = _SUMS[numbers]
+    at_least = _AT_LEAST[top]
+    hand_numbers = hand & at_least
+    hand_faces = hand >> 12 if top <= 0 else 0
+    highest = hand_numbers.bit_length() - 1 if hand_numbers else top
+    included = key >> 128 & at_least
+    part = _UNSEEN_PARTS.get((included, highest, p_draw))
+    if part is None:
+        part = _unseen_part(included, highest, p_draw)
+    expected_unseen, number_chance = part
+    total = stack_total + budget * _SUMS[hand_numbers] + expected_unseen
+    faces = stack_faces + (hand_faces if budget >= 1 else int(hand_faces * budget))
+    reward = (total - 12) * (faces + 1) if total > 12 else 0.0
+    needed = hand_numbers.bit_count() + hand_faces
+    if not stack:
+        return needed, max(0.0, reward)
+    if stack_total == 0 and not hand_numbers:
+        chance = min(0.9, number_chance)
+        return needed, chance * reward - (1 - chance) * 10 * (stack_faces + 1)
+    return needed, reward
+
+
+def _suit_part_kept(
+    table: dict[int, tuple[int, float]], key: int, p_draw: float
+) -> tuple[int, float]:
+    part = _suit_part(key, 1.0, p_draw)
+    if len(table) >= _UNSEEN_KEPT:
+        table.clear()
+    table[key] = part
+    return part
+
+
 def position_values(state: ProgressionState) -> list[float]:
     """Each seat's position value (the sum over suits of :func:`_position`), as the greedy
     player would compute it from that seat's own view of ``state``, read from the state
@@ -155,84 +205,63 @@ def position_values(state: ProgressionState) -> list[float]:
     every stack, the draw pile's size and the other seats' cards taken from public stacks.
 
     The same floats as :func:`_position`'s, summed in the same order (a test holds them
-    equal bit for bit), with its parts worked in one pass: a seat's unseen cards are the
-    cards on no stack, in deck order, less those it holds or saw another seat take (those
-    stay in that hand until played, so they are on no stack either), and no list of them
-    is built: a suit's unseen number cards are bits of an int (:data:`_BIT`), and what they
-    add is read from a memo by those bits (:func:`_unseen_part`, the same sums in the same
-    order)."""
+    equal bit for bit), with no list of cards built: a seat's unseen cards are the cards on
+    no stack less those it holds or saw another seat take (those stay in that hand until
+    played, so they are on no stack either), the number cards as bits of an int
+    (:data:`~engine.games.progression.rules.BIT`, the state's ``on_stacks``), and the
+    seat's stacks and hand are sums of card codes (16 bits a suit: its number cards' bits
+    and its count of face cards; the state's ``stack_codes``). Each suit's part is read
+    from a memo by its stack's, hand's and unseen cards' bits and the draw chance
+    (:func:`_suit_part`), and worked again at the budget when the seat cannot play all its
+    useful cards in the plays left."""
     n = state.players
+    hands = state.hands
     plays_left = max(0.0, len(state.draw_pile) / n)
-    value, face, bit = VALUE, IS_FACE, _BIT
-    bits = bit.__getitem__
-    on = 0
-    on_count = 0
-    for stacks in state.private:
-        for pile in stacks.values():
-            on += sum(map(bits, pile))
-            on_count += len(pile)
-    for pile in state.public.values():
-        on += sum(map(bits, pile))
-        on_count += len(pile)
-    off = _NUMBERS & ~on
-    off_count = len(DECK) - on_count
+    off = _NUMBERS & ~state.on_stacks
+    off_count = sum(map(len, hands)) + len(state.draw_pile)
+    bits = _BIT.__getitem__
+    codes = CODE.__getitem__
     known = state.known
     known_bits = [sum(map(bits, cards)) for cards in known]
     known_all = sum(known_bits)
-    known_count = sum(len(cards) for cards in known)
-    at_least = _AT_LEAST
-    parts = _UNSEEN_PARTS
+    known_count = sum(map(len, known))
+    stack_codes = state.stack_codes
+    memo = _SUIT_PARTS
+    mask = _SUIT_KEY
     out = []
     for seat in range(n):
-        hand = state.hands[seat]
-        stacks = state.private[seat]
+        hand = hands[seat]
+        code = sum(map(codes, hand))
         count = off_count - len(hand) - (known_count - len(known[seat]))
         p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
-        unseen = off & ~(sum(map(bits, hand)) | (known_all ^ known_bits[seat]))
-        needed = 0
-        suited: dict[str, list[str]] = {s: [] for s in SUITS}
-        for c in hand:
-            suit = c[-1]
-            stack = stacks[suit]
-            top = value[stack[-1]] if stack else 0
-            if face[c]:
-                needed += 0 if top > 0 else 1
-            elif value[c] >= top:
-                needed += 1
-            suited[suit].append(c)
-        budget = 1.0 if needed <= plays_left else max(0.0, plays_left) / needed
-        suit_values = []
-        for index, suit in enumerate(SUITS):
-            stack = stacks[suit]
-            top = value[stack[-1]] if stack else 0
-            stack_total = stack_faces = 0
-            for c in stack:
-                stack_total += value[c]
-                if face[c]:
-                    stack_faces += 1
-            hand_numbers = [value[c] for c in suited[suit] if not face[c] and value[c] >= top]
-            hand_faces = 0
-            if top <= 0:
-                for c in suited[suit]:
-                    if face[c]:
-                        hand_faces += 1
-            highest = max(hand_numbers, default=top)
-            included = (unseen >> (16 * index)) & at_least[top]
-            part = parts.get((included, highest, p_draw))
-            if part is None:
-                part = _unseen_part(included, highest, p_draw)
-            expected_unseen, number_chance = part
-            total = stack_total + budget * sum(hand_numbers) + expected_unseen
-            faces = stack_faces + (hand_faces if budget >= 1 else int(hand_faces * budget))
-            reward = (total - 12) * (faces + 1) if total > 12 else 0.0
-            if not stack:
-                suit_values.append(max(0.0, reward))
-            elif stack_total == 0 and not hand_numbers:
-                chance = min(0.9, number_chance)
-                suit_values.append(chance * reward - (1 - chance) * 10 * (stack_faces + 1))
-            else:
-                suit_values.append(reward)
-        out.append(sum(suit_values))
+        unseen = off & ~((code & _NUMBERS) | (known_all ^ known_bits[seat]))
+        keys = stack_codes[seat] | code << 64 | unseen << 128
+        table = memo.get(p_draw)
+        if table is None:
+            if len(memo) >= 1000:
+                memo.clear()
+            table = memo[p_draw] = {}
+        k = keys & mask
+        a = table.get(k) or _suit_part_kept(table, k, p_draw)
+        k = keys >> 16 & mask
+        b = table.get(k) or _suit_part_kept(table, k, p_draw)
+        k = keys >> 32 & mask
+        c = table.get(k) or _suit_part_kept(table, k, p_draw)
+        k = keys >> 48 & mask
+        d = table.get(k) or _suit_part_kept(table, k, p_draw)
+        needed = a[0] + b[0] + c[0] + d[0]
+        if needed <= plays_left:
+            out.append(sum((a[1], b[1], c[1], d[1])))
+        else:
+            budget = max(0.0, plays_left) / needed
+            out.append(
+                sum(
+                    [
+                        _suit_part(keys >> shift & mask, budget, p_draw)[1]
+                        for shift in (0, 16, 32, 48)
+                    ]
+                )
+            )
     return out
 
 

@@ -97,3 +97,13 @@ VALUE.update({c: card_value(c) for c in DECK})
 IS_FACE.update({c: is_face(c) for c in DECK})
 SORT_KEY: dict[str, tuple[int, int]] = {c: card_sort_key(c) for c in DECK}
 NAME: dict[str, str] = {c: card_name(c) for c in DECK}
+BIT: dict[str, int] = {
+    c: (1 << (16 * SUITS.index(suit_of(c)) + VALUE[c])) if VALUE[c] > 0 else 0 for c in DECK
+}
+"""Each number card's bit, suit index i and value v at bit 16 * i + v (a face card: 0): a set
+of cards' number cards as one int."""
+CODE: dict[str, int] = {
+    c: BIT[c] if VALUE[c] > 0 else 1 << (16 * SUITS.index(suit_of(c)) + 12) for c in DECK
+}
+"""A card's part of a sum that tells, suit by suit in 16 bits, which number cards a set of
+cards holds (:data:`BIT`) and how many face cards (bits 12 to 14: at most four)."""

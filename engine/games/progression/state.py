@@ -70,6 +70,8 @@ from engine.cards import (
 )
 from engine.core import Action, LazyRandom, State
 from engine.games.progression.rules import (
+    BIT,
+    CODE,
     DECK,
     HAND_SIZE,
     MAX_TARGET_ROUNDS,
@@ -151,6 +153,11 @@ class ProgressionState(State):
         self.known: list[list[str]] = []
         self.private: list[dict[str, list[str]]] = []
         self.public: dict[str, list[str]] = {}
+        self.stack_codes: list[int] = []
+        """Per seat, the sum of its private stacks' cards' :data:`~rules.CODE` (what the
+        search's position values read of them)."""
+        self.on_stacks = 0
+        """The :data:`~rules.BIT` of every number card on a stack, private or public."""
         self.draw_pile: list[str] = []
         self.turn = 0
         self.first_player = 0
@@ -173,6 +180,8 @@ class ProgressionState(State):
         self.known = [[] for _ in range(n)]
         self.private = [{s: [] for s in SUITS} for _ in range(n)]
         self.public = {s: [] for s in SUITS}
+        self.stack_codes = [0] * n
+        self.on_stacks = 0
         self.first_player = (self.dealer + 1) % n
         self.turn = self.first_player
         self.phase = "play"
@@ -262,10 +271,12 @@ class ProgressionState(State):
                 self.known[p].remove(arg)
             if kind == "play":
                 self.private[p][arg[-1]].append(arg)
+                self.stack_codes[p] += CODE[arg]
                 self.just_played = (arg, "private")
             else:
                 self.public[arg[-1]].append(arg)
                 self.just_played = (arg, "public")
+            self.on_stacks |= BIT[arg]
             self.phase = "draw"
             return False
         # A draw ends the turn.
@@ -274,6 +285,7 @@ class ProgressionState(State):
             self.stall_count = 0
         else:
             drawn = self.public[arg[-1]].pop()
+            self.on_stacks &= ~BIT[drawn]
             self.known[p].append(drawn)
             self.stall_count += 1
         self.hands[p].append(drawn)
@@ -395,6 +407,21 @@ class ProgressionState(State):
     def deck(self) -> list[str]:
         return standard_deck()
 
+    def _recount(self) -> None:
+        """Work ``stack_codes`` and ``on_stacks`` out again from the stacks: every move keeps
+        them, but a position set up by editing the stacks by hand needs this."""
+        self.stack_codes = [
+            sum(CODE[c] for pile in stacks.values() for c in pile) for stacks in self.private
+        ]
+        on = 0
+        for pile in [
+            *(p for stacks in self.private for p in stacks.values()),
+            *self.public.values(),
+        ]:
+            for c in pile:
+                on |= BIT[c]
+        self.on_stacks = on
+
     # ----- copies ---------------------------------------------------------------------------
     def _copy(self, rng: random.Random) -> ProgressionState:
         """A deep copy drawing its future chance from ``rng`` (determinize sets its own, so
@@ -420,6 +447,8 @@ class ProgressionState(State):
         new.known = [list(k) for k in self.known]
         new.private = [{s: list(d[s]) for s in SUITS} for d in self.private]
         new.public = {s: list(self.public[s]) for s in SUITS}
+        new.stack_codes = list(self.stack_codes)
+        new.on_stacks = self.on_stacks
         new.draw_pile = list(self.draw_pile)
         new.turn = self.turn
         new.first_player = self.first_player
