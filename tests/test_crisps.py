@@ -746,6 +746,43 @@ def test_the_greedy_chooses_what_its_definition_chooses():
     assert checked > 1000
 
 
+def test_the_rollouts_play_is_the_greedys_from_the_listing():
+    # The rollouts' play phase chooses among the shapes of the plays, from the hand's counts,
+    # without listing them: at every play-phase position of many matches (with seen cards in
+    # hands, follows of every kind, Queens, the four option sets) it is the greedy's choice
+    # from the view and the legal plays, the same id, and its listing of shapes is the
+    # listing's plays with the suits left out, in the same order.
+    from engine.games.crisps import bot as crisps_bot
+
+    checked = with_known = 0
+    for options in _OPTION_SETS:
+        for seed in range(8):
+            for state in _rollout_positions(seed, options):
+                if state.is_over or state.phase != "play":
+                    continue
+                p = state.current_player
+                legal = state.legal_actions()
+                chosen = crisps_bot._rollout_play(state, p, state.runs_with_special)
+                assert chosen.id == greedy(state.policy_view(p), legal, None).id
+                assert chosen in legal
+                counts = crisps_bot._counts(state.hands[p])
+                shapes = crisps_bot._play_shapes(
+                    counts, state._to_beat_combo(), state.runs_with_special
+                )
+                listed = []
+                for a in legal:
+                    if a.cards:
+                        key = crisps_bot._counts(a.cards)
+                        if not listed or listed[-1] != key:
+                            listed.append(key)
+                assert [
+                    tuple(s[8] if s[6] <= v + 2 < s[7] else 0 for v in range(10)) for s in shapes
+                ] == listed
+                checked += 1
+                with_known += bool(state.known[p])
+    assert checked > 2000 and with_known > 200
+
+
 def test_the_greedy_rollout_takes_the_generic_loops_moves():
     # From sampled worlds of many positions: the game's rollout loop and the search's generic
     # one (the greedy from each seat's policy view) take the same moves and leave the same

@@ -13,6 +13,7 @@ whichever of the face-up and blind card leaves its hand in better shape.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
 from engine.core import Action, BotSettings
-from engine.games.crisps.rules import SPECIAL_VALUE
+from engine.games.crisps.rules import SPECIAL_VALUE, Combination, sort_cards
 from engine.games.crisps.state import _SEATS, CrispsState
 
 SET_BREAK_PENALTY = 1.5
@@ -148,6 +149,10 @@ _DIGITS = tuple(
     for a in range(5)
 )
 """By a code below 5**5: its five base-5 digits, the lowest first."""
+
+
+_FULL_CODE = 4 * sum(_BASE)
+"""The code of a whole deck's rank counts (four of each)."""
 
 
 def _needed_of_code(code: int, runs_with_special: bool) -> int:
@@ -279,20 +284,18 @@ def _takes_face_up(
     """The greedy's draw: whether the face-up card leaves the hand in better shape than the
     blind card, which is one of the cards nobody has seen (averaged over those)."""
     weight = _WEIGHT
-    unseen = [4] * 10
-    index = _INDEX
-    for cards in (hand, played, opponent_known):
-        for c in cards:
-            unseen[index[c]] -= 1
-    unseen[index[face_up]] -= 1
     hand_code = _code(hand)
+    # Every card is in one place, four of a rank: no digit of the unseen cards' code is negative.
+    unseen_code = _FULL_CODE - hand_code - _code(played) - _code(opponent_known) - weight[face_up]
+    high_code, low_code = divmod(unseen_code, 3125)
+    unseen = _DIGITS[low_code] + _DIGITS[high_code]
     memo = _NEEDED_BY_CODE[runs_with_special]
-    total = sum(max(n, 0) for n in unseen)
+    total = sum(unseen)
     blind = 0.0
     if total:
         base = _BASE
         for value, n in enumerate(unseen):
-            if n > 0:
+            if n:
                 code = hand_code + base[value]
                 needed = memo.get(code)
                 if needed is None:
@@ -340,15 +343,231 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random | None)
     )
 
 
+# ----- the rollouts' greedy, on the hand's rank counts -------------------------------------
+# A play's cost reads only its ranks (suits tell copies apart), so the plays that differ in
+# suits only cost the same, and the listing puts them side by side, the one made of the
+# lowest unseen cards first: the greedy's choice is the first play of the cheapest *shape*
+# (a rank span and how many cards of each rank). The rollouts list the shapes from the
+# hand's counts in the listing's order and make an Action for the one they choose only.
+
+_Shape = tuple[int, int, float, bool, bool, tuple[int, ...], int, int, int]
+"""A shape's facts as :data:`_Facts` has them for its plays -- the weight it takes off a hand's
+code, its size, its highest value's share of the cost, whether it is one rank, whether it
+spends a Queen, its count indexes -- then its lowest rank value, the value past its highest
+and its cards of each rank."""
+
+
+def _shape(start: int, stop: int, width: int) -> _Shape:
+    values = range(start, stop)
+    return (
+        sum(width * _BASE[v - 2] for v in values),
+        width * len(values),
+        0.01 * max(values),
+        len(values) == 1,
+        SPECIAL_VALUE in values,
+        tuple(v - 2 for v in values),
+        start,
+        stop,
+        width,
+    )
+
+
+_TOP = SPECIAL_VALUE + 1
+_SHAPES: tuple[tuple[tuple[_Shape | None, ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            _shape(start, stop, width) if 2 <= start < stop <= _TOP else None
+            for stop in range(_TOP + 1)
+        )
+        for start in range(_TOP + 1)
+    )
+    for width in range(5)
+)
+"""By cards a rank, lowest rank value and the value past the highest: the shape's facts."""
+
+
+_SETS: tuple[tuple[_Shape, ...], ...] = tuple(
+    tuple(_shape(v, v + 1, size) for v in range(2, _TOP)) if size else () for size in range(5)
+)
+"""By size: the shapes of that many cards of one rank, by count index (rank value - 2)."""
+
+
+def _lead_shapes(
+    out: list[_Shape], counts: tuple[int, ...], width: int, least: int, top_allowed: int
+) -> None:
+    """Add the runs of ``width`` cards a rank over ``least`` ranks or more (the listing's
+    order: by lowest rank, then length)."""
+    by_span = _SHAPES[width]
+    start = 2
+    while start <= top_allowed - least + 1:
+        if counts[start - 2] < width:
+            start += 1
+            continue
+        end = start + 1  # past the last rank of the longest run from start
+        while end <= top_allowed and counts[end - 2] >= width:
+            end += 1
+        if end - start < least:
+            start = end + 1  # no run starts in this stretch; the rank at end is missing
+            continue
+        for first in range(start, end - least + 1):
+            out += by_span[first][first + least : end + 1]  # type: ignore[arg-type]
+        start = end + 1
+
+
+def _play_shapes(
+    counts: tuple[int, ...], previous: Combination | None, runs_with_special: bool
+) -> list[_Shape]:
+    """The shapes of the plays the state's listing (``_play_actions``) makes from a hand of
+    ``counts`` that may follow ``previous``, in the listing's order of their first plays."""
+    top_allowed = SPECIAL_VALUE if runs_with_special else 10
+    sets = _SETS
+    if previous is None:
+        out = [shape for n, shape in zip(counts, sets[1], strict=True) if n]
+        pairs = [shape for n, shape in zip(counts, sets[2], strict=True) if n >= 2]
+        out += pairs
+        _lead_shapes(out, counts, 1, 3, top_allowed)
+        if len(pairs) > 1:
+            _lead_shapes(out, counts, 2, 2, top_allowed)
+        if pairs and max(counts) >= 3:
+            out += [shape for n, shape in zip(counts, sets[3], strict=True) if n >= 3]
+            out += [shape for n, shape in zip(counts, sets[4], strict=True) if n == 4]
+        return out
+    kind, lo = previous.kind, previous.rank
+    if kind in ("three", "four"):
+        if previous.length == 3:
+            out = [
+                shape
+                for n, shape in zip(counts[lo - 1 :], sets[3][lo - 1 :], strict=True)
+                if n >= 3
+            ]
+            out += [shape for n, shape in zip(counts, sets[4], strict=True) if n == 4]
+        else:
+            out = [
+                shape
+                for n, shape in zip(counts[lo - 1 :], sets[4][lo - 1 :], strict=True)
+                if n == 4
+            ]
+        return out
+    if kind == "single":
+        out = [shape for n, shape in zip(counts[lo - 2 :], sets[1][lo - 2 :], strict=True) if n]
+    elif kind == "pair":
+        out = [
+            shape for n, shape in zip(counts[lo - 2 :], sets[2][lo - 2 :], strict=True) if n >= 2
+        ]
+    else:
+        out = []
+        width = 1 if kind == "run" else 2
+        ranks = previous.length // width
+        by_span = _SHAPES[width]
+        for start in range(max(2, lo - ranks + 1), top_allowed - ranks + 2):
+            stop = start + ranks
+            for v in range(start, stop):
+                if counts[v - 2] < width:
+                    break
+            else:
+                out.append(by_span[start][stop])  # type: ignore[arg-type]
+    if previous.has_special:  # the Queen rule: any three or four of a kind may follow
+        out += [shape for n, shape in zip(counts, sets[3], strict=True) if n >= 3]
+        out += [shape for n, shape in zip(counts, sets[4], strict=True) if n == 4]
+    return out
+
+
+def _shape_action(p: int, hand: list[str], known: list[str], shape: _Shape) -> Action:
+    """The listing's first play of ``shape`` from ``hand`` (sorted): of each rank, as many of
+    the cards the opponent has not seen as it can, the lowest first (see ``_choices``)."""
+    width = shape[8]
+    values = _VALUES
+    start, stop = shape[6], shape[7]
+    i = bisect_left(hand, start, key=values.__getitem__)
+    if not known:
+        if stop == start + 1:
+            return _SEATS[p].plays[tuple(hand[i : i + width])]
+        cards: list[str] = []
+        end = len(hand)
+        for v in range(start, stop):
+            cards += hand[i : i + width]
+            i += width
+            while i < end and values[hand[i]] == v:
+                i += 1
+        return _SEATS[p].plays[tuple(cards)]
+    cards = []
+    for v in range(start, stop):
+        group = []
+        while i < len(hand) and values[hand[i]] == v:
+            group.append(hand[i])
+            i += 1
+        unseen = [c for c in group if c not in known]
+        take = unseen[:width]
+        if len(take) < width:
+            take = sort_cards(take + [c for c in group if c in known][: width - len(take)])
+        cards += take
+    return _SEATS[p].plays[tuple(cards)]
+
+
+def _rollout_play(world: CrispsState, p: int, runs_with_special: bool) -> Action:
+    """:func:`greedy`'s move in the play phase, from the world itself: the same sums as
+    :func:`_best_play` over the shapes of :func:`_play_shapes` instead of the listed plays."""
+    hands = world.hands
+    hand = hands[p]
+    hand_code = _code(hand)
+    high_code, low_code = divmod(hand_code, 3125)
+    counts = _DIGITS[low_code] + _DIGITS[high_code]
+    previous = world._to_beat_combo()
+    shapes = _play_shapes(counts, previous, runs_with_special)
+    if not shapes:
+        return _SEATS[p].pass_action
+    leading = previous is None
+    opponent_left = len(hands[1 - p])
+    hand_size = len(hand)
+    memo = _NEEDED_BY_CODE[runs_with_special]
+    far = not opponent_left <= 3
+    queen_costs = not runs_with_special
+    best_cost = 0.0
+    best: _Shape | None = None
+    for shape in shapes:
+        size = shape[1]
+        left = hand_size - size
+        if not left:
+            cost = -100.0
+        else:
+            code = hand_code - shape[0]
+            n = memo.get(code)
+            if n is None:
+                n = _needed_of_code(code, runs_with_special)
+            cost = n - 0.05 * size
+            if far and not left <= 2:
+                same_rank = shape[3]
+                if same_rank and size >= 3:
+                    cost += 0.8
+                if shape[4] and queen_costs:
+                    cost += 0.6
+                if not same_rank or size < 3:
+                    for i in shape[5]:
+                        if counts[i] >= 3:
+                            cost += SET_BREAK_PENALTY
+                            break
+            cost += shape[2]
+            if leading:
+                cost -= 0.02 * size
+        if best is None or cost < best_cost:
+            best_cost, best = cost, shape
+    assert best is not None
+    if not leading:
+        now = _needed_of_code(hand_code, runs_with_special)
+        if not (best_cost < now + 1.5 or opponent_left <= 2):
+            return _SEATS[p].pass_action
+    return _shape_action(p, hand, world.known[p], best)
+
+
 def greedy_rollout(
     world: CrispsState, rng: random.Random | None, round_end: int, max_steps: int
 ) -> int:
     """The search's greedy rollout (``SearchConfig.greedy_rollout``): the greedy policy at both
     seats (it draws nothing from ``rng``) until more than ``round_end`` rounds are played
     (-1: no such stop), the match ends or ``max_steps`` steps are taken; returns the steps
-    taken. The greedy's move is read off the world (no policy view): the plays come from the
-    world's listing, whose pass, when legal, comes first. With a round to stop at, the world
-    stops at the round's end, before the next deal (the evaluator reads the scores only)."""
+    taken. The greedy's move is read off the world (no policy view, no listing: see
+    :func:`_rollout_play`). With a round to stop at, the world stops at the round's end,
+    before the next deal (the evaluator reads the scores only)."""
     if round_end >= 0:
         if len(world.rounds) > round_end:
             return 0  # the tree's walk ended the round already
@@ -372,17 +591,7 @@ def greedy_rollout(
             else:
                 action = seat.take_blind
         else:
-            legal = world._generate_actions(p)
-            if len(legal) == 1:
-                action = legal[0]
-            elif world.to_beat is None:  # leading: every move is a play
-                action = _best_play(
-                    hands[p], legal, None, len(hands[1 - p]), True, runs_with_special
-                )
-            else:
-                action = _best_play(
-                    hands[p], legal[1:], legal[0], len(hands[1 - p]), False, runs_with_special
-                )
+            action = _rollout_play(world, p, runs_with_special)
         steps += 1
         if not world._rollout_step(action):
             break  # the round is over and scored, the next one not dealt
