@@ -712,6 +712,39 @@ def test_the_listing_is_its_builds_then_its_discards_and_end():
     assert checked > 500 and owed > 0
 
 
+def test_the_rollouts_choice_is_the_holding_policys():
+    # The rollouts read the holding policy's move off the world without a view or the
+    # listing: at every position of many games it is the move the policy chooses from the
+    # view and the legal moves (upcard, chain, safe build, discard, end, an Ace owed, and a
+    # spent build budget each met many times).
+    from collections import Counter
+
+    from engine.games.spite.bot import BUILD_BUDGET, _rollout_choice, holding_greedy
+
+    met: Counter[str] = Counter()
+    for seed in range(12):
+        for state in _spite_positions(seed, 400):
+            seat = state.current_player
+            view = state.view(seat)
+            chosen = _rollout_choice(state, seat)
+            assert chosen is holding_greedy(view, state.legal_actions(), None)
+            up = view["upcards"][seat]
+            kind = chosen.id.split(":")[0]
+            met["upcard" if chosen.cards and chosen.cards[0] == up else kind] += 1
+            met["owed"] += state.must_play_ace(seat)
+            met["joker"] += bool(chosen.cards) and chosen.cards[0].startswith("JK")
+            # The same world with the turn's build budget spent, and with one card in hand.
+            spent = state.clone()
+            spent.played_this_turn = list(spent.played_this_turn) + ["AS"] * BUILD_BUDGET
+            single = state.clone()
+            single.hands[seat] = single.hands[seat][-1:]
+            for world in (spent, single):
+                view = world.view(seat)
+                legal = world.legal_actions()
+                assert _rollout_choice(world, seat) is holding_greedy(view, legal, None)
+    assert min(met.values()) > 20, met
+
+
 def test_the_rollout_loop_takes_the_generic_loops_moves():
     # From sampled worlds of many positions: the game's rollout loop and the search's generic
     # one (the holding policy from each seat's policy view, the evaluator's stop) take the

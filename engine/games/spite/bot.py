@@ -14,7 +14,16 @@ Priorities, re-planned at every step of the turn:
    discard is possible, make the least harmful build rather than pass and stall.
 
 >>> import random
->>> from engine.games.spite.state import _ENDS, SpiteState, _distinct
+>>> from engine.games.spite.state import (
+    _BUILDS,
+    _DISCARDS,
+    _ENDS,
+    _HAND,
+    _UPCARD,
+    SpiteState,
+    _build_row,
+    _distinct,
+)
 >>> state = SpiteState(2, 5, {})
 >>> seat = state.current_player
 >>> greedy(state.view(seat), state.legal_actions(), random.Random(0)).player == seat
@@ -31,8 +40,17 @@ from typing import Any
 from engine.bots.evaluation import Baseline, Evaluator
 from engine.bots.ismcts import SearchConfig
 from engine.core import Action, BotSettings, State
-from engine.games.spite.rules import JOKER, MAX_STACKS, RANK_VALUE, pile_rank
-from engine.games.spite.state import _ENDS, SpiteState, _distinct
+from engine.games.spite.rules import JOKER, KING, MAX_STACKS, RANK_VALUE, pile_rank
+from engine.games.spite.state import (
+    _BUILDS,
+    _DISCARDS,
+    _ENDS,
+    _HAND,
+    _UPCARD,
+    SpiteState,
+    _build_row,
+    _distinct,
+)
 
 BUILD_BUDGET = 30
 """Builds per turn beyond which only the upcard itself is played: refills that shuffle the
@@ -292,30 +310,174 @@ def _other_choice(
     return (aces or kept or builds)[0]
 
 
+def _build_of(seat: int, where: int, card: str, index: int | None, height: int) -> Action:
+    """The listing's Action building ``card`` from ``where`` (see ``_BUILDS``) on stack
+    ``index`` of ``height`` cards (None: a new stack)."""
+    row = _BUILDS[seat][where].get(card)
+    if row is None:
+        row = _build_row(seat, where, card)
+    if index is None:
+        return row[MAX_STACKS]
+    if RANK_VALUE[card] == JOKER:
+        return row[index][height]
+    return row[index]
+
+
+def _rollout_choice(world: SpiteState, seat: int) -> Action:
+    """:func:`holding_greedy`'s move at ``seat`` (to move) read off the world, without a
+    policy view or the listing, except where an Ace is owed and no build of the first steps
+    is made (rare: then the view and the builds are made as the policy has them).
+
+    The same steps and sums as :func:`_build_choice` and :func:`_other_choice` (the tests
+    hold it to them): a build's first listing is the upcard's, then each discard top's,
+    then each hand rank's first card's (the hand's order), each on the lowest stack that
+    takes it, then a new stack; a non-upcard build's :func:`_build_score` reads only its
+    card's rank and whether it is in the hand, so the best safe build is that of the first
+    best card; the discards are each hand rank's first card's, pile by pile."""
+    payoff = world.payoff
+    up_card = payoff[seat][-1]
+    up = RANK_VALUE[up_card]
+    stacks = [len(stack) for stack in world.centre]
+    room = len(stacks) < MAX_STACKS
+    # 1. The upcard, on the lowest stack it fits, else on a new one.
+    if up == JOKER:
+        for index, height in enumerate(stacks):
+            if height < KING:
+                return _build_of(seat, _UPCARD, up_card, index, height)
+        if room:
+            return _build_of(seat, _UPCARD, up_card, None, 0)
+    else:
+        if up - 1 in stacks:
+            return _build_of(seat, _UPCARD, up_card, stacks.index(up - 1), up - 1)
+        if room and up == 1:
+            return _build_of(seat, _UPCARD, up_card, None, 0)
+    hand = world.hands[seat]
+    piles = world.discards[seat]
+    budget_left = len(world.played_this_turn) < BUILD_BUDGET
+    if budget_left:
+        # 2. A chain onto one stack that reaches the upcard.
+        step = _upcard_chain(up, stacks, hand, piles)
+        if step is not None:
+            card, target = step
+            where = _HAND
+            for i, pile in enumerate(piles):
+                if pile and pile[-1] == card:
+                    where = i + 1
+                    break
+            if target == "new":
+                return _build_of(seat, where, card, None, 0)
+            index = int(target)
+            return _build_of(seat, where, card, index, stacks[index])
+        # 3. The best safe build: of the first card of the best score, its first build.
+        payoffs = world.payoff
+        opp = 1 - seat
+        opp_pay = payoffs[opp]
+        opp_up = RANK_VALUE[opp_pay[-1]] if opp_pay else 0
+        opp_tops = [RANK_VALUE[p[-1]] for p in world.discards[opp] if p]
+        below_up = 0
+        for r in stacks:
+            if r < up:
+                below_up += 1
+        last_room = below_up <= 1 and not room
+        single = len(hand) == 1
+        best_score = 0.0
+        best: tuple[int, str] | None = None
+        sources = [(i + 1, pile[-1]) for i, pile in enumerate(piles) if pile]
+        seen = 0  # the bits of the hand ranks met (the first card of each is listed)
+        for card in hand:
+            bit = 1 << RANK_VALUE[card]
+            if not seen & bit:
+                seen |= bit
+                sources.append((_HAND, card))
+        for where, card in sources:
+            value = RANK_VALUE[card]
+            if value == JOKER or not (value - 1 in stacks or (room and value == 1)):
+                continue  # no score (a joker), or no build
+            if _feeds_opponent(value, opp_up, opp_tops):
+                continue
+            score = 2.0
+            in_hand = where == _HAND
+            if not in_hand:
+                score += 1.5
+            if value == opp_up - 2:
+                score -= 1.5
+            if value == up and last_room:  # before < up <= after
+                score -= 3
+            if value == up - 1:
+                score += 1
+            if single and in_hand:
+                score += 1
+            if score > 0 and (best is None or score > best_score):
+                best_score, best = score, (where, card)
+        if best is not None:
+            where, card = best
+            value = RANK_VALUE[card]
+            if value - 1 in stacks:
+                return _build_of(seat, where, card, stacks.index(value - 1), value - 1)
+            return _build_of(seat, where, card, None, 0)
+    if world.must_play_ace(seat):
+        view = world.policy_view(seat)
+        builds = world._list_builds(seat, _distinct(hand))
+        return _other_choice(view, builds, builds if budget_left else [], [], None, True)
+    # 4. The best discard (see _best_discard and _list_discards), else the turn's end.
+    shown_of = [pile_rank(pile) if pile else None for pile in piles]
+    empties = 0
+    for pile in piles:
+        if not pile:
+            empties += 1
+    empty_cost = 0 if empties > 1 else 2
+    lowest = min(stacks) if stacks else None
+    best_discard: tuple[str, int] | None = None
+    top_score = float("-inf")
+    seen = 0
+    for card in hand:
+        value = RANK_VALUE[card]
+        bit = 1 << value
+        if seen & bit:
+            continue
+        seen |= bit
+        if value == JOKER:
+            for i, shown in enumerate(shown_of):
+                if shown != 2:
+                    if -50.0 > top_score:
+                        best_discard, top_score = (card, i), -50.0
+                    break  # the same score on every pile: the first one
+            continue
+        if value == 1 and room:
+            continue  # an Ace goes to the centre while there is room
+        bridge = value < up and lowest is not None and lowest < value
+        for i, shown in enumerate(shown_of):
+            if shown is None:
+                score = value - 9.0 - empty_cost
+            elif value > shown:
+                continue  # discard piles go down
+            elif value == shown:
+                score = 8.0
+            elif value == shown - 1:
+                score = 7.0
+            else:
+                score = 6.0 - (shown - value)
+            if bridge:
+                score -= 2.0
+            if score > top_score:
+                best_discard, top_score = (card, i), score
+    if best_discard is None:
+        return _ENDS[seat]
+    return _DISCARDS[seat][best_discard[0]][best_discard[1]]
+
+
 def rollout_loop(world: SpiteState, rng: random.Random, baseline: Any, max_steps: int) -> int:
     """The search's rollout (``SearchConfig.rollout_loop``): :func:`holding_greedy` at both
     seats until :class:`SpiteEvaluator`'s stop (the game over or another one dealt, or its
     ``turns`` turns over) or ``max_steps`` steps; returns the steps taken. The very moves of
-    the search's generic loop; the discards are listed only when no build is made (a turn
-    makes several builds, one discard)."""
+    the search's generic loop, read off the world (:func:`_rollout_choice`)."""
     round_ = baseline.round
     last_turn = baseline.turn + EVALUATOR.turns
     steps = 0
     while steps < max_steps and not world.match_over:
         if world.round != round_ or world.turn >= last_turn:
             break
-        seat = world.current
-        view = world.policy_view(seat)
-        held = _distinct(world.hands[seat])
-        builds = world._list_builds(seat, held)
-        action, kept = _build_choice(view, builds)
-        if action is None:
-            if world.must_play_ace(seat):
-                action = _other_choice(view, builds, kept, [], None, True)
-            else:
-                discards = world._list_discards(seat, held)
-                action = _other_choice(view, builds, kept, discards, _ENDS[seat], True)
-        world._rollout_step(action)  # no round-end stop is set here
+        world._rollout_step(_rollout_choice(world, world.current))  # no round-end stop here
         steps += 1
     return steps
 
