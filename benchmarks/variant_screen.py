@@ -98,6 +98,10 @@ def apply_variant(
     config = bot.search or SearchConfig()
     if search:
         config = dataclasses.replace(config, **search)
+        if {"rollout", "rollout_policy", "greedy_steps"} & set(search):
+            # A game's own rollout loop plays the rollout it was written for: a changed one
+            # is the generic loop's.
+            config = dataclasses.replace(config, rollout_loop=None)
     if mix:
         config = dataclasses.replace(config, rollout_mix=mix)
     if epsilon:

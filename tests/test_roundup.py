@@ -747,6 +747,110 @@ def test_the_search_with_the_games_rollout_loop_searches_alike():
     assert_loop_searches_alike(roundup_bot.SETTINGS.search, "greedy_rollout", positions, 40)
 
 
+def _rollout_snapshot(world: RoundupState):
+    """What a rollout's step changes and the rest of it reads, and the evaluator's part."""
+    return (
+        world.phase,
+        world.turn,
+        world.attack,
+        [list(h) for h in world.face_up],
+        [list(h) for h in world.face_down],
+        dict(world.stacks),
+        list(world.closed),
+        list(world.discard),
+        list(world.excluded),
+        list(world.played_this_turn),
+        world.first_empty,
+        world.result(),
+    )
+
+
+def _random_rollouts_alike(world: RoundupState, chance: int, seed: int) -> list[str]:
+    """Asserts that after every number of steps the game's random rollout loop leaves a copy
+    of ``world`` (its chance ``LazyRandom(chance)``, the search's rng ``Random(seed)``) as the
+    search's generic loop (a random pick of the listing, drawn by rng.randrange, to the
+    round's end) leaves its own; returns the kinds of the moves taken."""
+    from engine.core import LazyRandom
+
+    evaluator = roundup_bot.SETTINGS.evaluator
+    assert evaluator is not None
+    baseline = evaluator.baseline(world)
+    slow = world._copy(LazyRandom(chance))
+    slow._stop_at_round_end = True
+    rng = random.Random(seed)
+    want = [_rollout_snapshot(slow)]
+    kinds = []
+    while not slow.is_over:
+        legal = slow._fresh_actions()
+        action = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+        kinds.append(action.kind if action.cards or action.kind != "pass" else "pass free")
+        going_on = slow._rollout_step(action)
+        want.append(_rollout_snapshot(slow))
+        if not going_on:
+            break
+    for steps in range(len(want) + 1):
+        fast = world._copy(LazyRandom(chance))
+        took = roundup_bot.random_rollout(fast, random.Random(seed), baseline, steps)
+        assert took == min(steps, len(want) - 1), (seed, steps)
+        assert _rollout_snapshot(fast) == want[took], (seed, steps)
+    assert fast.rounds_played() > world.rounds_played() or fast.is_over
+    assert fast.round_no == world.round_no  # no next round dealt
+    return kinds
+
+
+def test_the_random_rollout_takes_the_generic_loops_moves():
+    # Two players' random rollouts, from sampled worlds of positions of every phase.
+    phases: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    for seed in (0, 1, 5):  # seed 5 reaches a tie-break
+        for i, state in enumerate(_varied_positions(2, seed, rounds=1)):
+            if i % 12 and state.phase == "play":
+                continue
+            world = state.determinize(state.current_player, random.Random(i))
+            phases[world.phase] += 1
+            kinds.update(_random_rollouts_alike(world, i, seed * 1000 + i))
+    assert set(phases) == {"bid", "tiebreak", "play", "answer"}, phases
+    assert {"play", "end", "jack", "queen", "king", "reveal", "discard", "pass"} <= set(kinds)
+
+
+def test_the_random_rollout_pays_a_pass_with_any_face_card():
+    # A seat holding face cards only pays a pass with any one of them (the listing's last
+    # moves), or passes free with an empty hand: worlds made so from play positions, their
+    # other cards moved to the other seat.
+    kinds: Counter[str] = Counter()
+    for seed in range(3):
+        for i, state in enumerate(_varied_positions(2, seed, rounds=1)):
+            if state.phase != "play" or i % 4:
+                continue
+            world = state.determinize(state.current_player, random.Random(i))
+            p = world.turn
+            down = world.face_down[p]
+            keep = [c for c in down if c not in NUMBER_CARDS][: 1 + i % 3]
+            world.face_down[1 - p] += [c for c in down if c not in keep] + world.face_up[p]
+            world.face_down[p], world.face_up[p], world.played_this_turn = keep, [], []
+            world._legal = None
+            for j in range(4):
+                kinds.update(_random_rollouts_alike(world, j, seed * 100 + i * 4 + j))
+    assert kinds["pass"] > 20 and kinds["pass free"] > 5, kinds
+
+
+def test_the_two_player_search_with_the_random_rollout_loop_searches_alike():
+    # The whole search at two players, with the game's random rollout loop and with the
+    # generic one: the same visits and values at the root, so the same choice, from a
+    # position of each phase.
+    positions = []
+    seen = set()
+    for seed in range(6):
+        for state in _varied_positions(2, seed, rounds=1):
+            if state.phase not in seen and len(state.legal_actions()) > 1:
+                seen.add(state.phase)
+                positions.append((state.clone(), seed))
+    assert seen == {"bid", "tiebreak", "play", "answer"}
+    config = roundup_bot.SETTINGS.at(2).search
+    assert config is not None
+    assert_loop_searches_alike(config, "rollout_loop", positions, 80)
+
+
 def test_greedy_beats_random_players():
     wins = 0
     matches = 24

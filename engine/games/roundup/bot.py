@@ -21,7 +21,7 @@ from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
 from engine.cards import SUITS
 from engine.core import Action, BotSettings
-from engine.games.roundup.rules import NUMBER_RANKS, VALUE
+from engine.games.roundup.rules import NEXT_CARD, NUMBER_CARDS, NUMBER_RANKS, VALUE, named_cards
 from engine.games.roundup.state import _NEXT, _SEATS, RoundupState, _SeatActions
 
 RANK_VALUE = {r: i + 1 for i, r in enumerate(NUMBER_RANKS)}
@@ -603,11 +603,264 @@ def _rollout_attack(
     return seat.faces[best[1]][best[2]]
 
 
+# ----- the random rollouts of two players -----------------------------------------------------
+# At two players the rollouts play uniformly random moves to the round's end, some 80 steps
+# each, 1,500 a decision. The loop below makes the generic loop's random choice (the same
+# draw of the search's rng over the same listing, in the listing's order) from a count of the
+# moves rather than a list of Action objects, and carries the move out on the world's lists
+# directly rather than through ``_apply``'s look-up of the id.
+
+_AFTER: dict[str, str | None] = {c: NEXT_CARD.get((c[-1], v)) for c, v in VALUE.items()}
+"""A number card -> the card its suit's stack needs once it is played (None: the suit closes)."""
+
+_FACE_MOVES = {"J": 1, "Q": len(SUITS), "K": len(NUMBER_RANKS)}
+"""How many moves a face card has on each target: a Jack one, a Queen a suit each, a King a
+rank each (``_face_actions``' order)."""
+
+
+def random_rollout(world: RoundupState, rng: random.Random, baseline: Any, max_steps: int) -> int:
+    """The search's rollout at two players (``SearchConfig.rollout_loop``): a uniformly random
+    legal move at every step (``rng.randrange(len(legal))`` where there is a choice, drawn the
+    same way) until the round live at the search's start ends, the match ends or ``max_steps``
+    steps are taken; returns the steps taken. The very moves of the generic loop with
+    ``rollout="random"`` (tests/test_roundup.py holds it to that); the world is left as only
+    the evaluator reads it: the next round undealt, no history written, no note of the last
+    effect kept."""
+    round_end = baseline.rounds
+    world._deal_next = False
+    world._legal = None
+    rounds = world.rounds
+    getrandbits = rng.getrandbits
+    players = world.players
+    face_up = world.face_up
+    face_down = world.face_down
+    stacks = world.stacks
+    closed = world.closed
+    discard = world.discard
+    excluded = world.excluded
+    numbers_only = NUMBER_CARDS
+    value = VALUE
+    after = _AFTER
+    face_moves = _FACE_MOVES
+    targets = players - 1
+    need = {c for c in (_NEXT[s][stacks[s]] for s in SUITS) if c is not None}
+    steps = 0
+    while steps < max_steps:
+        if len(rounds) > round_end:
+            break  # the round is over and scored (the tree's walk may have ended it)
+        phase = world.phase
+        if phase == "play":
+            p = world.turn
+            assert p is not None
+            up = face_up[p]
+            ups = [c for c in up if c in need]
+            played = world.played_this_turn
+            n = len(ups) + 1 if played else len(ups)
+            if n:
+                # A face-up card to play, or the end of the turn once one was played.
+                i = 0
+                if n > 1:
+                    k = n.bit_length()
+                    i = getrandbits(k)
+                    while i >= n:
+                        i = getrandbits(k)
+                steps += 1
+                if i == len(ups):
+                    _next_turn(world, p)
+                    continue
+                c = ups[i]
+                up.remove(c)
+                need.discard(c)
+                nxt = after[c]
+                if nxt is None:
+                    closed.append(c[-1])
+                else:
+                    need.add(nxt)
+                stacks[c[-1]] = value[c]
+                if world.first_empty is None and not up and not face_down[p]:
+                    world.first_empty = p
+                if len(closed) == 4:
+                    world._end_round()
+                    continue
+                played.append(c)
+                for x in up:
+                    if x in need:
+                        break  # the seat may go on or end the turn
+                else:
+                    _next_turn(world, p)
+                continue
+            # No face-up card to play: a face-down card, a face card on a seat, or a pass.
+            down = face_down[p]
+            plays = []
+            faces = 0
+            numbers = 0
+            for c in down:
+                if c in numbers_only:
+                    numbers += 1
+                    if c in need:
+                        plays.append(c)
+                else:
+                    faces += face_moves[c[0]]
+            attacks = faces * targets
+            n = len(plays) + attacks + (numbers or len(down) or 1)
+            i = 0
+            if n > 1:
+                k = n.bit_length()
+                i = getrandbits(k)
+                while i >= n:
+                    i = getrandbits(k)
+            steps += 1
+            if i < len(plays):
+                c = plays[i]
+                down.remove(c)
+                need.discard(c)
+                nxt = after[c]
+                if nxt is None:
+                    closed.append(c[-1])
+                else:
+                    need.add(nxt)
+                stacks[c[-1]] = value[c]
+                if world.first_empty is None and not down and not face_up[p]:
+                    world.first_empty = p
+                if len(closed) == 4:
+                    world._end_round()
+                    continue
+                _next_turn(world, p)
+                continue
+            i -= len(plays)
+            if i < attacks:
+                # The face cards' moves, card by card in hand order, each target by target.
+                for c in down:
+                    if c not in numbers_only:
+                        per = face_moves[c[0]] * targets
+                        if i < per:
+                            break
+                        i -= per
+                at, j = divmod(i, face_moves[c[0]])
+                t = at if at < p else at + 1
+                _face_card(world, p, c, t, j)
+                continue
+            i -= attacks
+            # The pass: its penalty a number card, else a face card, else none.
+            if numbers:
+                for c in down:  # the i-th number card
+                    if c in numbers_only:
+                        if not i:
+                            break
+                        i -= 1
+            elif down:
+                c = down[i]
+            else:
+                _next_turn(world, p)
+                continue
+            down.remove(c)
+            if c in numbers_only:
+                up.append(c)
+            else:
+                discard.append(c)
+                excluded[p] = excluded[p] | numbers_only
+            if world.first_empty is None and not down and not up:
+                world.first_empty = p
+            _next_turn(world, p)
+            continue
+        if phase == "answer":
+            attack = world.attack
+            assert attack is not None
+            t = int(attack["target"])
+            pool = named_cards(attack["kind"], attack["named"])
+            down = face_down[t]
+            answers = [c for c in down if c in pool]
+            n = len(answers)
+            i = 0
+            if n > 1:
+                k = n.bit_length()
+                i = getrandbits(k)
+                while i >= n:
+                    i = getrandbits(k)
+            steps += 1
+            c = answers[i]
+            down.remove(c)
+            if c in numbers_only:
+                face_up[t].append(c)
+            else:
+                discard.append(c)
+            if world.first_empty is None and not down and not face_up[t]:
+                world.first_empty = t
+            by = int(attack["by"])
+            world.attack = None
+            world.phase = "play"
+            _next_turn(world, by)
+            continue
+        if phase == "over":
+            break
+        # A bid or a tie-break card (a search started before the play): the generic way.
+        legal = world._list_actions()
+        n = len(legal)
+        i = rng.randrange(n) if n > 1 else 0
+        steps += 1
+        world._apply(legal[i])
+        stacks = world.stacks
+        need = {c for c in (_NEXT[s][stacks[s]] for s in SUITS) if c is not None}
+    world._legal = None
+    return steps
+
+
+def _next_turn(world: RoundupState, p: int) -> None:
+    """``_end_turn`` after seat ``p``'s turn: the next seat with a card in hand plays."""
+    n = world.players
+    face_up = world.face_up
+    face_down = world.face_down
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if face_up[q] or face_down[q]:
+            world.turn = q
+            world.played_this_turn = []
+            return
+    raise AssertionError("a live round always has a card in some hand")
+
+
+def _face_card(world: RoundupState, p: int, c: str, t: int, j: int) -> None:
+    """``_face_card``: seat ``p`` plays face card ``c`` on seat ``t``, a Queen naming suit
+    ``j`` or a King rank ``j`` (their listing's order), without the note of its effect."""
+    face_down = world.face_down
+    face_down[p].remove(c)
+    world.discard.append(c)
+    if world.first_empty is None and not face_down[p] and not world.face_up[p]:
+        world.first_empty = p
+    first = c[0]
+    if first == "J":
+        down = face_down[t]
+        if down:
+            pick = down.pop(world.rng.randrange(len(down)))
+            if pick in NUMBER_CARDS:
+                world.face_up[t].append(pick)
+            else:
+                world.discard.append(pick)
+            if world.first_empty is None and not down and not world.face_up[t]:
+                world.first_empty = t
+        _next_turn(world, p)
+        return
+    if first == "Q":
+        kind, named = "queen", SUITS[j]
+    else:
+        kind, named = "king", NUMBER_RANKS[j]
+    pool = named_cards(kind, named)
+    for x in face_down[t]:
+        if x in pool:
+            world.attack = {"kind": kind, "by": p, "card": c, "target": t, "named": named}
+            world.phase = "answer"
+            return
+    # Nothing matched: everyone now knows the target holds no such card face-down.
+    world.excluded[t] = world.excluded[t] | pool
+    _next_turn(world, p)
+
+
 TWO_PLAYER_SEARCH = SearchConfig(
     rollout="random",
     max_rollout_steps=1_000_000,  # a round always ends
     exploration=1.0,
     greedy_trust=None,
+    rollout_loop=random_rollout,
 )
 """The search at two players. There every card is dealt between the two seats, so once the
 bids are shown each seat can work out the other's hand: the round is a game of open cards, a race
