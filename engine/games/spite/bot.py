@@ -14,16 +14,7 @@ Priorities, re-planned at every step of the turn:
    discard is possible, make the least harmful build rather than pass and stall.
 
 >>> import random
->>> from engine.games.spite.state import (
-    _BUILDS,
-    _DISCARDS,
-    _ENDS,
-    _HAND,
-    _UPCARD,
-    SpiteState,
-    _build_row,
-    _distinct,
-)
+>>> from engine.games.spite.state import SpiteState
 >>> state = SpiteState(2, 5, {})
 >>> seat = state.current_player
 >>> greedy(state.view(seat), state.legal_actions(), random.Random(0)).player == seat
