@@ -13,7 +13,7 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, Generic, TypeVar
 
 RECORD_FORMAT = 1
@@ -430,6 +430,12 @@ class State:
     def zones(self) -> dict[str, list[str]]:
         """Every card of the match, by where it lies (hidden places included)."""
         raise NotImplementedError
+
+    def sampler(self, player: int) -> Callable[[random.Random], State]:
+        """``rng -> self.determinize(player, rng)``, the very worlds from the same draws, for
+        a caller that samples many worlds of this one position (a search, thousands): a game
+        may work out once what they all share. Valid while this state is unchanged."""
+        return partial(self.determinize, player)
 
     def deck(self) -> list[str]:
         """The full multiset of cards the game uses (for the conservation check)."""

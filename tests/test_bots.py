@@ -4,6 +4,7 @@ to their budget, they leave the state alone, and the search beats random play.""
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from dataclasses import replace
@@ -178,6 +179,41 @@ def test_evaluator_values_are_per_seat_and_in_range():
         best = max(range(len(gains)), key=gains.__getitem__)
         assert values[best] == max(values)
     assert ev.from_gains([0, 0]) == [0.5, 0.5]
+
+
+def _formula(ev: Evaluator, gains: list[float]) -> list[float]:
+    """The evaluator's value of gains as its module text defines it, term by term."""
+    gains = [-g for g in gains] if ev.lower_is_better else gains
+    out = []
+    for i, g in enumerate(gains):
+        others = [gains[j] for j in range(len(gains)) if j != i]
+        beaten = sum(1.0 if g > o else 0.5 if g == o else 0.0 for o in others)
+        rank = beaten / len(others) if others else 0.5
+        mean = sum(others) / len(others) if others else g
+        margin = 0.5 + 0.5 * math.tanh((g - mean) / ev.scale)
+        out.append(ev.rank_weight * rank + (1.0 - ev.rank_weight) * margin)
+    return out
+
+
+def test_evaluator_values_are_the_formulas_floats():
+    """from_gains (which skips the rank where its weight is 0) gives the formula's floats, and
+    evaluate() with a heuristic (which reads rounds_played() instead of result()) gives
+    from_gains of gains()."""
+    rng = random.Random(3)
+    for weight, scale, lower in ((0.0, 30.0, False), (0.3, 2.0, True), (1.0, 1.0, False)):
+        ev = Evaluator(rank_weight=weight, scale=scale, lower_is_better=lower)
+        for n in (1, 2, 3, 4, 6):
+            for _ in range(200):
+                gains = [rng.choice((0.0, 1.5, -2.0, rng.uniform(-40, 40))) for _ in range(n)]
+                assert ev.from_gains(gains) == _formula(ev, gains)
+    for game_id, players in (("progression", 3), ("progression", 2), ("crisps", 2)):
+        ev = ismcts.settings_of(game_id, players).evaluator or Evaluator()
+        state = engine.new_game(game_id, players=players, seed=4)
+        baseline = ev.baseline(state)
+        while not state.is_over:
+            assert ev.evaluate(state, baseline) == ev.from_gains(ev.gains(state, baseline))
+            state.apply(rng.choice(state.legal_actions()))
+        assert ev.evaluate(state, baseline) == Evaluator.evaluate(ev, state, baseline)
 
 
 def test_arena_helpers():

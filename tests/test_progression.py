@@ -411,6 +411,73 @@ def test_determinize_keeps_cards_seen_taken_from_public():
     assert state.hands[0] == ["3S", "4S", "5S", "6S", "10C"]
 
 
+def _former_determinize(state: ProgressionState, player: int, rng: random.Random) -> tuple:
+    """What determinize drew before it was a sampler: the opponents' unseen cards and the draw
+    pile as one pool in the cards' order, shuffled by ``rng.shuffle``, dealt to the
+    opponents (their known cards kept) in seat order, the rest the draw pile, then the
+    world's seed."""
+    order = sorted(state.deck(), key=lambda c: (SUITS.index(c[-1]), RANK_PLACE[c[:-1]]))
+    pool = list(state.draw_pile)
+    for p in range(state.players):
+        if p != player:
+            pool += [c for c in state.hands[p] if c not in state.known[p]]
+    pool.sort(key=order.index)
+    rng.shuffle(pool)
+    hands, at = [], 0
+    for p in range(state.players):
+        if p == player:
+            hands.append(list(state.hands[p]))
+            continue
+        count = len(state.hands[p]) - len(state.known[p])
+        hands.append(sorted(state.known[p] + pool[at : at + count], key=order.index))
+        at += count
+    return hands, pool[at:], rng.getrandbits(64)
+
+
+RANK_PLACE = {r: i for i, r in enumerate("A 2 3 4 5 6 7 8 9 10 J Q K".split())}
+
+
+class _OwnShuffle(random.Random):
+    """A kind of rng that shuffles by its own method (the sampler must call it)."""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_sampler_deals_what_determinize_dealt(players):
+    """Each world the search's sampler draws is the one the former determinize drew from the
+    same rng: the same hands, draw pile and seed of the world's chance, the stacks' codes
+    worked out afresh (a position edited by hand is searched right), the rest a copy."""
+    state = engine.new_game("progression", players=players, seed=31)
+    greedy_bot = make("greedy")
+    step = taken = 0
+    while not state.is_over and step < 150:
+        player = state.current_player
+        sample = state.sampler(player)
+        for k, kind in enumerate((random.Random, _OwnShuffle, random.Random)):
+            rng, former_rng = kind(step * 7 + k), kind(step * 7 + k)
+            world = sample(rng)
+            hands, pile, seed = _former_determinize(state, player, former_rng)
+            assert (world.hands, world.draw_pile) == (hands, pile)
+            assert world.rng.getrandbits(64) == random.Random(seed).getrandbits(64)
+            assert rng.getstate() == former_rng.getstate()
+            assert world.view(player) == state.view(player)
+            assert (world.stack_codes, world.on_stacks) == (state.stack_codes, state.on_stacks)
+            assert world.history == state.history and world.history is not state.history
+        taken += any(state.known)
+        state.apply(greedy_bot.choose(state, player, random.Random(step)))
+        step += 1
+    assert taken, "positions with cards taken from public stacks were met"
+    hands = [["2S", "3S", "4S", "5S", "6S"]] + [[] for _ in range(players - 1)]
+    edited = position(players=players, hands=hands)
+    place(edited, "private", ["7S", "9S"])
+    world = edited.sampler(0)(random.Random(1))
+    edited._recount()
+    assert (
+        (world.stack_codes, world.on_stacks)
+        == (edited.stack_codes, edited.on_stacks)
+        != ([0] * players, 0)
+    )
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_shared_invariants(players):
     play_checked_match("progression", players, {}, seed=11)

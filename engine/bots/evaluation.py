@@ -63,15 +63,21 @@ class Evaluator:
         return world.rounds_played() > baseline.rounds
 
     def evaluate(self, world: State, baseline: Baseline) -> list[float]:
-        result = world.result()
         players = world.players
         if world.is_over:
-            winners = result["winners"]
+            winners = world.result()["winners"]
             if not winners:
                 return [0.5] * players
             share = 1.0 / len(winners)
             return [share if p in winners else 0.0 for p in range(players)]
-        return self.from_gains(self.gains(world, baseline, result))
+        heuristic = self.heuristic
+        if (
+            heuristic is not None
+            and world.rounds_played() <= baseline.rounds
+            and type(self).gains is Evaluator.gains
+        ):
+            return self.from_gains(heuristic(world))  # gains(), without building result()
+        return self.from_gains(self.gains(world, baseline))
 
     def gains(
         self, world: State, baseline: Baseline, result: dict[str, Any] | None = None
@@ -89,17 +95,23 @@ class Evaluator:
         ]
 
     def from_gains(self, gains: list[float]) -> list[float]:
-        n = len(gains)
         if self.lower_is_better:
             gains = [-g for g in gains]
+        weight = self.rank_weight
+        scale = self.scale
+        tanh = math.tanh
         out = []
         for i, g in enumerate(gains):
-            others = [gains[j] for j in range(n) if j != i]
+            others = gains[:i] + gains[i + 1 :]
+            mean = sum(others) / len(others) if others else g
+            margin = 0.5 + 0.5 * tanh((g - mean) / scale)
+            if weight == 0.0:
+                # 0.0 * rank + 1.0 * margin is margin exactly (a margin is finite, not -0.0).
+                out.append(margin)
+                continue
             beaten = sum(1.0 if g > o else 0.5 if g == o else 0.0 for o in others)
             rank = beaten / len(others) if others else 0.5
-            mean = sum(others) / len(others) if others else g
-            margin = 0.5 + 0.5 * math.tanh((g - mean) / self.scale)
-            out.append(self.rank_weight * rank + (1.0 - self.rank_weight) * margin)
+            out.append(weight * rank + (1.0 - weight) * margin)
         return out
 
 

@@ -157,6 +157,14 @@ def describe(config: SearchConfig, game_evaluator: Evaluator | None) -> dict[str
     return out
 
 
+_LOGS: list[float] = [0.0]
+"""``math.log(i)`` at index ``i`` (1 on), for UCB1's log of a child's availability."""
+
+
+def _grow_logs(size: int) -> None:
+    _LOGS.extend(math.log(i) for i in range(max(1, len(_LOGS)), size))
+
+
 class _Child:
     """The edge to one action: visits, availability and the per-seat value sums."""
 
@@ -191,6 +199,7 @@ class Search:
         self.players = state.players
         self.state = state
         self.legal = state.legal_actions()
+        self._sample = state.sampler(player)
         self.rng = random.Random(rng.getrandbits(64))
         self.root = _Node()
         self.iterations = 0
@@ -345,7 +354,7 @@ class Search:
         order = self._order
         index, slot = divmod(self.iterations, len(order))
         if slot == 0 or self._world is None:
-            self._world = self.state.determinize(self.player, self.rng)
+            self._world = self._sample(self.rng)
             self._chance = self.rng.getrandbits(64)
             if self._baseline is None:
                 self._baseline = self.evaluator.baseline(self._world)
@@ -372,7 +381,7 @@ class Search:
             self._iterate_paired()
             return
         rng = self.rng
-        world = self.state.determinize(self.player, rng)
+        world = self._sample(rng)
         if self._baseline is None:
             # Computed from a world, never from the true state: the baseline is public
             # (scores so far), and this keeps the search a function of what the seat knows.
@@ -381,7 +390,10 @@ class Search:
         path: list[_Child] = []
         expanded = False
         c = self.config.exploration
-        sqrt, log = math.sqrt, math.log
+        sqrt = math.sqrt
+        logs = _LOGS
+        if len(logs) <= self.iterations + 1:  # no child is available more often than this
+            _grow_logs(2 * self.iterations + 64)
         while not world.is_over:
             legal = world._legal_actions()  # legal_actions() without its over test
             actor = world.current_player
@@ -407,7 +419,7 @@ class Search:
                         continue
                     available = ch.available = ch.available + 1
                     n = ch.visits
-                    score = ch.totals[actor] / n + c * sqrt(log(available) / n) if n else 1e9
+                    score = ch.totals[actor] / n + c * sqrt(logs[available] / n) if n else 1e9
                     if score > best:
                         best, action, child = score, a, ch
                 if untried:
@@ -419,7 +431,10 @@ class Search:
                     expanded = True
                 elif child is None:  # no score above -1 (a value below 0): the first
                     child = children[action.id]
-            world.push(action)  # legal by construction: skip apply()'s id lookup
+            # Legal by construction: apply()'s id lookup skipped, and push()'s note of which
+            # moves showed a hidden card too (undo's business, never read in a sampled world).
+            world._apply(action)
+            world.history.append(action)
             path.append(child)
             if child.node is None:
                 child.node = _Node()
@@ -458,6 +473,8 @@ class Search:
                 greedy if seat == self.player else models[rng.randrange(len(models))]
                 for seat in range(self.players)
             ]
+        if config.max_rollout_steps <= 0:
+            return evaluator.evaluate(world, baseline)  # no rollout: the leaf's value
         steps = 0
         max_steps = config.max_rollout_steps
         stop: Callable[[State, Any], bool] | None = evaluator.stop

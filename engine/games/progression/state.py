@@ -56,10 +56,12 @@ Keys of ``view(player)`` (all JSON-ready; ``player`` None is a spectator):
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Callable
 from typing import Any
 
 from engine.cards import (
+    _INLINE,
     SUIT_NAMES,
     SUITS,
     card_name,
@@ -133,6 +135,16 @@ def _draw_stock_action(p: int) -> Action:
     if action is None:
         action = _DRAW_STOCK[p] = Action("draw:stock", p, "Draw from the draw pile")
     return action
+
+
+_DRAW_ACTIONS: dict[int, dict[str, Action]] = {}
+"""Per seat, its draw from the draw pile (by "stock") and its take of each card."""
+
+
+def _draw_actions(p: int) -> dict[str, Action]:
+    takes = _DRAW_ACTIONS[p] = {c: _take_action(c, p) for c in DECK}
+    takes["stock"] = _draw_stock_action(p)
+    return takes
 
 
 class ProgressionState(State):
@@ -251,15 +263,15 @@ class ProgressionState(State):
                     append(play)
                 append(public)
             return actions
-        actions = [_draw_stock_action(p)]
-        blocked = (
-            self.just_played[0] if self.just_played and self.just_played[1] == "public" else None
-        )
+        takes = _DRAW_ACTIONS.get(p) or _draw_actions(p)
+        actions = [takes["stock"]]
+        just = self.just_played
+        blocked = just[0] if just and just[1] == "public" else None
+        piles = self.public
         for s in SUITS:
-            pile = self.public[s]
+            pile = piles[s]
             if pile and pile[-1] != blocked:
-                top = pile[-1]
-                actions.append(_take_action(top, p))
+                actions.append(takes[pile[-1]])
         return actions
 
     def _apply(self, action: Action) -> bool:
@@ -288,8 +300,7 @@ class ProgressionState(State):
             self.on_stacks &= ~BIT[drawn]
             self.known[p].append(drawn)
             self.stall_count += 1
-        self.hands[p].append(drawn)
-        self.hands[p].sort(key=_ORDER.__getitem__)
+        insort(self.hands[p], drawn, key=_ORDER.__getitem__)  # the hand stays in order
         self.just_played = None
         self.phase = "play"
         if not self.draw_pile or self.stall_count >= STALL_LIMIT:
@@ -423,9 +434,15 @@ class ProgressionState(State):
         self.on_stacks = on
 
     # ----- copies ---------------------------------------------------------------------------
-    def _copy(self, rng: random.Random) -> ProgressionState:
+    def _copy(
+        self,
+        rng: random.Random,
+        hands: list[list[str]] | None = None,
+        draw_pile: list[str] | None = None,
+    ) -> ProgressionState:
         """A deep copy drawing its future chance from ``rng`` (determinize sets its own, so
-        the state's RNG need not be copied first)."""
+        the state's RNG need not be copied first); ``hands`` and ``draw_pile``: the copy's,
+        when the caller has made them."""
         new = object.__new__(ProgressionState)
         new.game_id = self.game_id
         new.players = self.players
@@ -443,13 +460,13 @@ class ProgressionState(State):
         new.finished = self.finished
         new.winners = list(self.winners)
         new.dealer = self.dealer
-        new.hands = [list(h) for h in self.hands]
+        new.hands = [list(h) for h in self.hands] if hands is None else hands
         new.known = [list(k) for k in self.known]
         new.private = [{s: list(d[s]) for s in SUITS} for d in self.private]
         new.public = {s: list(self.public[s]) for s in SUITS}
         new.stack_codes = list(self.stack_codes)
         new.on_stacks = self.on_stacks
-        new.draw_pile = list(self.draw_pile)
+        new.draw_pile = list(self.draw_pile) if draw_pile is None else draw_pile
         new.turn = self.turn
         new.first_player = self.first_player
         new.phase = self.phase
@@ -460,30 +477,54 @@ class ProgressionState(State):
         return new
 
     def determinize(self, player: int, rng: random.Random) -> ProgressionState:
-        world = self._copy(self.rng)  # replaced by a fresh RNG below, once the deal is drawn
-        # Opponents' cards nobody has seen, plus the draw pile, are one pool to re-deal;
-        # cards an opponent was seen taking from a public stack stay in that hand.
+        return self.sampler(player)(rng)
+
+    def sampler(self, player: int) -> Callable[[random.Random], ProgressionState]:
+        """Opponents' cards nobody has seen, plus the draw pile, are one pool to re-deal (in
+        the cards' order, so only what ``player`` knows decides it); cards an opponent was
+        seen taking from a public stack stay in that hand. The pool and what stays are worked
+        out once, here; each world shuffles a copy of the pool and deals it."""
+        order = _ORDER.__getitem__
         pool = list(self.draw_pile)
-        unknown_counts: dict[int, int] = {}
+        dealt: list[tuple[int, list[str], int]] = []  # (seat, cards it keeps, cards dealt)
         for p in range(self.players):
             if p == player:
                 continue
             unseen = list(self.hands[p])
             for c in self.known[p]:
                 unseen.remove(c)
-            unknown_counts[p] = len(unseen)
+            dealt.append((p, list(self.known[p]), len(unseen)))
             pool.extend(unseen)
-        pool.sort(key=_ORDER.__getitem__)
-        shuffle(pool, rng)
-        at = 0
-        for p, count in unknown_counts.items():
-            world.hands[p] = sorted(
-                list(self.known[p]) + pool[at : at + count], key=_ORDER.__getitem__
-            )
-            at += count
-        world.draw_pile = pool[at:]
-        world.rng = LazyRandom(rng.getrandbits(64))
-        return world
+        pool.sort(key=order)
+        own = list(self.hands[player])
+        # The stacks' codes worked out afresh, not copied: a position set up by hand is
+        # searched right too.
+        source = self._copy(self.rng, hands=[], draw_pile=[])
+        source._recount()
+        # Random.shuffle's swaps, each draw's bit count worked out once (engine.cards.shuffle
+        # draws the same; any other kind of rng shuffles by its own method).
+        steps = [(i, i + 1, (i + 1).bit_length()) for i in range(len(pool) - 1, 0, -1)]
+
+        def sample(rng: random.Random) -> ProgressionState:
+            cards = list(pool)
+            if _INLINE and type(rng) is random.Random:
+                getrandbits = rng.getrandbits
+                for i, n, k in steps:
+                    j = getrandbits(k)
+                    while j >= n:
+                        j = getrandbits(k)
+                    cards[i], cards[j] = cards[j], cards[i]
+            else:
+                shuffle(cards, rng)
+            hands = [own] * self.players
+            at = 0
+            for p, kept, count in dealt:
+                hands[p] = sorted(kept + cards[at : at + count], key=order)
+                at += count
+            hands[player] = list(own)
+            return source._copy(LazyRandom(rng.getrandbits(64)), hands, cards[at:])
+
+        return sample
 
 
 _ORDER: dict[str, int] = {c: i for i, c in enumerate(sorted(DECK, key=SORT_KEY.__getitem__))}
