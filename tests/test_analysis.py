@@ -487,3 +487,95 @@ def test_a_finished_match_file_is_reviewed_beside_the_match_in_progress():
     broken = call("analyse", {**params, "record": {"game": "crisps"}, "step": 0})
     assert "error" in broken
     assert call("snapshot") == table
+
+
+# ----- the review in slices: the worker serves other requests between them ------------------
+
+
+def ticking_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The slices' clock moves a second each time it is read: every slice ends after one
+    step of the search (one chunk of its iterations), however fast the machine."""
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(bridge.progress, "perf_counter", lambda: float(next(ticks)))
+
+
+def in_slices(params: dict[str, Any], between: Any = None) -> tuple[dict[str, Any], list[Any]]:
+    """``analyse`` asked for in slices of 1 ms, ``{more: true}`` after each unfinished one
+    (with ``between()`` called before each): the final reply and the unfinished replies."""
+    reply = call("analyse", {**params, "slice_ms": 1})
+    unfinished = []
+    while reply.get("unfinished"):
+        unfinished.append(reply)
+        if between is not None:
+            between()
+        reply = call("analyse", {"more": True, "slice_ms": 1})
+    return reply, unfinished
+
+
+def test_a_review_in_slices_gives_the_reply_of_one_request(monkeypatch):
+    ticking_clock(monkeypatch)
+    snap = finished_match()
+    mine = [i for i, e in enumerate(snap["log"]) if e["player"] == 0]
+    record = call("record")
+    forced = call("analyse", {"step": mine[0], "iterations": 40})["forced"]
+    chosen = next(step for step in mine if step not in forced)
+    fractions: list[float] = []
+    bridge.on_progress(fractions.append)
+    # Other requests between the slices (the page's, while the review goes on) change nothing.
+    sliced, unfinished = in_slices(
+        {"step": chosen, "iterations": 160}, lambda: call("replay", record)
+    )
+    assert len(unfinished) >= 10, "one chunk of 16 iterations a slice"
+    assert all(set(r) == {"unfinished", "fraction"} and r["unfinished"] for r in unfinished)
+    steps = [r["fraction"] for r in unfinished]
+    assert steps == sorted(steps) and 0 < steps[0] and steps[-1] <= 1.0
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0, "progress across slices"
+    bridge.DESK.session.analysis = None  # not the kept analysis: searched again, in one go
+    whole = call("analyse", {"step": chosen, "iterations": 160})
+    assert sliced == whole and sliced["taken"]["id"] == record["record"]["actions"][chosen]
+    # A finished match file, in slices, beside the table's match: the same reply again.
+    file, _ = in_slices({**record, "step": chosen, "iterations": 160})
+    assert file == whole
+    assert call("snapshot") == snap
+
+
+def test_a_review_stopped_between_slices_is_dropped_by_the_next_request(monkeypatch):
+    ticking_clock(monkeypatch)
+    snap = finished_match()
+    mine = [i for i, e in enumerate(snap["log"]) if e["player"] == 0]
+    forced = call("analyse", {"step": mine[0], "iterations": 40})["forced"]
+    first, second = [step for step in mine if step not in forced][:2]
+    started = call("analyse", {"step": first, "iterations": 160, "slice_ms": 1})
+    assert started["unfinished"] and started["fraction"] < 1.0
+    # The page stopped asking for more (the review's Stop) and asks for another move: the
+    # search left unfinished is dropped, the new one goes from its beginning.
+    other = call("analyse", {"step": second, "iterations": 40})
+    assert other["taken"]["id"] == call("record")["record"]["actions"][second]
+    gone = call("analyse", {"more": True, "slice_ms": 1})
+    assert gone["error"]["code"] == "nothing_kept"
+    # A refused request drops it too (and a kept search is not taken for a new one).
+    call("analyse", {"step": first, "iterations": 160, "slice_ms": 1})
+    assert call("analyse", {"step": -1})["error"]["code"] == "bad_step"
+    assert call("analyse", {"more": True})["error"]["code"] == "nothing_kept"
+    # Without a slice, {more} drives a kept search to its end.
+    call("analyse", {"step": first, "iterations": 160, "slice_ms": 1})
+    whole = call("analyse", {"more": True})
+    assert whole["taken"]["id"] == call("record")["record"]["actions"][first]
+    assert call("analyse", {"more": True})["error"]["code"] == "nothing_kept"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"slice_ms": 0},
+        {"slice_ms": bridge.advice.MAX_SLICE_MS + 1},
+        {"slice_ms": "soon"},
+        {"slice_ms": True},
+        {"slice_ms": 2.5},
+        {"more": "yes"},
+        {"more": 1},
+    ],
+)
+def test_bad_slices_are_refused(params):
+    load_for_person(choice_position("crisps"))
+    assert call("analyse", {"iterations": 40, **params})["error"]["code"] == "bad_request"

@@ -12,6 +12,8 @@ engine.bridge.plumbing.BridgeError: 'iterations' must be between 1 and 20000
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from typing import Any
 
 import engine
@@ -20,7 +22,7 @@ from engine.bots import analysis as analysing
 from engine.bots.ismcts import settings_of
 from engine.bridge.desk import DESK
 from engine.bridge.plumbing import BridgeError, endpoint, text
-from engine.bridge.progress import drive
+from engine.bridge.progress import drive, drive_for
 from engine.bridge.session import Session, friend_seat, seats_from
 from engine.bridge.tape import ReplayTape
 from engine.core import State
@@ -32,6 +34,8 @@ REVIEW_TIME_MS = 2_000
 """The most time the review's search of one past move may think at its default budget (about
 0.2 s in the page): a slow device stops there, on fewer worlds."""
 MAX_ANALYSIS_ITERATIONS = 20_000
+MAX_SLICE_MS = 10_000
+"""The longest slice of a search that ``analyse`` may be asked for (``slice_ms``)."""
 
 
 def analysis_of(
@@ -42,6 +46,15 @@ def analysis_of(
     stopped after :data:`HINT_TIME_MS`; for a ``review``, the review's smaller budget,
     :func:`engine.bots.analysis.review_budget`, stopped after :data:`REVIEW_TIME_MS`); the
     latest one is kept for the same position."""
+    result: analysing.Analysis = drive(thinking_of(session, state, player, iterations, review))
+    return result
+
+
+def thinking_of(
+    session: Session, state: State, player: int, iterations: int | None, review: bool = False
+) -> Generator[float, None, analysing.Analysis]:
+    """:func:`analysis_of` as a generator of the fractions done (none for an analysis kept),
+    returning the analysis: what :func:`analyse` drives in slices."""
     wanted: int | str | None = "review" if review and iterations is None else iterations
     key = (tuple(a.id for a in state.history), player, wanted)
     cached = session.analysis
@@ -56,7 +69,7 @@ def analysis_of(
         budget = analysing.review_budget(state.game_id, state.players)
         clock = REVIEW_TIME_MS
     rng = random.Random(len(state.history))
-    result = drive(analysing.analyse(state, player, rng, budget, clock))
+    result = yield from analysing.analyse(state, player, rng, budget, clock)
     session.analysis = (key, result)
     return result
 
@@ -133,9 +146,41 @@ def hint(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@dataclass
+class KeptSearch:
+    """A search that ``analyse`` in slices left unfinished, and what makes its reply."""
+
+    thinking: Generator[float, None, analysing.Analysis]
+    reply: Callable[[analysing.Analysis], dict[str, Any]]
+
+
+def slice_of(params: dict[str, Any]) -> float | None:
+    """A request's ``slice_ms`` in seconds; None when absent (search to the end)."""
+    value = params.get("slice_ms")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SLICE_MS:
+        raise BridgeError(
+            f"'slice_ms' must be a whole number of milliseconds from 1 to {MAX_SLICE_MS}",
+            "bad_request",
+        )
+    return value / 1000.0
+
+
+def go_on(kept: KeptSearch, seconds: float | None) -> dict[str, Any]:
+    """Drive ``kept`` for a slice of ``seconds`` (None: to the end): its reply once it is
+    done, else ``{unfinished, fraction}`` with the search kept on the desk."""
+    DESK.search = None
+    done, value = drive_for(kept.thinking, seconds)
+    if not done:
+        DESK.search = kept
+        return {"unfinished": True, "fraction": round(float(value), 4)}
+    return kept.reply(value)
+
+
 @endpoint
 def analyse(params: dict[str, Any]) -> dict[str, Any]:
-    """What the Hard search sees from a person's seat: ``{step?, iterations?}``.
+    """What the Hard search sees from a person's seat: ``{step?, iterations?, slice_ms?}``.
 
     Without ``step``: the position now, on a human seat's turn. With ``step`` (once the
     match is over): the position before the match's ``step``-th action (0-based), which a
@@ -149,7 +194,29 @@ def analyse(params: dict[str, Any]) -> dict[str, Any]:
     ``record`` (and
     ``seats``), a finished match file's ``step`` is analysed instead of the table's match,
     which is left untouched (the review of a match kept in the history).
+
+    In slices: with ``slice_ms``, the search stops after about that long (a chunk of its
+    iterations at least) and, if it is not done, the reply is ``{unfinished: true,
+    fraction}``: the search is kept, and ``{more: true, slice_ms?}`` goes on with it from
+    where it stopped (its other parameters are the first request's), to the reply that one
+    request without ``slice_ms`` gives. Any other ``analyse`` drops a kept search. The
+    worker answers other requests between slices, and a search the page stops asking more
+    of (the review's Stop) stops within a slice.
     """
+    seconds = slice_of(params)
+    more = params.get("more", False)
+    if not isinstance(more, bool):
+        raise BridgeError("'more' must be true or false", "bad_request")
+    if more:
+        if DESK.search is None:
+            raise BridgeError("there is no unfinished analysis to go on with", "nothing_kept")
+        return go_on(DESK.search, seconds)
+    DESK.search = None
+    return go_on(analysis_request(params), seconds)
+
+
+def analysis_request(params: dict[str, Any]) -> KeptSearch:
+    """The search an ``analyse`` request asks for, not yet begun, and its reply's maker."""
     if params.get("record") is not None:
         tape = DESK.tape_for(params.get("record"))
         session = Session(tape.final, seats_from(params, tape.final.players))
@@ -162,7 +229,10 @@ def analyse(params: dict[str, Any]) -> dict[str, Any]:
         current = state.current_player
         if current is None or session.seats[current].type != "human":
             raise BridgeError("there is no move of yours to analyse now", "not_your_turn")
-        return analysis_json(session, analysis_of(session, state, current, iterations))
+        return KeptSearch(
+            thinking_of(session, state, current, iterations),
+            lambda result: analysis_json(session, result),
+        )
     if isinstance(step, bool) or not isinstance(step, int):
         raise BridgeError("'step' must be a whole number of moves", "bad_step")
     history = session.state.history
@@ -175,16 +245,20 @@ def analyse(params: dict[str, Any]) -> dict[str, Any]:
         raise BridgeError("that move was not made by a person", "bad_step")
     tape = DESK.tape_for(session.state.to_record())
     state = tape.state_at(step)
-    out = analysis_json(session, analysis_of(session, state, taken.player, iterations, True))
-    out["forced"] = forced_steps(session, tape)
-    mine = next(m for m in out["moves"] if m["id"] == taken.id)
-    out["taken"] = {
-        "id": taken.id,
-        "rank": mine["rank"],
-        "group": mine["group"],
-        "placed": mine["placed"],
-    }
-    return out
+
+    def reply(result: analysing.Analysis) -> dict[str, Any]:
+        out = analysis_json(session, result)
+        out["forced"] = forced_steps(session, tape)
+        mine = next(m for m in out["moves"] if m["id"] == taken.id)
+        out["taken"] = {
+            "id": taken.id,
+            "rank": mine["rank"],
+            "group": mine["group"],
+            "placed": mine["placed"],
+        }
+        return out
+
+    return KeptSearch(thinking_of(session, state, taken.player, iterations, True), reply)
 
 
 @endpoint

@@ -27,6 +27,9 @@ class Desk:
     """The latest record replayed (a replay steps through it, the review analyses it)."""
     progress: Callable[[float], Any] | None = None
     """Where a searching bot reports how far it is (see progress.py); None: nowhere."""
+    search: Any = None
+    """The analysis that ``analyse`` in slices left unfinished (advice.KeptSearch), which
+    ``analyse {more: true}`` goes on with; None: none."""
 
     def need_session(self) -> Session:
         if self.session is None:

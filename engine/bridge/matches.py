@@ -273,5 +273,6 @@ def check_deal(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def reset() -> None:
-    """Forget the match in progress (tests)."""
+    """Forget the match in progress and any analysis kept unfinished (tests)."""
     DESK.session = None
+    DESK.search = None

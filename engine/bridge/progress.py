@@ -54,7 +54,25 @@ def think(bot: Any, state: State, player: int, rng: random.Random) -> Action:
 def drive(thinking: Generator[float, None, Any]) -> Any:
     """Run a search generator (fractions done, then its result), reporting its progress to
     the sink throttled as :func:`on_progress` says; returns the generator's result."""
+    return drive_for(thinking, None)[1]
+
+
+def drive_for(thinking: Generator[float, None, Any], seconds: float | None) -> tuple[bool, Any]:
+    """:func:`drive` for at most about ``seconds`` (None: to the end): ``(True, result)``
+    once the generator has returned, else ``(False, fraction)``, the latest fraction it
+    yielded, once ``seconds`` have passed, the generator left where it was to be driven on.
+    The clock is read between the generator's steps, so a slice runs one step at least.
+
+    >>> def search():
+    ...     yield 0.5
+    ...     yield 1.0
+    ...     return "the move"
+    >>> thinking = search()
+    >>> drive_for(thinking, 0.0), drive_for(thinking, 0.0), drive_for(thinking, 0.0)
+    ((False, 0.5), (False, 1.0), (True, 'the move'))
+    """
     sink = DESK.progress
+    deadline = None if seconds is None else perf_counter() + seconds
 
     def report(fraction: float) -> None:
         nonlocal sink
@@ -78,13 +96,17 @@ def drive(thinking: Generator[float, None, Any]) -> Any:
         except StopIteration as done:
             if held is not None:
                 report(held)
-            return done.value
+            return True, done.value
         fraction = min(1.0, max(float(fraction), sent))
         now = perf_counter()
         if sent_at is not None and (
             fraction <= sent or (now - sent_at < PROGRESS_INTERVAL_S and fraction < 1.0)
         ):
             held = fraction if fraction > sent else held
-            continue
-        report(fraction)
-        sent, held, sent_at = fraction, None, now
+        else:
+            report(fraction)
+            sent, held, sent_at = fraction, None, now
+        if deadline is not None and now >= deadline:
+            if held is not None:
+                report(held)
+            return False, max(sent, held or 0.0)
