@@ -5,12 +5,19 @@
 // behind each, a progress bar while it thinks, and the reason in plain words.
 // After the match, "Review my moves" ranks each of the person's moves in the same way, one
 // move after the other with progress (a shorter search a move than the Hard opponent's; a
-// move that was the only legal one is marked at once, with no search), can be stopped, and
-// marks them in the log (the review screen).
+// move that was the only legal one is marked at once, with no search), and marks them in the
+// log (the review screen), where a ranked move opens to the table of the moves it was ranked
+// among. A move's search is asked for in slices of REVIEW_SLICE_MS (bridge.analyse's
+// slice_ms, then {more: true}): the worker answers the page's other requests between two,
+// and Stop (or Back) ends the review within a slice, the moves ranked so far kept and the
+// move under way dropped.
 import { h, button } from "../ui/dom.js";
 import { humanSeats } from "../read-snapshot.js";
 import { renderLog } from "./log.js";
 import { forTheRecord } from "./daily.js";
+
+/** The longest the review's search of a move runs before the worker is free again. */
+const REVIEW_SLICE_MS = 100;
 
 /** "58%" or "+1.2" (points), or a dash where no world went through the move. */
 function percent(x) {
@@ -35,7 +42,8 @@ function placeText(m, sizes) {
   return (sizes.get(m.group) || 1) > 1 ? `${place}=` : String(place);
 }
 
-function analysisTable(result) {
+/** The table of `result`'s moves; `taken`: the id of the move the person made (the review's). */
+function analysisTable(result, taken = null) {
   const withPoints = result.moves.some((m) => m.points !== null && m.points !== undefined);
   const winHead = result.estimated ? "Chance of winning" : "Wins";
   const sizes = new Map();
@@ -52,10 +60,10 @@ function analysisTable(result) {
       h("th", { scope: "col", title: "Deals played out from here after this move" }, "Deals"))),
     h("tbody", {}, result.moves.map((m, i) => h("tr", {
       class: ["analysis-row", m.rank === 1 && "is-best", m.group === 1 && m.rank > 1 && "is-tied",
-        i > 0 && result.moves[i - 1].group !== m.group && "is-group-start"],
+        i > 0 && result.moves[i - 1].group !== m.group && "is-group-start", m.id === taken && "is-taken"],
       dataset: { testid: "analysis-row", move: m.id, rank: String(m.rank), group: String(m.group) },
     },
-    h("td", {}, placeText(m, sizes)), h("th", { scope: "row" }, m.label),
+    h("td", {}, placeText(m, sizes)), h("th", { scope: "row" }, m.label, m.id === taken ? h("span", { class: "taken-note" }, " (your move)") : null),
     h("td", {}, shown(m) ? percent(m.win) : "\u2013"),
     withPoints ? h("td", {}, shown(m) ? points(m.points) : "\u2013") : null,
     h("td", {}, String(m.worlds))))));
@@ -101,7 +109,7 @@ function freshReview(key, snap, file) {
   const steps = peoplesSteps(snap);
   return {
     key, steps, total: steps.length, done: {}, running: false, stopping: false, fraction: 0,
-    file, snapshot: file ? snap : null, returnTo: null,
+    file, snapshot: file ? snap : null, returnTo: null, open: null,
   };
 }
 
@@ -148,14 +156,15 @@ function renderReview(state, intents) {
       h("p", { class: "field-note", "aria-live": "polite" }, review.running
         ? `Ranking move ${Math.min(done + 1, review.total)} of ${review.total}\u2026` : ""),
       reviewSummary(review)),
-    renderLog(snap));
+    markedLog(renderLog(snap), review, intents));
 }
 
-/** After a render of the review screen: each ranked move's place beside its log entry. */
-function decorateReview(root, state) {
-  if (state.screen !== "review" || !state.review) return;
-  const entries = root.querySelectorAll(".log-entry");
-  for (const [step, r] of Object.entries(state.review.done)) {
+/** The review's log: each ranked move's place beside its log entry (drawn with the screen, so
+ * that a redraw while the review goes on keeps the focus and the open move where they are),
+ * and under the open one the moves it was ranked among. */
+function markedLog(log, review, intents) {
+  const entries = log.querySelectorAll(".log-entry");
+  for (const [step, r] of Object.entries(review.done)) {
     const entry = entries[Number(step)];
     if (!entry) continue;
     // A move the search cannot tell from its choice counts as one of the best.
@@ -163,18 +172,29 @@ function decorateReview(root, state) {
     entry.classList.add(good ? "is-best-move" : "is-off-move");
     const text = r.of === 1 ? "only move" : r.rank === 1 ? "best" : good ? "as good as the best" : `#${r.placed || r.rank} of ${r.of}`;
     // The computer's choice is written out (a tooltip is out of reach on a touch screen).
-    entry.append(h("span", {
-      class: "move-rank", dataset: { testid: "move-rank", step, rank: String(r.rank), group: String(r.group || r.rank) }, title: r.reason,
-    }, text));
+    const rank = { class: "move-rank", dataset: { testid: "move-rank", step, rank: String(r.rank), group: String(r.group || r.rank) }, title: r.reason };
+    const open = review.open === step && r.moves;
+    entry.append(r.moves
+      ? button(text, {
+        ...rank, dataset: { ...rank.dataset, focus: `review-move-${step}` }, "aria-expanded": open ? "true" : "false",
+        "aria-label": `${text}: the moves you had`, onclick: () => intents.openReviewMove(step),
+      })
+      : h("span", rank, text));
     if (!good && r.of !== 1) {
       entry.append(h("span", { class: "move-best", dataset: { testid: "move-best" } }, ` \u2014 the computer's choice: ${r.bestLabel}`));
     }
+    if (open) {
+      entry.append(h("div", { class: "review-move", dataset: { testid: "review-move", step } },
+        h("p", { class: "analysis-reason" }, r.reason),
+        analysisTable(r, r.taken)));
+    }
   }
+  return log;
 }
 
 // ----- intents ---------------------------------------------------------------------------------
 
-function intents({ state, engineCall, render, token, root }) {
+function intents({ state, engineCall, render, token, root, holdingBusy }) {
   const setBar = (testid, fraction) => {
     const bar = root.querySelector(`progress[data-testid=${testid}]`);
     if (bar) bar.value = fraction;
@@ -243,6 +263,13 @@ function intents({ state, engineCall, render, token, root }) {
       if (state.review) state.review.stopping = true;
       render();
     },
+    /** Open a ranked move of the review to the table of its moves (again: close it). */
+    openReviewMove(step) {
+      const review = state.review;
+      if (!review || !review.done[step] || !review.done[step].moves) return;
+      review.open = review.open === String(step) ? null : String(step);
+      render();
+    },
     async reviewMoves() {
       const review = state.review;
       if (!review || review.running || state.busy) return;
@@ -251,16 +278,26 @@ function intents({ state, engineCall, render, token, root }) {
       review.stopping = false;
       render();
       const still = () => asked === token() && state.review === review && !review.stopping && state.screen === "review";
+      const progress = (fraction) => {
+        review.fraction = Math.max(review.fraction, fraction);
+        setBar("review-progress", review.fraction);
+      };
+      const options = { current: still, onProgress: progress, refused: (error) => { state.error = error.message; } };
+      // One move's search, slice after slice while the review goes on: null once stopped.
+      const rankMove = async (step) => {
+        let reply = await engineCall("analyse", { step, ...(review.file || {}), slice_ms: REVIEW_SLICE_MS }, options);
+        while (reply && reply.unfinished) {
+          progress(reply.fraction);
+          reply = await engineCall("analyse", { more: true, slice_ms: REVIEW_SLICE_MS }, options);
+        }
+        return reply;
+      };
       for (const step of review.steps) {
         if (!still()) break;
         if (review.done[step]) continue;
         if (review.forced && review.forced.has(step)) { markForced(review, [step]); render(); continue; }
         review.fraction = 0;
-        const reply = await engineCall("analyse", { step, ...(review.file || {}) }, {
-          current: still,
-          onProgress: (fraction) => { review.fraction = fraction; setBar("review-progress", fraction); },
-          refused: (error) => { state.error = error.message; },
-        });
+        const reply = await (holdingBusy ? holdingBusy(() => rankMove(step)) : rankMove(step));
         if (!reply) break;
         markForced(review, reply.forced);
         if (reply.iterations) review.deals = Math.max(review.deals || 0, reply.iterations);
@@ -268,6 +305,7 @@ function intents({ state, engineCall, render, token, root }) {
         review.done[step] = {
           rank: reply.taken.rank, group: reply.taken.group, placed: reply.taken.placed,
           of: reply.moves.length, bestLabel: best.label, reason: reply.reason,
+          moves: reply.moves, measure: reply.measure, estimated: reply.estimated, taken: reply.taken.id,
         };
         render();
       }
@@ -285,7 +323,8 @@ function afterSnapshot(prev, snapshot, move, state) {
 export const feature = {
   state: {
     analysis: null,  // {game, moves, running, fraction, result}: the analysis of that position
-    review: null,    // {key, steps, total, done: {step: {rank, of, bestLabel, reason}}, running, stopping, fraction,
+    review: null,    // {key, steps, total, done: {step: {rank, of, bestLabel, reason, moves?, measure?, estimated?, taken?}},
+                     //  running, stopping, fraction, open: the step opened to its moves (text) or null,
                      //  forced: Set of steps with one legal move, deals: the most deals a move rested on,
                      //  file: {record, seats} and snapshot when of a match file, returnTo}
   },
@@ -293,5 +332,4 @@ export const feature = {
   screens: { review: renderReview },
   panels: { side: analysisPanel },
   afterSnapshot,
-  afterRender: decorateReview,
 };
