@@ -28,6 +28,9 @@ table (each game at its default player count, and at every count whose bots have
 their own, such as Roundup at two players); and the iterations Hard's search reaches in one
 second.
 
+The bots' part (``--bots``) ends with a person's waits between turns in the built app, every
+other seat at Hard, at Instant and at the default pace (benchmarks/waits.py; ``--wait-turns``).
+
 Bytes: our own files in dist/ by kind (raw and gzip) next to the Pyodide runtime's.
 """
 
@@ -626,10 +629,17 @@ def measure_bots_in_page(positions: int, review_moves: int, games: list[str] | N
 
 
 def bots_bench(
-    positions: int, review_moves: int, seconds: float, in_page: bool, games: list[str] | None
+    positions: int,
+    review_moves: int,
+    seconds: float,
+    in_page: bool,
+    games: list[str] | None,
+    wait_turns: int = 0,
 ) -> int:
     """The bots' part: decision times and iterations per table and level, the engine's steps
-    per second, and the review of a recorded match, in CPython and (``in_page``) the page."""
+    per second, and the review of a recorded match, in CPython and (``in_page``) the page;
+    then (``in_page``, ``wait_turns`` > 0) a person's waits between turns at each game's usual
+    table with Hard at the other seats, in the built app (benchmarks/waits.py)."""
     print(f"load: {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f}")
     count = max(1, positions)
     native = engine_bench.bots_part(count, games, review_moves)
@@ -671,6 +681,12 @@ def bots_bench(
         print("engine steps per second in CPython (random matches, settled):")
         for game_id, row in steps.items():
             print(f"  {game_id:14}{row['settled']:>10,.0f}")
+    if in_page and wait_turns > 0:
+        import waits  # benchmarks/waits.py, beside this file
+
+        tables = [g for g in (games or waits.TABLES) if g in waits.TABLES]
+        waits.print_header(wait_turns)
+        waits.measure(tables, list(waits.PACES), wait_turns)
     return 0
 
 
@@ -718,6 +734,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--games", default="", help="the bots' part: these games only, comma-separated (all)"
     )
+    parser.add_argument(
+        "--wait-turns",
+        type=int,
+        default=8,
+        help="the bots' part: a person's timed waits between turns per game and pace in the "
+        "app, Hard at the other seats (8; 0: skip)",
+    )
     parser.add_argument("--skip-browser", action="store_true")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--startup-only", action="store_true")
@@ -735,7 +758,12 @@ def main(argv: list[str]) -> int:
     if args.bots:
         games = [g for g in args.games.split(",") if g] or None
         return bots_bench(
-            args.positions, args.review_moves, args.seconds, not args.skip_browser, games
+            args.positions,
+            args.review_moves,
+            args.seconds,
+            not args.skip_browser,
+            games,
+            args.wait_turns,
         )
 
     if not args.skip_browser and not args.skip_startup:

@@ -180,6 +180,32 @@ def test_page_engine_benchmark_measures_fresh_and_settled_rates():
     assert [s.players for s in engine_bench.positions("roundup", 2, 2)] == [2, 2]
 
 
+def test_waits_benchmark_names_the_computer_seats_and_sums_a_wait_per_seat(capsys):
+    """benchmarks/waits.py: the seats that made a saved match's moves, and a table's row of
+    waits: their median and p95, and per computer seat that moved and per move."""
+    waits = benchmark("waits.py")
+    state = engine.new_game("spite", players=2, seed=waits.SEED)
+    moves, seats = [], []
+    for _ in range(12):
+        seats.append(state.current_player)
+        moves.append(state.legal_actions()[-1].id)
+        state.apply(moves[-1])
+    assert waits.actors("spite", 2, moves) == seats and set(seats) == {0, 1}
+    got = {
+        "waits": [
+            {"wait": 3.0, "moves": 6, "seats": 3},
+            {"wait": 1.0, "moves": 2, "seats": 1},
+            {"wait": 2.0, "moves": 4, "seats": 2},
+        ],
+        "load": [1.0, 1.5],
+    }
+    waits.print_row("roundup", "instant", got)
+    assert capsys.readouterr().out.split() == [
+        *("roundup", "4", "instant", "3", "2.00", "3.00", "3.00", "1.00", "1.00", "0.50"),
+        *("4", "1.0-1.5"),
+    ]
+
+
 def test_search_cost_times_every_level_on_the_same_positions():
     """benchmarks/search_cost.py: each level decides at every position of Normal's round that
     has a choice, so the levels' times are over the same positions, and it prints them."""
