@@ -746,6 +746,27 @@ def test_the_greedy_chooses_what_its_definition_chooses():
     assert checked > 1000
 
 
+def test_the_plays_needed_by_a_code_are_those_of_its_counts(monkeypatch):
+    # _needed_of_code sums the stretches of each half of the code once for that half and
+    # looks up the stretch across the middle: the very counts _needed gives, for hands of
+    # every shape (with no memo of whole codes to answer first), with and without runs
+    # through the special rank.
+    from engine.games.crisps import bot as crisps_bot
+
+    monkeypatch.setattr(crisps_bot, "_NEEDED_BY_CODE", ({}, {}))
+    rng = random.Random(5)
+    across = 0
+    for runs_with_special in (False, True):
+        for _ in range(8_000):
+            counts = tuple(rng.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(10))
+            code = sum(n * crisps_bot._BASE[i] for i, n in enumerate(counts))
+            assert crisps_bot._needed_of_code(code, runs_with_special) == crisps_bot._needed(
+                counts, runs_with_special
+            )
+            across += bool(counts[4] and counts[5])
+    assert across > 4_000
+
+
 def test_the_rollouts_play_is_the_greedys_from_the_listing():
     # The rollouts' play phase chooses among the shapes of the plays, from the hand's counts,
     # without listing them: at every play-phase position of many matches (with seen cards in

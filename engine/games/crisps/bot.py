@@ -13,7 +13,6 @@ whichever of the face-up and blind card leaves its hand in better shape.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
 from engine.core import Action, BotSettings
-from engine.games.crisps.rules import SPECIAL_VALUE, Combination, sort_cards
+from engine.games.crisps.rules import SHAPES, SPECIAL_VALUE, Combination, sort_cards
 from engine.games.crisps.state import _SEATS, CrispsState
 
 SET_BREAK_PENALTY = 1.5
@@ -156,15 +155,85 @@ _FULL_CODE = 4 * sum(_BASE)
 
 
 def _needed_of_code(code: int, runs_with_special: bool) -> int:
-    """:func:`_needed` of the counts ``code`` stands for (remembered by the code)."""
+    """:func:`_needed` of the counts ``code`` stands for (remembered by the code).
+
+    Worked out from the code's two halves (ranks 2 to 6, 7 to 11): the stretches within one
+    half are summed once for that half (:func:`_low_part`, :func:`_high_part`), and only
+    the stretch across the middle, the low half's last joined to the high half's first, is
+    looked up for the whole code."""
     memo = _NEEDED_BY_CODE[runs_with_special]
     n = memo.get(code)
     if n is None:
         high, low = divmod(code, 3125)
-        n = _needed(_DIGITS[low] + _DIGITS[high], runs_with_special)
+        low_part = _LOW_PARTS[runs_with_special].get(low) or _low_part(low, runs_with_special)
+        high_part = _HIGH_PARTS[runs_with_special].get(high) or _high_part(high, runs_with_special)
+        n = low_part[0] + high_part[0]
+        across = low_part[2] + high_part[1]
+        if across:
+            start = low_part[1] if low_part[2] else 5
+            n += _stretch_needed(start, across, runs_with_special)
         if len(memo) < _NEEDED_KEPT:
             memo[code] = n
     return n
+
+
+_LOW_PARTS: tuple[dict[int, tuple[int, int, tuple[int, ...]]], ...] = ({}, {})
+"""By ``runs_with_special``, then a code's low half: :func:`_low_part`."""
+_HIGH_PARTS: tuple[dict[int, tuple[int, tuple[int, ...]]], ...] = ({}, {})
+"""By ``runs_with_special``, then a code's high half: :func:`_high_part`."""
+
+
+def _low_part(low: int, runs_with_special: bool) -> tuple[int, int, tuple[int, ...]]:
+    """Of the counts of ranks 2 to 6 that ``low`` (below 5**5) stands for: the plays needed
+    by their stretches that end before rank 6, and the start and counts of the stretch
+    that reaches it (none: 0 and an empty tuple)."""
+    counts = _DIGITS[low]
+    inner = 0
+    out: tuple[int, int, tuple[int, ...]] = (0, 0, ())
+    i = 0
+    while i < 5:
+        if not counts[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < 5 and counts[j]:
+            j += 1
+        if j == 5:
+            out = (inner, i, counts[i:])
+        else:
+            inner += _stretch_needed(i, counts[i:j], runs_with_special)
+        i = j
+    if not out[2]:
+        out = (inner, 0, ())
+    _LOW_PARTS[runs_with_special][low] = out
+    return out
+
+
+def _high_part(high: int, runs_with_special: bool) -> tuple[int, tuple[int, ...]]:
+    """Of the counts of ranks 7 to 11 that ``high`` (below 5**5) stands for: the plays
+    needed by their stretches that start after rank 7, and the counts of the stretch that
+    starts there (none: an empty tuple); the special rank joins a stretch only when runs
+    may take it, as in :func:`_needed`."""
+    counts = (0,) * 5 + _DIGITS[high]
+    top_index = 9 if runs_with_special else 8
+    inner = 0
+    head: tuple[int, ...] = ()
+    i = 5
+    while i < 10:
+        if not counts[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < 10 and counts[j] and j <= top_index:
+            j += 1
+        if i == 5:
+            head = counts[5:j]
+        else:
+            inner += _stretch_needed(i, counts[i:j], runs_with_special)
+        i = j
+    out = (inner, head)
+    _HIGH_PARTS[runs_with_special][high] = out
+    return out
 
 
 def _play_cost(
@@ -350,25 +419,30 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random | None)
 # (a rank span and how many cards of each rank). The rollouts list the shapes from the
 # hand's counts in the listing's order and make an Action for the one they choose only.
 
-_Shape = tuple[int, int, float, bool, bool, tuple[int, ...], int, int, int]
-"""A shape's facts as :data:`_Facts` has them for its plays -- the weight it takes off a hand's
-code, its size, its highest value's share of the cost, whether it is one rank, whether it
-spends a Queen, its count indexes -- then its lowest rank value, the value past its highest
-and its cards of each rank."""
+_Shape = tuple[int, int, float, bool, bool, int, int, int, int, float, float]
+"""A shape's facts as :func:`_best_play` reads them for its plays -- the weight it takes off a
+hand's code, its size, its highest value's share of the cost, whether it is three or four of
+a kind, whether it spends a Queen, the bits of its count indexes when splitting three or
+four of a kind would cost it the penalty (else 0) -- then its lowest rank value, the value
+past its highest, its cards of each rank, and 0.05 and 0.02 times its size."""
 
 
 def _shape(start: int, stop: int, width: int) -> _Shape:
     values = range(start, stop)
+    size = width * len(values)
+    same_rank = len(values) == 1
     return (
         sum(width * _BASE[v - 2] for v in values),
-        width * len(values),
+        size,
         0.01 * max(values),
-        len(values) == 1,
+        same_rank and size >= 3,
         SPECIAL_VALUE in values,
-        tuple(v - 2 for v in values),
+        0 if same_rank and size >= 3 else sum(1 << (v - 2) for v in values),
         start,
         stop,
         width,
+        0.05 * size,
+        0.02 * size,
     )
 
 
@@ -472,30 +546,28 @@ def _play_shapes(
     return out
 
 
-def _shape_action(p: int, hand: list[str], known: list[str], shape: _Shape) -> Action:
-    """The listing's first play of ``shape`` from ``hand`` (sorted): of each rank, as many of
-    the cards the opponent has not seen as it can, the lowest first (see ``_choices``)."""
+def _shape_action(
+    p: int, hand: list[str], known: list[str], shape: _Shape, counts: tuple[int, ...]
+) -> Action:
+    """The listing's first play of ``shape`` from ``hand`` (sorted; ``counts``: its rank
+    counts): of each rank, as many of the cards the opponent has not seen as it can, the
+    lowest first (see ``_choices``)."""
     width = shape[8]
-    values = _VALUES
     start, stop = shape[6], shape[7]
-    i = bisect_left(hand, start, key=values.__getitem__)
+    i = sum(counts[: start - 2])  # where the hand's cards of the lowest rank start
     if not known:
         if stop == start + 1:
             return _SEATS[p].plays[tuple(hand[i : i + width])]
         cards: list[str] = []
-        end = len(hand)
         for v in range(start, stop):
             cards += hand[i : i + width]
-            i += width
-            while i < end and values[hand[i]] == v:
-                i += 1
+            i += counts[v - 2]
         return _SEATS[p].plays[tuple(cards)]
     cards = []
     for v in range(start, stop):
-        group = []
-        while i < len(hand) and values[hand[i]] == v:
-            group.append(hand[i])
-            i += 1
+        n = counts[v - 2]
+        group = hand[i : i + n]
+        i += n
         unseen = [c for c in group if c not in known]
         take = unseen[:width]
         if len(take) < width:
@@ -509,54 +581,65 @@ def _rollout_play(world: CrispsState, p: int, runs_with_special: bool) -> Action
     :func:`_best_play` over the shapes of :func:`_play_shapes` instead of the listed plays."""
     hands = world.hands
     hand = hands[p]
-    hand_code = _code(hand)
+    hand_code = sum(map(_WEIGHT.__getitem__, hand))
     high_code, low_code = divmod(hand_code, 3125)
     counts = _DIGITS[low_code] + _DIGITS[high_code]
-    previous = world._to_beat_combo()
+    to_beat = world.to_beat
+    if to_beat is None:
+        previous = None
+        leading = True
+    else:
+        previous = SHAPES.get((to_beat, world.special)) or world._to_beat_combo()
+        leading = False
     shapes = _play_shapes(counts, previous, runs_with_special)
     if not shapes:
         return _SEATS[p].pass_action
-    leading = previous is None
     opponent_left = len(hands[1 - p])
     hand_size = len(hand)
     memo = _NEEDED_BY_CODE[runs_with_special]
+    needed_of = memo.get
     far = not opponent_left <= 3
     queen_costs = not runs_with_special
+    triples = -1  # the bits of the ranks held three or four times, once needed
     best_cost = 0.0
     best: _Shape | None = None
     for shape in shapes:
-        size = shape[1]
+        weight, size, high, keeps_set, spends_queen, breaks, _, _, _, c05, c02 = shape
         left = hand_size - size
         if not left:
             cost = -100.0
         else:
-            code = hand_code - shape[0]
-            n = memo.get(code)
+            code = hand_code - weight
+            n = needed_of(code)
             if n is None:
                 n = _needed_of_code(code, runs_with_special)
-            cost = n - 0.05 * size
+            cost = n - c05
             if far and not left <= 2:
-                same_rank = shape[3]
-                if same_rank and size >= 3:
+                if keeps_set:
                     cost += 0.8
-                if shape[4] and queen_costs:
+                if spends_queen and queen_costs:
                     cost += 0.6
-                if not same_rank or size < 3:
-                    for i in shape[5]:
-                        if counts[i] >= 3:
-                            cost += SET_BREAK_PENALTY
-                            break
-            cost += shape[2]
+                if breaks:
+                    if triples < 0:
+                        triples = 0
+                        for i, count in enumerate(counts):
+                            if count >= 3:
+                                triples |= 1 << i
+                    if breaks & triples:
+                        cost += SET_BREAK_PENALTY
+            cost += high
             if leading:
-                cost -= 0.02 * size
+                cost -= c02
         if best is None or cost < best_cost:
             best_cost, best = cost, shape
     assert best is not None
     if not leading:
-        now = _needed_of_code(hand_code, runs_with_special)
+        now = memo.get(hand_code)
+        if now is None:
+            now = _needed_of_code(hand_code, runs_with_special)
         if not (best_cost < now + 1.5 or opponent_left <= 2):
             return _SEATS[p].pass_action
-    return _shape_action(p, hand, world.known[p], best)
+    return _shape_action(p, hand, world.known[p], best, counts)
 
 
 def greedy_rollout(
