@@ -353,20 +353,22 @@ def _takes_face_up(
     """The greedy's draw: whether the face-up card leaves the hand in better shape than the
     blind card, which is one of the cards nobody has seen (averaged over those)."""
     weight = _WEIGHT
-    hand_code = _code(hand)
+    weigh = weight.__getitem__
+    hand_code = sum(map(weigh, hand))
     # Every card is in one place, four of a rank: no digit of the unseen cards' code is negative.
-    unseen_code = _FULL_CODE - hand_code - _code(played) - _code(opponent_known) - weight[face_up]
+    unseen_code = _FULL_CODE - hand_code - sum(map(weigh, played)) - weight[face_up]
+    if opponent_known:
+        unseen_code -= sum(map(weigh, opponent_known))
     high_code, low_code = divmod(unseen_code, 3125)
     unseen = _DIGITS[low_code] + _DIGITS[high_code]
-    memo = _NEEDED_BY_CODE[runs_with_special]
+    needed_of = _NEEDED_BY_CODE[runs_with_special].get
     total = sum(unseen)
     blind = 0.0
     if total:
-        base = _BASE
-        for value, n in enumerate(unseen):
+        for n, base in zip(unseen, _BASE, strict=True):
             if n:
-                code = hand_code + base[value]
-                needed = memo.get(code)
+                code = hand_code + base  # the hand with one more card of this rank
+                needed = needed_of(code)
                 if needed is None:
                     needed = _needed_of_code(code, runs_with_special)
                 blind += n * needed

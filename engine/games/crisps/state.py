@@ -295,6 +295,11 @@ def _play_actions(
 # ----- the match -----------------------------------------------------------------------
 
 
+_PLAYED: dict[tuple[tuple[str, ...], str], tuple[Combination, str]] = {}
+"""By a play's cards and the special rank: its combination and its words (a few thousand
+plays exist)."""
+
+
 class CrispsState(State):
     """A whole Crisps match. Hands are kept sorted; the draw pile's top is its last card."""
 
@@ -460,12 +465,14 @@ class CrispsState(State):
             if known and c in known:
                 known.remove(c)
         self.played.extend(cards)
-        # classify memoises every combination it has seen: look its memo up directly.
-        combo = SHAPES.get((cards, self.special)) or classify(cards, self.options)
-        assert combo is not None
-        self.trick.append(
-            {"player": p, "cards": list(cards), "combination": describe(combo, self.special)}
-        )
+        key = (cards, self.special)
+        shown = _PLAYED.get(key)
+        if shown is None:
+            combo = SHAPES.get(key) or classify(cards, self.options)
+            assert combo is not None
+            shown = _PLAYED[key] = (combo, describe(combo, self.special))
+        combo = shown[0]
+        self.trick.append({"player": p, "cards": list(cards), "combination": shown[1]})
         self.to_beat = cards
         if not hand:
             return self._end_round(p)
