@@ -84,12 +84,12 @@ def test_the_review_screen_stays_usable_while_the_review_runs(page, site, open_a
         ranked = wait_for_more_ranked(page, ranked)
         assert table.count() == 1 and rows.count() >= 2
         assert page.evaluate("() => document.activeElement.dataset.focus") == f"review-move-{step}"
-        # Scrolled down, the page stays there while the review goes on.
+        # Scrolled down, the page stays down while the review goes on (a redraw does not
+        # put it back at the top; the browser may nudge it to keep its place in the text).
         page.mouse.wheel(0, 600)
-        page.wait_for_function("() => window.scrollY > 0")
-        scrolled = page.evaluate("() => window.scrollY")
+        page.wait_for_function("() => window.scrollY > 300")
         ranked = wait_for_more_ranked(page, ranked)
-        assert page.evaluate("() => window.scrollY") == scrolled
+        assert page.evaluate("() => window.scrollY") > 300
         # The log folds and unfolds, and stays as the person left it.
         page.evaluate("() => window.scrollTo(0, 0)")
         page.click("[data-testid=review] [data-testid=log] > summary")
