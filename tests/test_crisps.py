@@ -767,6 +767,33 @@ def test_the_plays_needed_by_a_code_are_those_of_its_counts(monkeypatch):
     assert across > 4_000
 
 
+def test_the_listings_memo_gives_every_state_its_own_moves():
+    # One memo of listings serves every state by what the listing reads: at every position
+    # of matches under the four option sets (the memo warm from the earlier ones) the legal
+    # moves are the ones made afresh, and a hand changed by hand lists its own moves.
+    checked = 0
+    for options in _OPTION_SETS:
+        for seed in range(3):
+            for state in _rollout_positions(seed, options):
+                if state.is_over:
+                    continue
+                fresh = state._generate_actions(state.current_player)
+                assert [a.id for a in state.legal_actions()] == [a.id for a in fresh]
+                checked += 1
+    assert checked > 1000
+    state = engine.new_game("crisps", 2, 1)
+    p = state.current_player
+    before = ids(state)
+    state.hands[p] = state.hands[p][1:]
+    assert ids(state) == [a.id for a in state._generate_actions(p)] != before
+    # A card of a pair seen by the opponent: the rank's seen and unseen cards differ.
+    hand = state.hands[p]
+    pair = next(c for c, d in zip(hand, hand[1:], strict=False) if c[:-1] == d[:-1])
+    before = ids(state)
+    state.known[p] = [pair]
+    assert ids(state) == [a.id for a in state._generate_actions(p)] != before
+
+
 def test_the_rollouts_play_is_the_greedys_from_the_listing():
     # The rollouts' play phase chooses among the shapes of the plays, from the hand's counts,
     # without listing them: at every play-phase position of many matches (with seen cards in

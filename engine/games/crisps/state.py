@@ -295,6 +295,11 @@ def _play_actions(
 # ----- the match -----------------------------------------------------------------------
 
 
+_LISTINGS: dict[tuple[Any, ...], list[Action]] = {}
+"""The legal moves by everything the listing reads (see ``CrispsState._legal_actions``);
+emptied when it holds ``_LISTINGS_KEPT`` of them."""
+_LISTINGS_KEPT = 20_000
+
 _PLAYED: dict[tuple[tuple[str, ...], str], tuple[Combination, str]] = {}
 """By a play's cards and the special rank: its combination and its words (a few thousand
 plays exist)."""
@@ -327,7 +332,6 @@ class CrispsState(State):
         self.to_beat: tuple[str, ...] | None = None
         self.last_trick: list[dict[str, Any]] | None = None
         self.last_draw: dict[str, Any] | None = None
-        self._legal_cache: tuple[tuple[Any, ...], list[Action]] | None = None
         self._deal(self.rng.randrange(2))
 
     # ----- dealing and round bookkeeping --------------------------------------------------
@@ -402,7 +406,9 @@ class CrispsState(State):
     def _legal_actions(self) -> list[Action]:
         p = self.turn
         assert p is not None
-        # apply() and the caller both ask for the same list; bots ask many times per state.
+        # apply() and the caller both ask for the same list, and the search's walks through
+        # its tree meet the same hands in many sampled worlds: one memo for every state, by
+        # everything the listing reads.
         key = (
             self.phase,
             p,
@@ -411,12 +417,14 @@ class CrispsState(State):
             self.to_beat,
             self.face_up,
             not self.draw_pile,
+            self.runs_with_special,
         )
-        cached = self._legal_cache
-        if cached is not None and cached[0] == key:
-            return list(cached[1])
-        actions = self._generate_actions(p)
-        self._legal_cache = (key, actions)
+        actions = _LISTINGS.get(key)
+        if actions is None:
+            actions = self._generate_actions(p)
+            if len(_LISTINGS) >= _LISTINGS_KEPT:
+                _LISTINGS.clear()
+            _LISTINGS[key] = actions
         return list(actions)
 
     def _fresh_actions(self) -> list[Action]:
