@@ -794,6 +794,57 @@ def test_the_listings_memo_gives_every_state_its_own_moves():
     assert ids(state) == [a.id for a in state._generate_actions(p)] != before
 
 
+def _former_determinize(state: CrispsState, player: int, rng: random.Random) -> tuple:
+    """What determinize drew before it was a sampler: the world's seed, then the other
+    hand's unseen cards, the removed cards and the draw pile as one sorted pool shuffled by
+    engine.cards.shuffle and dealt in that order (the seen cards kept in that hand)."""
+    from engine.cards import shuffle
+
+    seed = rng.getrandbits(64)
+    other = 1 - player
+    hidden = list(state.hands[other])
+    for c in state.known[other]:
+        hidden.remove(c)
+    unseen = sorted(hidden + state.removed + state.draw_pile)
+    shuffle(unseen, rng)
+    k, r = len(hidden), len(state.removed)
+    hand = sort_cards(list(state.known[other]) + unseen[:k])
+    return seed, hand, unseen[k : k + r], unseen[k + r :]
+
+
+def test_the_sampler_deals_what_determinize_dealt():
+    # Each world the search's sampler draws from an rng is the one the former determinize
+    # drew from the same rng (the world's seed, the other hand, the removed cards, the draw
+    # pile, the rng's state after), the rest a copy of the position.
+    from engine.core import LazyRandom
+
+    checked = with_known = 0
+    for options in _OPTION_SETS:
+        for state in _rollout_positions(2, options)[::2]:
+            if state.is_over:
+                continue
+            player = state.current_player
+            sample = state.sampler(player)
+            for k in range(2):
+                rng, former_rng = random.Random(k), random.Random(k)
+                world = sample(rng)
+                seed, hand, removed, pile = _former_determinize(state, player, former_rng)
+                assert isinstance(world.rng, LazyRandom)
+                assert world.rng.getrandbits(64) == random.Random(seed).getrandbits(64)
+                assert (world.hands[1 - player], world.removed, world.draw_pile) == (
+                    hand,
+                    removed,
+                    pile,
+                )
+                assert rng.getstate() == former_rng.getstate()
+                assert world.view(player) == state.view(player)
+                assert world.hands[player] == state.hands[player]
+                assert world.hands[player] is not state.hands[player]
+            checked += 1
+            with_known += bool(state.known[1 - player])
+    assert checked > 100 and with_known > 10
+
+
 def test_the_rollouts_play_is_the_greedys_from_the_listing():
     # The rollouts' play phase chooses among the shapes of the plays, from the hand's counts,
     # without listing them: at every play-phase position of many matches (with seen cards in

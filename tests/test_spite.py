@@ -745,6 +745,53 @@ def test_the_rollouts_choice_is_the_holding_policys():
     assert min(met.values()) > 20, met
 
 
+def _former_determinize(state: SpiteState, player: int, rng: random.Random) -> tuple:
+    """What determinize drew before it was a sampler: the world's seed, then the pay-off
+    piles' face-down cards as one sorted pool shuffled by engine.cards.shuffle and dealt
+    seat by seat under the upcards, then the other hand and the stock the same way."""
+    from engine.cards import shuffle
+    from engine.games.spite.rules import HAND_ORDER
+
+    seed = rng.getrandbits(64)
+    buried = sorted(c for p in state.payoff for c in p[:-1])
+    shuffle(buried, rng)
+    payoff = []
+    for seat in range(2):
+        size = len(state.payoff[seat]) - 1
+        payoff.append(buried[:size] + [state.payoff[seat][-1]])
+        buried = buried[size:]
+    other = 1 - player
+    unseen = sorted(state.hands[other] + state.stock)
+    shuffle(unseen, rng)
+    count = len(state.hands[other])
+    hand = sorted(unseen[:count], key=HAND_ORDER.__getitem__)
+    return seed, payoff, hand, unseen[count:]
+
+
+def test_the_sampler_deals_what_determinize_dealt():
+    # Each world the search's sampler draws from an rng is the one the former determinize
+    # drew from the same rng (the world's seed, the pay-off piles, the other hand, the
+    # stock, the rng's state after), the rest a copy of the position.
+    from engine.core import LazyRandom
+
+    checked = 0
+    for state in _spite_positions(3)[::3]:
+        player = state.current_player
+        sample = state.sampler(player)
+        for k in range(2):
+            rng, former_rng = random.Random(k), random.Random(k)
+            world = sample(rng)
+            seed, payoff, hand, stock = _former_determinize(state, player, former_rng)
+            assert isinstance(world.rng, LazyRandom)
+            assert world.rng.getrandbits(64) == random.Random(seed).getrandbits(64)
+            assert (world.payoff, world.hands[1 - player], world.stock) == (payoff, hand, stock)
+            assert rng.getstate() == former_rng.getstate()
+            assert world.view(player) == state.view(player)
+            assert world.discards == state.discards and world.discards is not state.discards
+        checked += 1
+    assert checked > 50
+
+
 def test_the_rollout_loop_takes_the_generic_loops_moves():
     # From sampled worlds of many positions: the game's rollout loop and the search's generic
     # one (the holding policy from each seat's policy view, the evaluator's stop) take the

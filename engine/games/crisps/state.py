@@ -718,18 +718,32 @@ class CrispsState(State):
         return deck_for(self.options)
 
     def determinize(self, player: int, rng: random.Random) -> CrispsState:
-        world = self._copy(LazyRandom(rng.getrandbits(64)))
+        return self.sampler(player)(rng)
+
+    def sampler(self, player: int) -> Callable[[random.Random], CrispsState]:
+        """The other hand's cards nobody saw, the removed cards and the draw pile are one
+        pool to re-deal (sorted, so only what ``player`` knows decides it); the cards it was
+        seen taking stay in that hand. The pool is worked out once, here; each world
+        shuffles a copy of it and deals it."""
         other = 1 - player
+        kept = list(self.known[other])
         hidden = list(self.hands[other])
-        for c in self.known[other]:
+        for c in kept:
             hidden.remove(c)  # everybody saw these go into that hand
-        unseen = sorted(hidden + self.removed + self.draw_pile)
-        shuffle(unseen, rng)
-        k, r = len(hidden), len(self.removed)
-        world.hands[other] = sort_cards(list(self.known[other]) + unseen[:k])
-        world.removed = unseen[k : k + r]
-        world.draw_pile = unseen[k + r :]
-        return world
+        pool = sorted(hidden + self.removed + self.draw_pile)
+        k = len(hidden)
+        r = k + len(self.removed)
+
+        def sample(rng: random.Random) -> CrispsState:
+            world = self._copy(LazyRandom(rng.getrandbits(64)))
+            unseen = list(pool)
+            shuffle(unseen, rng)
+            world.hands[other] = sort_cards(kept + unseen[:k])
+            world.removed = unseen[k:r]
+            world.draw_pile = unseen[r:]
+            return world
+
+        return sample
 
     def _copy(self, rng: random.Random) -> CrispsState:
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh

@@ -46,6 +46,7 @@ last finished game or ``None``), ``rounds`` (all summaries) and ``winners``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engine.cards import card_name, shuffle, shuffled
@@ -679,25 +680,40 @@ class SpiteState(State):
         return list(PAYOFF_DECK) + list(HAND_DECK)
 
     def determinize(self, player: int, rng: random.Random) -> SpiteState:
-        world = self._copy(LazyRandom(rng.getrandbits(64)))
+        return self.sampler(player)(rng)
+
+    def sampler(self, player: int) -> Callable[[random.Random], SpiteState]:
+        """Every pay-off card that ever left a pile was turned up first, so the cards still
+        face down in the two pay-off piles are public as a set; only their split and order
+        are unknown. The other hand and the stock are one pool of unseen cards. Both pools
+        are worked out once, here (sorted, so only what ``player`` knows decides them); each
+        world shuffles a copy of each and deals them."""
         if self.match_over:
-            return world
-        # Every pay-off card that ever left a pile was turned up first, so the cards still
-        # face down in the two pay-off piles are public as a set; only their split and order
-        # are unknown.
+            return lambda rng: self._copy(LazyRandom(rng.getrandbits(64)))
         buried = sorted(c for p in self.payoff for c in p[:-1])
-        shuffle(buried, rng)
-        for seat in range(PLAYERS):
-            size = len(self.payoff[seat]) - 1
-            world.payoff[seat] = buried[:size] + [self.payoff[seat][-1]]
-            buried = buried[size:]
+        piles = [(len(p) - 1, p[-1]) for p in self.payoff]  # (cards face down, upcard)
         other = 1 - player
-        unseen = sorted(self.hands[other] + self.stock)
-        shuffle(unseen, rng)
+        pool = sorted(self.hands[other] + self.stock)
         count = len(self.hands[other])
-        world.hands[other] = sorted(unseen[:count], key=HAND_ORDER.__getitem__)
-        world.stock = unseen[count:]
-        return world
+        order = HAND_ORDER.__getitem__
+
+        def sample(rng: random.Random) -> SpiteState:
+            world = self._copy(LazyRandom(rng.getrandbits(64)))
+            cards = list(buried)
+            shuffle(cards, rng)
+            at = 0
+            for seat, (size, upcard) in enumerate(piles):
+                pile = cards[at : at + size]
+                pile.append(upcard)
+                world.payoff[seat] = pile
+                at += size
+            unseen = list(pool)
+            shuffle(unseen, rng)
+            world.hands[other] = sorted(unseen[:count], key=order)
+            world.stock = unseen[count:]
+            return world
+
+        return sample
 
     def why_illegal(self, action_id: str) -> str | None:
         if not isinstance(action_id, str):
