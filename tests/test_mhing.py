@@ -790,6 +790,18 @@ def test_the_rollouts_keep_values_are_the_greedys(players):
                 state.sequences[seat],
             )
             assert got == [want[c] for c in hand]
+            # The rollouts' own path reads the piles' bits the moves keep, which are the
+            # ones worked out from the cards.
+            held = sum(CARD_BIT[c] for c in hand)
+            assert bot._world_keep_values(state, seat, held) == got
+            kept = (state.discard_bits, state.laid_bits)
+            state._recount()
+            assert (state.discard_bits, state.laid_bits) == kept
+            # The round points, worked out again for the seat whose sequences changed only
+            # (asked at one position in three: two seats may have laid in between).
+            if checked % 3 == 0:
+                assert state._round_points() == [score_sequences(s) for s in state.sequences]
+                assert state._copy(state.rng)._round_points() == state._round_points()
             checked += 1
     assert checked > 200
 

@@ -169,8 +169,7 @@ def _keep_values(
     mine: list[list[str]],
 ) -> list[float]:
     """:func:`card_keep_values` of the cards of ``hand`` in its order, from the view's parts
-    (``held``: the hand's bit form; ``mine``: the seat's own laid sequences), which the
-    rollouts read off the world."""
+    (``held``: the hand's bit form; ``mine``: the seat's own laid sequences)."""
     bit = CARD_BIT
     # Every card is in one place: each part's bits are distinct, the parts may overlap
     # only where the seat's own known cards are in its hand.
@@ -186,6 +185,31 @@ def _keep_values(
     for known in known_cards:
         if known:
             seen |= sum(map(bit.__getitem__, known))
+    return _keep_values_of(hand, held, seen, buried, mine)
+
+
+def _world_keep_values(world: MhingState, p: int, held: int) -> list[float]:
+    """:func:`_keep_values` for the seat ``p`` of ``world`` (``held``: its hand's bit form),
+    the discard pile's and the laid cards' bits read from the world's kept ones: how the
+    rollouts work them out."""
+    discards = world.discards
+    seen = held | world.laid_bits
+    buried = 0
+    if discards:
+        pile = world.discard_bits
+        buried = pile - CARD_BIT[discards[-1]]
+        seen |= pile
+    for known in world.known:
+        if known:
+            seen |= sum(map(CARD_BIT.__getitem__, known))
+    return _keep_values_of(world.hands[p], held, seen, buried, world.sequences[p])
+
+
+def _keep_values_of(
+    hand: list[str], held: int, seen: int, buried: int, mine: list[list[str]]
+) -> list[float]:
+    """:func:`_keep_values` from the bits of the cards the seat has seen (its hand among
+    them) and of those buried in the discard pile (all but its top)."""
     dead = seen & ~buried  # seen where it cannot come back
     free = ~held
     worths: list[float | None] | None = None  # each run's 1 + 0.7 x its gain, by its place
@@ -390,8 +414,7 @@ def _rollout_move(world: MhingState, rng: random.Random) -> Action:
         top = _best_sequence(world.policy_view(p), p, lays)[1]
         if top is not None:
             return top
-    sequences = world.sequences
-    values = _keep_values(hand, held, world.discards, sequences, world.known, sequences[p])
+    values = _world_keep_values(world, p, held)
     return _discard_row(p)[hand[_least_index(values, rng)]]
 
 

@@ -209,7 +209,11 @@ class MhingState(State):
         ]
         self.draw_pile: list[str] = deck[self.players * HAND_SIZE :]  # last item is the top
         self.discards: list[str] = []
+        self.discard_bits = 0
+        """The bit form of the discard pile (``rules.CARD_BIT``), kept by every move."""
         self.sequences: list[list[list[str]]] = [[] for _ in range(self.players)]
+        self.laid_bits = 0
+        """The bit form of every laid sequence's cards, kept by every move."""
         self.known: list[list[str]] = [[] for _ in range(self.players)]
         self.reshuffled: list[str] = []
         self.rebuilt_since_sequence = False
@@ -232,6 +236,7 @@ class MhingState(State):
         other.round_no, other.over, other.starter = self.round_no, self.over, self.starter
         other.hands = [list(h) for h in self.hands]
         other.draw_pile, other.discards = list(self.draw_pile), list(self.discards)
+        other.discard_bits, other.laid_bits = self.discard_bits, self.laid_bits
         other.sequences = [[list(s) for s in seqs] for seqs in self.sequences]
         other.known = [list(k) for k in self.known]
         other.reshuffled = list(self.reshuffled)
@@ -239,6 +244,7 @@ class MhingState(State):
         other.turn, other.phase, other.drawn = self.turn, self.phase, self.drawn
         if self._points is not None and self._points[0] is self.sequences:
             other._points = (other.sequences, self._points[1])
+            other._stale = self._stale
         else:
             other._points = None
         return other
@@ -396,6 +402,7 @@ class MhingState(State):
             self.reshuffled = sort_cards(self.discards[:-1])
             self.draw_pile = shuffled(self.reshuffled, self.rng)
             self.discards = self.discards[-1:]
+            self.discard_bits = CARD_BIT[self.discards[0]]
         c = self.draw_pile.pop()
         insort(self.hands[player], c, key=SORT_KEY.__getitem__)  # the hand stays sorted
         self.drawn = c
@@ -412,7 +419,8 @@ class MhingState(State):
             if c in hand:
                 hand.remove(c)
         self.sequences[player].append(list(cards))
-        self._points = None
+        self.laid_bits |= sum(map(CARD_BIT.__getitem__, cards))
+        self._points_changed(player)
         self.rebuilt_since_sequence = False
         if len(self.sequences[player]) >= SEQUENCES_TO_END:
             self._end_round("fourth_sequence", player)
@@ -434,6 +442,13 @@ class MhingState(State):
         player = self.turn
         kind, _, arg = action.id.partition(":")
         if kind == "draw":
+            pile = self.draw_pile
+            if pile:  # _draw_one without a pile to rebuild
+                c = pile.pop()
+                insort(self.hands[player], c, key=SORT_KEY.__getitem__)
+                self.drawn = c
+                self.phase = "play"
+                return True
             stop = self._draw_one(player)
             if stop:
                 self._end_round(stop, None)
@@ -442,7 +457,7 @@ class MhingState(State):
             return True
         if kind == "take":
             cards = arg.split(",")
-            self.discards.pop()
+            self.discard_bits -= CARD_BIT[self.discards.pop()]
             self._forget_known(player, cards)
             self._lay(player, cards)
             return True
@@ -457,7 +472,8 @@ class MhingState(State):
             for seq in self.sequences[player]:
                 if ace in seq:
                     seq[seq.index(ace)] = natural
-            self._points = None
+            self.laid_bits += CARD_BIT[natural] - CARD_BIT[ace]
+            self._points_changed(player)
             hand = self.hands[player]
             hand.remove(natural)
             hand.append(ace)
@@ -468,7 +484,11 @@ class MhingState(State):
             if self.known[player]:
                 self._forget_known(player, [arg])
             self.discards.append(arg)
-            self._end_turn()
+            self.discard_bits += CARD_BIT[arg]
+            # _end_turn
+            self.turn = (player + 1) % self.players
+            self.phase = "draw"
+            self.drawn = None
         else:  # pragma: no cover - find_action only passes legal ids
             raise AssertionError(action.id)
         return False
@@ -534,14 +554,30 @@ class MhingState(State):
 
     def _round_points(self) -> list[int]:
         """What each seat's sequences score now, worked out again only after a sequence
-        was laid or changed, or the sequences replaced (the rollouts ask at every step; the
-        list is read, never changed)."""
+        was laid or changed (that seat's alone, when one seat's were), or the sequences
+        replaced (the rollouts ask at every step; the list is read, never changed)."""
         kept = self._points
         if kept is not None and kept[0] is self.sequences:
-            return kept[1]
-        points = [score_sequences(seqs) for seqs in self.sequences]
+            stale = self._stale
+            if stale < 0:
+                return kept[1]
+            points = list(kept[1])
+            points[stale] = score_sequences(self.sequences[stale])
+        else:
+            points = [score_sequences(seqs) for seqs in self.sequences]
         self._points = (self.sequences, points)
+        self._stale = -1
         return points
+
+    _stale = -1
+    """The seat whose sequences changed since ``_points`` was worked out (-1: none)."""
+
+    def _points_changed(self, player: int) -> None:
+        """The sequences of ``player`` were laid or changed: its points are to be worked out
+        again (everyone's, if another seat's were already)."""
+        if self._stale not in (-1, player):
+            self._points = None
+        self._stale = player
 
     def view(self, player: int | None) -> dict[str, Any]:
         seeing = player is not None and 0 <= player < self.players
@@ -623,7 +659,15 @@ class MhingState(State):
             rest = rest[free:]
         if world.turn != player:
             world.drawn = None
+        world._recount()  # a position set up by hand is searched right too
         return world
+
+    def _recount(self) -> None:
+        """Work ``discard_bits`` and ``laid_bits`` out again from the cards: every move keeps
+        them, but a position set up by editing the piles by hand needs this."""
+        bit = CARD_BIT.__getitem__
+        self.discard_bits = sum(map(bit, self.discards))
+        self.laid_bits = sum(bit(c) for seqs in self.sequences for seq in seqs for c in seq)
 
 
 def _ranks_of(sequences: list[list[list[str]]]) -> list[list[list[int]]]:
