@@ -181,6 +181,31 @@ def test_evaluator_values_are_per_seat_and_in_range():
     assert ev.from_gains([0, 0]) == [0.5, 0.5]
 
 
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+def test_a_states_sampler_draws_determinizes_worlds(game_id):
+    """State.sampler(player) is determinize(player, rng) as a function of rng (the search
+    samples through it): at positions of a match, each world it draws from an rng is the
+    world determinize draws from the same rng, card for card, with the same chance to come
+    and the rng left in the same state."""
+    spec = engine.GAMES[game_id]
+    for players in sorted({spec.min_players, spec.max_players}):
+        state = engine.new_game(game_id, players=players, seed=5)
+        rng = random.Random(5)
+        for step in range(60):
+            if state.is_over:
+                break
+            player = state.current_player
+            sample = state.sampler(player)
+            for k in range(2):
+                one, two = random.Random(step * 2 + k), random.Random(step * 2 + k)
+                world, former = sample(one), state.determinize(player, two)
+                assert world.zones() == former.zones()
+                assert world.view(player) == former.view(player)
+                assert world.rng.getrandbits(32) == former.rng.getrandbits(32)
+                assert one.getstate() == two.getstate()
+            state.apply(rng.choice(state.legal_actions()))
+
+
 def _formula(ev: Evaluator, gains: list[float]) -> list[float]:
     """The evaluator's value of gains as its module text defines it, term by term."""
     gains = [-g for g in gains] if ev.lower_is_better else gains
