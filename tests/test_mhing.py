@@ -790,13 +790,17 @@ def test_the_rollouts_keep_values_are_the_greedys(players):
                 state.sequences[seat],
             )
             assert got == [want[c] for c in hand]
-            # The rollouts' own path reads the piles' bits the moves keep, which are the
-            # ones worked out from the cards.
+            # The rollouts' own path reads the piles' bits the moves keep (the ones worked
+            # out from the cards) and the seat's adder the state keeps from earlier
+            # positions while the seat's sequences stand.
             held = sum(CARD_BIT[c] for c in hand)
             assert bot._world_keep_values(state, seat, held) == got
-            kept = (state.discard_bits, state.laid_bits)
-            state._recount()
-            assert (state.discard_bits, state.laid_bits) == kept
+            recounted = state._copy(state.rng)
+            recounted._recount()
+            assert (recounted.discard_bits, recounted.laid_bits) == (
+                state.discard_bits,
+                state.laid_bits,
+            )
             # The round points, worked out again for the seat whose sequences changed only
             # (asked at one position in three: two seats may have laid in between).
             if checked % 3 == 0:

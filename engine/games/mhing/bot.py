@@ -202,14 +202,24 @@ def _world_keep_values(world: MhingState, p: int, held: int) -> list[float]:
     for known in world.known:
         if known:
             seen |= sum(map(CARD_BIT.__getitem__, known))
-    return _keep_values_of(world.hands[p], held, seen, buried, world.sequences[p])
+    mine = world.sequences[p]
+    kept = world._seat_memo[p]  # the seat's adder and memo of worths, while mine stand
+    if kept is None:
+        kept = world._seat_memo[p] = _worths_of(mine)
+    return _keep_values_of(world.hands[p], held, seen, buried, mine, kept)
 
 
 def _keep_values_of(
-    hand: list[str], held: int, seen: int, buried: int, mine: list[list[str]]
+    hand: list[str],
+    held: int,
+    seen: int,
+    buried: int,
+    mine: list[list[str]],
+    kept: tuple[Any, list[float | None]] | None = None,
 ) -> list[float]:
     """:func:`_keep_values` from the bits of the cards the seat has seen (its hand among
-    them) and of those buried in the discard pile (all but its top)."""
+    them) and of those buried in the discard pile (all but its top); ``kept``: the
+    :func:`_worths_of` ``mine``, when the caller has it."""
     dead = seen & ~buried  # seen where it cannot come back
     free = ~held
     worths: list[float | None] | None = None  # each run's 1 + 0.7 x its gain, by its place
@@ -239,7 +249,7 @@ def _keep_values_of(
                     part = 0.0
                 else:
                     if worths is None:
-                        added, worths = _worths_of(mine)
+                        added, worths = _worths_of(mine) if kept is None else kept
                     worth = worths[at]
                     if worth is None:
                         worth = worths[at] = 1.0 + 0.7 * added(facts)

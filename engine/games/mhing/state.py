@@ -221,6 +221,9 @@ class MhingState(State):
         self.phase = "draw"
         self.drawn: str | None = None
         self._points: tuple[list[list[list[str]]], list[int]] | None = None
+        self._seat_memo: list[Any] = [None] * self.players
+        """Per seat, what a bot worked out from that seat's laid sequences alone (None: not
+        yet), dropped whenever they change."""
 
     def _copy(self, rng: random.Random) -> MhingState:
         """A deep copy drawing its future chance from ``rng`` (determinize passes a fresh
@@ -237,6 +240,7 @@ class MhingState(State):
         other.hands = [list(h) for h in self.hands]
         other.draw_pile, other.discards = list(self.draw_pile), list(self.discards)
         other.discard_bits, other.laid_bits = self.discard_bits, self.laid_bits
+        other._seat_memo = list(self._seat_memo)
         other.sequences = [[list(s) for s in seqs] for seqs in self.sequences]
         other.known = [list(k) for k in self.known]
         other.reshuffled = list(self.reshuffled)
@@ -578,6 +582,7 @@ class MhingState(State):
         if self._stale not in (-1, player):
             self._points = None
         self._stale = player
+        self._seat_memo[player] = None
 
     def view(self, player: int | None) -> dict[str, Any]:
         seeing = player is not None and 0 <= player < self.players
@@ -666,6 +671,7 @@ class MhingState(State):
         """Work ``discard_bits`` and ``laid_bits`` out again from the cards: every move keeps
         them, but a position set up by editing the piles by hand needs this."""
         bit = CARD_BIT.__getitem__
+        self._seat_memo = [None] * self.players
         self.discard_bits = sum(map(bit, self.discards))
         self.laid_bits = sum(bit(c) for seqs in self.sequences for seq in seqs for c in seq)
 
