@@ -5,13 +5,15 @@ loop leaves the search's root as the generic loop does."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from engine.bots.ismcts import Search, SearchConfig
 from engine.checks import observable
-from engine.core import Action, IllegalAction, State
+from engine.core import Action, IllegalAction, LazyRandom, State
 
 
 def ids(state: State) -> list[str]:
@@ -52,6 +54,33 @@ def assert_loop_searches_alike(
         assert own == other, f"seed {seed}: the root differs with the game's {loop}"
         assert searches[0].rollout_steps == searches[1].rollout_steps > 0
         assert searches[0].best().id == searches[1].best().id
+
+
+def assert_sampled_as_before(
+    state: State,
+    former: Callable[[State, int, random.Random], tuple[Any, ...]],
+    dealt: Callable[[Any], tuple[Any, ...]],
+) -> list[Any]:
+    """The worlds the search's sampler (``state.sampler``) draws for the seat to move from
+    ``random.Random(k)``, k = 0 and 1, are the ones the former determinize dealt:
+    ``former(state, player, rng)`` gives the seed it drew for the world's chance and then
+    what it dealt, which ``dealt(world)`` must equal; the rng is left in the same state and
+    the seat sees the same position. Returns the worlds, for the game's own checks."""
+    player = state.current_player
+    assert player is not None
+    sample = state.sampler(player)
+    worlds = []
+    for k in range(2):
+        rng, former_rng = random.Random(k), random.Random(k)
+        world = sample(rng)
+        seed, *parts = former(state, player, former_rng)
+        assert isinstance(world.rng, LazyRandom)
+        assert world.rng.getrandbits(64) == random.Random(seed).getrandbits(64)
+        assert dealt(world) == tuple(parts), f"rng {k}: the sampler dealt another world"
+        assert rng.getstate() == former_rng.getstate()
+        assert world.view(player) == state.view(player)
+        worlds.append(world)
+    return worlds
 
 
 def namespace_unavailable(reason: object) -> None:

@@ -23,7 +23,7 @@ from engine.games.crisps.rules import (
     sort_cards,
 )
 from engine.games.crisps.state import CrispsState
-from tests.helpers import assert_loop_searches_alike, ids
+from tests.helpers import assert_loop_searches_alike, assert_sampled_as_before, ids
 
 RUNS = {"special_rank_runs": True}
 
@@ -816,7 +816,6 @@ def test_the_sampler_deals_what_determinize_dealt():
     # Each world the search's sampler draws from an rng is the one the former determinize
     # drew from the same rng (the world's seed, the other hand, the removed cards, the draw
     # pile, the rng's state after), the rest a copy of the position.
-    from engine.core import LazyRandom
 
     checked = with_known = 0
     for options in _OPTION_SETS:
@@ -824,20 +823,12 @@ def test_the_sampler_deals_what_determinize_dealt():
             if state.is_over:
                 continue
             player = state.current_player
-            sample = state.sampler(player)
-            for k in range(2):
-                rng, former_rng = random.Random(k), random.Random(k)
-                world = sample(rng)
-                seed, hand, removed, pile = _former_determinize(state, player, former_rng)
-                assert isinstance(world.rng, LazyRandom)
-                assert world.rng.getrandbits(64) == random.Random(seed).getrandbits(64)
-                assert (world.hands[1 - player], world.removed, world.draw_pile) == (
-                    hand,
-                    removed,
-                    pile,
-                )
-                assert rng.getstate() == former_rng.getstate()
-                assert world.view(player) == state.view(player)
+            worlds = assert_sampled_as_before(
+                state,
+                _former_determinize,
+                lambda world, p=player: (world.hands[1 - p], world.removed, world.draw_pile),
+            )
+            for world in worlds:
                 assert world.hands[player] == state.hands[player]
                 assert world.hands[player] is not state.hands[player]
             checked += 1

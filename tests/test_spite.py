@@ -21,7 +21,12 @@ from engine.games.spite.rules import (
     rank_value,
 )
 from engine.games.spite.state import SpiteState
-from tests.helpers import assert_loop_searches_alike, assert_refused, ids
+from tests.helpers import (
+    assert_loop_searches_alike,
+    assert_refused,
+    assert_sampled_as_before,
+    ids,
+)
 
 STACK_A_TO_Q = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"]
 
@@ -772,21 +777,16 @@ def test_the_sampler_deals_what_determinize_dealt():
     # Each world the search's sampler draws from an rng is the one the former determinize
     # drew from the same rng (the world's seed, the pay-off piles, the other hand, the
     # stock, the rng's state after), the rest a copy of the position.
-    from engine.core import LazyRandom
 
     checked = 0
     for state in _spite_positions(3)[::3]:
         player = state.current_player
-        sample = state.sampler(player)
-        for k in range(2):
-            rng, former_rng = random.Random(k), random.Random(k)
-            world = sample(rng)
-            seed, payoff, hand, stock = _former_determinize(state, player, former_rng)
-            assert isinstance(world.rng, LazyRandom)
-            assert world.rng.getrandbits(64) == random.Random(seed).getrandbits(64)
-            assert (world.payoff, world.hands[1 - player], world.stock) == (payoff, hand, stock)
-            assert rng.getstate() == former_rng.getstate()
-            assert world.view(player) == state.view(player)
+        worlds = assert_sampled_as_before(
+            state,
+            _former_determinize,
+            lambda world, p=player: (world.payoff, world.hands[1 - p], world.stock),
+        )
+        for world in worlds:
             assert world.discards == state.discards and world.discards is not state.discards
         checked += 1
     assert checked > 50

@@ -13,7 +13,7 @@ whichever of the face-up and blind card leaves its hand in better shape.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -51,17 +51,27 @@ def _needed(counts: tuple[int, ...], runs_with_special: bool) -> int:
     worked out once (:func:`_stretch_needed`): far fewer stretches than hands exist."""
     top_index = 9 if runs_with_special else 8
     total = 0
-    i = 0
-    while i < 10:
+    for i, j in _stretches(counts, 0, 10, top_index):
+        total += _stretch_needed(i, counts[i:j], runs_with_special)
+    return total
+
+
+def _stretches(
+    counts: Sequence[int], start: int, end: int, top_index: int = 9
+) -> Iterator[tuple[int, int]]:
+    """The stretches of ranks in a row that ``counts`` holds between indexes ``start`` and
+    ``end``, as (first, past the last) index pairs; a stretch goes no further than
+    ``top_index`` (8: the special rank, index 9, stands alone)."""
+    i = start
+    while i < end:
         if not counts[i]:
             i += 1
             continue
         j = i + 1
-        while j < 10 and counts[j] and j <= top_index:
+        while j < end and counts[j] and j <= top_index:
             j += 1
-        total += _stretch_needed(i, counts[i:j], runs_with_special)
+        yield i, j
         i = j
-    return total
 
 
 @lru_cache(maxsize=200_000)
@@ -190,19 +200,11 @@ def _low_part(low: int, runs_with_special: bool) -> tuple[int, int, tuple[int, .
     counts = _DIGITS[low]
     inner = 0
     out: tuple[int, int, tuple[int, ...]] = (0, 0, ())
-    i = 0
-    while i < 5:
-        if not counts[i]:
-            i += 1
-            continue
-        j = i + 1
-        while j < 5 and counts[j]:
-            j += 1
+    for i, j in _stretches(counts, 0, 5):
         if j == 5:
             out = (inner, i, counts[i:])
         else:
             inner += _stretch_needed(i, counts[i:j], runs_with_special)
-        i = j
     if not out[2]:
         out = (inner, 0, ())
     _LOW_PARTS[runs_with_special][low] = out
@@ -218,19 +220,11 @@ def _high_part(high: int, runs_with_special: bool) -> tuple[int, tuple[int, ...]
     top_index = 9 if runs_with_special else 8
     inner = 0
     head: tuple[int, ...] = ()
-    i = 5
-    while i < 10:
-        if not counts[i]:
-            i += 1
-            continue
-        j = i + 1
-        while j < 10 and counts[j] and j <= top_index:
-            j += 1
+    for i, j in _stretches(counts, 5, 10, top_index):
         if i == 5:
             head = counts[5:j]
         else:
             inner += _stretch_needed(i, counts[i:j], runs_with_special)
-        i = j
     out = (inner, head)
     _HIGH_PARTS[runs_with_special][high] = out
     return out

@@ -169,6 +169,30 @@ _PILE_OF: dict[str, int] = {}
 """A discard action's id -> the index of its discard pile, read once per id."""
 
 
+def _pile_score(value: int, shown: int | None, empty_cost: int) -> float:
+    """What discarding a card of ``value`` on a pile showing ``shown`` (None: an empty pile,
+    which costs ``empty_cost`` more when it is the only empty one) is worth: on a card of its
+    own rank best, then one rank below, then less the further below."""
+    if shown is None:
+        return value - 9.0 - empty_cost
+    if value == shown:
+        return 8.0
+    if value == shown - 1:
+        return 7.0
+    return 6.0 - (shown - value)
+
+
+_PILE_SCORES: dict[int, tuple[dict[int | None, float], ...]] = {
+    empty_cost: tuple(
+        {shown: _pile_score(value, shown, empty_cost) for shown in (None, *range(1, 14))}
+        for value in range(14)
+    )
+    for empty_cost in (0, 2)
+}
+""":func:`_pile_score` by ``empty_cost``, the card's value and what the pile shows, for the
+rollouts, which read it for every card and pile of a discard."""
+
+
 def _best_discard(discards: list[Action], view: dict[str, Any], me: int) -> Action:
     """The first of the highest-scoring discards: what each pile shows, the empty piles, the
     upcard and the lowest stack are read once for all of them."""
@@ -188,15 +212,7 @@ def _best_discard(discards: list[Action], view: dict[str, Any], me: int) -> Acti
             index = _PILE_OF.get(action.id)
             if index is None:
                 index = _PILE_OF[action.id] = int(action.id.rsplit(":", 1)[1])
-            shown = shown_of[index]
-            if shown is None:
-                score = value - 9.0 - empty_cost
-            elif value == shown:
-                score = 8.0
-            elif value == shown - 1:
-                score = 7.0
-            else:
-                score = 6.0 - (shown - value)
+            score = _pile_score(value, shown_of[index], empty_cost)
             if value < up and lowest is not None and lowest < value:
                 score -= 2.0  # a bridge towards the upcard is worth keeping in hand
         if score > best_score:
@@ -416,7 +432,7 @@ def _rollout_choice(world: SpiteState, seat: int) -> Action:
     for pile in piles:
         if not pile:
             empties += 1
-    empty_cost = 0 if empties > 1 else 2
+    scores = _PILE_SCORES[0 if empties > 1 else 2]
     lowest = min(stacks) if stacks else None
     best_discard: tuple[str, int] | None = None
     top_score = float("-inf")
@@ -437,17 +453,11 @@ def _rollout_choice(world: SpiteState, seat: int) -> Action:
         if value == 1 and room:
             continue  # an Ace goes to the centre while there is room
         bridge = value < up and lowest is not None and lowest < value
+        by_shown = scores[value]
         for i, shown in enumerate(shown_of):
-            if shown is None:
-                score = value - 9.0 - empty_cost
-            elif value > shown:
+            if shown is not None and value > shown:
                 continue  # discard piles go down
-            elif value == shown:
-                score = 8.0
-            elif value == shown - 1:
-                score = 7.0
-            else:
-                score = 6.0 - (shown - value)
+            score = by_shown[shown]
             if bridge:
                 score -= 2.0
             if score > top_score:
