@@ -937,3 +937,27 @@ def test_the_search_with_the_games_rollout_loop_searches_alike():
         positions.append((state, seed))
     assert crisps_bot.SETTINGS.search is not None
     assert_loop_searches_alike(crisps_bot.SETTINGS.search, "greedy_rollout", positions, 60)
+
+
+@pytest.mark.parametrize("options", [{}, RUNS, {"no_faceup_draw": True}])
+def test_a_sampled_worlds_next_deal_is_the_plain_rngs(options):
+    # A sampled world draws its chance from a LazyRandom, seeded at the deal so the shuffle
+    # takes the plain Random's path: the deal must be the one random.Random(seed) makes,
+    # from the deck sorted as shuffled() sorts it, and leave the rng where it leaves it.
+    from engine.cards import shuffled
+    from engine.core import LazyRandom
+
+    for seed in range(6):
+        state = engine.new_game("crisps", players=2, seed=seed, options=options)
+        lazy = state._copy(LazyRandom(seed))
+        plain = state._copy(random.Random(seed))
+        lazy._deal(1)
+        plain._deal(1)
+        cards = shuffled(deck_for(options), random.Random(seed))
+        for world in (lazy, plain):
+            assert world.hands == [sort_cards(cards[:12]), sort_cards(cards[12:24])]
+            assert world.removed == cards[24:28]
+            rest = cards[28:]
+            assert world.face_up == (None if options.get("no_faceup_draw") else rest[0])
+            assert world.draw_pile == (rest if options.get("no_faceup_draw") else rest[1:])
+        assert lazy.rng.getstate() == plain.rng.getstate()

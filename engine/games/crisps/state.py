@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, groupby, product
 from typing import Any
 
-from engine.cards import card_name, shuffle, shuffled
+from engine.cards import card_name, shuffle
 from engine.core import Action, LazyRandom, State
 from engine.games.crisps.rules import (
     CARD_KEY,
@@ -295,6 +295,9 @@ def _play_actions(
 # ----- the match -----------------------------------------------------------------------
 
 
+_SORTED_DECKS = {rank: sorted(deck_for({"special_rank_runs": rank == "J"})) for rank in "QJ"}
+"""By the special rank: the round's forty cards sorted by id, as ``shuffled`` sorts them."""
+
 _LISTINGS: dict[tuple[Any, ...], list[Action]] = {}
 """The legal moves by everything the listing reads (see ``CrispsState._legal_actions``);
 emptied when it holds ``_LISTINGS_KEPT`` of them."""
@@ -336,7 +339,13 @@ class CrispsState(State):
 
     # ----- dealing and round bookkeeping --------------------------------------------------
     def _deal(self, starter: int) -> None:
-        cards = shuffled(deck_for(self.options), self.rng)
+        cards = list(_SORTED_DECKS[self.special])
+        rng = self.rng
+        if type(rng) is LazyRandom:
+            # Seeded now rather than at its first draw, so the shuffle below takes the plain
+            # Random's fast path: the same draws (a sampled world deals its next round so).
+            LazyRandom._wake(rng)
+        shuffle(cards, rng)
         self.hands = [sort_cards(cards[:HAND_SIZE]), sort_cards(cards[HAND_SIZE : 2 * HAND_SIZE])]
         rest = cards[2 * HAND_SIZE :]
         self.removed = rest[:REMOVED_COUNT]
