@@ -299,8 +299,8 @@ _SORTED_DECKS = {rank: sorted(deck_for({"special_rank_runs": rank == "J"})) for 
 """By the special rank: the round's forty cards sorted by id, as ``shuffled`` sorts them."""
 
 _LISTINGS: dict[tuple[Any, ...], list[Action]] = {}
-"""The legal moves by everything the listing reads (see ``CrispsState._legal_actions``);
-emptied when it holds ``_LISTINGS_KEPT`` of them."""
+"""The play phase's legal moves by everything their listing reads (see
+``CrispsState._legal_actions``); emptied when it holds ``_LISTINGS_KEPT`` of them."""
 _LISTINGS_KEPT = 20_000
 
 _PLAYED: dict[tuple[tuple[str, ...], str], tuple[Combination, str]] = {}
@@ -415,19 +415,13 @@ class CrispsState(State):
     def _legal_actions(self) -> list[Action]:
         p = self.turn
         assert p is not None
+        if self.phase == "draw":
+            # One or two shared actions: made directly (a key would cost more).
+            return self._generate_actions(p)
         # apply() and the caller both ask for the same list, and the search's walks through
         # its tree meet the same hands in many sampled worlds: one memo for every state, by
-        # everything the listing reads.
-        key = (
-            self.phase,
-            p,
-            tuple(self.hands[p]),
-            tuple(self.known[p]),
-            self.to_beat,
-            self.face_up,
-            not self.draw_pile,
-            self.runs_with_special,
-        )
+        # everything the listing of plays reads.
+        key = (p, tuple(self.hands[p]), tuple(self.known[p]), self.to_beat, self.runs_with_special)
         actions = _LISTINGS.get(key)
         if actions is None:
             actions = self._generate_actions(p)
