@@ -478,6 +478,69 @@ def test_the_sampler_deals_what_determinize_dealt(players):
     )
 
 
+def _containers(value, out):
+    """Every list and dict inside ``value`` (itself included), by id."""
+    if isinstance(value, list | dict):
+        out[id(value)] = value
+        for item in value.values() if isinstance(value, dict) else value:
+            _containers(item, out)
+    return out
+
+
+def test_a_sampled_world_is_a_copy_of_the_position_sharing_nothing_play_changes():
+    """The sampler builds its worlds by hand, not by _copy: each has _copy's fields, the same
+    values but for the dealt cards and its chance, and no list or dict of the state's or of
+    another world's but the finished rounds' summary (never changed); playing a world out
+    leaves the state and the next world as they were."""
+    state = engine.new_game("progression", players=3, seed=5)
+    greedy_bot = make("greedy")
+    step = 0
+    while not (state.phase == "play" and any(state.known[:-1])) and step < 300:
+        state.apply(greedy_bot.choose(state, state.current_player, random.Random(step)))
+        step += 1
+    player = state.current_player
+    assert any(k for p, k in enumerate(state.known) if p != player), "a card was seen taken"
+    sample = state.sampler(player)
+    before = state.clone()
+    copied = vars(state._copy(random.Random(0)))
+    worlds = [sample(random.Random(k)) for k in range(2)]
+    for world in worlds:
+        fields = vars(world)
+        assert fields.keys() == copied.keys()
+        differ = {k for k in fields if fields[k] != copied[k]}
+        assert differ <= {"rng", "hands", "draw_pile"}
+    shared = {"last_round"}
+    one, two = worlds
+    theirs = _containers([v for k, v in vars(state).items() if k not in shared], {})
+    theirs.update(_containers([v for k, v in vars(two).items() if k not in shared], {}))
+    mine = _containers([v for k, v in vars(one).items() if k not in shared], {})
+    assert not set(mine) & set(theirs)
+    while not one.is_over and one.round_number == state.round_number:
+        one.push(one.legal_actions()[-1])
+    assert state.view(player) == before.view(player) and state.history == before.history
+    assert vars(two).keys() == copied.keys() and two.view(player) == state.view(player)
+
+
+def test_apply_reads_each_listed_id_as_its_parts():
+    """_apply looks each action id's kind and card up in a table: every id the listing gives
+    is there as its partition at ":", and an id from elsewhere is parsed."""
+    from engine.games.progression.state import _MOVES
+
+    state = engine.new_game("progression", players=3, seed=2)
+    seen = 0
+    for step in range(60):
+        for action in state.legal_actions():
+            assert _MOVES[action.id] == tuple(action.id.split(":"))
+            seen += 1
+        state.apply(make("greedy").choose(state, state.current_player, random.Random(step)))
+    assert seen > 200
+    other = state.clone()
+    action = state.legal_actions()[0]
+    other._apply(engine.core.Action(action.id, action.player, "a copy"))
+    state._apply(action)
+    assert other.view(None) == state.view(None)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_shared_invariants(players):
     play_checked_match("progression", players, {}, seed=11)

@@ -114,12 +114,15 @@ def _public_action(c: str, p: int) -> Action:
     return action
 
 
-_HAND_ACTIONS: dict[int, dict[str, tuple[Action, Action]]] = {}
-"""Per seat, each card's (play to its own stack, put on the public stack) actions."""
+_HAND_ACTIONS: dict[int, dict[str, tuple[Action, Action, str, int]]] = {}
+"""Per seat, each card's (play to its own stack, put on the public stack) actions, with the
+card's suit and value (what the listing asks of it)."""
 
 
-def _hand_actions(p: int) -> dict[str, tuple[Action, Action]]:
-    pairs = _HAND_ACTIONS[p] = {c: (_play_action(c, p), _public_action(c, p)) for c in DECK}
+def _hand_actions(p: int) -> dict[str, tuple[Action, Action, str, int]]:
+    pairs = _HAND_ACTIONS[p] = {
+        c: (_play_action(c, p), _public_action(c, p), c[-1], VALUE[c]) for c in DECK
+    }
     return pairs
 
 
@@ -255,11 +258,12 @@ class ProgressionState(State):
             append = actions.append
             stacks = self.private[p]
             pairs = _HAND_ACTIONS.get(p) or _hand_actions(p)
+            value = VALUE
             for c in self.hands[p]:
-                play, public = pairs[c]
-                stack = stacks[c[-1]]  # the suit is the id's last character (no deck suffix)
+                play, public, suit, v = pairs[c]
+                stack = stacks[suit]
                 # can_add_to_private, inlined with the value table: this is the hottest loop.
-                if not stack or VALUE[c] >= VALUE[stack[-1]]:
+                if not stack or v >= value[stack[-1]]:
                     append(play)
                 append(public)
             return actions
@@ -276,11 +280,16 @@ class ProgressionState(State):
 
     def _apply(self, action: Action) -> bool:
         p = self.turn
-        kind, _, arg = action.id.partition(":")
-        if kind in ("play", "public"):
+        move = _MOVES.get(action.id)
+        if move is None:
+            kind, _, arg = action.id.partition(":")
+        else:
+            kind, arg = move
+        if kind == "play" or kind == "public":
             self.hands[p].remove(arg)
-            if arg in self.known[p]:
-                self.known[p].remove(arg)
+            known = self.known[p]
+            if known and arg in known:
+                known.remove(arg)
             if kind == "play":
                 self.private[p][arg[-1]].append(arg)
                 self.stack_codes[p] += CODE[arg]
@@ -501,6 +510,13 @@ class ProgressionState(State):
         # searched right too.
         source = self._copy(self.rng, hands=[], draw_pile=[])
         source._recount()
+        # What _copy shares or copies by value (ints, strings, tuples, the finished rounds'
+        # summary), set in one update; the rest is copied below as _copy copies it.
+        fixed = {k: v for k, v in vars(source).items() if k not in _COPIED}
+        options, history, totals = source.options, source.history, source.totals
+        round_history, winners, known = source.round_history, source.winners, source.known
+        private, public, stack_codes = source.private, source.public, source.stack_codes
+        new_state = object.__new__
         # Random.shuffle's swaps, each draw's bit count worked out once (engine.cards.shuffle
         # draws the same; any other kind of rng shuffles by its own method).
         steps = [(i, i + 1, (i + 1).bit_length()) for i in range(len(pool) - 1, 0, -1)]
@@ -522,10 +538,51 @@ class ProgressionState(State):
                 hands[p] = sorted(kept + cards[at : at + count], key=order)
                 at += count
             hands[player] = list(own)
-            return source._copy(LazyRandom(rng.getrandbits(64)), hands, cards[at:])
+            # source._copy(LazyRandom(...), hands, cards[at:]), inlined.
+            world = new_state(ProgressionState)
+            fields = world.__dict__
+            fields.update(fixed)
+            fields["options"] = dict(options)
+            fields["rng"] = LazyRandom(rng.getrandbits(64))
+            fields["history"] = history[:]
+            fields["totals"] = totals[:]
+            fields["round_history"] = round_history[:]
+            fields["winners"] = winners[:]
+            fields["hands"] = hands
+            fields["known"] = [k[:] for k in known]
+            fields["private"] = [{s: pile[:] for s, pile in d.items()} for d in private]
+            fields["public"] = {s: pile[:] for s, pile in public.items()}
+            fields["stack_codes"] = stack_codes[:]
+            fields["draw_pile"] = cards[at:]
+            return world
 
         return sample
 
+
+_MOVES: dict[str, tuple[str, str]] = {
+    **{f"{kind}:{c}": (kind, c) for kind in ("play", "public", "draw") for c in DECK},
+    "draw:stock": ("draw", "stock"),
+}
+"""Each action id's ``partition(":")`` parts (kind, card or "stock"), looked up by _apply."""
+
+_COPIED = frozenset(
+    {
+        "options",
+        "rng",
+        "history",
+        "totals",
+        "round_history",
+        "winners",
+        "hands",
+        "known",
+        "private",
+        "public",
+        "stack_codes",
+        "draw_pile",
+    }
+)
+"""The fields of a state a sampled world gets a copy of (the lists and dicts play changes);
+it shares the rest with the sampler's source, as :meth:`ProgressionState._copy` does."""
 
 _ORDER: dict[str, int] = {c: i for i, c in enumerate(sorted(DECK, key=SORT_KEY.__getitem__))}
 """Each card's place in the order of ``SORT_KEY``: sorting by it gives the same order (no two
