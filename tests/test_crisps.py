@@ -961,3 +961,23 @@ def test_a_sampled_worlds_next_deal_is_the_plain_rngs(options):
             assert world.face_up == (None if options.get("no_faceup_draw") else rest[0])
             assert world.draw_pile == (rest if options.get("no_faceup_draw") else rest[1:])
         assert lazy.rng.getstate() == plain.rng.getstate()
+
+
+@pytest.mark.parametrize("options", [{}, RUNS])
+def test_a_lead_from_an_unseen_hand_lists_what_the_general_listing_does(options):
+    # Leading from a hand none of whose cards the opponent saw (every new deal) takes a
+    # path of its own; a seen card not in the hand sends the listing the general way,
+    # which must list the same plays in the same order, at every hand size.
+    from engine.games.crisps.state import _SEATS, _play_actions
+
+    rng = random.Random(5)
+    state = engine.new_game("crisps", players=2, seed=1, options=options)
+    runs = bool(options)
+    for i in range(400):
+        world = state._copy(random.Random(rng.random()))
+        world._deal(0)
+        hand = world.hands[0][: rng.randrange(1, 13)] if i % 2 else world.hands[0]
+        fast = _play_actions(_SEATS[0], hand, [], None, runs)
+        general = _play_actions(_SEATS[0], hand, [world.hands[1][0]], None, runs)
+        assert [a.id for a in fast] == [a.id for a in general]
+        assert len(fast) == len({a.id for a in fast}) >= len({c[:-1] for c in hand})

@@ -234,6 +234,31 @@ def _sets(out: list[Action], held: _Held, size: int, above: int) -> None:
             out += sets[size]
 
 
+def _lead_actions(seat: _SeatActions, hand: list[str], top_allowed: int) -> list[Action]:
+    """:func:`_play_actions` leading from ``hand`` (sorted) when the opponent saw none of
+    its cards (every new deal): each rank then has one way to take 1 to 4 of its cards, its
+    lowest ones, so each play is looked up by its cards directly, in the same order."""
+    plays = seat.plays
+    firsts: list[Any] = [None] * (SPECIAL_VALUE + 2)  # by rank value: its cards, or None
+    ranks = []
+    for value, cards in groupby(hand, _VALUE.__getitem__):
+        firsts[value] = tuple(cards)
+        ranks.append(value)
+    out = [plays[firsts[v][:1]] for v in ranks]
+    pairs = [v for v in ranks if len(firsts[v]) >= 2]
+    out += [plays[firsts[v][:2]] for v in pairs]
+    present = tuple([c is not None for c in firsts[: top_allowed + 1]])
+    for start, stop in _LEAD_SPANS[present, 3]:
+        out.append(plays[tuple([firsts[v][0] for v in range(start, stop)])])
+    if len(pairs) > 1:
+        present = tuple([c is not None and len(c) >= 2 for c in firsts[: top_allowed + 1]])
+        for start, stop in _LEAD_SPANS[present, 2]:
+            out.append(plays[tuple(chain.from_iterable(firsts[v][:2] for v in range(start, stop)))])
+    out += [plays[firsts[v][:3]] for v in pairs if len(firsts[v]) >= 3]
+    out += [plays[firsts[v]] for v in pairs if len(firsts[v]) == 4]
+    return out
+
+
 def _play_actions(
     seat: _SeatActions,
     hand: list[str],
@@ -257,6 +282,8 @@ def _play_actions(
                 last = _VALUE[c]
                 out.append(seat.plays[(c,)])
         return out
+    if previous is None and not known:
+        return _lead_actions(seat, hand, top_allowed)
     groups, held = _groups(seat, hand, known)
     if previous is None:
         out = [seat.plays[ways] for choices in groups for ways in choices[1]]
@@ -473,8 +500,10 @@ class CrispsState(State):
         known = self.known[p]
         for c in cards:
             hand.remove(c)
-            if known and c in known:
-                known.remove(c)
+        if known:
+            for c in cards:
+                if c in known:
+                    known.remove(c)
         self.played.extend(cards)
         key = (cards, self.special)
         shown = _PLAYED.get(key)
@@ -777,4 +806,9 @@ def _copy_entry(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _copy_summary(summary: dict[str, Any]) -> dict[str, Any]:
-    return {k: list(v) if isinstance(v, list) else v for k, v in summary.items()}
+    # A round's summary (see _end_round): its two lists copied, the rest as it is. The
+    # search's evaluator reads result() once an iteration.
+    out = dict(summary)
+    out["scores"] = list(out["scores"])
+    out["cards_left"] = list(out["cards_left"])
+    return out
