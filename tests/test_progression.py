@@ -504,21 +504,33 @@ def test_a_sampled_world_is_a_copy_of_the_position_sharing_nothing_play_changes(
     before = state.clone()
     copied = vars(state._copy(random.Random(0)))
     worlds = [sample(random.Random(k)) for k in range(2)]
+    listing = state.legal_actions()
     for world in worlds:
-        fields = vars(world)
+        fields = dict(vars(world))
+        assert fields.pop("_listing") == listing == world.legal_actions()
         assert fields.keys() == copied.keys()
         differ = {k for k in fields if fields[k] != copied[k]}
         assert differ <= {"rng", "hands", "draw_pile"}
-    shared = {"last_round"}
+    shared = {"last_round", "_listing"}  # the listing: never changed (legal_actions copies)
     one, two = worlds
     theirs = _containers([v for k, v in vars(state).items() if k not in shared], {})
     theirs.update(_containers([v for k, v in vars(two).items() if k not in shared], {}))
     mine = _containers([v for k, v in vars(one).items() if k not in shared], {})
     assert not set(mine) & set(theirs)
+    one.legal_actions().clear()
+    assert one._legal_actions() == listing
     while not one.is_over and one.round_number == state.round_number:
         one.push(one.legal_actions()[-1])
+        # After the first move the world lists its own moves.
+        assert one._listing is None
+        assert one._legal_actions() == ProgressionState._legal_actions(one._copy(one.rng))
     assert state.view(player) == before.view(player) and state.history == before.history
-    assert vars(two).keys() == copied.keys() and two.view(player) == state.view(player)
+    assert two.view(player) == state.view(player) and two._legal_actions() == listing
+    # A seat to play whose cards the sampler deals lists its own moves.
+    other = (player + 1) % state.players
+    assert ProgressionState._listing is None and "_listing" not in vars(
+        state.sampler(other)(random.Random(1))
+    )
 
 
 def test_apply_reads_each_listed_id_as_its_parts():
@@ -661,6 +673,36 @@ def test_position_values_read_from_the_state_equal_the_greedy_players_view(playe
         state.apply(greedy_bot.choose(state, state.current_player, random.Random(step)))
         step += 1
     assert checked > 100 and taken, "positions with cards taken from public stacks were met"
+
+
+def test_a_suits_part_from_its_shape_is_the_one_worked_out_whole():
+    """The memo's misses are worked out from the suit's shape (its stack and hand, the same
+    for every draw chance) and its unseen cards' part: the same counts and floats, bit for
+    bit, as _suit_part's, for stacks of every kind (none, faces only, numbers) and hands."""
+    from engine.games.progression import bot
+
+    rng = random.Random(4)
+    cases = set()
+    for _ in range(3000):
+        faces = rng.randrange(4)
+        values = list(range(2, 11))
+        rng.shuffle(values)
+        stack = values[: rng.randrange(4)]
+        hand = values[len(stack) : len(stack) + rng.randrange(4)]
+        unseen = [v for v in values[len(stack) + len(hand) :] if rng.random() < 0.6]
+        stack_faces = rng.randrange(faces + 1) if rng.random() < 0.7 else 0
+        stack_code = sum(1 << v for v in stack) + (stack_faces << 12)
+        hand_code = sum(1 << v for v in hand) + ((faces - stack_faces) << 12)
+        key = stack_code | hand_code << 64 | sum(1 << v for v in unseen) << 128
+        p_draw = rng.choice([0.0, 0.05, 0.18666666666666665, 0.35, 0.7])
+        if rng.random() < 0.5:
+            bot._SHAPES.clear()
+            bot._UNSEEN_PARTS.clear()
+        table: dict = {}
+        assert bot._suit_part_kept(table, key, p_draw) == bot._suit_part(key, 1.0, p_draw)
+        assert table[key] == bot._suit_part(key, 1.0, p_draw)
+        cases.add(0 if not stack_code else 1 if not stack and not hand else 2)
+    assert cases == {0, 1, 2}
 
 
 def test_a_card_played_to_ones_own_stack_is_theirs_in_the_others_log():

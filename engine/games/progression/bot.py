@@ -187,10 +187,58 @@ def _suit_part(key: int, budget: float, p_draw: float) -> tuple[int, float]:
     return needed, reward
 
 
+_STACK_HAND = _CHUNK | _CHUNK << 64
+_SHAPES: dict[int, tuple[int, int, float, int, int, int, int]] = {}
+"""By a suit's stack and hand codes (its key less the unseen cards): what :func:`_suit_part`
+works out of them at a budget of 1, for every draw chance: the bits of the values that may
+go on the stack, the highest value the seat may reach without drawing, the certain total
+(``stack_total + 1.0 * hand's sum``, the same float), the faces, the cards the seat may
+play, the case (0: no stack, 1: face cards only and no number to play, 2: else) and the
+stack's faces."""
+
+
+def _shape(key: int) -> tuple[int, int, float, int, int, int, int]:
+    stack = key & _CHUNK
+    hand = key >> 64 & _CHUNK
+    numbers = stack & 0x7FF
+    stack_faces = stack >> 12
+    top = numbers.bit_length() - 1 if numbers else 0
+    stack_total = _SUMS[numbers]
+    at_least = _AT_LEAST[top]
+    hand_numbers = hand & at_least
+    hand_faces = hand >> 12 if top <= 0 else 0
+    highest = hand_numbers.bit_length() - 1 if hand_numbers else top
+    certain = stack_total + 1.0 * _SUMS[hand_numbers]
+    needed = hand_numbers.bit_count() + hand_faces
+    case = 0 if not stack else 1 if stack_total == 0 and not hand_numbers else 2
+    shape = (at_least, highest, certain, stack_faces + hand_faces, needed, case, stack_faces)
+    if len(_SHAPES) >= _UNSEEN_KEPT:
+        _SHAPES.clear()
+    _SHAPES[key] = shape
+    return shape
+
+
 def _suit_part_kept(
     table: dict[int, tuple[int, float]], key: int, p_draw: float
 ) -> tuple[int, float]:
-    part = _suit_part(key, 1.0, p_draw)
+    """``_suit_part(key, 1.0, p_draw)``, from the suit's shape (:data:`_SHAPES`) and its unseen
+    cards' part, remembered in ``table`` (the memo of this draw chance)."""
+    own = key & _STACK_HAND
+    at_least, highest, certain, faces, needed, case, stack_faces = _SHAPES.get(own) or _shape(own)
+    included = key >> 128 & at_least
+    expected_unseen, number_chance = _UNSEEN_PARTS.get((included, highest, p_draw)) or _unseen_part(
+        included, highest, p_draw
+    )
+    total = certain + expected_unseen
+    reward = (total - 12) * (faces + 1) if total > 12 else 0.0
+    part: tuple[int, float]
+    if case == 0:
+        part = needed, max(0.0, reward)
+    elif case == 1:
+        chance = min(0.9, number_chance)
+        part = needed, chance * reward - (1 - chance) * 10 * (stack_faces + 1)
+    else:
+        part = needed, reward
     if len(table) >= _UNSEEN_KEPT:
         table.clear()
     table[key] = part
@@ -222,9 +270,13 @@ def position_values(state: ProgressionState) -> list[float]:
     bits = _BIT.__getitem__
     codes = CODE.__getitem__
     known = state.known
-    known_bits = [sum(map(bits, cards)) for cards in known]
-    known_all = sum(known_bits)
-    known_count = sum(map(len, known))
+    if any(known):
+        known_bits = [sum(map(bits, cards)) for cards in known]
+        known_all = sum(known_bits)
+        known_count = sum(map(len, known))
+    else:
+        known_bits = [0] * n
+        known_all = known_count = 0
     stack_codes = state.stack_codes
     memo = _SUIT_PARTS
     mask = _SUIT_KEY

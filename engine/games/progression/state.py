@@ -153,6 +153,11 @@ def _draw_actions(p: int) -> dict[str, Action]:
 class ProgressionState(State):
     """One whole match of Progression (all its rounds)."""
 
+    _listing: list[Action] | None = None
+    """A sampled world's legal actions as it was dealt, listed once by the sampler (the same
+    in every world it deals: the seat to move there holds the searching seat's cards, or is
+    to draw), until its first move; None: list them."""
+
     def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
         self._init_common("progression", players, seed, options)
         self.to_target = options.get("length", "six-rounds") == "to-200"
@@ -251,7 +256,16 @@ class ProgressionState(State):
     def is_over(self) -> bool:
         return self.finished
 
+    def legal_actions(self) -> list[Action]:
+        listing = self._listing
+        if listing is not None:
+            return list(listing)  # every world dealt by one sampler shares the list
+        return super().legal_actions()
+
     def _legal_actions(self) -> list[Action]:
+        listing = self._listing
+        if listing is not None:
+            return listing
         p = self.turn
         if self.phase == "play":
             actions: list[Action] = []
@@ -279,6 +293,8 @@ class ProgressionState(State):
         return actions
 
     def _apply(self, action: Action) -> bool:
+        if self._listing is not None:
+            self._listing = None
         p = self.turn
         move = _MOVES.get(action.id)
         if move is None:
@@ -517,6 +533,8 @@ class ProgressionState(State):
         round_history, winners, known = source.round_history, source.winners, source.known
         private, public, stack_codes = source.private, source.public, source.stack_codes
         new_state = object.__new__
+        if not self.finished and (self.phase == "draw" or self.turn == player):
+            fixed["_listing"] = self._legal_actions()
         # Random.shuffle's swaps, each draw's bit count worked out once (engine.cards.shuffle
         # draws the same; any other kind of rng shuffles by its own method).
         steps = [(i, i + 1, (i + 1).bit_length()) for i in range(len(pool) - 1, 0, -1)]
