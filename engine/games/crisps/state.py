@@ -240,20 +240,26 @@ def _lead_actions(seat: _SeatActions, hand: list[str], top_allowed: int) -> list
     lowest ones, so each play is looked up by its cards directly, in the same order."""
     plays = seat.plays
     firsts: list[Any] = [None] * (SPECIAL_VALUE + 2)  # by rank value: its cards, or None
+    tops: list[Any] = [None] * (SPECIAL_VALUE + 2)  # by rank value: its lowest card
+    twos: list[Any] = [None] * (SPECIAL_VALUE + 2)  # by rank value: its lowest two cards
     ranks = []
+    pairs = []
     for value, cards in groupby(hand, _VALUE.__getitem__):
-        firsts[value] = tuple(cards)
+        group = firsts[value] = tuple(cards)
+        tops[value] = group[0]
         ranks.append(value)
-    out = [plays[firsts[v][:1]] for v in ranks]
-    pairs = [v for v in ranks if len(firsts[v]) >= 2]
-    out += [plays[firsts[v][:2]] for v in pairs]
-    present = tuple([c is not None for c in firsts[: top_allowed + 1]])
+        if len(group) >= 2:
+            twos[value] = group[:2]
+            pairs.append(value)
+    out = [plays[(tops[v],)] for v in ranks]
+    out += [plays[twos[v]] for v in pairs]
+    present = tuple([c is not None for c in tops[: top_allowed + 1]])
     for start, stop in _LEAD_SPANS[present, 3]:
-        out.append(plays[tuple([firsts[v][0] for v in range(start, stop)])])
+        out.append(plays[tuple(tops[start:stop])])
     if len(pairs) > 1:
-        present = tuple([c is not None and len(c) >= 2 for c in firsts[: top_allowed + 1]])
+        present = tuple([c is not None for c in twos[: top_allowed + 1]])
         for start, stop in _LEAD_SPANS[present, 2]:
-            out.append(plays[tuple(chain.from_iterable(firsts[v][:2] for v in range(start, stop)))])
+            out.append(plays[tuple(chain.from_iterable(twos[start:stop]))])
     out += [plays[firsts[v][:3]] for v in pairs if len(firsts[v]) >= 3]
     out += [plays[firsts[v]] for v in pairs if len(firsts[v]) == 4]
     return out
