@@ -534,15 +534,20 @@ def test_a_sampled_world_is_a_copy_of_the_position_sharing_nothing_play_changes(
 
 
 def test_apply_reads_each_listed_id_as_its_parts():
-    """_apply looks each action id's kind and card up in a table: every id the listing gives
-    is there as its partition at ":", and an id from elsewhere is parsed."""
+    """_apply looks each action id's kind, card, suit and the card just played after it up in
+    a table: every id the listing gives is there, as its partition at ":" says and as the
+    move leaves the state, and an id from elsewhere is parsed."""
     from engine.games.progression.state import _MOVES
 
     state = engine.new_game("progression", players=3, seed=2)
     seen = 0
     for step in range(60):
         for action in state.legal_actions():
-            assert _MOVES[action.id] == tuple(action.id.split(":"))
+            kind, card, suit, just = _MOVES[action.id]
+            assert (kind, card) == tuple(action.id.split(":")) and suit == card[-1]
+            after = state.clone()
+            after._apply(action)
+            assert just == (after.just_played if kind != "draw" else None)
             seen += 1
         state.apply(make("greedy").choose(state, state.current_player, random.Random(step)))
     assert seen > 200

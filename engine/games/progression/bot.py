@@ -280,12 +280,15 @@ def position_values(state: ProgressionState) -> list[float]:
     stack_codes = state.stack_codes
     memo = _SUIT_PARTS
     mask = _SUIT_KEY
+    discount = DRAW_CHANCE_DISCOUNT
     out = []
     for seat in range(n):
         hand = hands[seat]
         code = sum(map(codes, hand))
         count = off_count - len(hand) - (known_count - len(known[seat]))
-        p_draw = DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count))
+        # DRAW_CHANCE_DISCOUNT * min(1.0, plays_left / max(1, count)), without the calls.
+        share = plays_left / count if count > 1 else plays_left / 1
+        p_draw = discount * (share if share < 1.0 else 1.0)
         unseen = off & ~((code & _NUMBERS) | (known_all ^ known_bits[seat]))
         keys = stack_codes[seat] | code << 64 | unseen << 128
         table = memo.get(p_draw)

@@ -296,23 +296,19 @@ class ProgressionState(State):
         if self._listing is not None:
             self._listing = None
         p = self.turn
-        move = _MOVES.get(action.id)
-        if move is None:
-            kind, _, arg = action.id.partition(":")
-        else:
-            kind, arg = move
-        if kind == "play" or kind == "public":
+        action_id = action.id
+        kind, arg, suit, just = _MOVES.get(action_id) or _move(action_id)
+        if just is not None:  # a card played
             self.hands[p].remove(arg)
             known = self.known[p]
             if known and arg in known:
                 known.remove(arg)
             if kind == "play":
-                self.private[p][arg[-1]].append(arg)
+                self.private[p][suit].append(arg)
                 self.stack_codes[p] += CODE[arg]
-                self.just_played = (arg, "private")
             else:
-                self.public[arg[-1]].append(arg)
-                self.just_played = (arg, "public")
+                self.public[suit].append(arg)
+            self.just_played = just
             self.on_stacks |= BIT[arg]
             self.phase = "draw"
             return False
@@ -321,11 +317,11 @@ class ProgressionState(State):
             drawn = self.draw_pile.pop()
             self.stall_count = 0
         else:
-            drawn = self.public[arg[-1]].pop()
+            drawn = self.public[suit].pop()
             self.on_stacks &= ~BIT[drawn]
             self.known[p].append(drawn)
             self.stall_count += 1
-        insort(self.hands[p], drawn, key=_ORDER.__getitem__)  # the hand stays in order
+        insort(self.hands[p], drawn, key=_ORDER_KEY)  # the hand stays in order
         self.just_played = None
         self.phase = "play"
         if not self.draw_pile or self.stall_count >= STALL_LIMIT:
@@ -577,11 +573,19 @@ class ProgressionState(State):
         return sample
 
 
-_MOVES: dict[str, tuple[str, str]] = {
-    **{f"{kind}:{c}": (kind, c) for kind in ("play", "public", "draw") for c in DECK},
-    "draw:stock": ("draw", "stock"),
+def _move(action_id: str) -> tuple[str, str, str, tuple[str, str] | None]:
+    """What _apply reads of an action id: its kind and card (or "stock"), the card's suit and,
+    for a card played, the state's ``just_played`` after it (None for a draw)."""
+    kind, _, arg = action_id.partition(":")
+    just = None if kind == "draw" else (arg, "private" if kind == "play" else "public")
+    return kind, arg, arg[-1], just
+
+
+_MOVES = {
+    i: _move(i)
+    for i in ["draw:stock", *(f"{kind}:{c}" for kind in ("play", "public", "draw") for c in DECK)]
 }
-"""Each action id's ``partition(":")`` parts (kind, card or "stock"), looked up by _apply."""
+"""Every action id's :func:`_move`, looked up by _apply."""
 
 _COPIED = frozenset(
     {
@@ -606,6 +610,7 @@ _ORDER: dict[str, int] = {c: i for i, c in enumerate(sorted(DECK, key=SORT_KEY._
 """Each card's place in the order of ``SORT_KEY``: sorting by it gives the same order (no two
 cards share a key) and compares ints, not tuples; the search sorts every world it samples."""
 assert len(set(SORT_KEY.values())) == len(DECK)
+_ORDER_KEY = _ORDER.__getitem__
 
 
 def _copy_summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
