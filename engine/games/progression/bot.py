@@ -154,22 +154,36 @@ _SUIT_PARTS: dict[float, dict[int, tuple[int, float]]] = {}
 play and to its value, at a budget of 1 (the usual case)."""
 
 
+def _read_suit(key: int) -> tuple[int, int, int, int, int, int, int]:
+    """What a suit's key (see :func:`_suit_part`) says of the seat's stack and cards of that
+    suit: the stack's code, its face cards, its numbers' total, the bits of the values that may
+    still go on it, the seat's number cards of those values, its face cards that may still go
+    on it (none once a number is on the stack) and the highest value the seat may reach
+    without drawing."""
+    stack = key & _CHUNK
+    hand = key >> 64 & _CHUNK
+    numbers = stack & 0x7FF
+    top = numbers.bit_length() - 1 if numbers else 0
+    at_least = _AT_LEAST[top]
+    hand_numbers = hand & at_least
+    return (
+        stack,
+        stack >> 12,
+        _SUMS[numbers],
+        at_least,
+        hand_numbers,
+        hand >> 12 if top <= 0 else 0,
+        hand_numbers.bit_length() - 1 if hand_numbers else top,
+    )
+
+
 def _suit_part(key: int, budget: float, p_draw: float) -> tuple[int, float]:
     """One suit of a seat's position value from its key (``key & 0xFFFF``: the codes of the
     seat's stack of that suit, ``key >> 64 & 0xFFFF``: of the seat's cards of that suit,
     ``key >> 128``: the suit's number cards unseen by the seat): how many of those cards the
     seat may still play on its stack, and the suit's value at this budget, by the very sums
     of :func:`_suit_value` (a stack is its face cards, then rising numbers)."""
-    stack = key & _CHUNK
-    hand = key >> 64 & _CHUNK
-    numbers = stack & 0x7FF
-    stack_faces = stack >> 12
-    top = numbers.bit_length() - 1 if numbers else 0
-    stack_total = _SUMS[numbers]
-    at_least = _AT_LEAST[top]
-    hand_numbers = hand & at_least
-    hand_faces = hand >> 12 if top <= 0 else 0
-    highest = hand_numbers.bit_length() - 1 if hand_numbers else top
+    stack, stack_faces, stack_total, at_least, hand_numbers, hand_faces, highest = _read_suit(key)
     included = key >> 128 & at_least
     part = _UNSEEN_PARTS.get((included, highest, p_draw))
     if part is None:
@@ -198,16 +212,7 @@ stack's faces."""
 
 
 def _shape(key: int) -> tuple[int, int, float, int, int, int, int]:
-    stack = key & _CHUNK
-    hand = key >> 64 & _CHUNK
-    numbers = stack & 0x7FF
-    stack_faces = stack >> 12
-    top = numbers.bit_length() - 1 if numbers else 0
-    stack_total = _SUMS[numbers]
-    at_least = _AT_LEAST[top]
-    hand_numbers = hand & at_least
-    hand_faces = hand >> 12 if top <= 0 else 0
-    highest = hand_numbers.bit_length() - 1 if hand_numbers else top
+    stack, stack_faces, stack_total, at_least, hand_numbers, hand_faces, highest = _read_suit(key)
     certain = stack_total + 1.0 * _SUMS[hand_numbers]
     needed = hand_numbers.bit_count() + hand_faces
     case = 0 if not stack else 1 if stack_total == 0 and not hand_numbers else 2
