@@ -706,6 +706,48 @@ def test_the_rollouts_attack_is_the_greedys_best_attack(players):
     assert checked > 100 and found > 50
 
 
+def test_the_rollouts_attack_ties_where_the_greedy_does_after_the_own_suit_cost():
+    # A position a search's rollout met: a Queen of our suit (Clubs, which a 2C in hand
+    # parries with) naming Hearts is worth 1.6666666666666665 on seat 0 (a rival of Hearts)
+    # and 1.6666666666666667 on seat 3. Less the 0.4 a face card of our suit pays, the two
+    # are one float, and the greedy keeps the first listed, seat 0; the rollouts once took
+    # the best value first and then took 0.4 off, which chose seat 3.
+    from engine.checks import check_conservation
+    from engine.games.roundup.state import _SEATS
+
+    state = engine.new_game("roundup", players=4, seed=7)
+    state.face_down = [
+        ["9C", "5H"],
+        ["2C", "QC", "JC"],
+        ["9H", "2D"],
+        ["7H", "4D", "6D", "8D", "4C"],
+    ]
+    state.face_up = [
+        ["8H", "6H", "10H", "3D", "6C", "8C"],
+        ["10C", "7C"],
+        ["10D", "5D", "7D", "5C"],
+        ["9D", "3C"],
+    ]
+    state.stacks = {"S": 10, "H": 4, "D": 1, "C": 1}
+    state.closed = ["S"]
+    state.discard = ["QD", "QH", "JD", "KH", "JS", "QS", "KD", "KS", "KC", "JH"]
+    state.bids = ["8H", "10C", "10D", "9D"]
+    state.excluded = [set(), set(), set(), {"AS", "2S", "AH", "2H", "AD", "2D", "AC", "2C"}]
+    state.phase, state.turn, state.played_this_turn, state.attack = "play", 1, [], None
+    state.pending, state.queue, state.first_empty, state._legal = {}, [], None, None
+    state._missing_sorted = None
+    check_conservation(state)  # every card of the deck in one place
+    values = roundup_bot._attack_values(state.policy_view(1))
+    assert values["queen:0:H"] < values["queen:3:H"]
+    assert values["queen:0:H"] - 0.4 == values["queen:3:H"] - 0.4
+    legal = state.legal_actions()
+    want = roundup_bot._best_attack(state.policy_view(1), legal)
+    assert want is not None and want.id == "queen:QC:0:H"
+    got = roundup_bot._rollout_attack(state, _SEATS[4][1], 1, "C", ["QC", "JC"], ["2C"])
+    assert got is want
+    assert roundup_bot._rollout_play(state, _SEATS[4][1]) is want
+
+
 def test_the_greedy_rollout_takes_the_generic_loops_moves():
     # From sampled worlds of a few positions: the game's rollout loop and the search's
     # generic one (the greedy from each seat's policy view) take the same moves and leave

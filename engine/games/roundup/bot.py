@@ -509,7 +509,10 @@ def _rollout_attack(
     are listed target by target, each naming the suits or ranks in order, the same for
     every card of the kind), so it is worked out here target by target in that order from
     :func:`_values_of_attacks`' sums, for the kinds the seat holds only and without the
-    values' keys: the same floats, so the same move."""
+    values' keys: the same floats, so the same move. A face card of our suit is scored its
+    attack's value less 0.4, and two values a few units in the last place apart can be one
+    after it, the first then kept: so for such cards each kind's best is found by the score
+    less 0.4, as :func:`_best_attack` compares them, not by the value."""
     stacks = world.stacks
     face_down = world.face_down
     face_up = world.face_up
@@ -530,6 +533,8 @@ def _rollout_attack(
         else:
             needs.append(c)
     want_jack = want_queen = want_king = False
+    holds_our_suit_cards = mine is not None and any(c[-1] == mine for c in numbers)
+    own_kinds = ""  # the kinds of which the seat holds a face card of our suit, scored less 0.4
     for c in faces:
         first = c[0]
         if first == "J":
@@ -538,12 +543,18 @@ def _rollout_attack(
             want_queen = True
         else:
             want_king = True
+        if holds_our_suit_cards and c[-1] == mine:
+            own_kinds += first
+    own_jack, own_queen, own_king = "J" in own_kinds, "Q" in own_kinds, "K" in own_kinds
     unknown_total = max(1, sum(counts) - counts[p])
     bids = world.bids
     excluded = world.excluded
     jack: tuple[float, int] | None = None
     queen: tuple[float, int] | None = None
     king: tuple[float, int] | None = None
+    jack_less: tuple[float, int] | None = None  # the best by the score less 0.4
+    queen_less: tuple[float, int] | None = None
+    king_less: tuple[float, int] | None = None
     for t in range(world.players):
         if t == p or counts[t] == 0:
             continue
@@ -553,8 +564,11 @@ def _rollout_attack(
         ally = mine is not None and rival == mine
         if want_jack:
             base = _jack_worth(counts[t], rival, ally)
-            if base > 0 and (jack is None or base > jack[0]):
-                jack = (base, at)
+            if base > 0:
+                if jack is None or base > jack[0]:
+                    jack = (base, at)
+                if own_jack and (jack_less is None or base - 0.4 > jack_less[0]):
+                    jack_less = (base - 0.4, at)
         if not (want_queen or want_king):
             continue
         missing = excluded[t]
@@ -568,8 +582,11 @@ def _rollout_attack(
                 if named not in named_suits or named == mine:
                     continue
                 base = _queen_worth(chances, named, rival, ally)
-                if base > 0 and (queen is None or base > queen[0]):
-                    queen = (base, 4 * at + _SUIT_AT[named])
+                if base > 0:
+                    if queen is None or base > queen[0]:
+                        queen = (base, 4 * at + _SUIT_AT[named])
+                    if own_queen and (queen_less is None or base - 0.4 > queen_less[0]):
+                        queen_less = (base - 0.4, 4 * at + _SUIT_AT[named])
         if want_king:
             named_ranks = {c[:-1] for c in needs}
             rival_needs = needed.get(rival) if rival and rival != mine else None
@@ -581,21 +598,24 @@ def _rollout_attack(
                     continue
                 # named == rival_rank: the rank the rival's suit needs next
                 base = _king_worth(chances, named, named == rival_rank, ally)
-                if base > 0 and (king is None or base > king[0]):
-                    king = (base, 10 * at + _RANK_AT[named])
+                if base > 0:
+                    if king is None or base > king[0]:
+                        king = (base, 10 * at + _RANK_AT[named])
+                    if own_king and (king_less is None or base - 0.4 > king_less[0]):
+                        king_less = (base - 0.4, 10 * at + _RANK_AT[named])
     if jack is None and queen is None and king is None:
         return None
-    holds_our_suit_cards = mine is not None and any(c[-1] == mine for c in numbers)
     best: tuple[float, str, int] | None = None
     for c in faces:
         first = c[0]
-        top = jack if first == "J" else queen if first == "Q" else king
+        # Face cards of our own suit parry a Queen on it: spend them last (scored less 0.4).
+        if holds_our_suit_cards and c[-1] == mine:
+            top = jack_less if first == "J" else queen_less if first == "Q" else king_less
+        else:
+            top = jack if first == "J" else queen if first == "Q" else king
         if top is None:
             continue
         score = top[0]
-        # Face cards of our own suit parry a Queen on it: spend them last.
-        if holds_our_suit_cards and c[-1] == mine:
-            score -= 0.4
         if best is None or score > best[0]:
             best = (score, c, top[1])
     if best is None or best[0] <= 0:
