@@ -432,9 +432,9 @@ class Search:
                 elif child is None:  # no score above -1 (a value below 0): the first
                     child = children[action.id]
             # Legal by construction: apply()'s id lookup skipped, and push()'s note of which
-            # moves showed a hidden card too (undo's business, never read in a sampled world).
-            world._apply(action)
-            world.history.append(action)
+            # moves showed a hidden card too, as in the rollouts (a tree's world never stops
+            # at the round's end: that is set for its rollout, after the walk).
+            world._rollout_step(action)
             path.append(child)
             if child.node is None:
                 child.node = _Node()

@@ -297,7 +297,7 @@ function intents({ state, engineCall, render, token, root, holdingBusy }) {
         if (review.done[step]) continue;
         if (review.forced && review.forced.has(step)) { markForced(review, [step]); render(); continue; }
         review.fraction = 0;
-        const reply = await (holdingBusy ? holdingBusy(() => rankMove(step)) : rankMove(step));
+        const reply = await holdingBusy(() => rankMove(step));
         if (!reply) break;
         markForced(review, reply.forced);
         if (reply.iterations) review.deals = Math.max(review.deals || 0, reply.iterations);
