@@ -873,40 +873,70 @@ def test_the_rollouts_play_is_the_greedys_from_the_listing():
     assert checked > 2000 and with_known > 200
 
 
+def _move_of(state: CrispsState, action) -> tuple:
+    """A move as the round's rollout on rank counts traces it (see ``_round_rollout``)."""
+    from engine.games.crisps import bot as crisps_bot
+
+    p = action.player
+    if action.cards:
+        seen = [c for c in action.cards if c in state.known[p]]
+        return (p, "play", crisps_bot._code(action.cards), crisps_bot._code(seen))
+    return (p, action.id)
+
+
 def test_the_greedy_rollout_takes_the_generic_loops_moves():
     # From sampled worlds of many positions: the game's rollout loop and the search's generic
     # one (the greedy from each seat's policy view) take the same moves and leave the same
-    # scores; the game's stops at the round's end without dealing the next round.
+    # scores and round summaries; the game's plays the round on rank counts (it traces the
+    # moves it takes: the ranks each play takes and those of them the opponent saw) and
+    # stops at the round's end without dealing the next round. Every other world has its
+    # draw pile cut to 0 to 2 cards (the rest set aside), so that it runs out in the round.
     from engine.core import LazyRandom
     from engine.games.crisps import bot as crisps_bot
 
-    checked = 0
+    checked = seen = auto = dry = 0
     for options in _OPTION_SETS:
         for seed in range(3):
             for i, state in enumerate(_rollout_positions(seed, options)):
-                if i % 4 or state.is_over:
+                if i % 2 or state.is_over:
                     continue
                 world = state.determinize(state.current_player, random.Random(i))
+                if i % 4:
+                    keep = len(world.draw_pile) - i % 3
+                    world.removed += world.draw_pile[:keep]
+                    world.draw_pile = world.draw_pile[keep:]
                 round_end = world.rounds_played()
                 fast, slow = world._copy(LazyRandom(i)), world._copy(LazyRandom(i))
-                start = len(fast.history)
-                steps = crisps_bot.greedy_rollout(fast, None, round_end, 400)
+                trace: list[tuple] = []
+                steps = crisps_bot._round_rollout(fast, 400, trace)
+                assert (
+                    crisps_bot.greedy_rollout(world._copy(LazyRandom(i)), None, round_end, 400)
+                    == steps
+                )
                 slow_steps = 0
+                moves = []
                 while not slow.is_over and slow.rounds_played() == round_end:
                     legal = slow.legal_actions()
                     actor = slow.current_player
-                    slow.push(greedy(slow.policy_view(actor), legal, None))
+                    action = greedy(slow.policy_view(actor), legal, None)
+                    dry += slow.phase == "draw" and not slow.draw_pile
+                    moves.append(_move_of(slow, action))
+                    seen += any(c in slow.known[actor] for c in action.cards)
+                    slow.push(action)
+                    auto += any(e.get("auto") for e in slow.trick)
                     slow_steps += 1
-                # The move that ended the round is not written down unless it ended the match.
-                unwritten = 0 if fast.is_over else 1
-                assert steps == slow_steps == len(fast.history) - start + unwritten
-                assert [a.id for a in fast.history] == [a.id for a in slow.history][
-                    : len(slow.history) - unwritten
-                ]
-                assert fast.result()["scores"] == slow.result()["scores"]
+                assert steps == slow_steps
+                assert trace == moves
+                assert fast.result() == slow.result()
+                assert fast.is_over == slow.is_over and fast.winners == slow.winners
                 assert fast.rounds_played() == round_end + 1 and fast.round_no == world.round_no
                 if not slow.is_over:
                     assert slow.round_no == world.round_no + 1  # the generic loop dealt again
+                # Cut short: as many steps as allowed, the moves the same, nothing scored.
+                short = world._copy(LazyRandom(i))
+                cut: list[tuple] = []
+                assert crisps_bot._round_rollout(short, steps - 1, cut) == steps - 1
+                assert cut == moves[: steps - 1] and short.result() == world.result()
                 # No stop at the round's end: the loop plays on into the next rounds.
                 free, free_slow = world._copy(LazyRandom(i)), world._copy(LazyRandom(i))
                 steps = crisps_bot.greedy_rollout(free, None, -1, 60)
@@ -921,7 +951,7 @@ def test_the_greedy_rollout_takes_the_generic_loops_moves():
                 assert [a.id for a in free.history] == [a.id for a in free_slow.history]
                 assert steps == 60 or free.is_over
                 checked += 1
-    assert checked > 100
+    assert checked > 200 and seen > 50 and auto > 20 and dry > 20
 
 
 def test_the_search_with_the_games_rollout_loop_searches_alike():

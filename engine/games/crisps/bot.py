@@ -13,6 +13,7 @@ whichever of the face-up and blind card leaves its hand in better shape.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
@@ -20,7 +21,13 @@ from typing import Any
 from engine.bots.evaluation import Evaluator
 from engine.bots.ismcts import SearchConfig
 from engine.core import Action, BotSettings
-from engine.games.crisps.rules import SHAPES, SPECIAL_VALUE, Combination, sort_cards
+from engine.games.crisps.rules import (
+    SHAPES,
+    SPECIAL_VALUE,
+    Combination,
+    public_could_beat,
+    sort_cards,
+)
 from engine.games.crisps.state import _SEATS, CrispsState
 
 SET_BREAK_PENALTY = 1.5
@@ -162,6 +169,8 @@ _DIGITS = tuple(
 
 _FULL_CODE = 4 * sum(_BASE)
 """The code of a whole deck's rank counts (four of each)."""
+_SPECIAL_WEIGHT = _BASE[SPECIAL_VALUE - 2]
+"""The code of one card of the special rank."""
 
 
 def _needed_of_code(code: int, runs_with_special: bool) -> int:
@@ -346,13 +355,23 @@ def _takes_face_up(
 ) -> bool:
     """The greedy's draw: whether the face-up card leaves the hand in better shape than the
     blind card, which is one of the cards nobody has seen (averaged over those)."""
-    weight = _WEIGHT
-    weigh = weight.__getitem__
-    hand_code = sum(map(weigh, hand))
+    weigh = _WEIGHT.__getitem__
+    return _takes_face_up_code(
+        sum(map(weigh, hand)),
+        sum(map(weigh, played)),
+        _WEIGHT[face_up],
+        sum(map(weigh, opponent_known)) if opponent_known else 0,
+        runs_with_special,
+    )
+
+
+def _takes_face_up_code(
+    hand_code: int, played_code: int, face_up: int, known_code: int, runs_with_special: bool
+) -> bool:
+    """:func:`_takes_face_up` from the codes (see :data:`_WEIGHT`) of the hand, the played
+    cards, the face-up card and the opponent's cards everybody saw."""
     # Every card is in one place, four of a rank: no digit of the unseen cards' code is negative.
-    unseen_code = _FULL_CODE - hand_code - sum(map(weigh, played)) - weight[face_up]
-    if opponent_known:
-        unseen_code -= sum(map(weigh, opponent_known))
+    unseen_code = _FULL_CODE - hand_code - played_code - face_up - known_code
     high_code, low_code = divmod(unseen_code, 3125)
     unseen = _DIGITS[low_code] + _DIGITS[high_code]
     needed_of = _NEEDED_BY_CODE[runs_with_special].get
@@ -367,8 +386,8 @@ def _takes_face_up(
                     needed = _needed_of_code(code, runs_with_special)
                 blind += n * needed
         blind /= total
-    open_card = _needed_of_code(hand_code + weight[face_up], runs_with_special)
-    bonus = 0.4 if _VALUES[face_up] == SPECIAL_VALUE else 0.0
+    open_card = _needed_of_code(hand_code + face_up, runs_with_special)
+    bonus = 0.4 if face_up == _SPECIAL_WEIGHT else 0.0
     return open_card - bonus <= blind
 
 
@@ -415,12 +434,21 @@ def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random | None)
 # (a rank span and how many cards of each rank). The rollouts list the shapes from the
 # hand's counts in the listing's order and make an Action for the one they choose only.
 
-_Shape = tuple[int, int, float, bool, bool, int, int, int, int, float, float]
+_Shape = tuple[int, int, float, bool, bool, int, int, int, int, float, float, int]
 """A shape's facts as :func:`_best_play` reads them for its plays -- the weight it takes off a
 hand's code, its size, its highest value's share of the cost, whether it is three or four of
 a kind, whether it spends a Queen, the bits of its count indexes when splitting three or
 four of a kind would cost it the penalty (else 0) -- then its lowest rank value, the value
-past its highest, its cards of each rank, and 0.05 and 0.02 times its size."""
+past its highest, its cards of each rank, 0.05 and 0.02 times its size, and its number
+(:func:`_shape_id`)."""
+
+
+def _shape_id(start: int, stop: int, width: int) -> int:
+    """A shape's number, 1 or more (0 stands for no play to beat), below :data:`_SHAPE_IDS`."""
+    return (width * 13 + start) * 13 + stop
+
+
+_SHAPE_IDS = _shape_id(0, 0, 5)
 
 
 def _shape(start: int, stop: int, width: int) -> _Shape:
@@ -439,6 +467,7 @@ def _shape(start: int, stop: int, width: int) -> _Shape:
         width,
         0.05 * size,
         0.02 * size,
+        _shape_id(start, stop, width),
     )
 
 
@@ -457,9 +486,38 @@ _SHAPES: tuple[tuple[tuple[_Shape | None, ...], ...], ...] = tuple(
 
 
 _SETS: tuple[tuple[_Shape, ...], ...] = tuple(
-    tuple(_shape(v, v + 1, size) for v in range(2, _TOP)) if size else () for size in range(5)
+    tuple(_SHAPES[size][v][v + 1] for v in range(2, _TOP)) if size else ()  # type: ignore[misc]
+    for size in range(5)
 )
 """By size: the shapes of that many cards of one rank, by count index (rank value - 2)."""
+
+
+def _shape_combination(start: int, stop: int, width: int) -> Combination | None:
+    """The combination a play of this shape is (as :func:`classify` has it), or None when no
+    play has this shape (two ranks of singles, runs of three or four of a kind)."""
+    ranks = stop - start
+    if ranks == 1:
+        kind = ("", "single", "pair", "three", "four")[width]
+    elif width == 1 and ranks >= 3:
+        kind = "run"
+    elif width == 2:
+        kind = "pair_run"
+    else:
+        return None
+    return Combination(kind, width * ranks, stop - 1, start <= SPECIAL_VALUE < stop)
+
+
+_COMBINATIONS: list[Combination | None] = [None] * _SHAPE_IDS
+"""By shape number: :func:`_shape_combination` (None for no play to beat and for no play)."""
+_SHAPE_OF: dict[Combination, _Shape] = {}
+"""By combination: its shape."""
+for _width in range(1, 5):
+    for _start in range(2, _TOP):
+        for _stop in range(_start + 1, _TOP + 1):
+            _combination = _shape_combination(_start, _stop, _width)
+            if _combination is not None:
+                _COMBINATIONS[_shape_id(_start, _stop, _width)] = _combination
+                _SHAPE_OF[_combination] = _SHAPES[_width][_start][_stop]  # type: ignore[assignment]
 
 
 def _lead_shapes(
@@ -572,26 +630,20 @@ def _shape_action(
     return _SEATS[p].plays[tuple(cards)]
 
 
-def _rollout_play(world: CrispsState, p: int, runs_with_special: bool) -> Action:
-    """:func:`greedy`'s move in the play phase, from the world itself: the same sums as
-    :func:`_best_play` over the shapes of :func:`_play_shapes` instead of the listed plays."""
-    hands = world.hands
-    hand = hands[p]
-    hand_code = sum(map(_WEIGHT.__getitem__, hand))
+def _choose_shape(
+    hand_code: int, previous: Combination | None, opponent_left: int, runs_with_special: bool
+) -> _Shape | None:
+    """:func:`greedy`'s move in the play phase from a hand of code ``hand_code`` (see
+    :data:`_WEIGHT`), the play to beat (None: leading) and the opponent's hand size: the
+    shape of its play, or None for a pass. The same sums as :func:`_best_play` over the
+    shapes of :func:`_play_shapes` instead of the listed plays."""
     high_code, low_code = divmod(hand_code, 3125)
     counts = _DIGITS[low_code] + _DIGITS[high_code]
-    to_beat = world.to_beat
-    if to_beat is None:
-        previous = None
-        leading = True
-    else:
-        previous = SHAPES.get((to_beat, world.special)) or world._to_beat_combo()
-        leading = False
+    leading = previous is None
     shapes = _play_shapes(counts, previous, runs_with_special)
     if not shapes:
-        return _SEATS[p].pass_action
-    opponent_left = len(hands[1 - p])
-    hand_size = len(hand)
+        return None
+    hand_size = sum(counts)
     memo = _NEEDED_BY_CODE[runs_with_special]
     needed_of = memo.get
     far = not opponent_left <= 3
@@ -600,7 +652,7 @@ def _rollout_play(world: CrispsState, p: int, runs_with_special: bool) -> Action
     best_cost = 0.0
     best: _Shape | None = None
     for shape in shapes:
-        weight, size, high, keeps_set, spends_queen, breaks, _, _, _, c05, c02 = shape
+        weight, size, high, keeps_set, spends_queen, breaks, _, _, _, c05, c02, _ = shape
         left = hand_size - size
         if not left:
             cost = -100.0
@@ -630,12 +682,192 @@ def _rollout_play(world: CrispsState, p: int, runs_with_special: bool) -> Action
             best_cost, best = cost, shape
     assert best is not None
     if not leading:
-        now = memo.get(hand_code)
+        now = needed_of(hand_code)
         if now is None:
             now = _needed_of_code(hand_code, runs_with_special)
         if not (best_cost < now + 1.5 or opponent_left <= 2):
-            return _SEATS[p].pass_action
-    return _shape_action(p, hand, world.known[p], best, counts)
+            return None
+    return best
+
+
+def _rollout_play(world: CrispsState, p: int, runs_with_special: bool) -> Action:
+    """:func:`greedy`'s move in the play phase, from the world itself (see
+    :func:`_choose_shape`): the listing's first play of the shape chosen, or the pass."""
+    hands = world.hands
+    hand = hands[p]
+    hand_code = sum(map(_WEIGHT.__getitem__, hand))
+    to_beat = world.to_beat
+    if to_beat is None:
+        previous = None
+    else:
+        previous = SHAPES.get((to_beat, world.special)) or world._to_beat_combo()
+    shape = _choose_shape(hand_code, previous, len(hands[1 - p]), runs_with_special)
+    if shape is None:
+        return _SEATS[p].pass_action
+    high_code, low_code = divmod(hand_code, 3125)
+    counts = _DIGITS[low_code] + _DIGITS[high_code]
+    return _shape_action(p, hand, world.known[p], shape, counts)
+
+
+_CHOSEN_KEPT = 300_000  # per flavour of the rules (about 20 MB)
+_CHOSEN: tuple[dict[int, _Shape | bool], dict[int, _Shape | bool]] = ({}, {})
+"""By ``runs_with_special``, then :func:`_choice_key`: :func:`_choose_shape`'s answer (False
+for a pass); filled up to ``_CHOSEN_KEPT`` answers."""
+
+
+def _choice_key(hand_code: int, previous: int, opponent_left: int) -> int:
+    """All that :func:`_choose_shape` reads, as one int: the hand's code, the number of the
+    shape to beat (0: leading) and whether the opponent holds more than 2 and 3 cards."""
+    return (hand_code * _SHAPE_IDS + previous) * 3 + (opponent_left > 2) + (opponent_left > 3)
+
+
+def _round_rollout(
+    world: CrispsState, max_steps: int, trace: list[tuple[Any, ...]] | None = None
+) -> int:
+    """The greedy policy at both seats until the round ends or ``max_steps`` steps are taken;
+    returns the steps taken. The moves the world would take (:func:`_rollout_play` and the
+    draw of :func:`greedy_rollout`), on rank counts: each hand, the cards of it the opponent
+    saw, the played cards and the face-up card as codes (see :data:`_WEIGHT`), the draw
+    pile as its cards' weights, the play to beat as a shape's number. Suits never change a
+    greedy move, and which copies a play takes matters only for the cards the opponent
+    saw, which are counted. The world itself is not stepped: at the round's end its score
+    and summary are written (:meth:`CrispsState._score_round`, the match ended there or
+    not), all the evaluator reads; cut short, it is left as it was. ``trace`` (for tests)
+    gets each move: ``(seat, "play", code of its cards, code of those the opponent saw)``,
+    ``(seat, "pass")`` (not an automatic one), ``(seat, "take:faceup")`` or ``(seat,
+    "take:blind")``."""
+    if world.is_over:
+        return 0
+    runs_with_special = world.runs_with_special
+    weigh = _WEIGHT.__getitem__
+    hands = world.hands
+    codes = [sum(map(weigh, hands[0])), sum(map(weigh, hands[1]))]
+    sizes = [len(hands[0]), len(hands[1])]
+    known = world.known
+    seen = [sum(map(weigh, known[0])), sum(map(weigh, known[1]))]
+    played = sum(map(weigh, world.played))
+    face_up = 0 if world.face_up is None else _WEIGHT[world.face_up]  # no card: 0
+    pile = list(map(weigh, world.draw_pile))
+    no_faceup = world.no_faceup
+    auto_skip = world.auto_skip
+    to_beat = world.to_beat
+    previous = 0
+    if to_beat is not None:
+        combination = SHAPES.get((to_beat, world.special)) or world._to_beat_combo()
+        assert combination is not None
+        previous = _SHAPE_OF[combination][11]
+    draw = world.phase == "draw"
+    p = world.turn
+    assert p is not None
+    memo = _CHOSEN[runs_with_special]
+    chosen_of = memo.get
+    digits = _DIGITS
+    base = _BASE
+    ids = _SHAPE_IDS
+    steps = 0
+    while steps < max_steps:
+        steps += 1
+        if draw:
+            # The trick's winner p draws; the face-up card is there or the pile is not empty.
+            passer = 1 - p
+            shown = face_up
+            face_up = 0
+            if shown and (
+                not pile
+                or _takes_face_up_code(codes[p], played, shown, seen[passer], runs_with_special)
+            ):
+                if trace is not None:
+                    trace.append((p, "take:faceup"))
+                codes[p] += shown
+                sizes[p] += 1
+                seen[p] += shown
+                if pile:
+                    codes[passer] += pile.pop()
+                    sizes[passer] += 1
+            else:
+                if trace is not None:
+                    trace.append((p, "take:blind"))
+                codes[p] += pile.pop()
+                sizes[p] += 1
+                if shown:
+                    codes[passer] += shown
+                    sizes[passer] += 1
+                    seen[passer] += shown
+            if pile:
+                face_up = pile.pop()
+            draw = False
+            previous = 0  # p leads the next trick
+            continue
+        hand = codes[p]
+        opponent_left = sizes[1 - p]
+        key = (hand * ids + previous) * 3 + (opponent_left > 2) + (opponent_left > 3)
+        chosen = chosen_of(key)
+        if chosen is None:
+            chosen = (
+                _choose_shape(hand, _COMBINATIONS[previous], opponent_left, runs_with_special)
+                or False
+            )
+            if len(memo) < _CHOSEN_KEPT:
+                memo[key] = chosen
+        if chosen is False:
+            if trace is not None:
+                trace.append((p, "pass"))
+            passer = p
+        else:
+            weight = chosen[0]  # type: ignore[index]
+            if seen[p]:
+                # Of each rank the play takes the cards the opponent did not see first.
+                high_code, low_code = divmod(hand, 3125)
+                counts = digits[low_code] + digits[high_code]
+                high_code, low_code = divmod(seen[p], 3125)
+                shown_counts = digits[low_code] + digits[high_code]
+                width = chosen[8]  # type: ignore[index]
+                taken = 0
+                for i in range(chosen[6] - 2, chosen[7] - 2):  # type: ignore[index]
+                    unseen = counts[i] - shown_counts[i]
+                    if unseen < width:
+                        taken += (width - unseen) * base[i]
+                seen[p] -= taken
+            else:
+                taken = 0
+            if trace is not None:
+                trace.append((p, "play", weight, taken))
+            codes[p] = hand - weight
+            left = sizes[p] = sizes[p] - chosen[1]  # type: ignore[index]
+            played += weight
+            previous = chosen[11]  # type: ignore[index]
+            if not left:
+                world._score_round(p, list(sizes))
+                return steps
+            p = 1 - p
+            if not auto_skip:
+                continue
+            high_code, low_code = divmod(_FULL_CODE - played - face_up, 3125)
+            pool = Counter(
+                dict(zip(range(2, _TOP), digits[low_code] + digits[high_code], strict=True))
+            )
+            combination = _COMBINATIONS[previous]
+            assert combination is not None
+            if public_could_beat(combination, pool, sizes[p], runs_with_special):
+                continue
+            passer = p  # skipped automatically
+        # passer passes: the trick is over
+        winner = 1 - passer
+        if no_faceup:
+            # Both draw blind at once, the winner first, and the winner leads.
+            if pile:
+                codes[winner] += pile.pop()
+                sizes[winner] += 1
+            if pile:
+                codes[passer] += pile.pop()
+                sizes[passer] += 1
+            previous = 0
+        elif not face_up and not pile:
+            previous = 0  # nothing to draw: the winner leads
+        else:
+            draw = True
+        p = winner
+    return steps
 
 
 def greedy_rollout(
@@ -644,12 +876,15 @@ def greedy_rollout(
     """The search's greedy rollout (``SearchConfig.greedy_rollout``): the greedy policy at both
     seats (it draws nothing from ``rng``) until more than ``round_end`` rounds are played
     (-1: no such stop), the match ends or ``max_steps`` steps are taken; returns the steps
-    taken. The greedy's move is read off the world (no policy view, no listing: see
-    :func:`_rollout_play`). With a round to stop at, the world stops at the round's end,
-    before the next deal (the evaluator reads the scores only)."""
+    taken. With a round to stop at, :func:`_round_rollout` plays the round on rank counts
+    and leaves the world as the evaluator reads it (the round scored, nothing else
+    stepped). Without one, the greedy's move is read off the world (no policy view, no
+    listing: see :func:`_rollout_play`) and the world stepped."""
     if round_end >= 0:
         if len(world.rounds) > round_end:
             return 0  # the tree's walk ended the round already
+        if len(world.rounds) == round_end:
+            return _round_rollout(world, max_steps)
         world._stop_at_round_end = True
     runs_with_special = world.runs_with_special
     seats = _SEATS

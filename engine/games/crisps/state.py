@@ -410,13 +410,22 @@ class CrispsState(State):
 
     def _end_round(self, winner: int) -> bool:
         """Score the round; True when a new one was dealt (the match is not over)."""
+        if self._score_round(winner, [len(h) for h in self.hands]):
+            return False
+        self._round_over()
+        self._deal(self.next_starter())
+        return True
+
+    def _score_round(self, winner: int, cards_left: list[int]) -> bool:
+        """Write the round's summary and point (``cards_left``: each hand's size); True when
+        that ended the match. The rollouts' own loop ends a round with this alone."""
         self.scores[winner] += 1
         summary = {
             "round": self.round_no,
             "starter": self.starters[-1],
             "winner": winner,
             "scores": list(self.scores),
-            "cards_left": [len(h) for h in self.hands],
+            "cards_left": cards_left,
         }
         self.rounds.append(summary)
         if self.scores[winner] >= TARGET_SCORE:
@@ -424,10 +433,8 @@ class CrispsState(State):
             self.is_over = True
             self.turn = None
             self.winners = [winner]
-            return False
-        self._round_over()
-        self._deal(self.next_starter())
-        return True
+            return True
+        return False
 
     # ----- the hooks ------------------------------------------------------------------------
     @property
